@@ -1,0 +1,41 @@
+"""The game's content: the board map, hero and monster cards and adventures, loaded and validated."""
+
+from .loader import (
+    adventure_names,
+    load_adventure,
+    load_board,
+    load_heroes,
+    load_monsters,
+    reachable_squares,
+)
+from .model import (
+    Adventure,
+    Ambush,
+    Board,
+    ContentError,
+    Door,
+    Furniture,
+    Guard,
+    HeroCard,
+    MonsterCard,
+    Objective,
+)
+
+__all__ = [
+    "Adventure",
+    "Ambush",
+    "Board",
+    "ContentError",
+    "Door",
+    "Furniture",
+    "Guard",
+    "HeroCard",
+    "MonsterCard",
+    "Objective",
+    "adventure_names",
+    "load_adventure",
+    "load_board",
+    "load_heroes",
+    "load_monsters",
+    "reachable_squares",
+]

@@ -1,0 +1,318 @@
+"""Parse and validate one adventure file (``adventures/*.toml``).
+
+Top-level keys: ``id`` (= file stem), ``name``, ``difficulty``, ``goal``, ``start``, ``patrol``,
+``objective`` (required); ``exits`` (default: the start squares), ``blockages``, ``secret_rooms``,
+``door``, ``furniture``, ``guard``, ``ambush`` (optional). Squares are ``[x, y]`` pairs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ._checks import Checker, show_square, sub
+from .model import (
+    Adventure,
+    Ambush,
+    Board,
+    Door,
+    Furniture,
+    Guard,
+    MonsterCard,
+    Objective,
+    Square,
+)
+
+REQUIRED = ("id", "name", "difficulty", "goal", "start", "patrol", "objective")
+OPTIONAL = ("exits", "blockages", "secret_rooms", "door", "furniture", "guard", "ambush")
+FURNITURE_KINDS = ("table", "chest", "bookcase", "altar", "throne", "weapon_rack", "fireplace", "tomb")
+OBJECTIVE_KINDS = ("escape", "slay")
+MAX_DIFFICULTY = 10
+MIN_START_SQUARES = 5
+PATROL_SIZE = (2, 3)
+MAX_DOORS = 64
+
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _neighbours(square: Square, board: Board) -> list[Square]:
+    height, width = board.area.shape
+    x, y = square
+    return [(x + dx, y + dy) for dx, dy in _STEPS if 0 <= x + dx < width and 0 <= y + dy < height]
+
+
+def _area(board: Board, square: Square) -> int:
+    return int(board.area[square[1], square[0]])
+
+
+def reachable_squares(board: Board, adventure: Adventure) -> set[Square]:
+    """Squares a hero can walk to from the start: through open corridors and (opened) doors.
+
+    Blockages and furniture stop movement; monsters are ignored (they can be fought).
+    """
+    blocked = set(adventure.blockages) | {sq for piece in adventure.furniture for sq in piece.squares}
+    doors = {frozenset((door.a, door.b)) for door in adventure.doors}
+    todo = [sq for sq in adventure.start if sq not in blocked]
+    seen = set(todo)
+    while todo:
+        here = todo.pop()
+        for there in _neighbours(here, board):
+            if there in seen or there in blocked:
+                continue
+            a, b = _area(board, here), _area(board, there)
+            open_edge = a == b or not (board.is_room(a) or board.is_room(b))
+            if open_edge or frozenset((here, there)) in doors:
+                seen.add(there)
+                todo.append(there)
+    return seen
+
+
+class _Parser:
+    """Reads one adventure file section by section, remembering which squares are already taken."""
+
+    def __init__(self, path: str | Path, board: Board, monsters: dict[str, MonsterCard]) -> None:
+        self.path = Path(path)
+        self.ck = Checker(path)
+        self.board = board
+        self.monsters = monsters
+        self.taken: dict[Square, str] = {}
+        self.data = self.ck.table("", self.ck.load_toml(), REQUIRED, OPTIONAL)
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def area_name(self, square: Square) -> str:
+        return self.board.area_names[_area(self.board, square)]
+
+    def is_room(self, square: Square) -> bool:
+        return self.board.is_room(_area(self.board, square))
+
+    def claim(self, key: str, square: Square, label: str) -> None:
+        """Place something on ``square``; nothing may be placed on top of something else."""
+        other = self.taken.get(square)
+        if other is not None:
+            self.ck.fail(key, f"{show_square(square)} is already taken by {other}")
+        self.taken[square] = label
+
+    def tables(self, name: str) -> list[Any]:
+        return self.ck.array(name, self.data.get(name, []))
+
+    def monster(self, key: str, value: Any, encounter: str | None = None) -> str:
+        ident = self.ck.ident(key, value)
+        card = self.monsters.get(ident)
+        if card is None:
+            self.ck.fail(key, f"unknown monster {ident!r}; not in the monster cards")
+        if encounter is not None and card.encounter != encounter:
+            self.ck.fail(key, f"{ident!r} has encounter {card.encounter!r}; expected {encounter!r}")
+        return ident
+
+    # -- sections ---------------------------------------------------------------------------------
+
+    def blockages(self) -> tuple[Square, ...]:
+        squares = self.ck.squares("blockages", self.data.get("blockages", []), min_len=0)
+        for i, square in enumerate(squares):
+            key = sub("blockages", i)
+            if self.is_room(square):
+                self.ck.fail(
+                    key,
+                    f"{show_square(square)} is in room {self.area_name(square)}; "
+                    "blockages go on corridor squares",
+                )
+            self.claim(key, square, key)
+        return squares
+
+    def furniture(self) -> tuple[Furniture, ...]:
+        pieces = []
+        for i, entry in enumerate(self.tables("furniture")):
+            key = sub("furniture", i)
+            entry = self.ck.table(key, entry, ("kind", "at"))
+            kind = self.ck.choice(sub(key, "kind"), entry["kind"], FURNITURE_KINDS, "furniture kind")
+            squares = self.ck.squares(sub(key, "at"), entry["at"])
+            self.check_one_room(sub(key, "at"), squares, "a piece of furniture")
+            for j, square in enumerate(squares):
+                self.claim(sub(sub(key, "at"), j), square, key)
+            pieces.append(Furniture(kind=kind, squares=squares))
+        return tuple(pieces)
+
+    def check_one_room(self, key: str, squares: tuple[Square, ...], what: str) -> None:
+        areas = sorted({self.area_name(sq) for sq in squares})
+        if len(areas) > 1 or not self.is_room(squares[0]):
+            self.ck.fail(key, f"squares are in area(s) {', '.join(areas)}; {what} must lie in one room")
+
+    def start(self) -> tuple[Square, ...]:
+        squares = self.ck.squares("start", self.data["start"], min_len=MIN_START_SQUARES)
+        first = self.area_name(squares[0])
+        for i, square in enumerate(squares):
+            if self.area_name(square) != first:
+                self.ck.fail(
+                    sub("start", i),
+                    f"{show_square(square)} is in area {self.area_name(square)}, "
+                    f"not {first}; all start squares must be in one area",
+                )
+            self.claim(sub("start", i), square, "start")
+        return squares
+
+    def exits(self, start: tuple[Square, ...]) -> tuple[Square, ...]:
+        if "exits" not in self.data:
+            return start
+        squares = self.ck.squares("exits", self.data["exits"])
+        for i, square in enumerate(squares):
+            if square not in start:
+                self.claim(sub("exits", i), square, "exits")
+        return squares
+
+    def doors(self) -> tuple[Door, ...]:
+        entries = self.ck.array("door", self.data.get("door", []), max_len=MAX_DOORS)
+        seen: dict[frozenset, int] = {}
+        doors = []
+        for i, entry in enumerate(entries):
+            key = sub(sub("door", i), "between")
+            self.ck.table(sub("door", i), entry, ("between",))
+            a, b = sorted(self.ck.squares(key, entry["between"], 2, 2), key=lambda sq: (sq[1], sq[0]))
+            self.check_door(key, a, b)
+            edge = frozenset((a, b))
+            if edge in seen:
+                self.ck.fail(key, f"duplicate door (same as door[{seen[edge]}])")
+            seen[edge] = i
+            doors.append(Door(a=a, b=b))  # a comes first in reading order
+        return tuple(doors)
+
+    def check_door(self, key: str, a: Square, b: Square) -> None:
+        pair = f"{show_square(a)} and {show_square(b)}"
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            self.ck.fail(key, f"{pair} are not orthogonally adjacent")
+        if self.area_name(a) == self.area_name(b):
+            self.ck.fail(key, f"{pair} are both in area {self.area_name(a)}; a door joins two areas")
+        if not (self.is_room(a) or self.is_room(b)):
+            self.ck.fail(key, f"{pair} are both corridor squares; a door needs a room on one side")
+        for square in (a, b):
+            taken = self.taken.get(square, "")
+            if taken.startswith(("blockages", "furniture")):
+                self.ck.fail(key, f"{show_square(square)} is taken by {taken}; the door would be blocked")
+
+    def guards(self) -> tuple[Guard, ...]:
+        guards = []
+        for i, entry in enumerate(self.tables("guard")):
+            key = sub("guard", i)
+            entry = self.ck.table(key, entry, ("monster", "at"))
+            monster = self.monster(sub(key, "monster"), entry["monster"], "guard")
+            square = self.ck.square(sub(key, "at"), entry["at"])
+            self.claim(sub(key, "at"), square, key)
+            guards.append(Guard(monster=monster, at=square))
+        return tuple(guards)
+
+    def patrol(self) -> tuple[str, ...]:
+        members = self.ck.array("patrol", self.data["patrol"], *PATROL_SIZE)
+        return tuple(self.monster(sub("patrol", i), m, "patrol") for i, m in enumerate(members))
+
+    def ambushes(self, start_area: str) -> tuple[Ambush, ...]:
+        return tuple(
+            self.ambush(sub("ambush", i), e, start_area) for i, e in enumerate(self.tables("ambush"))
+        )
+
+    def ambush(self, key: str, entry: Any, start_area: str) -> Ambush:
+        entry = self.ck.table(key, entry, ("area", "monsters", "at"))
+        area = self.ck.choice(sub(key, "area"), entry["area"], self.board.area_names, "area")
+        if area == start_area:
+            self.ck.fail(
+                sub(key, "area"), f"the heroes start in area {area}; the ambush would spring at once"
+            )
+        names = self.ck.array(sub(key, "monsters"), entry["monsters"], min_len=1)
+        monsters = tuple(self.monster(sub(sub(key, "monsters"), i), m) for i, m in enumerate(names))
+        squares = self.ck.squares(sub(key, "at"), entry["at"])
+        if len(squares) != len(monsters):
+            self.ck.fail(
+                sub(key, "at"), f"expected {len(monsters)} squares, one per monster, got {len(squares)}"
+            )
+        for j, square in enumerate(squares):
+            if self.area_name(square) != area:
+                self.ck.fail(
+                    sub(sub(key, "at"), j),
+                    f"{show_square(square)} is in area "
+                    f"{self.area_name(square)}, not in the ambush area {area}",
+                )
+            self.claim(sub(sub(key, "at"), j), square, key)
+        return Ambush(area=area, monsters=monsters, at=squares)
+
+    def secret_rooms(self, start_area: str) -> tuple[str, ...]:
+        rooms = self.board.area_names[: self.board.n_rooms]
+        letters = self.ck.choices("secret_rooms", self.data.get("secret_rooms", []), rooms, "room")
+        if start_area in letters:
+            self.ck.fail("secret_rooms", f"the heroes start in room {start_area}; it cannot be secret")
+        return letters
+
+    def objectives(self, guards: tuple[Guard, ...]) -> tuple[Objective, ...]:
+        entries = self.ck.array("objective", self.data["objective"], min_len=1)
+        objectives = tuple(self.objective(sub("objective", i), e, guards) for i, e in enumerate(entries))
+        primaries = [o.kind for o in objectives if o.primary]
+        if primaries != ["escape"]:
+            self.ck.fail(
+                "objective", f"expected exactly one primary objective, of kind 'escape'; got {primaries}"
+            )
+        return objectives
+
+    def objective(self, key: str, entry: Any, guards: tuple[Guard, ...]) -> Objective:
+        entry = self.ck.table(key, entry, ("kind", "text"), ("primary", "at"))
+        kind = self.ck.choice(sub(key, "kind"), entry["kind"], OBJECTIVE_KINDS, "objective kind")
+        text = self.ck.text(sub(key, "text"), entry["text"])
+        primary = self.ck.boolean(sub(key, "primary"), entry.get("primary", False))
+        if kind == "escape":
+            if "at" in entry:
+                self.ck.fail(sub(key, "at"), "an escape objective has no square (the exits are `exits`)")
+            return Objective(kind=kind, text=text, primary=primary)
+        if "at" not in entry:
+            self.ck.fail(sub(key, "at"), "missing required key: the square of the guard to slay")
+        square = self.ck.square(sub(key, "at"), entry["at"])
+        if square not in {guard.at for guard in guards}:
+            self.ck.fail(sub(key, "at"), f"no guard stands on {show_square(square)}; slay targets a guard")
+        return Objective(kind=kind, text=text, at=square, primary=primary)
+
+    # -- whole adventure --------------------------------------------------------------------------
+
+    def header(self) -> dict[str, Any]:
+        ident = self.ck.ident("id", self.data["id"])
+        if ident != self.path.stem:
+            self.ck.fail("id", f"{ident!r} must equal the file name stem {self.path.stem!r}")
+        return {
+            "id": ident,
+            "name": self.ck.text("name", self.data["name"]),
+            "difficulty": self.ck.integer("difficulty", self.data["difficulty"], 1, MAX_DIFFICULTY),
+            "goal": self.ck.text("goal", self.data["goal"]),
+        }
+
+    def parse(self) -> Adventure:
+        header = self.header()
+        blockages, furniture = self.blockages(), self.furniture()
+        start = self.start()
+        exits, doors, guards = self.exits(start), self.doors(), self.guards()
+        start_area = self.area_name(start[0])
+        adventure = Adventure(
+            **header,
+            start=start,
+            exits=exits,
+            doors=doors,
+            blockages=blockages,
+            furniture=furniture,
+            guards=guards,
+            patrol=self.patrol(),
+            ambushes=self.ambushes(start_area),
+            objectives=self.objectives(guards),
+            secret_rooms=self.secret_rooms(start_area),
+            source=str(self.path),
+        )
+        self.check_completable(adventure)
+        return adventure
+
+    def check_completable(self, adventure: Adventure) -> None:
+        """Every exit, and every guard a slay objective targets, must be reachable from the start."""
+        reachable = reachable_squares(self.board, adventure)
+        for i, square in enumerate(adventure.exits):
+            if square not in reachable:
+                self.ck.fail(sub("exits", i), f"{show_square(square)} cannot be reached from the start")
+        for i, objective in enumerate(adventure.objectives):
+            if objective.at is not None and objective.at not in reachable:
+                self.ck.fail(sub(sub("objective", i), "at"), "the target cannot be reached from the start")
+
+
+def parse_adventure(path: str | Path, board: Board, monsters: dict[str, MonsterCard]) -> Adventure:
+    """Read and validate one adventure file against the board and the monster cards."""
+    return _Parser(path, board, monsters).parse()

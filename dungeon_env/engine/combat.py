@@ -1,0 +1,182 @@
+"""The Fighting phase (FIGHT, DMG): who fights whom, Stamina declarations, the rolls, and
+simultaneous damage.
+
+``state.fights`` holds one row per Fight in resolution order:
+``[monster, hero, monster stamina, hero stamina, winner]`` with winner ``-1`` unresolved,
+``0`` nobody (a tie), ``1`` the hero, ``2`` the monster.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dungeon_env.engine.actions import SPEND_ACTIONS, Decision
+from dungeon_env.engine.state import Side, Status
+from dungeon_env.engine.units import (
+    active_heroes,
+    active_monsters,
+    check_corpses,
+    has_trait,
+    hurt_hero,
+    label,
+    slay_monster,
+    spend_stamina,
+)
+
+if TYPE_CHECKING:
+    from dungeon_env.engine.game import Game
+
+MONSTER, HERO, M_SPEND, H_SPEND, WINNER = range(5)
+UNRESOLVED, TIE, HERO_WON, MONSTER_WON = -1, 0, 1, 2
+MAX_FIGHT_STAMINA = 3
+
+
+def gather_fights(g: Game) -> list[list[int]]:
+    """Every hero fights every monster orthogonally adjacent to it with no wall or closed door
+    between them (R-FIGHT-01). Order: monster square, then hero square, in reading order (A-09)."""
+    from dungeon_env.engine.movement import open_side
+
+    s = g.state
+    fights = []
+    for m in active_monsters(g):
+        sq = int(s.unit_pos[m])
+        heroes = []
+        for d in range(4):
+            nxt = open_side(g, sq, d)
+            if nxt < 0:
+                continue
+            u = int(s.occupant[nxt])
+            if u >= 0 and s.unit_side[u] == Side.HERO and s.unit_status[u] == Status.ACTIVE:
+                heroes.append(u)
+        for h in sorted(heroes, key=lambda u: int(s.unit_pos[u])):
+            fights.append([m, h, 0, 0, UNRESOLVED])
+    return fights
+
+
+def enemy_counts(fights: list[list[int]]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for row in fights:
+        counts[row[MONSTER]] = counts.get(row[MONSTER], 0) + 1
+        counts[row[HERO]] = counts.get(row[HERO], 0) + 1
+    return counts
+
+
+def begin_fighting(g: Game) -> bool:
+    """Set up the phase's Fights; returns False if there are none."""
+    s = g.state
+    s.fights = gather_fights(g)
+    s.fight_index = 0
+    for row in s.fights:
+        s.fought[row[MONSTER]] = s.fought[row[HERO]] = True
+    if not s.fights:
+        return False
+    _ask_stamina(g)
+    return True
+
+
+def _ask_stamina(g: Game) -> None:
+    """The DM declares the monster's Stamina first, then the hero (A-09): the hero's question is
+    pushed first so that the DM's is on top of the stack."""
+    row = g.state.fights[g.state.fight_index]
+    g.push(Decision.FIGHT_STAMINA, row[HERO])
+    g.push(Decision.FIGHT_STAMINA, row[MONSTER])
+
+
+def legal_fight_stamina(g: Game, u: int) -> list[int]:
+    s = g.state
+    if s.exhausted[u]:
+        return [SPEND_ACTIONS[0]]
+    return list(SPEND_ACTIONS[: min(MAX_FIGHT_STAMINA, int(s.stamina[u])) + 1])
+
+
+def do_fight_stamina(g: Game, u: int, action: int) -> None:
+    s = g.state
+    amount = action - SPEND_ACTIONS[0]
+    row = s.fights[s.fight_index]
+    spend_stamina(g, u, amount)
+    if u == row[MONSTER]:
+        row[M_SPEND] = amount
+        return
+    row[H_SPEND] = amount
+    resolve_fight(g, row)
+    s.fight_index += 1
+    if s.fight_index < len(s.fights):
+        _ask_stamina(g)
+    else:
+        apply_fight_damage(g)
+
+
+def hero_modifiers(g: Game, h: int, enemies: int, spend: int) -> dict[str, int]:
+    s = g.state
+    mods = {}
+    if enemies > 1:
+        mods["enemies"] = -(enemies - 1)
+    if s.surprised[h]:
+        mods["surprised"] = -1
+    if s.light == 0:
+        mods["light"] = -1
+    if spend:
+        mods["stamina"] = spend
+    return mods
+
+
+def monster_modifiers(enemies: int, spend: int) -> dict[str, int]:
+    mods = {}
+    if enemies > 1:
+        mods["enemies"] = -(enemies - 1)
+    if spend:
+        mods["stamina"] = spend
+    return mods
+
+
+def resolve_fight(g: Game, row: list[int]) -> None:
+    """Each side rolls 2d6 + modified Fighting Score; higher total wins, ties go to a Strong hero,
+    otherwise nobody wins (R-FIGHT-06..08)."""
+    s = g.state
+    counts = enemy_counts(s.fights)
+    m, h = row[MONSTER], row[HERO]
+    h_mods = hero_modifiers(g, h, counts[h], row[H_SPEND])
+    m_mods = monster_modifiers(counts[m], row[M_SPEND])
+    h_dice = g.dice.roll("combat", 2)
+    m_dice = g.dice.roll("combat", 2)
+    h_score = int(s.base_fight[h]) + sum(h_mods.values())
+    m_score = int(s.base_fight[m]) + sum(m_mods.values())
+    h_total, m_total = sum(h_dice) + h_score, sum(m_dice) + m_score
+    if h_total > m_total or (h_total == m_total and has_trait(g, h, "strong")):
+        row[WINNER] = HERO_WON
+    elif m_total > h_total:
+        row[WINNER] = MONSTER_WON
+    else:
+        row[WINNER] = TIE
+    winner = {HERO_WON: label(g, h), MONSTER_WON: label(g, m), TIE: None}[row[WINNER]]
+    g.log({"type": "fight", "a": label(g, h), "b": label(g, m), "a_dice": h_dice, "b_dice": m_dice,
+           "a_modifiers": h_mods, "b_modifiers": m_mods, "a_score": h_score, "b_score": m_score,
+           "a_total": h_total, "b_total": m_total, "winner": winner, "turn": s.turn})
+
+
+def apply_fight_damage(g: Game) -> None:
+    """All Fight damage lands together after the last Fight (R-DMG-01..05): each winner deals its
+    Damage to each enemy it beat; every creature that damaged a casualty shares the kill."""
+    s = g.state
+    damagers: dict[int, list[str]] = {}
+    for row in s.fights:
+        if row[WINNER] in (HERO_WON, MONSTER_WON):
+            winner, loser = (row[HERO], row[MONSTER]) if row[WINNER] == HERO_WON else (row[MONSTER], row[HERO])
+            damagers.setdefault(loser, []).append(label(g, winner))
+    for row in s.fights:
+        if row[WINNER] == HERO_WON:
+            m = row[MONSTER]
+            s.health[m] -= s.base_damage[row[HERO]]
+            g.log({"type": "damage", "unit": label(g, m), "amount": int(s.base_damage[row[HERO]]),
+                   "source": label(g, row[HERO]), "health": int(s.health[m]), "turn": s.turn})
+        elif row[WINNER] == MONSTER_WON:
+            h = row[HERO]
+            hurt_hero(g, h, int(s.base_damage[row[MONSTER]]), label(g, row[MONSTER]), damagers[h])
+    for m in active_monsters(g):
+        if s.health[m] <= 0:
+            slay_monster(g, m, damagers.get(m, []))
+    s.fights = []
+    s.fight_index = 0
+    check_corpses(g)
+    if not active_heroes(g):
+        g.check_end()

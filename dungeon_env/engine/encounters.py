@@ -1,0 +1,142 @@
+"""Monsters appearing: Surprise (SURP), Patrols (MON-04..08) and Ambushers (MON-09)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from dungeon_env.engine.actions import Phase
+from dungeon_env.engine.state import How
+from dungeon_env.engine.tables import path_distances
+from dungeon_env.engine.units import active_heroes, has_trait, label, place_monster
+
+if TYPE_CHECKING:
+    from dungeon_env.engine.game import Game
+
+
+def encounter(g: Game, group: list[int], how: How, unsurprisable: bool = False) -> None:
+    """Newly placed monsters meet the heroes.
+
+    Surprise is rolled only when this starts the combat sequence, except that Ambushers always
+    make every hero roll (ruling A-26). If no hero is surprised, the group is (A-27), unless it was
+    revealed by an alerted door (R-SURP-13) or is an Ambusher group (R-SURP-12).
+    """
+    s = g.state
+    starting = not g.monsters_besides(group)
+    if starting:
+        g.log({"type": "combat_start", "turn": s.turn})
+    if how == How.AMBUSH:
+        for h in active_heroes(g):
+            _surprise_roll(g, h, ambush=True)
+        return
+    if not starting:
+        return
+    surprised_any = False
+    for h in active_heroes(g):
+        surprised_any |= _surprise_roll(g, h, ambush=False)
+    if not surprised_any and not unsurprisable:
+        for u in group:
+            s.skip_move[u] = True
+        g.log({"type": "monsters_surprised", "units": [label(g, u) for u in group], "turn": s.turn})
+
+
+def _surprise_roll(g: Game, h: int, ambush: bool) -> bool:
+    s = g.state
+    modifiers = {}
+    if has_trait(g, h, "perceptive"):
+        modifiers["perceptive"] = 1
+    if s.light == 0:
+        modifiers["light"] = -1
+    if ambush:
+        total = g.check("ambush_surprise", label(g, h), "surprise", modifiers,
+                        lambda t: "surprised" if t < 6 else "ready")
+        is_surprised = total < 6
+    else:
+        total = g.check("surprise", label(g, h), "surprise", modifiers,
+                        lambda t: "surprised" if t <= 2 else "ready")
+        is_surprised = total <= 2
+    if is_surprised:
+        s.surprised[h] = True
+        if s.phase == Phase.HERO_MOVEMENT:
+            s.move_done[h] = True  # forgoes the rest of its Movement (R-SURP-05)
+            s.move_left[h] = 0
+    return is_surprised
+
+
+def patrols_relevant(g: Game) -> bool:
+    """No more Patrol rolls once every non-secret room has been revealed (R-MON-07)."""
+    return not bool(np.all(g.state.revealed[g.tables.patrol_rooms]))
+
+
+def roll_patrols(g: Game) -> None:
+    """Turn Start: one d6 per corridor that held a hero at the previous Turn End; a 1 brings a
+    fresh copy of the Patrol set into that corridor (R-MON-04..06, rulings A-05..A-07)."""
+    s, t = g.state, g.tables
+    if s.turn == 1 or not t.adventure.patrol:
+        return
+    for area in (int(a) for a in np.flatnonzero(s.patrol_corridors)):
+        if not patrols_relevant(g):
+            return
+        appears = g.check("patrol", "dm", "patrol", {}, lambda v: "appears" if v == 1 else "none") == 1
+        if appears:
+            spawn_patrol(g, area)
+
+
+def spawn_patrol(g: Game, area: int) -> list[int]:
+    s, t = g.state, g.tables
+    squares = [int(q) for q in t.area_squares[area] if _free(g, int(q))]
+    heroes = active_heroes(g)
+    if not squares or not heroes:
+        return []
+    dist = path_distances(g.tables, [int(s.unit_pos[h]) for h in heroes], s.door_open)
+    reachable = [q for q in squares if dist[q] < 10**6]
+    if not reachable:
+        return []
+    first = max(reachable, key=lambda q: (int(dist[q]), -q))
+    members = _nearest_free_in_area(g, first, area, len(t.adventure.patrol))
+    group = []
+    for monster_id, sq in zip(t.adventure.patrol, members):
+        u = place_monster(g, monster_id, sq, How.PATROL)
+        if u >= 0:
+            group.append(u)
+    if group:
+        encounter(g, group, How.PATROL)
+    return group
+
+
+def _free(g: Game, sq: int) -> bool:
+    t = g.tables
+    return g.state.occupant[sq] < 0 and not t.furniture[sq] and not t.blockage[sq]
+
+
+def _nearest_free_in_area(g: Game, start: int, area: int, count: int) -> list[int]:
+    """Free squares of ``area`` in order of walking distance from ``start`` (ties: reading order)."""
+    dist = path_distances(g.tables, [start], g.state.door_open)
+    candidates = [int(q) for q in g.tables.area_squares[area] if _free(g, int(q)) and dist[q] < 10**6]
+    candidates.sort(key=lambda q: (int(dist[q]), q))
+    return candidates[:count]
+
+
+def trigger_ambushes(g: Game, h: int) -> None:
+    """The first time a hero enters an area with an ambush, its Ambushers spawn (R-MON-09)."""
+    s, t = g.state, g.tables
+    area = t.area[s.unit_pos[h]]
+    char = t.area_char(int(area))
+    for i, ambush in enumerate(t.adventure.ambushes):
+        if s.ambush_fired[i] or ambush.area != char:
+            continue
+        s.ambush_fired[i] = True
+        group = []
+        for monster_id, (x, y) in zip(ambush.monsters, ambush.at):
+            sq = g.square(x, y)
+            if not _free(g, sq):
+                spots = _nearest_free_in_area(g, sq, int(area), 1)
+                if not spots:
+                    continue
+                sq = spots[0]
+            u = place_monster(g, monster_id, sq, How.AMBUSH)
+            if u >= 0:
+                group.append(u)
+        if group:
+            encounter(g, group, How.AMBUSH)

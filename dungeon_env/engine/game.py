@@ -1,0 +1,334 @@
+"""The public way to play: create a game, ask who decides what, apply one action at a time.
+
+    game = Game.new(adventure="...", heroes=["...", "...", "..."], seed=7)
+    while not game.over:
+        action = random.choice(game.legal_actions())   # ints from the flat Action table
+        game.apply(action)
+    print(game.outcome, game.events[-1])
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from dungeon_env.content import adventure_names, load_heroes, load_monsters
+from dungeon_env.content.model import WIDTH, HeroCard, MonsterCard
+from dungeon_env.engine import combat, movement, turn
+from dungeon_env.engine.actions import ACTION_NAMES, HANDOFF_ACTIONS, Action, Decision, Phase
+from dungeon_env.engine.dice import Dice
+from dungeon_env.engine.objectives import ending, objectives_report
+from dungeon_env.engine.state import MAX_UNITS, NO_UNIT, State, Status
+from dungeon_env.engine.tables import Tables, square, tables_for, xy
+from dungeon_env.engine.units import active_heroes, has_trait, label, place_hero, unit_info
+from dungeon_env.engine.visibility import look
+
+SAVE_FORMAT = "dungeon_env.game/1"
+MIN_HEROES, MAX_HEROES = 3, 5
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for the decision being asked."""
+
+
+class Game:
+    """One adventure in play: static tables, the state, the dice and the event log."""
+
+    def __init__(self, adventure: str, hero_ids: list[str], seed: int, max_turns: int) -> None:
+        self.adventure_ref = adventure
+        self.tables: Tables = tables_for(adventure)
+        roster = load_heroes()
+        self.heroes: list[HeroCard] = list(roster.values())
+        self.monsters: list[MonsterCard] = list(load_monsters().values())
+        self.monster_index = {m.id: i for i, m in enumerate(self.monsters)}
+        self.hero_ids = _check_heroes(hero_ids, roster)
+        self.seed = int(seed)
+        if not (isinstance(max_turns, int) and max_turns >= 1):
+            raise ValueError(f"max_turns must be a positive int, got {max_turns!r}")
+        self.max_turns = max_turns
+        self.vis_cache = self.tables.cache
+        self.dice = Dice(self.seed)
+        self.events: list[dict] = []
+        self.state = State()
+        self._legal: list[int] | None = None
+
+    # ----- creation -----
+    @classmethod
+    def new(cls, adventure: str | None = None, heroes: list[str] | int = 3, seed: int = 0,
+            max_turns: int = 100, forced_dice: tuple[int, ...] = ()) -> Game:
+        """Set up an adventure: heroes on the start squares, Light 20, first phase Turn Start."""
+        adventure = adventure or adventure_names()[0]
+        roster_ids = list(load_heroes())
+        if isinstance(heroes, int) and not isinstance(heroes, bool):
+            if not (MIN_HEROES <= heroes <= MAX_HEROES):
+                raise ValueError(f"heroes: {heroes} heroes asked; the game is for {MIN_HEROES}-{MAX_HEROES}")
+            heroes = roster_ids[:heroes]
+        game = cls(adventure, list(heroes), seed, max_turns)
+        game.dice.force(*forced_dice)
+        game._setup()
+        return game
+
+    def _setup(self) -> None:
+        s, t = self.state, self.tables
+        adv = t.adventure
+        n = len(self.hero_ids)
+        s.n_heroes = n
+        s.door_open = np.zeros(t.n_doors, bool)
+        s.door_alert = np.zeros(t.n_doors, bool)
+        s.door_tried = np.zeros((MAX_HEROES, t.n_doors), bool)
+        s.closed_bits = (1 << t.n_doors) - 1
+        s.revealed = np.zeros(t.n_areas, bool)
+        s.visited = np.zeros(t.n_areas, bool)
+        s.patrol_corridors = np.zeros(t.n_areas, bool)
+        s.guard_uid = np.full(len(adv.guards), -1, np.int16)
+        s.guard_slain = np.zeros(len(adv.guards), bool)
+        s.ambush_fired = np.zeros(len(adv.ambushes), bool)
+        roster_index = {h.id: i for i, h in enumerate(self.heroes)}
+        for u, hero_id in enumerate(self.hero_ids):
+            place_hero(self, u, roster_index[hero_id], square(*adv.start[u]))
+            s.visited[t.area[s.unit_pos[u]]] = True
+        self.log({"type": "setup", "adventure": adv.id, "seed": self.seed, "goal": adv.goal,
+                  "light": s.light, "max_turns": self.max_turns,
+                  "units": [unit_info(self, u) for u in range(n)]})
+        s.phase = Phase.TURN_START
+        look(self, active_heroes(self))
+        self._advance()
+
+    # ----- the public loop -----
+    @property
+    def over(self) -> bool:
+        return bool(self.state.outcome)
+
+    @property
+    def outcome(self) -> str:
+        """"" while playing, then "completed", "failed" or "truncated"."""
+        return self.state.outcome
+
+    @property
+    def decision(self) -> tuple[Decision, int] | None:
+        """The decision being asked, ``(kind, unit slot)``, or None when the game is over."""
+        if self.over or not self.state.stack:
+            return None
+        kind, unit = self.state.stack[-1]
+        return Decision(kind), unit
+
+    @property
+    def agent(self) -> str | None:
+        """The agent that must act: ``hero_<i>`` or ``dm`` (None when the game is over)."""
+        d = self.decision
+        if d is None:
+            return None
+        return f"hero_{d[1]}" if d[1] < self.state.n_heroes else "dm"
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions (sorted ints of :class:`Action`) of the decision being asked."""
+        if self.over:
+            return []
+        if self._legal is None:
+            self._legal = self._legal_for_top()
+        return self._legal
+
+    def apply(self, action: int) -> None:
+        """Apply one legal action of the current decision, then run the game on to the next one."""
+        if self.over:
+            raise IllegalActionError(f"the game is over ({self.outcome}); no action can be applied")
+        legal = self.legal_actions()
+        if action not in legal:
+            kind, unit = self.decision
+            raise IllegalActionError(
+                f"{self.agent} cannot play action {action!r} ({_action_name(action)}) at decision "
+                f"{kind.name.lower()} for {label(self, unit)}; legal: "
+                + ", ".join(f"{a} ({ACTION_NAMES[a]})" for a in legal)
+            )
+        self._apply_top(int(action))
+        self._advance()
+
+    # ----- the engine loop -----
+    def _legal_for_top(self) -> list[int]:
+        kind, unit = self.state.stack[-1]
+        if kind == Decision.HERO_MOVE:
+            return movement.legal_hero_move(self, unit)
+        if kind == Decision.HERO_EVADE:
+            return movement.legal_evade(self, unit)
+        if kind == Decision.MONSTER_MOVE:
+            return movement.legal_monster_move(self, unit)
+        if kind == Decision.FIGHT_STAMINA:
+            return combat.legal_fight_stamina(self, unit)
+        raise AssertionError(f"unknown decision kind {kind}")
+
+    def _apply_top(self, action: int) -> None:
+        kind, unit = self.state.stack.pop()
+        self._legal = None
+        if kind in (Decision.HERO_MOVE, Decision.HERO_EVADE) and action >= HANDOFF_ACTIONS[0]:
+            turn.handoff(self, action - HANDOFF_ACTIONS[0])
+        elif kind == Decision.HERO_MOVE:
+            movement.do_hero_move(self, unit, action)
+        elif kind == Decision.HERO_EVADE:
+            movement.do_evade(self, unit, action)
+        elif kind == Decision.MONSTER_MOVE:
+            movement.do_monster_move(self, unit, action)
+        elif kind == Decision.FIGHT_STAMINA:
+            combat.do_fight_stamina(self, unit, action)
+
+    def _advance(self) -> None:
+        """Run automatic steps until a decision with a real choice is on top (a decision with a
+        single legal action is taken at once) or the game is over."""
+        s = self.state
+        while not s.outcome:
+            if s.stack:
+                legal = self._legal_for_top()
+                if len(legal) > 1:
+                    self._legal = legal
+                    return
+                self._apply_top(legal[0])
+            elif not s.phase_started:
+                s.phase_started = True
+                turn.begin(self)
+            else:
+                turn.resume(self)
+        s.stack.clear()
+        self._legal = None
+
+    # ----- helpers the rule modules call -----
+    def push(self, kind: Decision, unit: int) -> None:
+        self.state.stack.append([int(kind), int(unit)])
+
+    def goto(self, phase: Phase) -> None:
+        self.state.phase = int(phase)
+        self.state.phase_started = False
+
+    def log(self, event: dict) -> None:
+        self.events.append(event)
+
+    def check(self, check: str, actor: str, stream: str, modifiers: dict, classify) -> int:
+        """Roll one d6 check, log it as a ``roll`` event and return the modified total."""
+        face = self.dice.d6(stream)
+        modifier = sum(modifiers.values())
+        total = face + modifier
+        self.log({"type": "roll", "check": check, "actor": actor, "dice": [face], "modifiers": modifiers,
+                  "modifier": modifier, "total": total, "result": classify(total), "turn": self.state.turn})
+        return total
+
+    def finish(self, outcome: str, reason: str) -> None:
+        s = self.state
+        s.outcome, s.end_reason = outcome, reason
+        s.phase = int(Phase.GAME_OVER)
+        s.stack.clear()
+        self.log({"type": "end", "outcome": outcome, "reason": reason, "turn": s.turn, "light": s.light,
+                  "objectives": objectives_report(self)})
+
+    def check_end(self) -> None:
+        if not self.state.outcome:
+            result = ending(self)
+            if result:
+                self.finish(*result)
+
+    def monsters_besides(self, group: list[int]) -> bool:
+        s = self.state
+        return any(
+            s.unit_status[u] == Status.ACTIVE and s.unit_side[u] == 1 and u not in group
+            for u in range(s.n_heroes, MAX_UNITS)
+        )
+
+    def card(self, u: int) -> HeroCard | MonsterCard:
+        card = int(self.state.unit_card[u])
+        return self.heroes[card] if u < self.state.n_heroes else self.monsters[card]
+
+    def label(self, u: int) -> str:
+        return label(self, u)
+
+    def has_trait(self, u: int, trait: str) -> bool:
+        return has_trait(self, u, trait)
+
+    def active_heroes(self) -> list[int]:
+        return active_heroes(self)
+
+    def unit_by_label(self, unit_id: str) -> int:
+        for u in range(MAX_UNITS):
+            if self.state.unit_status[u] != Status.EMPTY and label(self, u) == unit_id:
+                return u
+        return NO_UNIT
+
+    @staticmethod
+    def xy(sq: int) -> tuple[int, int]:
+        return xy(sq)
+
+    @staticmethod
+    def square(x: int, y: int) -> int:
+        return square(x, y)
+
+    # ----- copies and saves -----
+    def copy(self) -> Game:
+        """An independent game at the same decision (shares only the never-changing tables)."""
+        clone = Game.__new__(Game)
+        clone.__dict__.update(self.__dict__)
+        clone.state = self.state.copy()
+        clone.dice = self.dice.copy()
+        clone.events = list(self.events)
+        clone._legal = None
+        return clone
+
+    def to_json(self) -> dict:
+        return {
+            "format": SAVE_FORMAT,
+            "adventure": self.adventure_ref,
+            "heroes": list(self.hero_ids),
+            "seed": self.seed,
+            "max_turns": self.max_turns,
+            "state": self.state.to_json(),
+            "dice": self.dice.to_json(),
+            "events": self.events,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Game:
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise ValueError(f"not a saved game: expected format {SAVE_FORMAT!r}, found {found!r}")
+        missing = [k for k in ("adventure", "heroes", "seed", "max_turns", "state", "dice", "events")
+                   if k not in data]
+        if missing:
+            raise ValueError(f"saved game is missing keys {missing}")
+        game = cls(data["adventure"], list(data["heroes"]), int(data["seed"]), int(data["max_turns"]))
+        game.state = State.from_json(data["state"])
+        game.dice = Dice.from_json(data["dice"])
+        game.events = list(data["events"])
+        return game
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json()))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Game:
+        try:
+            data = json.loads(Path(path).read_text())
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{path}: not valid JSON ({err})") from err
+        return cls.from_json(data)
+
+
+def _action_name(action) -> str:
+    try:
+        return ACTION_NAMES[int(action)]
+    except (ValueError, TypeError, IndexError):
+        return f"not an action of 0..{len(Action) - 1}"
+
+
+def _check_heroes(hero_ids: list[str], roster: dict) -> list[str]:
+    if not (MIN_HEROES <= len(hero_ids) <= MAX_HEROES):
+        raise ValueError(f"heroes: {len(hero_ids)} heroes given; the game is for {MIN_HEROES}-{MAX_HEROES}")
+    by_name = {h.name.lower(): h.id for h in roster.values()}
+    ids = []
+    for ref in hero_ids:
+        hero_id = ref if ref in roster else by_name.get(str(ref).lower())
+        if hero_id is None:
+            raise ValueError(f"heroes: unknown hero {ref!r}; the roster is {', '.join(roster)}")
+        if hero_id in ids:
+            raise ValueError(f"heroes: {ref!r} picked twice; each hero can be picked once (R-SETUP-01)")
+        ids.append(hero_id)
+    return ids
+
+
+__all__ = ["Game", "IllegalActionError", "Action", "Decision", "Phase", "WIDTH"]

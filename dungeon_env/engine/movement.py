@@ -1,0 +1,261 @@
+"""Movement: heroes' Movement phase (steps, doors, jumps, dragging, exits), Evasion, and the DM's
+monster movement. Each ``legal_*`` lists the legal actions of one decision; each ``do_*`` applies
+one, already known to be legal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dungeon_env.engine.actions import DRAG_ACTIONS, HANDOFF_ACTIONS, JUMP_ACTIONS, MOVE_ACTIONS, Action, Phase
+from dungeon_env.engine.encounters import trigger_ambushes
+from dungeon_env.engine.state import NO_UNIT, Status
+from dungeon_env.engine.units import check_corpses, has_trait, label, put, spend_stamina, take_off
+from dungeon_env.engine.visibility import look
+
+if TYPE_CHECKING:
+    from dungeon_env.engine.game import Game
+
+MAX_STAMINA_FOR_MOVEMENT = 3
+EVADE_COST = 2
+
+
+def free(g: Game, sq: int) -> bool:
+    """Nothing stands on the square: no figure, corpse, furniture or blockage (R-TURN-09)."""
+    t = g.tables
+    return g.state.occupant[sq] < 0 and not t.furniture[sq] and not t.blockage[sq]
+
+
+def open_side(g: Game, sq: int, d: int) -> int:
+    """The square one step from ``sq`` in direction ``d`` if no wall or closed door is between
+    them, else -1."""
+    t = g.tables
+    nxt = int(t.neighbor[sq, d])
+    if nxt < 0 or t.wall[sq, d]:
+        return -1
+    door = t.edge_door[sq, d]
+    if door >= 0 and not g.state.door_open[door]:
+        return -1
+    return nxt
+
+
+def _is_corpse(g: Game, sq: int) -> bool:
+    u = g.state.occupant[sq]
+    return u >= 0 and g.state.unit_status[u] == Status.CORPSE
+
+
+def can_buy_move(g: Game, u: int) -> bool:
+    s = g.state
+    return s.move_bought[u] < MAX_STAMINA_FOR_MOVEMENT and s.stamina[u] > 0 and not s.exhausted[u]
+
+
+def _handoffs(g: Game, h: int) -> list[int]:
+    s = g.state
+    if not s.progress and s.idle_handoffs >= s.n_heroes:
+        return []
+    return [HANDOFF_ACTIONS[k] for k in range(s.n_heroes)
+            if k != h and s.unit_status[k] == Status.ACTIVE and not s.move_done[k]]
+
+
+def legal_hero_move(g: Game, h: int) -> list[int]:
+    s, t = g.state, g.tables
+    sq = int(s.unit_pos[h])
+    left = int(s.move_left[h])
+    acts = []
+    for d in range(4):
+        nxt = int(t.neighbor[sq, d])
+        if nxt < 0 or t.wall[sq, d]:
+            continue
+        door = t.edge_door[sq, d]
+        if door >= 0 and not s.door_open[door]:
+            if not s.door_tried[h, door]:
+                acts.append(MOVE_ACTIONS[d])  # an Open Doors attempt (A-29: costs no movement)
+            continue
+        if left >= 1 and free(g, nxt):
+            acts.append(MOVE_ACTIONS[d])
+        if left >= 2 and not s.jumped[h] and _jumpable(g, nxt) and s.dragging[h] == NO_UNIT:
+            land = open_side(g, nxt, d)
+            if land >= 0 and free(g, land):
+                acts.append(JUMP_ACTIONS[d])
+        if left >= 1 and not s.moved[h] and s.dragging[h] == NO_UNIT and _is_corpse(g, nxt):
+            acts.append(DRAG_ACTIONS[d])
+    if can_buy_move(g, h):
+        acts.append(Action.EXTRA_MOVE)
+    acts.append(Action.END)
+    acts.extend(_handoffs(g, h))
+    return sorted(acts)
+
+
+def _jumpable(g: Game, sq: int) -> bool:
+    """A one-square obstacle a hero may Jump: furniture or a corpse (R-JUMP-02, A-42)."""
+    return bool(g.tables.furniture[sq]) or _is_corpse(g, sq)
+
+
+def do_hero_move(g: Game, h: int, action: int) -> None:
+    s = g.state
+    s.progress = True
+    if Action.MOVE_N <= action <= Action.MOVE_W:
+        d = action - Action.MOVE_N
+        door = g.tables.edge_door[s.unit_pos[h], d]
+        if door >= 0 and not s.door_open[door]:
+            _open_door(g, h, int(door))
+        else:
+            s.move_left[h] -= 1
+            step(g, h, int(g.tables.neighbor[s.unit_pos[h], d]))
+    elif Action.JUMP_N <= action <= Action.JUMP_W:
+        _jump(g, h, action - Action.JUMP_N)
+    elif Action.DRAG_N <= action <= Action.DRAG_W:
+        corpse = int(s.occupant[g.tables.neighbor[s.unit_pos[h], action - Action.DRAG_N]])
+        s.dragging[h] = corpse
+        s.move_left[h] -= 1
+        s.acted[h] = True
+        g.log({"type": "drag", "unit": label(g, h), "corpse": label(g, corpse), "turn": s.turn})
+    elif action == Action.EXTRA_MOVE:
+        spend_stamina(g, h, 1)
+        s.move_bought[h] += 1
+        s.move_left[h] += 1
+        s.acted[h] = True
+        g.log({"type": "extra_move", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
+    elif action == Action.END:
+        s.move_done[h] = True
+
+
+def step(g: Game, u: int, to: int) -> None:
+    """Move a figure one square (a dragged corpse follows into the square it left), then apply what
+    entering the square does: exits, ambushes, revealing, corpse safety."""
+    s = g.state
+    frm = int(s.unit_pos[u])
+    s.occupant[frm] = NO_UNIT
+    put(g, u, to)
+    s.moved[u] = True
+    s.acted[u] = True
+    corpse = int(s.dragging[u])
+    if corpse != NO_UNIT:
+        take_off(g, corpse)
+        put(g, corpse, frm)
+    g.log({"type": "move", "unit": label(g, u), "from": list(g.xy(frm)), "to": list(g.xy(to)), "turn": s.turn})
+    if u >= s.n_heroes:
+        return
+    if g.tables.exit[to] and s.phase in (Phase.HERO_MOVEMENT, Phase.EVASION):
+        leave_dungeon(g, u)
+        return
+    if g.tables.area[to] != g.tables.area[frm]:
+        s.visited[g.tables.area[to]] = True
+        trigger_ambushes(g, u)
+    look(g, [u])
+    check_corpses(g)
+    g.check_end()
+
+
+def leave_dungeon(g: Game, h: int) -> None:
+    """A hero entering an exit square leaves the board for good (ruling A-49); a corpse it drags
+    leaves with it (A-48)."""
+    s = g.state
+    take_off(g, h)
+    s.unit_status[h] = Status.EXITED
+    s.move_done[h] = True
+    corpse = int(s.dragging[h])
+    g.log({"type": "exit", "unit": label(g, h), "turn": s.turn})
+    if corpse != NO_UNIT:
+        take_off(g, corpse)
+        s.unit_status[corpse] = Status.CORPSE_OUT
+        g.log({"type": "corpse_out", "unit": label(g, corpse), "carrier": label(g, h), "turn": s.turn})
+    check_corpses(g)
+    g.check_end()
+
+
+def _open_door(g: Game, h: int, door: int) -> None:
+    """Open Doors roll (R-DOOR-02..07): 1-2 failed and the door is alerted, 3-4 failed, 5-6 open."""
+    s = g.state
+    s.door_tried[h, door] = True
+    s.acted[h] = True
+    modifiers = {"strong": 1} if has_trait(g, h, "strong") else {}
+
+    def result(total: int) -> str:
+        return "failed_alert" if total <= 2 else ("failed" if total <= 4 else "opened")
+
+    total = g.check("open_door", label(g, h), "doors", modifiers, result)
+    if total <= 2:
+        s.door_alert[door] = True
+    if total >= 5:
+        s.door_open[door] = True
+        s.closed_bits &= ~(1 << door)
+        g.log({"type": "door_opened", "door": door, "by": label(g, h),
+               "squares": [list(g.xy(q)) for q in g.tables.door_squares[door]], "turn": s.turn})
+        look(g, g.active_heroes(), alert=bool(s.door_alert[door]))
+
+
+def _jump(g: Game, h: int, d: int) -> None:
+    """Jump roll d6 (+1 Agile): 4-6 lands beyond the obstacle and may go on; 1-3 ends the
+    movement on the take-off square (R-JUMP-04/05). A Jump costs 2 squares (A-42)."""
+    s = g.state
+    s.jumped[h] = True
+    s.acted[h] = True
+    modifiers = {"agile": 1} if has_trait(g, h, "agile") else {}
+    total = g.check("jump", label(g, h), "jump", modifiers, lambda v: "success" if v >= 4 else "fail")
+    if total >= 4:
+        s.move_left[h] -= 2
+        over = int(g.tables.neighbor[s.unit_pos[h], d])
+        step(g, h, int(g.tables.neighbor[over, d]))
+    else:
+        s.move_left[h] = 0
+        s.move_done[h] = True
+
+
+def legal_evade(g: Game, h: int) -> list[int]:
+    s = g.state
+    sq = int(s.unit_pos[h])
+    acts = []
+    if s.stamina[h] >= EVADE_COST and not s.exhausted[h]:
+        for d in range(4):
+            nxt = open_side(g, sq, d)
+            if nxt >= 0 and free(g, nxt):
+                acts.append(MOVE_ACTIONS[d])
+    acts.append(Action.END)
+    acts.extend(_handoffs(g, h))
+    return sorted(acts)
+
+
+def do_evade(g: Game, h: int, action: int) -> None:
+    s = g.state
+    s.progress = True
+    if action == Action.END:
+        s.move_done[h] = True
+        return
+    spend_stamina(g, h, EVADE_COST)
+    g.log({"type": "evade", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
+    step(g, h, open_side(g, int(s.unit_pos[h]), action - Action.MOVE_N))
+
+
+def legal_monster_move(g: Game, m: int) -> list[int]:
+    s = g.state
+    sq = int(s.unit_pos[m])
+    acts = []
+    if s.move_left[m] >= 1:
+        for d in range(4):
+            nxt = open_side(g, sq, d)
+            if nxt >= 0 and free(g, nxt):
+                acts.append(MOVE_ACTIONS[d])
+    if can_buy_move(g, m):
+        acts.append(Action.EXTRA_MOVE)
+    acts.append(Action.END)
+    if not s.moved[m] and not s.deferred[m] and s.queue:
+        acts.append(Action.DEFER)
+    return sorted(acts)
+
+
+def do_monster_move(g: Game, m: int, action: int) -> None:
+    s = g.state
+    if Action.MOVE_N <= action <= Action.MOVE_W:
+        s.move_left[m] -= 1
+        step(g, m, open_side(g, int(s.unit_pos[m]), action - Action.MOVE_N))
+    elif action == Action.EXTRA_MOVE:
+        spend_stamina(g, m, 1)
+        s.move_bought[m] += 1
+        s.move_left[m] += 1
+        g.log({"type": "extra_move", "unit": label(g, m), "stamina": int(s.stamina[m]), "turn": s.turn})
+    elif action == Action.DEFER:
+        s.deferred[m] = True
+        s.queue.append(m)
+        s.controller = NO_UNIT
+    elif action == Action.END:
+        s.move_done[m] = True

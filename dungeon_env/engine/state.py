@@ -1,0 +1,180 @@
+"""The game state: plain data, a dataclass of numpy arrays and small scalars.
+
+Units (heroes and monsters) are a fixed-capacity struct of arrays; slot ``i`` of every ``unit_*``
+array describes unit ``i``. Heroes take slots ``0..n_heroes-1``; monsters take the other slots (a
+slain monster's slot is reused, its stable id ``m<uid>`` is not). The turn structure is data too:
+``phase`` and a stack of pending decisions, each ``(decision kind, unit slot)``; the decision on top
+is the one being asked. Copying is a handful of ``ndarray.copy()`` calls; JSON round-trips exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+import numpy as np
+
+MAX_UNITS = 64
+NO_UNIT = -1
+
+
+class Status(IntEnum):
+    EMPTY = 0  # free slot
+    ACTIVE = 1  # on the board and alive
+    EXITED = 2  # a hero that left the dungeon
+    CORPSE = 3  # a dead hero whose corpse lies on the board
+    CORPSE_OUT = 4  # a dead hero whose corpse was carried out of the dungeon
+    GONE = 5  # a slain monster, or a dead hero whose corpse was lost
+
+
+class Side(IntEnum):
+    NONE = -1
+    HERO = 0
+    MONSTER = 1
+
+
+class How(IntEnum):
+    """How a unit came onto the board (its encounter type, for monsters)."""
+
+    HERO = 0
+    GUARD = 1
+    PATROL = 2
+    AMBUSH = 3
+    EVENT = 4
+
+
+def _units(dtype, fill=0) -> np.ndarray:
+    return np.full(MAX_UNITS, fill, dtype)
+
+
+@dataclass
+class State:
+    # --- units: identity and base profile (cards) ---
+    unit_status: np.ndarray = field(default_factory=lambda: _units(np.int8))
+    unit_side: np.ndarray = field(default_factory=lambda: _units(np.int8, Side.NONE))
+    unit_card: np.ndarray = field(default_factory=lambda: _units(np.int16, -1))  # roster/monster index
+    unit_uid: np.ndarray = field(default_factory=lambda: _units(np.int16, -1))  # stable id number
+    unit_how: np.ndarray = field(default_factory=lambda: _units(np.int8))
+    unit_traits: np.ndarray = field(default_factory=lambda: _units(np.uint8))  # bit i = TRAITS[i]
+    base_move: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    base_fight: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    base_damage: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    base_health: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    base_stamina: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    base_magic: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    # --- units: current values ---
+    unit_pos: np.ndarray = field(default_factory=lambda: _units(np.int16, -1))  # square or -1
+    health: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    stamina: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    magic: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    deaths_door: np.ndarray = field(default_factory=lambda: _units(bool))
+    exhausted: np.ndarray = field(default_factory=lambda: _units(bool))
+    surprised: np.ndarray = field(default_factory=lambda: _units(bool))  # heroes, until Turn End
+    skip_move: np.ndarray = field(default_factory=lambda: _units(bool))  # surprised monsters, this turn
+    inactive: np.ndarray = field(default_factory=lambda: _units(bool))  # Guards no hero has seen yet
+    acted: np.ndarray = field(default_factory=lambda: _units(bool))  # did something that breaks Rest
+    fought: np.ndarray = field(default_factory=lambda: _units(bool))  # in a Fight this turn
+    rested_last: np.ndarray = field(default_factory=lambda: _units(bool))  # Rested in the previous turn
+    # --- units: this phase's movement ---
+    move_left: np.ndarray = field(default_factory=lambda: _units(np.int16))
+    move_bought: np.ndarray = field(default_factory=lambda: _units(np.int8))  # Stamina spent on movement
+    move_done: np.ndarray = field(default_factory=lambda: _units(bool))
+    moved: np.ndarray = field(default_factory=lambda: _units(bool))  # took a step / acted this phase
+    jumped: np.ndarray = field(default_factory=lambda: _units(bool))
+    deferred: np.ndarray = field(default_factory=lambda: _units(bool))
+    dragging: np.ndarray = field(default_factory=lambda: _units(np.int16, NO_UNIT))  # corpse slot
+    # --- board ---
+    occupant: np.ndarray = field(default_factory=lambda: np.full(24 * 28, NO_UNIT, np.int16))
+    door_open: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    door_alert: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    door_tried: np.ndarray = field(default_factory=lambda: np.zeros((5, 0), bool))  # [hero, door]
+    revealed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [area]
+    visited: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [area] a hero has stood in
+    guard_uid: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int16))  # [guard]: uid or -1
+    guard_slain: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [guard]
+    ambush_fired: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [ambush index]
+    patrol_corridors: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # heroes at last end
+    # --- turn structure ---
+    turn: int = 1
+    light: int = 20
+    phase: int = 0
+    phase_started: bool = False  # the current phase's automatic opening work has run
+    n_heroes: int = 0
+    next_uid: int = 0
+    idle_handoffs: int = 0  # hand-offs made without acting first, this phase
+    progress: bool = False  # the unit in control has acted since it got control
+    closed_bits: int = 0  # bitmask of closed doors, for line of sight
+    controller: int = 0  # the unit in control of a movement-type phase (heroes hand it on)
+    stack: list = field(default_factory=list)  # pending decisions: [kind, unit]
+    queue: list = field(default_factory=list)  # monsters still to move this phase
+    fights: list = field(default_factory=list)  # [monster, hero, monster spend, hero spend]
+    fight_index: int = 0
+    outcome: str = ""  # "", "completed", "failed", "truncated"
+    end_reason: str = ""
+
+    def copy(self) -> State:
+        values = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.ndarray):
+                value = value.copy()
+            elif isinstance(value, list):
+                value = [list(item) for item in value] if f.name in _NESTED else list(value)
+            values[f.name] = value
+        return State(**values)
+
+    def to_json(self) -> dict:
+        out = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.ndarray):
+                out[f.name] = {"dtype": value.dtype.str, "shape": list(value.shape), "data": value.tolist()}
+            elif isinstance(value, list):
+                out[f.name] = [list(item) for item in value] if f.name in _NESTED else list(value)
+            else:
+                out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> State:
+        names = {f.name for f in dataclasses.fields(cls)}
+        if set(data) != names:
+            missing, extra = sorted(names - set(data)), sorted(set(data) - names)
+            raise ValueError(f"saved state: missing fields {missing}, unknown fields {extra}")
+        values = {}
+        for name, value in data.items():
+            if isinstance(value, dict):
+                arr = np.array(value["data"], dtype=np.dtype(value["dtype"]))
+                values[name] = arr.reshape(value["shape"])
+            elif isinstance(value, list):
+                values[name] = [[int(v) for v in item] for item in value] if name in _NESTED else value
+            else:
+                values[name] = value
+        return cls(**values)
+
+    def equals(self, other: State) -> bool:
+        for f in dataclasses.fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(a, np.ndarray):
+                if a.dtype != b.dtype or not np.array_equal(a, b):
+                    return False
+            elif a != b:
+                return False
+        return True
+
+    def nbytes(self) -> int:
+        """Approximate memory of the state's own data (arrays and lists), in bytes."""
+        total = 0
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.ndarray):
+                total += value.nbytes
+            elif isinstance(value, list):
+                total += 8 * sum(len(item) if isinstance(item, list) else 1 for item in value)
+            else:
+                total += 8
+        return total
+
+
+_NESTED = {"stack", "fights"}

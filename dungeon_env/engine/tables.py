@@ -1,0 +1,263 @@
+"""Static lookup tables compiled once per adventure: areas, adjacency, walls, doors, line of sight.
+
+Nothing here changes during a game, so a game's state never copies it. Squares are flat indices
+``y * width + x``. Line of sight (ruling A-56) is precomputed for every pair of squares as
+``los_static`` (blocked by walls or blockages whatever the doors do) and ``los_doors`` (a bitmask
+of the doors the sight line crosses): ``a`` sees ``b`` iff ``not los_static[a, b]`` and
+``los_doors[a, b] & closed_doors == 0``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from dungeon_env.content import load_adventure, load_board, load_monsters
+from dungeon_env.content.model import HEIGHT, WIDTH, Adventure, Board
+from dungeon_env.engine.actions import DIR_DX, DIR_DY
+
+OPEN, WALL, DOOR = 0, 1, 2
+MAX_DOORS = 64
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """Everything about the board and the adventure that never changes during a game."""
+
+    adventure: Adventure
+    board: Board
+    area: np.ndarray  # int16 [N]: area index of each square (rooms first, then corridor segments)
+    neighbor: np.ndarray  # int16 [N, 4]: square one step N/E/S/W, or -1 off the board
+    wall: np.ndarray  # bool [N, 4]: a wall (not a door) on that side
+    edge_door: np.ndarray  # int16 [N, 4]: door index on that side, or -1
+    furniture: np.ndarray  # bool [N]
+    blockage: np.ndarray  # bool [N]
+    exit: np.ndarray  # bool [N]
+    los_static: np.ndarray  # bool [N, N]
+    los_doors: np.ndarray  # uint64 [N, N]
+    area_squares: tuple[np.ndarray, ...]  # squares of each area
+    is_corridor: np.ndarray  # bool [A]
+    patrol_rooms: np.ndarray  # int [R]: non-secret room areas (all revealed -> no more patrols)
+    door_squares: tuple[tuple[int, int], ...]  # the two squares of each door
+    cache: dict = field(default_factory=dict)  # derived look-ups filled lazily (visible areas)
+
+    @property
+    def n_squares(self) -> int:
+        return self.area.shape[0]
+
+    @property
+    def n_areas(self) -> int:
+        return len(self.area_squares)
+
+    @property
+    def n_doors(self) -> int:
+        return len(self.door_squares)
+
+    def area_char(self, area_index: int) -> str:
+        return self.board.area_names[area_index]
+
+
+def square(x: int, y: int) -> int:
+    if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
+        raise ValueError(f"square ({x}, {y}) is off the {WIDTH}x{HEIGHT} board")
+    return y * WIDTH + x
+
+
+def xy(sq: int) -> tuple[int, int]:
+    return sq % WIDTH, sq // WIDTH
+
+
+@lru_cache(maxsize=32)
+def tables_for(adventure: str) -> Tables:
+    """Tables of a bundled adventure id or an adventure file path (cached per process)."""
+    board = load_board()
+    return compile_tables(load_adventure(adventure, board=board, monsters=load_monsters()), board)
+
+
+def compile_tables(adv: Adventure, board: Board) -> Tables:
+    n = WIDTH * HEIGHT
+    area = board.area.reshape(-1).astype(np.int16)
+    n_areas = board.n_areas
+    is_room = np.arange(n_areas) < board.n_rooms
+    door_squares = tuple((square(*d.a), square(*d.b)) for d in adv.doors)
+    if len(door_squares) > MAX_DOORS:
+        raise ValueError(f"{adv.source}: at most {MAX_DOORS} doors are supported")
+    door_at = {}
+    for i, (a, b) in enumerate(door_squares):
+        door_at[(a, b)] = door_at[(b, a)] = i
+
+    neighbor = np.full((n, 4), -1, np.int16)
+    wall = np.zeros((n, 4), bool)
+    edge_door = np.full((n, 4), -1, np.int16)
+    for s in range(n):
+        x, y = xy(s)
+        for d in range(4):
+            nx, ny = x + DIR_DX[d], y + DIR_DY[d]
+            if not (0 <= nx < WIDTH and 0 <= ny < HEIGHT):
+                continue
+            t = ny * WIDTH + nx
+            neighbor[s, d] = t
+            if area[s] != area[t] and (is_room[area[s]] or is_room[area[t]]):
+                if (s, t) in door_at:
+                    edge_door[s, d] = door_at[(s, t)]
+                else:
+                    wall[s, d] = True
+
+    def mask(squares) -> np.ndarray:
+        out = np.zeros(n, bool)
+        for x, y in squares:
+            out[square(x, y)] = True
+        return out
+
+    furniture = mask(sq for f in adv.furniture for sq in f.squares)
+    blockage = mask(adv.blockages)
+    los_static, los_doors = _line_of_sight(wall, edge_door, blockage)
+    area_squares = tuple(np.flatnonzero(area == a).astype(np.int16) for a in range(n_areas))
+    secret = {board.area_names.index(c) for c in adv.secret_rooms}
+    patrol_rooms = np.array([a for a in range(board.n_rooms) if a not in secret], dtype=np.int16)
+    return Tables(
+        adventure=adv,
+        board=board,
+        area=area,
+        neighbor=neighbor,
+        wall=wall,
+        edge_door=edge_door,
+        furniture=furniture,
+        blockage=blockage,
+        exit=mask(adv.exits),
+        los_static=los_static,
+        los_doors=los_doors,
+        area_squares=area_squares,
+        is_corridor=~is_room,
+        patrol_rooms=patrol_rooms,
+        door_squares=door_squares,
+    )
+
+
+def _edge_grids(wall: np.ndarray, edge_door: np.ndarray, blockage: np.ndarray):
+    """Vertical grid-line edges ``v[y, k]`` (between (k-1, y) and (k, y)) and horizontal ``h[j, x]``
+    (between (x, j-1) and (x, j)) as OPEN/WALL/DOOR codes, with a door-bit grid for each."""
+    v = np.zeros((HEIGHT, WIDTH + 1), np.int8)
+    h = np.zeros((HEIGHT + 1, WIDTH), np.int8)
+    vbit = np.zeros((HEIGHT, WIDTH + 1), np.uint64)
+    hbit = np.zeros((HEIGHT + 1, WIDTH), np.uint64)
+    for s in range(WIDTH * HEIGHT):
+        x, y = xy(s)
+        # east side (d=1) is grid line x+1; south side (d=2) is grid line y+1
+        for d, grid, bits, idx in ((1, v, vbit, (y, x + 1)), (2, h, hbit, (y + 1, x))):
+            if wall[s, d]:
+                grid[idx] = WALL
+            elif edge_door[s, d] >= 0:
+                grid[idx] = DOOR
+                bits[idx] = np.uint64(1) << np.uint64(int(edge_door[s, d]))
+    for s in np.flatnonzero(blockage):  # a blockage blocks sight on all four sides
+        x, y = xy(int(s))
+        v[y, x] = v[y, x + 1] = WALL
+        h[y, x] = h[y + 1, x] = WALL
+    return v, h, vbit, hbit
+
+
+def _line_of_sight(wall: np.ndarray, edge_door: np.ndarray, blockage: np.ndarray):
+    """Centre-to-centre sight lines for every pair of squares, vectorised over pairs (A-56).
+
+    A line is blocked where it crosses a wall edge (or a closed door edge: recorded as a door bit).
+    Where it passes exactly through a grid corner it is blocked only if the walls meeting there
+    separate the square it leaves from the square it enters; touching a corner is not blocking.
+    """
+    v, h, vbit, hbit = _edge_grids(wall, edge_door, blockage)
+    n = WIDTH * HEIGHT
+    xs, ys = np.arange(n) % WIDTH, np.arange(n) // WIDTH
+    ax, ay = np.repeat(xs, n), np.repeat(ys, n)
+    bx, by = np.tile(xs, n), np.tile(ys, n)
+    static = np.zeros(n * n, bool)
+    doors = np.zeros(n * n, np.uint64)
+    _cross_vertical(ax, ay, bx, by, v, h, vbit, hbit, static, doors)
+    _cross_horizontal(ax, ay, bx, by, h, hbit, static, doors)
+    return static.reshape(n, n), doors.reshape(n, n)
+
+
+def _cross_vertical(ax, ay, bx, by, v, h, vbit, hbit, static, doors) -> None:
+    swap = ax > bx
+    x0, y0 = np.where(swap, bx, ax), np.where(swap, by, ay)
+    x1, y1 = np.where(swap, ax, bx), np.where(swap, ay, by)
+    for k in range(1, WIDTH):
+        idx = np.flatnonzero((x0 < k) & (k <= x1))
+        if idx.size == 0:
+            continue
+        dx, dy = x1[idx] - x0[idx], y1[idx] - y0[idx]
+        num = (2 * y0[idx] + 1) * dx + (2 * k - 2 * x0[idx] - 1) * dy
+        den = 2 * dx
+        row = num // den
+        corner = (num % den) == 0
+        edge = ~corner
+        e_idx, e_row = idx[edge], row[edge]
+        code = v[e_row, k]
+        static[e_idx[code == WALL]] = True
+        is_door = code == DOOR
+        doors[e_idx[is_door]] |= vbit[e_row[is_door], k]
+        c_idx, r, down = idx[corner], row[corner], dy[corner] > 0
+        _corner(c_idx, r, k, down, v, h, vbit, hbit, static, doors)
+
+
+def _corner(idx, r, k, down, v, h, vbit, hbit, static, doors) -> None:
+    if idx.size == 0:
+        return
+    up_c, down_c = v[r - 1, k], v[r, k]
+    left_c, right_c = h[r, k - 1], h[r, k]
+
+    def blocks(up, dn, lf, rt):
+        straight = (up & dn) | (lf & rt)
+        # moving NW->SE (down) is cut off by walls enclosing NW or SE; SW->NE by SW or NE
+        return straight | np.where(down, (up & lf) | (dn & rt), (dn & lf) | (up & rt))
+
+    as_open = blocks(up_c == WALL, down_c == WALL, left_c == WALL, right_c == WALL)
+    as_closed = blocks(up_c != OPEN, down_c != OPEN, left_c != OPEN, right_c != OPEN)
+    static[idx[as_open]] = True
+    via_door = as_closed & ~as_open
+    bits = vbit[r - 1, k] | vbit[r, k] | hbit[r, k - 1] | hbit[r, k]
+    doors[idx[via_door]] |= bits[via_door]
+
+
+def _cross_horizontal(ax, ay, bx, by, h, hbit, static, doors) -> None:
+    swap = ay > by
+    x0, y0 = np.where(swap, bx, ax), np.where(swap, by, ay)
+    x1, y1 = np.where(swap, ax, bx), np.where(swap, ay, by)
+    for j in range(1, HEIGHT):
+        idx = np.flatnonzero((y0 < j) & (j <= y1))
+        if idx.size == 0:
+            continue
+        dy, dx = y1[idx] - y0[idx], x1[idx] - x0[idx]
+        num = (2 * x0[idx] + 1) * dy + (2 * j - 2 * y0[idx] - 1) * dx
+        den = 2 * dy
+        edge = (num % den) != 0  # corners were handled with the vertical grid lines
+        e_idx, col = idx[edge], (num // den)[edge]
+        code = h[j, col]
+        static[e_idx[code == WALL]] = True
+        is_door = code == DOOR
+        doors[e_idx[is_door]] |= hbit[j, col[is_door]]
+
+
+def path_distances(tables: Tables, sources, door_open: np.ndarray) -> np.ndarray:
+    """Orthogonal path distance from the nearest source square, through open passages only, with
+    occupants ignored (ruling A-39). Unreachable squares get a large number."""
+    dist = np.full(tables.n_squares, 10**6, np.int32)
+    queue = deque()
+    for s in sources:
+        dist[s] = 0
+        queue.append(int(s))
+    neighbor, wall, edge_door, blockage = tables.neighbor, tables.wall, tables.edge_door, tables.blockage
+    while queue:
+        s = queue.popleft()
+        for d in range(4):
+            t = int(neighbor[s, d])
+            if t < 0 or wall[s, d] or blockage[t] or dist[t] <= dist[s] + 1:
+                continue
+            door = edge_door[s, d]
+            if door >= 0 and not door_open[door]:
+                continue
+            dist[t] = dist[s] + 1
+            queue.append(t)
+    return dist

@@ -1,0 +1,243 @@
+"""The turn as a pipeline of phases (TURN, CTS).
+
+``begin(g)`` runs the automatic opening of the current phase; it either pushes a decision or moves
+on with ``g.goto(next_phase)``. After every applied decision, ``resume(g)`` asks the current phase
+for its next decision or ends it. The Combat Turn Sequence is in effect while any monster is on the
+board (R-TURN-15): after Movement come 2.1 Spell Selection, 2.2 Monsters' Movement, 2.3 Evasion,
+2.4 Fighting and 2.5 Spell Resolution; then Explore and Trade if no monster remains (R-CTS-08).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dungeon_env.engine.actions import Decision, Phase
+from dungeon_env.engine.combat import begin_fighting
+from dungeon_env.engine.encounters import roll_patrols
+from dungeon_env.engine.movement import EVADE_COST
+from dungeon_env.engine.state import NO_UNIT, Status
+from dungeon_env.engine.units import (
+    active_heroes,
+    active_monsters,
+    any_monster,
+    check_corpses,
+    deaths_door_roll,
+    gain_stamina,
+    label,
+)
+from dungeon_env.engine.visibility import wake_guards
+
+if TYPE_CHECKING:
+    from dungeon_env.engine.game import Game
+
+LIGHT_MAX = 20
+
+
+def begin(g: Game) -> None:
+    g.log({"type": "phase", "phase": Phase(g.state.phase).name.lower(), "turn": g.state.turn})
+    _BEGIN[g.state.phase](g)
+
+
+def resume(g: Game) -> None:
+    """Called when the stack is empty after a decision: continue or finish the current phase."""
+    phase = g.state.phase
+    if phase in (Phase.HERO_MOVEMENT, Phase.EVASION):
+        _next_hero(g)
+    elif phase == Phase.MONSTER_MOVEMENT:
+        _next_monster(g)
+    elif phase == Phase.FIGHTING:
+        g.goto(Phase.SPELL_RESOLUTION)
+
+
+def turn_start(g: Game) -> None:
+    """Step 1: Patrol rolls, then recovery: +1 Stamina, or +2 Stamina and +1 Magic (Learned +2)
+    after a turn of Rest (R-TURN-03/04, R-REST-03..05)."""
+    s = g.state
+    roll_patrols(g)
+    for h in active_heroes(g):
+        rested = bool(s.rested_last[h])
+        gain_stamina(g, h, 2 if rested else 1)
+        if rested:
+            magic = 2 if g.has_trait(h, "learned") else 1
+            s.magic[h] = min(int(s.base_magic[h]), int(s.magic[h]) + magic)
+        g.log({"type": "recover", "unit": label(g, h), "rested": rested, "stamina": int(s.stamina[h]),
+               "magic": int(s.magic[h]), "turn": s.turn})
+    g.goto(Phase.HERO_MOVEMENT)
+
+
+def hero_movement(g: Game) -> None:
+    """Step 2: every hero not surprised gets its Movement allowance (-1 at Light 0)."""
+    s = g.state
+    penalty = 1 if s.light == 0 else 0
+    for h in range(s.n_heroes):
+        _reset_phase_flags(g, h)
+        can_move = s.unit_status[h] == Status.ACTIVE and not s.surprised[h]
+        s.move_left[h] = max(0, int(s.base_move[h]) - penalty) if can_move else 0
+        s.move_done[h] = not can_move
+    s.idle_handoffs = 0
+    _next_hero(g, start=0)
+
+
+def _reset_phase_flags(g: Game, u: int) -> None:
+    s = g.state
+    s.move_bought[u] = 0
+    s.moved[u] = s.jumped[u] = s.deferred[u] = False
+
+
+def _next_hero(g: Game, start: int | None = None) -> None:
+    """Give control to the hero that continues: the current one if it is not done, else the next
+    hero (in index order, wrapping) that is not done; end the phase when all are done."""
+    s = g.state
+    if s.outcome:
+        return
+    current = s.controller if start is None else start
+    n = s.n_heroes
+    for k in range(n):
+        h = (current + k) % n
+        if s.unit_status[h] == Status.ACTIVE and not s.move_done[h]:
+            if h != current:
+                s.progress = False
+            s.controller = h
+            kind = Decision.HERO_MOVE if s.phase == Phase.HERO_MOVEMENT else Decision.HERO_EVADE
+            g.push(kind, h)
+            return
+    if s.phase == Phase.HERO_MOVEMENT:
+        g.goto(Phase.SPELL_SELECTION if any_monster(g) else Phase.EXPLORE)
+    else:
+        g.goto(Phase.FIGHTING)
+
+
+def handoff(g: Game, to: int) -> None:
+    s = g.state
+    if not s.progress:
+        s.idle_handoffs += 1
+    s.progress = False
+    s.controller = to
+    g.log({"type": "handoff", "to": label(g, to), "turn": s.turn})
+
+
+def spell_selection(g: Game) -> None:
+    """2.1: heroes pick spells to begin casting (spells arrive with the magic rules)."""
+    g.goto(Phase.MONSTER_MOVEMENT)
+
+
+def monster_movement(g: Game) -> None:
+    """2.2: every monster that is awake and not surprised moves, in reading order; the DM may
+    defer a monster once (R-CTS-03, R-MON-02)."""
+    s = g.state
+    wake_guards(g)
+    s.queue = []
+    s.controller = NO_UNIT
+    for m in active_monsters(g):
+        _reset_phase_flags(g, m)
+        s.move_done[m] = False
+        s.move_left[m] = s.base_move[m]
+        if not s.skip_move[m] and not s.inactive[m]:
+            s.queue.append(m)
+    _next_monster(g)
+
+
+def _next_monster(g: Game) -> None:
+    s = g.state
+    if s.outcome:
+        return
+    owner = s.controller
+    if owner >= s.n_heroes and not s.move_done[owner] and s.unit_status[owner] == Status.ACTIVE:
+        g.push(Decision.MONSTER_MOVE, owner)
+        return
+    while s.queue:
+        m = s.queue.pop(0)
+        if s.unit_status[m] == Status.ACTIVE and not s.move_done[m]:
+            s.controller = m
+            g.push(Decision.MONSTER_MOVE, m)
+            return
+    s.controller = NO_UNIT
+    g.goto(Phase.EVASION)
+
+
+def evasion(g: Game) -> None:
+    """2.3: heroes not surprised and not Exhausted may Evade at 2 Stamina a square (R-CTS-04)."""
+    s = g.state
+    for h in range(s.n_heroes):
+        _reset_phase_flags(g, h)
+        able = s.unit_status[h] == Status.ACTIVE and not s.surprised[h]
+        s.move_done[h] = not (able and not s.exhausted[h] and s.stamina[h] >= EVADE_COST)
+    s.idle_handoffs = 0
+    _next_hero(g, start=0)
+
+
+def fighting(g: Game) -> None:
+    """2.4: resolve all Fights."""
+    if not begin_fighting(g):
+        g.goto(Phase.SPELL_RESOLUTION)
+
+
+def spell_resolution(g: Game) -> None:
+    """2.5: spells that did not fail resolve; then Turn End if monsters remain, else Explore."""
+    g.goto(Phase.TURN_END if any_monster(g) else Phase.EXPLORE)
+
+
+def explore(g: Game) -> None:
+    """Step 3 (outside combat only): exploring, room text and trap detection arrive with the
+    exploration rules."""
+    g.goto(Phase.TRADE)
+
+
+def trade(g: Game) -> None:
+    """Step 4 (outside combat only): trading arrives with the item rules."""
+    g.goto(Phase.TURN_END)
+
+
+def turn_end(g: Game) -> None:
+    """Step 5: Death's Door rolls for heroes that did not Rest, then Light -1 (R-TURN-14)."""
+    s = g.state
+    rested = {h: not s.acted[h] and not s.fought[h] for h in active_heroes(g)}
+    for h in active_heroes(g):
+        if rested[h]:
+            g.log({"type": "rest", "unit": label(g, h), "turn": s.turn})
+    for h in active_heroes(g):
+        if s.deaths_door[h] and not rested[h]:
+            deaths_door_roll(g, h)
+    s.light = max(0, s.light - 1)
+    g.log({"type": "light", "light": s.light, "turn": s.turn})
+    check_corpses(g)
+    g.check_end()
+    if s.outcome:
+        return
+    _close_turn(g, rested)
+
+
+def _close_turn(g: Game, rested: dict[int, bool]) -> None:
+    s, t = g.state, g.tables
+    s.patrol_corridors[:] = False
+    for h in active_heroes(g):
+        area = int(t.area[s.unit_pos[h]])
+        if t.is_corridor[area]:
+            s.patrol_corridors[area] = True
+    for u in range(len(s.unit_status)):
+        s.rested_last[u] = rested.get(u, False)
+    s.surprised[:] = False
+    s.skip_move[:] = False
+    s.acted[:] = False
+    s.fought[:] = False
+    s.dragging[:] = -1
+    s.door_tried[:] = False
+    if s.turn >= g.max_turns:
+        g.finish("truncated", f"turn cap of {g.max_turns} turns reached")
+        return
+    s.turn += 1
+    g.goto(Phase.TURN_START)
+
+
+_BEGIN = {
+    Phase.TURN_START: turn_start,
+    Phase.HERO_MOVEMENT: hero_movement,
+    Phase.SPELL_SELECTION: spell_selection,
+    Phase.MONSTER_MOVEMENT: monster_movement,
+    Phase.EVASION: evasion,
+    Phase.FIGHTING: fighting,
+    Phase.SPELL_RESOLUTION: spell_resolution,
+    Phase.EXPLORE: explore,
+    Phase.TRADE: trade,
+    Phase.TURN_END: turn_end,
+}

@@ -1,0 +1,207 @@
+"""Units on the board: placing heroes and monsters, labels, traits, damage, death and corpses."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from dungeon_env.content.model import TRAITS, HeroCard, MonsterCard
+from dungeon_env.engine.state import MAX_UNITS, NO_UNIT, How, Side, Status
+
+if TYPE_CHECKING:
+    from dungeon_env.engine.game import Game
+
+TRAIT_BIT = {name: 1 << i for i, name in enumerate(TRAITS)}
+
+
+def label(g: Game, u: int) -> str:
+    """The stable id of a unit: ``hero_<i>`` or ``m<uid>``."""
+    s = g.state
+    return f"hero_{u}" if u < s.n_heroes else f"m{int(s.unit_uid[u])}"
+
+
+def has_trait(g: Game, u: int, trait: str) -> bool:
+    return bool(g.state.unit_traits[u] & TRAIT_BIT[trait])
+
+
+def traits_of(g: Game, u: int) -> list[str]:
+    return [t for t in TRAITS if g.state.unit_traits[u] & TRAIT_BIT[t]]
+
+
+def unit_info(g: Game, u: int) -> dict:
+    s = g.state
+    card = g.card(u)
+    return {
+        "id": label(g, u),
+        "name": card.name,
+        "side": "hero" if s.unit_side[u] == Side.HERO else "monster",
+        "traits": traits_of(g, u),
+        "move": int(s.base_move[u]),
+        "fight": int(s.base_fight[u]),
+        "health": int(s.base_health[u]),
+        "stamina": int(s.base_stamina[u]),
+        "magic": int(s.base_magic[u]),
+        "damage": int(s.base_damage[u]),
+    }
+
+
+def _fill_profile(g: Game, u: int, card: HeroCard | MonsterCard) -> None:
+    s = g.state
+    s.base_move[u], s.base_fight[u], s.base_damage[u] = card.move, card.fight, card.damage
+    s.base_health[u], s.base_stamina[u], s.base_magic[u] = card.health, card.stamina, card.magic
+    s.health[u], s.stamina[u], s.magic[u] = card.health, card.stamina, card.magic
+    s.deaths_door[u] = s.exhausted[u] = s.surprised[u] = s.skip_move[u] = s.inactive[u] = False
+    s.acted[u] = s.fought[u] = s.rested_last[u] = False
+    s.dragging[u] = NO_UNIT
+
+
+def place_hero(g: Game, u: int, card_index: int, sq: int) -> None:
+    s = g.state
+    card = g.heroes[card_index]
+    s.unit_status[u], s.unit_side[u], s.unit_card[u] = Status.ACTIVE, Side.HERO, card_index
+    s.unit_uid[u], s.unit_how[u] = u, How.HERO
+    s.unit_traits[u] = sum(TRAIT_BIT[t] for t in card.traits)
+    _fill_profile(g, u, card)
+    put(g, u, sq)
+
+
+def free_slot(g: Game) -> int:
+    status = g.state.unit_status
+    for u in range(g.state.n_heroes, MAX_UNITS):
+        if status[u] == Status.EMPTY or status[u] == Status.GONE:
+            return u
+    return NO_UNIT
+
+
+def place_monster(g: Game, monster_id: str, sq: int, how: How) -> int:
+    """Put a new monster on ``sq``; returns its slot, or NO_UNIT if every slot is taken."""
+    s = g.state
+    u = free_slot(g)
+    if u == NO_UNIT:
+        return NO_UNIT
+    card_index = g.monster_index[monster_id]
+    s.unit_status[u], s.unit_side[u], s.unit_card[u] = Status.ACTIVE, Side.MONSTER, card_index
+    s.unit_uid[u], s.unit_how[u], s.unit_traits[u] = s.next_uid, how, 0
+    s.next_uid += 1
+    _fill_profile(g, u, g.monsters[card_index])
+    put(g, u, sq)
+    g.log({"type": "spawn", "unit": unit_info(g, u), "how": How(how).name.lower(), "at": list(g.xy(sq))})
+    return u
+
+
+def put(g: Game, u: int, sq: int) -> None:
+    g.state.unit_pos[u] = sq
+    g.state.occupant[sq] = u
+
+
+def take_off(g: Game, u: int) -> None:
+    s = g.state
+    if s.unit_pos[u] >= 0 and s.occupant[s.unit_pos[u]] == u:
+        s.occupant[s.unit_pos[u]] = NO_UNIT
+    s.unit_pos[u] = -1
+
+
+def active_heroes(g: Game) -> list[int]:
+    status = g.state.unit_status
+    return [u for u in range(g.state.n_heroes) if status[u] == Status.ACTIVE]
+
+
+def active_monsters(g: Game) -> list[int]:
+    """Monsters on the board in the DM's reading order (top to bottom, left to right)."""
+    s = g.state
+    found = np.flatnonzero((s.unit_status == Status.ACTIVE) & (s.unit_side == Side.MONSTER))
+    return sorted((int(u) for u in found), key=lambda u: int(s.unit_pos[u]))
+
+
+def any_monster(g: Game) -> bool:
+    s = g.state
+    return bool(np.any((s.unit_status == Status.ACTIVE) & (s.unit_side == Side.MONSTER)))
+
+
+def spend_stamina(g: Game, u: int, amount: int) -> None:
+    s = g.state
+    if amount > s.stamina[u] or (amount > 0 and s.exhausted[u]):
+        raise AssertionError("stamina spend must have been checked by the legality mask")
+    s.stamina[u] -= amount
+    if s.stamina[u] == 0 and not s.exhausted[u]:
+        s.exhausted[u] = True
+        g.log({"type": "exhausted", "unit": label(g, u), "turn": s.turn})
+
+
+def gain_stamina(g: Game, u: int, amount: int) -> None:
+    s = g.state
+    s.stamina[u] = min(int(s.base_stamina[u]), int(s.stamina[u]) + amount)
+    if s.exhausted[u] and s.stamina[u] == s.base_stamina[u]:
+        s.exhausted[u] = False
+        g.log({"type": "exhaustion_ends", "unit": label(g, u), "turn": s.turn})
+
+
+def heal(g: Game, u: int, amount: int) -> None:
+    """Raise Health (capped at base); a hero raised above 0 leaves Death's Door (R-DMG-08)."""
+    s = g.state
+    s.health[u] = min(int(s.base_health[u]), int(s.health[u]) + amount)
+    if s.deaths_door[u] and s.health[u] > 0:
+        s.deaths_door[u] = False
+    g.log({"type": "heal", "unit": label(g, u), "amount": amount, "health": int(s.health[u]), "turn": s.turn})
+
+
+def hurt_hero(g: Game, u: int, amount: int, source: str, killers=()) -> None:
+    """Damage a hero (Health floors at 0). Damage to a hero already at Death's Door forces an
+    immediate Death's Door roll (R-DMG-10, ruling A-14)."""
+    s = g.state
+    if s.unit_status[u] != Status.ACTIVE:
+        return
+    already_down = s.health[u] == 0
+    s.health[u] = max(0, int(s.health[u]) - amount)
+    g.log({"type": "damage", "unit": label(g, u), "amount": amount, "source": source,
+           "health": int(s.health[u]), "turn": s.turn})
+    if already_down:
+        deaths_door_roll(g, u, killers or (source,))
+    elif s.health[u] == 0:
+        s.deaths_door[u] = True
+        g.log({"type": "deaths_door", "unit": label(g, u), "turn": s.turn})
+
+
+def deaths_door_roll(g: Game, u: int, killers=()) -> None:
+    modifiers = {"iron_willed": 1} if has_trait(g, u, "iron_willed") else {}
+    total = g.check("deaths_door", label(g, u), "deaths_door", modifiers,
+                    lambda t: "dies" if t <= 3 else "survives")
+    if total <= 3:
+        kill_hero(g, u, killers)
+
+
+def kill_hero(g: Game, u: int, killers=()) -> None:
+    """The hero dies: its corpse stays on its square with its items (R-DEATH-01)."""
+    s = g.state
+    s.unit_status[u] = Status.CORPSE
+    s.deaths_door[u] = False
+    s.dragging[u] = NO_UNIT
+    g.log({"type": "death", "unit": label(g, u), "killers": list(killers), "turn": s.turn})
+
+
+def slay_monster(g: Game, u: int, killers: list[str]) -> None:
+    s = g.state
+    take_off(g, u)
+    s.unit_status[u] = Status.GONE
+    s.guard_slain[s.guard_uid == s.unit_uid[u]] = True
+    g.log({"type": "slain", "unit": label(g, u), "killers": killers, "turn": s.turn})
+
+
+def check_corpses(g: Game) -> None:
+    """A corpse left with no living hero in its room or corridor is lost at once (R-DEATH-03), unless
+    a hero is dragging it this turn (ruling A-46)."""
+    s = g.state
+    area = g.tables.area
+    for c in range(s.n_heroes):
+        if s.unit_status[c] != Status.CORPSE:
+            continue
+        if any(s.dragging[h] == c for h in range(s.n_heroes) if s.unit_status[h] == Status.ACTIVE):
+            continue
+        region = area[s.unit_pos[c]]
+        if any(area[s.unit_pos[h]] == region for h in active_heroes(g)):
+            continue
+        take_off(g, c)
+        s.unit_status[c] = Status.GONE
+        g.log({"type": "corpse_lost", "unit": label(g, c), "area": g.tables.area_char(int(region)),
+               "turn": s.turn})
