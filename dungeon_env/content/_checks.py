@@ -7,11 +7,10 @@ A :class:`Checker` is bound to one file; every reader takes the dotted key of th
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
-
-import tomllib
 
 from .model import HEIGHT, WIDTH, ContentError, Square
 

@@ -289,6 +289,13 @@ def _is_path(name_or_path: str | Path) -> bool:
     return isinstance(name_or_path, Path) or text.endswith(".toml") or "/" in text or "\\" in text
 
 
+def _is_bundled(board: Board | None, monsters: dict[str, MonsterCard] | None) -> bool:
+    """Whether these arguments mean the bundled board and monsters (so the cached load can be used)."""
+    return (board is None or board is _bundled_board()) and (
+        monsters is None or monsters == _bundled_monsters()
+    )
+
+
 def load_adventure(
     name_or_path: str | Path,
     board: Board | None = None,
@@ -296,14 +303,15 @@ def load_adventure(
 ) -> Adventure:
     """An adventure, by bundled id (e.g. ``"flooded_cellar"``) or by path to a ``.toml`` file.
 
-    ``board`` and ``monsters`` default to the bundled ones; bundled ids with default arguments are cached.
+    ``board`` and ``monsters`` default to the bundled ones; a bundled id checked against the bundled board
+    and monsters is cached (the same frozen object each time).
     """
     if not _is_path(name_or_path):
         name = str(name_or_path)
         if name not in _bundled_ids():
             known = ", ".join(_bundled_ids())
             raise ContentError(str(ADVENTURES_DIR), "id", f"no bundled adventure {name!r}; known: {known}")
-        if board is None and monsters is None:
+        if _is_bundled(board, monsters):
             return _bundled_adventure(name)
         name_or_path = ADVENTURES_DIR / f"{name}.toml"
     board = load_board() if board is None else board

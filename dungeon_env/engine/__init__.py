@@ -5,5 +5,15 @@ from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.game import Game, IllegalActionError
 from dungeon_env.engine.state import State, Status
 
-__all__ = ["ACTION_NAMES", "N_ACTIONS", "Action", "Decision", "Dice", "Game", "IllegalActionError", "Phase",
-           "State", "Status"]
+__all__ = [
+    "ACTION_NAMES",
+    "N_ACTIONS",
+    "Action",
+    "Decision",
+    "Dice",
+    "Game",
+    "IllegalActionError",
+    "Phase",
+    "State",
+    "Status",
+]

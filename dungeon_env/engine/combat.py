@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dungeon_env.engine.actions import SPEND_ACTIONS, Decision
-from dungeon_env.engine.state import Side, Status
+from dungeon_env.engine.state import ACTIVE, SIDE_HERO
 from dungeon_env.engine.units import (
     active_heroes,
     active_monsters,
@@ -46,7 +46,7 @@ def gather_fights(g: Game) -> list[list[int]]:
             if nxt < 0:
                 continue
             u = int(s.occupant[nxt])
-            if u >= 0 and s.unit_side[u] == Side.HERO and s.unit_status[u] == Status.ACTIVE:
+            if u >= 0 and s.unit_side[u] == SIDE_HERO and s.unit_status[u] == ACTIVE:
                 heroes.append(u)
         for h in sorted(heroes, key=lambda u: int(s.unit_pos[u])):
             fights.append([m, h, 0, 0, UNRESOLVED])
@@ -149,9 +149,23 @@ def resolve_fight(g: Game, row: list[int]) -> None:
     else:
         row[WINNER] = TIE
     winner = {HERO_WON: label(g, h), MONSTER_WON: label(g, m), TIE: None}[row[WINNER]]
-    g.log({"type": "fight", "a": label(g, h), "b": label(g, m), "a_dice": h_dice, "b_dice": m_dice,
-           "a_modifiers": h_mods, "b_modifiers": m_mods, "a_score": h_score, "b_score": m_score,
-           "a_total": h_total, "b_total": m_total, "winner": winner, "turn": s.turn})
+    g.log(
+        {
+            "type": "fight",
+            "a": label(g, h),
+            "b": label(g, m),
+            "a_dice": h_dice,
+            "b_dice": m_dice,
+            "a_modifiers": h_mods,
+            "b_modifiers": m_mods,
+            "a_score": h_score,
+            "b_score": m_score,
+            "a_total": h_total,
+            "b_total": m_total,
+            "winner": winner,
+            "turn": s.turn,
+        }
+    )
 
 
 def apply_fight_damage(g: Game) -> None:
@@ -161,14 +175,24 @@ def apply_fight_damage(g: Game) -> None:
     damagers: dict[int, list[str]] = {}
     for row in s.fights:
         if row[WINNER] in (HERO_WON, MONSTER_WON):
-            winner, loser = (row[HERO], row[MONSTER]) if row[WINNER] == HERO_WON else (row[MONSTER], row[HERO])
+            winner, loser = (
+                (row[HERO], row[MONSTER]) if row[WINNER] == HERO_WON else (row[MONSTER], row[HERO])
+            )
             damagers.setdefault(loser, []).append(label(g, winner))
     for row in s.fights:
         if row[WINNER] == HERO_WON:
             m = row[MONSTER]
             s.health[m] -= s.base_damage[row[HERO]]
-            g.log({"type": "damage", "unit": label(g, m), "amount": int(s.base_damage[row[HERO]]),
-                   "source": label(g, row[HERO]), "health": int(s.health[m]), "turn": s.turn})
+            g.log(
+                {
+                    "type": "damage",
+                    "unit": label(g, m),
+                    "amount": int(s.base_damage[row[HERO]]),
+                    "source": label(g, row[HERO]),
+                    "health": int(s.health[m]),
+                    "turn": s.turn,
+                }
+            )
         elif row[WINNER] == MONSTER_WON:
             h = row[HERO]
             hurt_hero(g, h, int(s.base_damage[row[MONSTER]]), label(g, row[MONSTER]), damagers[h])

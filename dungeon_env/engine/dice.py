@@ -1,17 +1,21 @@
 """Named, seeded dice streams with injectable faces.
 
-Each kind of chance (combat, surprise, doors, ...) has its own stream so that, say, an extra door
-roll does not shift every later combat roll. Streams are stdlib ``random.Random`` generators seeded
-from ``sha256(seed, name)``: identical in every process and machine, cheap to copy and to save as
-JSON. Tests put exact faces in with :meth:`Dice.force`; forced faces are used first, in order.
+Each kind of chance (combat, surprise, doors, ...) has its own stream, so that, say, an extra door
+roll does not shift every later combat roll. A stream is a SplitMix64 generator (64-bit state, a
+well-tested mixer) seeded from ``sha256(seed, name)``: identical in every process and on every
+machine, and its whole state is one integer, so copying a game or saving it as JSON is cheap.
+Faces are drawn without bias by rejection. Tests put exact faces in with :meth:`Dice.force`;
+forced faces are used first, in order, whatever the stream.
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 
 STREAMS = ("combat", "surprise", "doors", "traps", "patrol", "deaths_door", "jump", "decks", "misc")
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_LIMIT = (1 << 64) - ((1 << 64) % 6)  # largest multiple of 6: values at or above it are redrawn
 
 
 def _stream_seed(seed: int, name: str) -> int:
@@ -22,9 +26,11 @@ def _stream_seed(seed: int, name: str) -> int:
 class Dice:
     """Six-sided dice only (R-BOARD-03): :meth:`d6` and :meth:`roll` are the whole API."""
 
+    __slots__ = ("seed", "_state", "_forced")
+
     def __init__(self, seed: int) -> None:
         self.seed = int(seed)
-        self._streams = {name: random.Random(_stream_seed(self.seed, name)) for name in STREAMS}
+        self._state = {name: _stream_seed(self.seed, name) for name in STREAMS}
         self._forced: list[int] = []
 
     def force(self, *faces: int) -> None:
@@ -41,7 +47,16 @@ class Dice:
     def d6(self, stream: str) -> int:
         if self._forced:
             return self._forced.pop(0)
-        return self._streams[stream].randint(1, 6)
+        state = self._state[stream]
+        while True:
+            state = (state + _GOLDEN) & _MASK
+            z = state
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < _LIMIT:
+                self._state[stream] = state
+                return z % 6 + 1
 
     def roll(self, stream: str, n: int) -> list[int]:
         return [self.d6(stream) for _ in range(n)]
@@ -49,37 +64,19 @@ class Dice:
     def copy(self) -> Dice:
         clone = Dice.__new__(Dice)
         clone.seed = self.seed
-        clone._streams = {}
-        for name, rng in self._streams.items():
-            twin = random.Random()
-            twin.setstate(rng.getstate())
-            clone._streams[name] = twin
+        clone._state = dict(self._state)
         clone._forced = list(self._forced)
         return clone
 
     def to_json(self) -> dict:
-        return {
-            "seed": self.seed,
-            "forced": list(self._forced),
-            "streams": {name: _state_to_json(rng.getstate()) for name, rng in self._streams.items()},
-        }
+        return {"seed": self.seed, "forced": list(self._forced), "streams": dict(self._state)}
 
     @classmethod
     def from_json(cls, data: dict) -> Dice:
         dice = cls(int(data["seed"]))
         dice._forced = [int(f) for f in data["forced"]]
         for name, state in data["streams"].items():
-            if name not in dice._streams:
+            if name not in dice._state:
                 raise ValueError(f"saved dice: unknown stream {name!r}; expected one of {STREAMS}")
-            dice._streams[name].setstate(_state_from_json(state))
+            dice._state[name] = int(state)
         return dice
-
-
-def _state_to_json(state: tuple) -> list:
-    version, internal, gauss = state
-    return [version, list(internal), gauss]
-
-
-def _state_from_json(data: list) -> tuple:
-    version, internal, gauss = data
-    return (int(version), tuple(int(v) for v in internal), gauss)

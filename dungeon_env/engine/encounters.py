@@ -8,7 +8,7 @@ import numpy as np
 
 from dungeon_env.engine.actions import Phase
 from dungeon_env.engine.state import How
-from dungeon_env.engine.tables import path_distances
+from dungeon_env.engine.tables import UNREACHABLE, path_distances
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_monster
 
 if TYPE_CHECKING:
@@ -49,12 +49,14 @@ def _surprise_roll(g: Game, h: int, ambush: bool) -> bool:
     if s.light == 0:
         modifiers["light"] = -1
     if ambush:
-        total = g.check("ambush_surprise", label(g, h), "surprise", modifiers,
-                        lambda t: "surprised" if t < 6 else "ready")
+        total = g.check(
+            "ambush_surprise", label(g, h), "surprise", modifiers, lambda t: "surprised" if t < 6 else "ready"
+        )
         is_surprised = total < 6
     else:
-        total = g.check("surprise", label(g, h), "surprise", modifiers,
-                        lambda t: "surprised" if t <= 2 else "ready")
+        total = g.check(
+            "surprise", label(g, h), "surprise", modifiers, lambda t: "surprised" if t <= 2 else "ready"
+        )
         is_surprised = total <= 2
     if is_surprised:
         s.surprised[h] = True
@@ -90,13 +92,13 @@ def spawn_patrol(g: Game, area: int) -> list[int]:
     if not squares or not heroes:
         return []
     dist = path_distances(g.tables, [int(s.unit_pos[h]) for h in heroes], s.door_open)
-    reachable = [q for q in squares if dist[q] < 10**6]
+    reachable = [q for q in squares if dist[q] < UNREACHABLE]
     if not reachable:
         return []
-    first = max(reachable, key=lambda q: (int(dist[q]), -q))
+    first = max(reachable, key=lambda q: (dist[q], -q))
     members = _nearest_free_in_area(g, first, area, len(t.adventure.patrol))
     group = []
-    for monster_id, sq in zip(t.adventure.patrol, members):
+    for monster_id, sq in zip(t.adventure.patrol, members, strict=False):
         u = place_monster(g, monster_id, sq, How.PATROL)
         if u >= 0:
             group.append(u)
@@ -113,8 +115,8 @@ def _free(g: Game, sq: int) -> bool:
 def _nearest_free_in_area(g: Game, start: int, area: int, count: int) -> list[int]:
     """Free squares of ``area`` in order of walking distance from ``start`` (ties: reading order)."""
     dist = path_distances(g.tables, [start], g.state.door_open)
-    candidates = [int(q) for q in g.tables.area_squares[area] if _free(g, int(q)) and dist[q] < 10**6]
-    candidates.sort(key=lambda q: (int(dist[q]), q))
+    candidates = [int(q) for q in g.tables.area_squares[area] if _free(g, int(q)) and dist[q] < UNREACHABLE]
+    candidates.sort(key=lambda q: (dist[q], q))
     return candidates[:count]
 
 
@@ -128,7 +130,7 @@ def trigger_ambushes(g: Game, h: int) -> None:
             continue
         s.ambush_fired[i] = True
         group = []
-        for monster_id, (x, y) in zip(ambush.monsters, ambush.at):
+        for monster_id, (x, y) in zip(ambush.monsters, ambush.at, strict=True):
             sq = g.square(x, y)
             if not _free(g, sq):
                 spots = _nearest_free_in_area(g, sq, int(area), 1)

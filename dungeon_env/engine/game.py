@@ -1,10 +1,10 @@
 """The public way to play: create a game, ask who decides what, apply one action at a time.
 
-    game = Game.new(adventure="...", heroes=["...", "...", "..."], seed=7)
-    while not game.over:
-        action = random.choice(game.legal_actions())   # ints from the flat Action table
-        game.apply(action)
-    print(game.outcome, game.events[-1])
+game = Game.new(adventure="...", heroes=["...", "...", "..."], seed=7)
+while not game.over:
+    action = random.choice(game.legal_actions())   # ints from the flat Action table
+    game.apply(action)
+print(game.outcome, game.events[-1])
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dungeon_env.engine import combat, movement, turn
 from dungeon_env.engine.actions import ACTION_NAMES, HANDOFF_ACTIONS, Action, Decision, Phase
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import ending, objectives_report
-from dungeon_env.engine.state import MAX_UNITS, NO_UNIT, State, Status
+from dungeon_env.engine.state import ACTIVE, EMPTY, MAX_UNITS, NO_UNIT, State
 from dungeon_env.engine.tables import Tables, square, tables_for, xy
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_hero, unit_info
 from dungeon_env.engine.visibility import look
@@ -56,8 +56,14 @@ class Game:
 
     # ----- creation -----
     @classmethod
-    def new(cls, adventure: str | None = None, heroes: list[str] | int = 3, seed: int = 0,
-            max_turns: int = 100, forced_dice: tuple[int, ...] = ()) -> Game:
+    def new(
+        cls,
+        adventure: str | None = None,
+        heroes: list[str] | int = 3,
+        seed: int = 0,
+        max_turns: int = 100,
+        forced_dice: tuple[int, ...] = (),
+    ) -> Game:
         """Set up an adventure: heroes on the start squares, Light 20, first phase Turn Start."""
         adventure = adventure or adventure_names()[0]
         roster_ids = list(load_heroes())
@@ -89,9 +95,17 @@ class Game:
         for u, hero_id in enumerate(self.hero_ids):
             place_hero(self, u, roster_index[hero_id], square(*adv.start[u]))
             s.visited[t.area[s.unit_pos[u]]] = True
-        self.log({"type": "setup", "adventure": adv.id, "seed": self.seed, "goal": adv.goal,
-                  "light": s.light, "max_turns": self.max_turns,
-                  "units": [unit_info(self, u) for u in range(n)]})
+        self.log(
+            {
+                "type": "setup",
+                "adventure": adv.id,
+                "seed": self.seed,
+                "goal": adv.goal,
+                "light": s.light,
+                "max_turns": self.max_turns,
+                "units": [unit_info(self, u) for u in range(n)],
+            }
+        )
         s.phase = Phase.TURN_START
         look(self, active_heroes(self))
         self._advance()
@@ -103,7 +117,7 @@ class Game:
 
     @property
     def outcome(self) -> str:
-        """"" while playing, then "completed", "failed" or "truncated"."""
+        """ "" while playing, then "completed", "failed" or "truncated"."""
         return self.state.outcome
 
     @property
@@ -207,8 +221,19 @@ class Game:
         face = self.dice.d6(stream)
         modifier = sum(modifiers.values())
         total = face + modifier
-        self.log({"type": "roll", "check": check, "actor": actor, "dice": [face], "modifiers": modifiers,
-                  "modifier": modifier, "total": total, "result": classify(total), "turn": self.state.turn})
+        self.log(
+            {
+                "type": "roll",
+                "check": check,
+                "actor": actor,
+                "dice": [face],
+                "modifiers": modifiers,
+                "modifier": modifier,
+                "total": total,
+                "result": classify(total),
+                "turn": self.state.turn,
+            }
+        )
         return total
 
     def finish(self, outcome: str, reason: str) -> None:
@@ -216,8 +241,16 @@ class Game:
         s.outcome, s.end_reason = outcome, reason
         s.phase = int(Phase.GAME_OVER)
         s.stack.clear()
-        self.log({"type": "end", "outcome": outcome, "reason": reason, "turn": s.turn, "light": s.light,
-                  "objectives": objectives_report(self)})
+        self.log(
+            {
+                "type": "end",
+                "outcome": outcome,
+                "reason": reason,
+                "turn": s.turn,
+                "light": s.light,
+                "objectives": objectives_report(self),
+            }
+        )
 
     def check_end(self) -> None:
         if not self.state.outcome:
@@ -228,7 +261,7 @@ class Game:
     def monsters_besides(self, group: list[int]) -> bool:
         s = self.state
         return any(
-            s.unit_status[u] == Status.ACTIVE and s.unit_side[u] == 1 and u not in group
+            s.unit_status[u] == ACTIVE and s.unit_side[u] == 1 and u not in group
             for u in range(s.n_heroes, MAX_UNITS)
         )
 
@@ -247,7 +280,7 @@ class Game:
 
     def unit_by_label(self, unit_id: str) -> int:
         for u in range(MAX_UNITS):
-            if self.state.unit_status[u] != Status.EMPTY and label(self, u) == unit_id:
+            if self.state.unit_status[u] != EMPTY and label(self, u) == unit_id:
                 return u
         return NO_UNIT
 
@@ -287,8 +320,11 @@ class Game:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
             raise ValueError(f"not a saved game: expected format {SAVE_FORMAT!r}, found {found!r}")
-        missing = [k for k in ("adventure", "heroes", "seed", "max_turns", "state", "dice", "events")
-                   if k not in data]
+        missing = [
+            k
+            for k in ("adventure", "heroes", "seed", "max_turns", "state", "dice", "events")
+            if k not in data
+        ]
         if missing:
             raise ValueError(f"saved game is missing keys {missing}")
         game = cls(data["adventure"], list(data["heroes"]), int(data["seed"]), int(data["max_turns"]))

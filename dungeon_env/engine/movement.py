@@ -6,9 +6,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine.actions import DRAG_ACTIONS, HANDOFF_ACTIONS, JUMP_ACTIONS, MOVE_ACTIONS, Action, Phase
+from dungeon_env.engine.actions import (
+    DEFER,
+    DRAG_ACTIONS,
+    DRAG_N,
+    END,
+    EXTRA_MOVE,
+    HANDOFF_ACTIONS,
+    JUMP_ACTIONS,
+    JUMP_N,
+    MOVE_ACTIONS,
+    MOVE_N,
+    Phase,
+)
 from dungeon_env.engine.encounters import trigger_ambushes
-from dungeon_env.engine.state import NO_UNIT, Status
+from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, NO_UNIT
 from dungeon_env.engine.units import check_corpses, has_trait, label, put, spend_stamina, take_off
 from dungeon_env.engine.visibility import look
 
@@ -40,7 +52,7 @@ def open_side(g: Game, sq: int, d: int) -> int:
 
 def _is_corpse(g: Game, sq: int) -> bool:
     u = g.state.occupant[sq]
-    return u >= 0 and g.state.unit_status[u] == Status.CORPSE
+    return u >= 0 and g.state.unit_status[u] == CORPSE
 
 
 def can_buy_move(g: Game, u: int) -> bool:
@@ -52,8 +64,11 @@ def _handoffs(g: Game, h: int) -> list[int]:
     s = g.state
     if not s.progress and s.idle_handoffs >= s.n_heroes:
         return []
-    return [HANDOFF_ACTIONS[k] for k in range(s.n_heroes)
-            if k != h and s.unit_status[k] == Status.ACTIVE and not s.move_done[k]]
+    return [
+        HANDOFF_ACTIONS[k]
+        for k in range(s.n_heroes)
+        if k != h and s.unit_status[k] == ACTIVE and not s.move_done[k]
+    ]
 
 
 def legal_hero_move(g: Game, h: int) -> list[int]:
@@ -79,8 +94,8 @@ def legal_hero_move(g: Game, h: int) -> list[int]:
         if left >= 1 and not s.moved[h] and s.dragging[h] == NO_UNIT and _is_corpse(g, nxt):
             acts.append(DRAG_ACTIONS[d])
     if can_buy_move(g, h):
-        acts.append(Action.EXTRA_MOVE)
-    acts.append(Action.END)
+        acts.append(EXTRA_MOVE)
+    acts.append(END)
     acts.extend(_handoffs(g, h))
     return sorted(acts)
 
@@ -93,29 +108,29 @@ def _jumpable(g: Game, sq: int) -> bool:
 def do_hero_move(g: Game, h: int, action: int) -> None:
     s = g.state
     s.progress = True
-    if Action.MOVE_N <= action <= Action.MOVE_W:
-        d = action - Action.MOVE_N
+    if action < JUMP_N:
+        d = action - MOVE_N
         door = g.tables.edge_door[s.unit_pos[h], d]
         if door >= 0 and not s.door_open[door]:
             _open_door(g, h, int(door))
         else:
             s.move_left[h] -= 1
             step(g, h, int(g.tables.neighbor[s.unit_pos[h], d]))
-    elif Action.JUMP_N <= action <= Action.JUMP_W:
-        _jump(g, h, action - Action.JUMP_N)
-    elif Action.DRAG_N <= action <= Action.DRAG_W:
-        corpse = int(s.occupant[g.tables.neighbor[s.unit_pos[h], action - Action.DRAG_N]])
+    elif JUMP_N <= action < DRAG_N:
+        _jump(g, h, action - JUMP_N)
+    elif DRAG_N <= action < EXTRA_MOVE:
+        corpse = int(s.occupant[g.tables.neighbor[s.unit_pos[h], action - DRAG_N]])
         s.dragging[h] = corpse
         s.move_left[h] -= 1
         s.acted[h] = True
         g.log({"type": "drag", "unit": label(g, h), "corpse": label(g, corpse), "turn": s.turn})
-    elif action == Action.EXTRA_MOVE:
+    elif action == EXTRA_MOVE:
         spend_stamina(g, h, 1)
         s.move_bought[h] += 1
         s.move_left[h] += 1
         s.acted[h] = True
         g.log({"type": "extra_move", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
-    elif action == Action.END:
+    elif action == END:
         s.move_done[h] = True
 
 
@@ -132,7 +147,9 @@ def step(g: Game, u: int, to: int) -> None:
     if corpse != NO_UNIT:
         take_off(g, corpse)
         put(g, corpse, frm)
-    g.log({"type": "move", "unit": label(g, u), "from": list(g.xy(frm)), "to": list(g.xy(to)), "turn": s.turn})
+    g.log(
+        {"type": "move", "unit": label(g, u), "from": list(g.xy(frm)), "to": list(g.xy(to)), "turn": s.turn}
+    )
     if u >= s.n_heroes:
         return
     if g.tables.exit[to] and s.phase in (Phase.HERO_MOVEMENT, Phase.EVASION):
@@ -151,13 +168,13 @@ def leave_dungeon(g: Game, h: int) -> None:
     leaves with it (A-48)."""
     s = g.state
     take_off(g, h)
-    s.unit_status[h] = Status.EXITED
+    s.unit_status[h] = EXITED
     s.move_done[h] = True
     corpse = int(s.dragging[h])
     g.log({"type": "exit", "unit": label(g, h), "turn": s.turn})
     if corpse != NO_UNIT:
         take_off(g, corpse)
-        s.unit_status[corpse] = Status.CORPSE_OUT
+        s.unit_status[corpse] = CORPSE_OUT
         g.log({"type": "corpse_out", "unit": label(g, corpse), "carrier": label(g, h), "turn": s.turn})
     check_corpses(g)
     g.check_end()
@@ -179,8 +196,15 @@ def _open_door(g: Game, h: int, door: int) -> None:
     if total >= 5:
         s.door_open[door] = True
         s.closed_bits &= ~(1 << door)
-        g.log({"type": "door_opened", "door": door, "by": label(g, h),
-               "squares": [list(g.xy(q)) for q in g.tables.door_squares[door]], "turn": s.turn})
+        g.log(
+            {
+                "type": "door_opened",
+                "door": door,
+                "by": label(g, h),
+                "squares": [list(g.xy(q)) for q in g.tables.door_squares[door]],
+                "turn": s.turn,
+            }
+        )
         look(g, g.active_heroes(), alert=bool(s.door_alert[door]))
 
 
@@ -210,7 +234,7 @@ def legal_evade(g: Game, h: int) -> list[int]:
             nxt = open_side(g, sq, d)
             if nxt >= 0 and free(g, nxt):
                 acts.append(MOVE_ACTIONS[d])
-    acts.append(Action.END)
+    acts.append(END)
     acts.extend(_handoffs(g, h))
     return sorted(acts)
 
@@ -218,12 +242,12 @@ def legal_evade(g: Game, h: int) -> list[int]:
 def do_evade(g: Game, h: int, action: int) -> None:
     s = g.state
     s.progress = True
-    if action == Action.END:
+    if action == END:
         s.move_done[h] = True
         return
     spend_stamina(g, h, EVADE_COST)
     g.log({"type": "evade", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
-    step(g, h, open_side(g, int(s.unit_pos[h]), action - Action.MOVE_N))
+    step(g, h, open_side(g, int(s.unit_pos[h]), action - MOVE_N))
 
 
 def legal_monster_move(g: Game, m: int) -> list[int]:
@@ -236,26 +260,26 @@ def legal_monster_move(g: Game, m: int) -> list[int]:
             if nxt >= 0 and free(g, nxt):
                 acts.append(MOVE_ACTIONS[d])
     if can_buy_move(g, m):
-        acts.append(Action.EXTRA_MOVE)
-    acts.append(Action.END)
+        acts.append(EXTRA_MOVE)
+    acts.append(END)
     if not s.moved[m] and not s.deferred[m] and s.queue:
-        acts.append(Action.DEFER)
+        acts.append(DEFER)
     return sorted(acts)
 
 
 def do_monster_move(g: Game, m: int, action: int) -> None:
     s = g.state
-    if Action.MOVE_N <= action <= Action.MOVE_W:
+    if action < JUMP_N:
         s.move_left[m] -= 1
-        step(g, m, open_side(g, int(s.unit_pos[m]), action - Action.MOVE_N))
-    elif action == Action.EXTRA_MOVE:
+        step(g, m, open_side(g, int(s.unit_pos[m]), action - MOVE_N))
+    elif action == EXTRA_MOVE:
         spend_stamina(g, m, 1)
         s.move_bought[m] += 1
         s.move_left[m] += 1
         g.log({"type": "extra_move", "unit": label(g, m), "stamina": int(s.stamina[m]), "turn": s.turn})
-    elif action == Action.DEFER:
+    elif action == DEFER:
         s.deferred[m] = True
         s.queue.append(m)
         s.controller = NO_UNIT
-    elif action == Action.END:
+    elif action == END:
         s.move_done[m] = True

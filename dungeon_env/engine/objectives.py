@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine.state import Status
+from dungeon_env.engine.state import ACTIVE, EXITED
 
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
@@ -14,7 +14,7 @@ def objective_met(g: Game, index: int) -> bool:
     s, t = g.state, g.tables
     obj = t.adventure.objectives[index]
     if obj.kind == "escape":
-        return any(s.unit_status[h] == Status.EXITED for h in range(s.n_heroes))
+        return any(s.unit_status[h] == EXITED for h in range(s.n_heroes))
     if obj.kind == "slay":
         guard = next(i for i, gd in enumerate(t.adventure.guards) if gd.at == obj.at)
         return bool(s.guard_slain[guard])
@@ -38,12 +38,15 @@ def ending(g: Game) -> tuple[str, str] | None:
     """
     s = g.state
     statuses = [s.unit_status[h] for h in range(s.n_heroes)]
-    if any(st == Status.ACTIVE for st in statuses):
+    if any(st == ACTIVE for st in statuses):
         return None
-    if not any(st == Status.EXITED for st in statuses):
+    if not any(st == EXITED for st in statuses):
         return "failed", "every hero is dead"
-    missing = [o.text for i, o in enumerate(g.tables.adventure.objectives)
-               if o.primary and o.kind != "escape" and not objective_met(g, i)]
+    missing = [
+        o.text
+        for i, o in enumerate(g.tables.adventure.objectives)
+        if o.primary and o.kind != "escape" and not objective_met(g, i)
+    ]
     if missing:
         return "failed", "the heroes left the dungeon without completing: " + "; ".join(missing)
     return "completed", "every surviving hero left the dungeon with the goal met"

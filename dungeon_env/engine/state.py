@@ -44,6 +44,11 @@ class How(IntEnum):
     EVENT = 4
 
 
+# Plain ints for the hot paths (IntEnum member look-ups are slow on Python 3.11).
+EMPTY, ACTIVE, EXITED, CORPSE, CORPSE_OUT, GONE = range(6)
+SIDE_HERO, SIDE_MONSTER = 0, 1
+
+
 def _units(dtype, fill=0) -> np.ndarray:
     return np.full(MAX_UNITS, fill, dtype)
 

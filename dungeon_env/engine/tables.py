@@ -240,24 +240,43 @@ def _cross_horizontal(ax, ay, bx, by, h, hbit, static, doors) -> None:
         doors[e_idx[is_door]] |= hbit[j, col[is_door]]
 
 
-def path_distances(tables: Tables, sources, door_open: np.ndarray) -> np.ndarray:
+def passages(tables: Tables) -> list[list[tuple[int, int]]]:
+    """For each square, the ``(neighbour, door or -1)`` steps with no wall and no blockage."""
+    cached = tables.cache.get("passages")
+    if cached is None:
+        cached = [
+            [
+                (int(tables.neighbor[s, d]), int(tables.edge_door[s, d]))
+                for d in range(4)
+                if tables.neighbor[s, d] >= 0
+                and not tables.wall[s, d]
+                and not tables.blockage[tables.neighbor[s, d]]
+            ]
+            for s in range(tables.n_squares)
+        ]
+        tables.cache["passages"] = cached
+    return cached
+
+
+UNREACHABLE = 10**6
+
+
+def path_distances(tables: Tables, sources, door_open: np.ndarray) -> list[int]:
     """Orthogonal path distance from the nearest source square, through open passages only, with
-    occupants ignored (ruling A-39). Unreachable squares get a large number."""
-    dist = np.full(tables.n_squares, 10**6, np.int32)
+    occupants ignored (ruling A-39). Unreachable squares get ``UNREACHABLE``."""
+    steps = passages(tables)
+    is_open = door_open.tolist()
+    dist = [UNREACHABLE] * tables.n_squares
     queue = deque()
     for s in sources:
-        dist[s] = 0
+        dist[int(s)] = 0
         queue.append(int(s))
-    neighbor, wall, edge_door, blockage = tables.neighbor, tables.wall, tables.edge_door, tables.blockage
     while queue:
         s = queue.popleft()
-        for d in range(4):
-            t = int(neighbor[s, d])
-            if t < 0 or wall[s, d] or blockage[t] or dist[t] <= dist[s] + 1:
+        nd = dist[s] + 1
+        for t, door in steps[s]:
+            if dist[t] <= nd or (door >= 0 and not is_open[door]):
                 continue
-            door = edge_door[s, d]
-            if door >= 0 and not door_open[door]:
-                continue
-            dist[t] = dist[s] + 1
+            dist[t] = nd
             queue.append(t)
     return dist

@@ -15,7 +15,7 @@ from dungeon_env.engine.actions import Decision, Phase
 from dungeon_env.engine.combat import begin_fighting
 from dungeon_env.engine.encounters import roll_patrols
 from dungeon_env.engine.movement import EVADE_COST
-from dungeon_env.engine.state import NO_UNIT, Status
+from dungeon_env.engine.state import ACTIVE, NO_UNIT
 from dungeon_env.engine.units import (
     active_heroes,
     active_monsters,
@@ -60,8 +60,16 @@ def turn_start(g: Game) -> None:
         if rested:
             magic = 2 if g.has_trait(h, "learned") else 1
             s.magic[h] = min(int(s.base_magic[h]), int(s.magic[h]) + magic)
-        g.log({"type": "recover", "unit": label(g, h), "rested": rested, "stamina": int(s.stamina[h]),
-               "magic": int(s.magic[h]), "turn": s.turn})
+        g.log(
+            {
+                "type": "recover",
+                "unit": label(g, h),
+                "rested": rested,
+                "stamina": int(s.stamina[h]),
+                "magic": int(s.magic[h]),
+                "turn": s.turn,
+            }
+        )
     g.goto(Phase.HERO_MOVEMENT)
 
 
@@ -71,7 +79,7 @@ def hero_movement(g: Game) -> None:
     penalty = 1 if s.light == 0 else 0
     for h in range(s.n_heroes):
         _reset_phase_flags(g, h)
-        can_move = s.unit_status[h] == Status.ACTIVE and not s.surprised[h]
+        can_move = s.unit_status[h] == ACTIVE and not s.surprised[h]
         s.move_left[h] = max(0, int(s.base_move[h]) - penalty) if can_move else 0
         s.move_done[h] = not can_move
     s.idle_handoffs = 0
@@ -94,7 +102,7 @@ def _next_hero(g: Game, start: int | None = None) -> None:
     n = s.n_heroes
     for k in range(n):
         h = (current + k) % n
-        if s.unit_status[h] == Status.ACTIVE and not s.move_done[h]:
+        if s.unit_status[h] == ACTIVE and not s.move_done[h]:
             if h != current:
                 s.progress = False
             s.controller = h
@@ -142,12 +150,12 @@ def _next_monster(g: Game) -> None:
     if s.outcome:
         return
     owner = s.controller
-    if owner >= s.n_heroes and not s.move_done[owner] and s.unit_status[owner] == Status.ACTIVE:
+    if owner >= s.n_heroes and not s.move_done[owner] and s.unit_status[owner] == ACTIVE:
         g.push(Decision.MONSTER_MOVE, owner)
         return
     while s.queue:
         m = s.queue.pop(0)
-        if s.unit_status[m] == Status.ACTIVE and not s.move_done[m]:
+        if s.unit_status[m] == ACTIVE and not s.move_done[m]:
             s.controller = m
             g.push(Decision.MONSTER_MOVE, m)
             return
@@ -160,7 +168,7 @@ def evasion(g: Game) -> None:
     s = g.state
     for h in range(s.n_heroes):
         _reset_phase_flags(g, h)
-        able = s.unit_status[h] == Status.ACTIVE and not s.surprised[h]
+        able = s.unit_status[h] == ACTIVE and not s.surprised[h]
         s.move_done[h] = not (able and not s.exhausted[h] and s.stamina[h] >= EVADE_COST)
     s.idle_handoffs = 0
     _next_hero(g, start=0)

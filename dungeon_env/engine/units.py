@@ -7,7 +7,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.content.model import TRAITS, HeroCard, MonsterCard
-from dungeon_env.engine.state import MAX_UNITS, NO_UNIT, How, Side, Status
+from dungeon_env.engine.state import (
+    ACTIVE,
+    CORPSE,
+    EMPTY,
+    GONE,
+    MAX_UNITS,
+    NO_UNIT,
+    SIDE_HERO,
+    SIDE_MONSTER,
+    How,
+)
 
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
@@ -35,7 +45,7 @@ def unit_info(g: Game, u: int) -> dict:
     return {
         "id": label(g, u),
         "name": card.name,
-        "side": "hero" if s.unit_side[u] == Side.HERO else "monster",
+        "side": "hero" if s.unit_side[u] == SIDE_HERO else "monster",
         "traits": traits_of(g, u),
         "move": int(s.base_move[u]),
         "fight": int(s.base_fight[u]),
@@ -59,7 +69,7 @@ def _fill_profile(g: Game, u: int, card: HeroCard | MonsterCard) -> None:
 def place_hero(g: Game, u: int, card_index: int, sq: int) -> None:
     s = g.state
     card = g.heroes[card_index]
-    s.unit_status[u], s.unit_side[u], s.unit_card[u] = Status.ACTIVE, Side.HERO, card_index
+    s.unit_status[u], s.unit_side[u], s.unit_card[u] = ACTIVE, SIDE_HERO, card_index
     s.unit_uid[u], s.unit_how[u] = u, How.HERO
     s.unit_traits[u] = sum(TRAIT_BIT[t] for t in card.traits)
     _fill_profile(g, u, card)
@@ -69,7 +79,7 @@ def place_hero(g: Game, u: int, card_index: int, sq: int) -> None:
 def free_slot(g: Game) -> int:
     status = g.state.unit_status
     for u in range(g.state.n_heroes, MAX_UNITS):
-        if status[u] == Status.EMPTY or status[u] == Status.GONE:
+        if status[u] == EMPTY or status[u] == GONE:
             return u
     return NO_UNIT
 
@@ -81,7 +91,7 @@ def place_monster(g: Game, monster_id: str, sq: int, how: How) -> int:
     if u == NO_UNIT:
         return NO_UNIT
     card_index = g.monster_index[monster_id]
-    s.unit_status[u], s.unit_side[u], s.unit_card[u] = Status.ACTIVE, Side.MONSTER, card_index
+    s.unit_status[u], s.unit_side[u], s.unit_card[u] = ACTIVE, SIDE_MONSTER, card_index
     s.unit_uid[u], s.unit_how[u], s.unit_traits[u] = s.next_uid, how, 0
     s.next_uid += 1
     _fill_profile(g, u, g.monsters[card_index])
@@ -104,19 +114,19 @@ def take_off(g: Game, u: int) -> None:
 
 def active_heroes(g: Game) -> list[int]:
     status = g.state.unit_status
-    return [u for u in range(g.state.n_heroes) if status[u] == Status.ACTIVE]
+    return [u for u in range(g.state.n_heroes) if status[u] == ACTIVE]
 
 
 def active_monsters(g: Game) -> list[int]:
     """Monsters on the board in the DM's reading order (top to bottom, left to right)."""
     s = g.state
-    found = np.flatnonzero((s.unit_status == Status.ACTIVE) & (s.unit_side == Side.MONSTER))
+    found = np.flatnonzero((s.unit_status == ACTIVE) & (s.unit_side == SIDE_MONSTER))
     return sorted((int(u) for u in found), key=lambda u: int(s.unit_pos[u]))
 
 
 def any_monster(g: Game) -> bool:
     s = g.state
-    return bool(np.any((s.unit_status == Status.ACTIVE) & (s.unit_side == Side.MONSTER)))
+    return bool(np.any((s.unit_status == ACTIVE) & (s.unit_side == SIDE_MONSTER)))
 
 
 def spend_stamina(g: Game, u: int, amount: int) -> None:
@@ -150,12 +160,20 @@ def hurt_hero(g: Game, u: int, amount: int, source: str, killers=()) -> None:
     """Damage a hero (Health floors at 0). Damage to a hero already at Death's Door forces an
     immediate Death's Door roll (R-DMG-10, ruling A-14)."""
     s = g.state
-    if s.unit_status[u] != Status.ACTIVE:
+    if s.unit_status[u] != ACTIVE:
         return
     already_down = s.health[u] == 0
     s.health[u] = max(0, int(s.health[u]) - amount)
-    g.log({"type": "damage", "unit": label(g, u), "amount": amount, "source": source,
-           "health": int(s.health[u]), "turn": s.turn})
+    g.log(
+        {
+            "type": "damage",
+            "unit": label(g, u),
+            "amount": amount,
+            "source": source,
+            "health": int(s.health[u]),
+            "turn": s.turn,
+        }
+    )
     if already_down:
         deaths_door_roll(g, u, killers or (source,))
     elif s.health[u] == 0:
@@ -165,8 +183,9 @@ def hurt_hero(g: Game, u: int, amount: int, source: str, killers=()) -> None:
 
 def deaths_door_roll(g: Game, u: int, killers=()) -> None:
     modifiers = {"iron_willed": 1} if has_trait(g, u, "iron_willed") else {}
-    total = g.check("deaths_door", label(g, u), "deaths_door", modifiers,
-                    lambda t: "dies" if t <= 3 else "survives")
+    total = g.check(
+        "deaths_door", label(g, u), "deaths_door", modifiers, lambda t: "dies" if t <= 3 else "survives"
+    )
     if total <= 3:
         kill_hero(g, u, killers)
 
@@ -174,7 +193,7 @@ def deaths_door_roll(g: Game, u: int, killers=()) -> None:
 def kill_hero(g: Game, u: int, killers=()) -> None:
     """The hero dies: its corpse stays on its square with its items (R-DEATH-01)."""
     s = g.state
-    s.unit_status[u] = Status.CORPSE
+    s.unit_status[u] = CORPSE
     s.deaths_door[u] = False
     s.dragging[u] = NO_UNIT
     g.log({"type": "death", "unit": label(g, u), "killers": list(killers), "turn": s.turn})
@@ -183,7 +202,7 @@ def kill_hero(g: Game, u: int, killers=()) -> None:
 def slay_monster(g: Game, u: int, killers: list[str]) -> None:
     s = g.state
     take_off(g, u)
-    s.unit_status[u] = Status.GONE
+    s.unit_status[u] = GONE
     s.guard_slain[s.guard_uid == s.unit_uid[u]] = True
     g.log({"type": "slain", "unit": label(g, u), "killers": killers, "turn": s.turn})
 
@@ -194,14 +213,20 @@ def check_corpses(g: Game) -> None:
     s = g.state
     area = g.tables.area
     for c in range(s.n_heroes):
-        if s.unit_status[c] != Status.CORPSE:
+        if s.unit_status[c] != CORPSE:
             continue
-        if any(s.dragging[h] == c for h in range(s.n_heroes) if s.unit_status[h] == Status.ACTIVE):
+        if any(s.dragging[h] == c for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE):
             continue
         region = area[s.unit_pos[c]]
         if any(area[s.unit_pos[h]] == region for h in active_heroes(g)):
             continue
         take_off(g, c)
-        s.unit_status[c] = Status.GONE
-        g.log({"type": "corpse_lost", "unit": label(g, c), "area": g.tables.area_char(int(region)),
-               "turn": s.turn})
+        s.unit_status[c] = GONE
+        g.log(
+            {
+                "type": "corpse_lost",
+                "unit": label(g, c),
+                "area": g.tables.area_char(int(region)),
+                "turn": s.turn,
+            }
+        )

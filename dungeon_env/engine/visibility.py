@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.engine.encounters import encounter
-from dungeon_env.engine.state import How, Status
+from dungeon_env.engine.state import ACTIVE, How
 from dungeon_env.engine.units import active_heroes, place_monster
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def _place_guards(g: Game, area: int) -> list[int]:
 def wake_guards(g: Game, heroes: list[int] | None = None) -> None:
     """A Guard acts from the moment any hero has line of sight to it (R-MON-02)."""
     s = g.state
-    sleeping = [int(u) for u in np.flatnonzero(s.inactive) if s.unit_status[u] == Status.ACTIVE]
+    sleeping = [int(u) for u in np.flatnonzero(s.inactive) if s.unit_status[u] == ACTIVE]
     if not sleeping:
         return
     watchers = active_heroes(g) if heroes is None else heroes

@@ -91,15 +91,31 @@ def _wall_row(game: Game, y: int) -> str:
 
 def _status_lines(game: Game, marks: dict[int, str]) -> list[str]:
     s = game.state
-    lines = [f"Turn {s.turn}  Light {s.light}  Phase {PHASE_NAMES[s.phase]}"
-             + (f"  Outcome: {s.outcome} ({s.end_reason})" if s.outcome else "")]
+    lines = [
+        f"Turn {s.turn}  Light {s.light}  Phase {PHASE_NAMES[s.phase]}"
+        + (f"  Outcome: {s.outcome} ({s.end_reason})" if s.outcome else "")
+    ]
     for u in range(len(s.unit_status)):
-        if s.unit_status[u] == Status.EMPTY or (s.unit_side[u] == Side.MONSTER and s.unit_status[u] != Status.ACTIVE):
+        if s.unit_status[u] == Status.EMPTY or (
+            s.unit_side[u] == Side.MONSTER and s.unit_status[u] != Status.ACTIVE
+        ):
             continue
         card = game.card(u)
-        flags = [name for name, on in (("death's door", s.deaths_door[u]), ("exhausted", s.exhausted[u]),
-                                        ("surprised", s.surprised[u]), ("asleep", s.inactive[u])) if on]
-        where = f"({game.xy(int(s.unit_pos[u]))[0]},{game.xy(int(s.unit_pos[u]))[1]})" if s.unit_pos[u] >= 0 else ""
+        flags = [
+            name
+            for name, on in (
+                ("death's door", s.deaths_door[u]),
+                ("exhausted", s.exhausted[u]),
+                ("surprised", s.surprised[u]),
+                ("asleep", s.inactive[u]),
+            )
+            if on
+        ]
+        where = (
+            f"({game.xy(int(s.unit_pos[u]))[0]},{game.xy(int(s.unit_pos[u]))[1]})"
+            if s.unit_pos[u] >= 0
+            else ""
+        )
         lines.append(
             f"{marks.get(u, ' ')} {game.label(u):8} {card.name:22} {Status(s.unit_status[u]).name.lower():10} "
             f"HP {s.health[u]}/{s.base_health[u]}  St {s.stamina[u]}/{s.base_stamina[u]}  "
