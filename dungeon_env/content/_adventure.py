@@ -29,7 +29,7 @@ FURNITURE_KINDS = ("table", "chest", "bookcase", "altar", "throne", "weapon_rack
 OBJECTIVE_KINDS = ("escape", "slay")
 MAX_DIFFICULTY = 10
 MIN_START_SQUARES = 5
-PATROL_SIZE = (2, 3)
+PATROL_SIZE = (0, 3)  # an adventure may have no Patrol (a test arena, a designer variant)
 MAX_DOORS = 64
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))

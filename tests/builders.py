@@ -1,0 +1,87 @@
+"""Hand-built positions for rule tests: a game on the test arena, figures placed by hand, phases
+entered directly, dice forced.
+
+    g = arena_game(["bram", "sela", "hob"])
+    m = add_monster(g, "orc", 3, 3)
+    place(g, 0, 3, 4)             # hero_0 right below the orc
+    g.dice.force(6, 6, 1, 1)      # hero dice, then monster dice
+    enter_phase(g, Phase.FIGHTING)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dungeon_env.engine import Game, Phase
+from dungeon_env.engine.state import ACTIVE, NO_UNIT, How
+from dungeon_env.engine.units import place_monster, put, take_off
+
+ARENA = str(Path(__file__).parent / "data" / "arena.toml")
+PLAIN = ["corvin", "ysolde", "hob"]  # corvin: agile only; ysolde: agile+perceptive; hob: agile+iron_willed
+
+
+def arena_game(heroes=None, seed: int = 0, max_turns: int = 100) -> Game:
+    """A game on the arena at its first decision (hero_0's Movement, turn 1)."""
+    return Game.new(adventure=ARENA, heroes=heroes or PLAIN, seed=seed, max_turns=max_turns)
+
+
+def place(g: Game, u: int, x: int, y: int) -> None:
+    """Move a figure to (x, y) by hand (no rules applied)."""
+    take_off(g, u)
+    sq = g.square(x, y)
+    if g.state.occupant[sq] != NO_UNIT:
+        raise ValueError(f"({x}, {y}) is occupied")
+    put(g, u, sq)
+    g.state.revealed[g.tables.area[sq]] = True
+
+
+def add_monster(g: Game, monster_id: str, x: int, y: int, awake: bool = True, how: How = How.GUARD) -> int:
+    """Put a monster on (x, y) without an encounter (no Surprise rolls); returns its slot."""
+    u = place_monster(g, monster_id, g.square(x, y), how)
+    g.state.inactive[u] = not awake
+    return u
+
+
+def set_unit(g: Game, u: int, **values) -> None:
+    """Set current values of a unit, e.g. ``set_unit(g, 0, health=0, deaths_door=True)``."""
+    for name, value in values.items():
+        getattr(g.state, name)[u] = value
+
+
+def enter_phase(g: Game, phase: Phase) -> None:
+    """Drop any pending decision and start ``phase`` of the current turn (its opening runs now)."""
+    g.state.stack.clear()
+    g._legal = None
+    g.goto(phase)
+    g._advance()
+
+
+def hero_slot_at(g: Game, x: int, y: int) -> int:
+    return int(g.state.occupant[g.square(x, y)])
+
+
+def events(g: Game, type_: str, **match) -> list[dict]:
+    """Events of one type whose fields equal ``match``."""
+    return [e for e in g.events if e["type"] == type_ and all(e.get(k) == v for k, v in match.items())]
+
+
+def rolls(g: Game, check: str) -> list[dict]:
+    return events(g, "roll", check=check)
+
+
+def play_until(g: Game, phase: Phase, choose=None, limit: int = 10_000) -> None:
+    """Apply actions (``choose(game) -> action``, default: END where legal, else the first legal
+    action) until the game reaches ``phase`` or ends."""
+    from dungeon_env.engine.actions import END
+
+    for _ in range(limit):
+        if g.over or g.state.phase == phase:
+            return
+        legal = g.legal_actions()
+        action = choose(g) if choose else (END if END in legal else legal[0])
+        g.apply(action)
+    raise RuntimeError(f"phase {phase!r} not reached in {limit} decisions")
+
+
+def is_active(g: Game, u: int) -> bool:
+    return g.state.unit_status[u] == ACTIVE
