@@ -60,8 +60,8 @@ def _surprise_roll(g: Game, h: int, ambush: bool) -> bool:
         is_surprised = total <= 2
     if is_surprised:
         s.surprised[h] = True
-        if s.phase == Phase.HERO_MOVEMENT:
-            s.move_done[h] = True  # forgoes the rest of its Movement (R-SURP-05)
+        if s.phase in (Phase.HERO_MOVEMENT, Phase.EVASION):
+            s.move_done[h] = True  # forgoes the rest of its Movement or Evasion (R-SURP-05/06)
             s.move_left[h] = 0
     return is_surprised
 
