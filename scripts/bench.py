@@ -39,7 +39,7 @@ def connect_four_steps(seconds: float) -> float:
     while time.perf_counter() - start < seconds:
         env.reset(seed=seed)
         seed += 1
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 action = None

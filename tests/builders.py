@@ -33,6 +33,7 @@ def place(g: Game, u: int, x: int, y: int) -> None:
         raise ValueError(f"({x}, {y}) is occupied")
     put(g, u, sq)
     g.state.revealed[g.tables.area[sq]] = True
+    g._legal = None  # the pending decision's legal actions depend on where figures stand
 
 
 def add_monster(g: Game, monster_id: str, x: int, y: int, awake: bool = True, how: How = How.GUARD) -> int:

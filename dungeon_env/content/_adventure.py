@@ -26,7 +26,7 @@ from .model import (
 REQUIRED = ("id", "name", "difficulty", "goal", "start", "patrol", "objective")
 OPTIONAL = ("exits", "blockages", "secret_rooms", "door", "furniture", "guard", "ambush")
 FURNITURE_KINDS = ("table", "chest", "bookcase", "altar", "throne", "weapon_rack", "fireplace", "tomb")
-OBJECTIVE_KINDS = ("escape", "slay")
+OBJECTIVE_KINDS = ("escape", "slay", "reach")
 MAX_DIFFICULTY = 10
 MIN_START_SQUARES = 5
 PATROL_SIZE = (0, 3)  # an adventure may have no Patrol (a test arena, a designer variant)
@@ -243,24 +243,35 @@ class _Parser:
     def objectives(self, guards: tuple[Guard, ...]) -> tuple[Objective, ...]:
         entries = self.ck.array("objective", self.data["objective"], min_len=1)
         objectives = tuple(self.objective(sub("objective", i), e, guards) for i, e in enumerate(entries))
-        primaries = [o.kind for o in objectives if o.primary]
-        if primaries != ["escape"]:
+        escapes = [o for o in objectives if o.kind == "escape"]
+        if len(escapes) != 1 or not escapes[0].primary:
             self.ck.fail(
-                "objective", f"expected exactly one primary objective, of kind 'escape'; got {primaries}"
+                "objective",
+                "expected exactly one objective of kind 'escape', with primary = true "
+                f"(got {[(o.kind, o.primary) for o in objectives]})",
             )
         return objectives
 
     def objective(self, key: str, entry: Any, guards: tuple[Guard, ...]) -> Objective:
-        entry = self.ck.table(key, entry, ("kind", "text"), ("primary", "at"))
+        entry = self.ck.table(key, entry, ("kind", "text"), ("primary", "at", "area"))
         kind = self.ck.choice(sub(key, "kind"), entry["kind"], OBJECTIVE_KINDS, "objective kind")
         text = self.ck.text(sub(key, "text"), entry["text"])
         primary = self.ck.boolean(sub(key, "primary"), entry.get("primary", False))
+        allowed = {"escape": (), "slay": ("at",), "reach": ("area",)}[kind]
+        for extra in ("at", "area"):
+            if extra in entry and extra not in allowed:
+                self.ck.fail(sub(key, extra), f"a {kind} objective has no `{extra}`")
+            if extra in allowed and extra not in entry:
+                self.ck.fail(sub(key, extra), f"missing required key for a {kind} objective")
         if kind == "escape":
-            if "at" in entry:
-                self.ck.fail(sub(key, "at"), "an escape objective has no square (the exits are `exits`)")
             return Objective(kind=kind, text=text, primary=primary)
-        if "at" not in entry:
-            self.ck.fail(sub(key, "at"), "missing required key: the square of the guard to slay")
+        if kind == "reach":
+            area = entry["area"]
+            if not isinstance(area, str) or area not in self.board.area_names:
+                self.ck.fail(
+                    sub(key, "area"), f"unknown area {area!r}; expected a map character of the board"
+                )
+            return Objective(kind=kind, text=text, primary=primary, area=area)
         square = self.ck.square(sub(key, "at"), entry["at"])
         if square not in {guard.at for guard in guards}:
             self.ck.fail(sub(key, "at"), f"no guard stands on {show_square(square)}; slay targets a guard")

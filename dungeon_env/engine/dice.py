@@ -73,10 +73,17 @@ class Dice:
 
     @classmethod
     def from_json(cls, data: dict) -> Dice:
-        dice = cls(int(data["seed"]))
-        dice._forced = [int(f) for f in data["forced"]]
-        for name, state in data["streams"].items():
+        try:
+            dice = cls(int(data["seed"]))
+            forced = [int(f) for f in data["forced"]]
+            streams = {name: int(state) for name, state in data["streams"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ValueError(f"saved dice: expected seed, forced and streams as ints ({err!r})") from err
+        dice.force(*forced)
+        for name, state in streams.items():
             if name not in dice._state:
                 raise ValueError(f"saved dice: unknown stream {name!r}; expected one of {STREAMS}")
-            dice._state[name] = int(state)
+            if not 0 <= state < 1 << 64:
+                raise ValueError(f"saved dice: stream {name!r} state {state} is not a 64-bit value")
+            dice._state[name] = state
         return dice

@@ -10,6 +10,7 @@ print(game.outcome, game.events[-1])
 from __future__ import annotations
 
 import json
+import numbers
 from pathlib import Path
 
 import numpy as np
@@ -44,9 +45,12 @@ class Game:
         self.monsters: list[MonsterCard] = list(load_monsters().values())
         self.monster_index = {m.id: i for i, m in enumerate(self.monsters)}
         self.hero_ids = _check_heroes(hero_ids, roster)
+        if not _is_int(seed):
+            raise ValueError(f"seed must be an int, got {seed!r}")
         self.seed = int(seed)
-        if not (isinstance(max_turns, int) and max_turns >= 1):
+        if not (_is_int(max_turns) and max_turns >= 1):
             raise ValueError(f"max_turns must be a positive int, got {max_turns!r}")
+        max_turns = int(max_turns)
         self.max_turns = max_turns
         self.vis_cache = self.tables.cache
         self.dice = Dice(self.seed)
@@ -67,10 +71,12 @@ class Game:
         """Set up an adventure: heroes on the start squares, Light 20, first phase Turn Start."""
         adventure = adventure or adventure_names()[0]
         roster_ids = list(load_heroes())
-        if isinstance(heroes, int) and not isinstance(heroes, bool):
+        if _is_int(heroes):
             if not (MIN_HEROES <= heroes <= MAX_HEROES):
                 raise ValueError(f"heroes: {heroes} heroes asked; the game is for {MIN_HEROES}-{MAX_HEROES}")
-            heroes = roster_ids[:heroes]
+            heroes = roster_ids[: int(heroes)]
+        elif isinstance(heroes, str | bytes) or not hasattr(heroes, "__iter__"):
+            raise ValueError(f"heroes must be a count (3-5) or a list of hero ids, got {heroes!r}")
         game = cls(adventure, list(heroes), seed, max_turns)
         game.dice.force(*forced_dice)
         game._setup()
@@ -149,7 +155,7 @@ class Game:
         if self.over:
             raise IllegalActionError(f"the game is over ({self.outcome}); no action can be applied")
         legal = self.legal_actions()
-        if action not in legal:
+        if not _is_int(action) or action not in legal:
             kind, unit = self.decision
             raise IllegalActionError(
                 f"{self.agent} cannot play action {action!r} ({_action_name(action)}) at decision "
@@ -327,11 +333,27 @@ class Game:
         ]
         if missing:
             raise ValueError(f"saved game is missing keys {missing}")
-        game = cls(data["adventure"], list(data["heroes"]), int(data["seed"]), int(data["max_turns"]))
+        game = cls(data["adventure"], list(data["heroes"]), data["seed"], data["max_turns"])
         game.state = State.from_json(data["state"])
+        game._check_fits(game.state)
         game.dice = Dice.from_json(data["dice"])
+        if not (isinstance(data["events"], list) and all(isinstance(e, dict) for e in data["events"])):
+            raise ValueError("saved game: events must be a list of event objects")
         game.events = list(data["events"])
         return game
+
+    def _check_fits(self, state: State) -> None:
+        """A loaded state must fit this game: every array with the shape and dtype of a new game's."""
+        fresh = Game(self.adventure_ref, self.hero_ids, self.seed, self.max_turns)
+        fresh._setup()
+        for name, value in vars(fresh.state).items():
+            if isinstance(value, np.ndarray):
+                got = getattr(state, name)
+                if got.shape != value.shape or got.dtype != value.dtype:
+                    raise ValueError(
+                        f"saved state: field {name!r} has shape {list(got.shape)} and dtype {got.dtype.str}; "
+                        f"this adventure needs shape {list(value.shape)} and dtype {value.dtype.str}"
+                    )
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json()))
@@ -346,10 +368,14 @@ class Game:
 
 
 def _action_name(action) -> str:
-    try:
+    if _is_int(action) and 0 <= action < len(Action):
         return ACTION_NAMES[int(action)]
-    except (ValueError, TypeError, IndexError):
-        return f"not an action of 0..{len(Action) - 1}"
+    return f"not an action of 0..{len(Action) - 1}"
+
+
+def _is_int(value) -> bool:
+    """An integer (Python or numpy) that is not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def _check_heroes(hero_ids: list[str], roster: dict) -> list[str]:

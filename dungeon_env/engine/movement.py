@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from dungeon_env.engine.actions import (
     DEFER,
     DRAG_ACTIONS,
@@ -55,14 +57,21 @@ def _is_corpse(g: Game, sq: int) -> bool:
     return u >= 0 and g.state.unit_status[u] == CORPSE
 
 
+def _is_free_corpse(g: Game, sq: int) -> bool:
+    """A corpse on ``sq`` that no hero is dragging already (a corpse trails one dragger)."""
+    return _is_corpse(g, sq) and not bool(np.any(g.state.dragging == g.state.occupant[sq]))
+
+
 def can_buy_move(g: Game, u: int) -> bool:
     s = g.state
     return s.move_bought[u] < MAX_STAMINA_FOR_MOVEMENT and s.stamina[u] > 0 and not s.exhausted[u]
 
 
 def _handoffs(g: Game, h: int) -> list[int]:
+    """Heroes ``h`` may hand control to; none if ``h`` has not acted since it got control and has
+    already made its one idle hand-off of the phase (ruling D-04)."""
     s = g.state
-    if not s.progress and s.idle_handoffs >= s.n_heroes:
+    if not s.progress and s.idle_handoffs >> h & 1:
         return []
     return [
         HANDOFF_ACTIONS[k]
@@ -91,7 +100,7 @@ def legal_hero_move(g: Game, h: int) -> list[int]:
             land = open_side(g, nxt, d)
             if land >= 0 and free(g, land):
                 acts.append(JUMP_ACTIONS[d])
-        if left >= 1 and not s.moved[h] and s.dragging[h] == NO_UNIT and _is_corpse(g, nxt):
+        if left >= 1 and not s.moved[h] and s.dragging[h] == NO_UNIT and _is_free_corpse(g, nxt):
             acts.append(DRAG_ACTIONS[d])
     if can_buy_move(g, h):
         acts.append(EXTRA_MOVE)

@@ -107,7 +107,7 @@ class State:
     phase_started: bool = False  # the current phase's automatic opening work has run
     n_heroes: int = 0
     next_uid: int = 0
-    idle_handoffs: int = 0  # hand-offs made without acting first, this phase
+    idle_handoffs: int = 0  # bitmask: heroes that handed off without acting first, this phase (D-04)
     progress: bool = False  # the unit in control has acted since it got control
     closed_bits: int = 0  # bitmask of closed doors, for line of sight
     controller: int = 0  # the unit in control of a movement-type phase (heroes hand it on)
@@ -147,15 +147,13 @@ class State:
         if set(data) != names:
             missing, extra = sorted(names - set(data)), sorted(set(data) - names)
             raise ValueError(f"saved state: missing fields {missing}, unknown fields {extra}")
+        defaults = cls()
         values = {}
         for name, value in data.items():
-            if isinstance(value, dict):
-                arr = np.array(value["data"], dtype=np.dtype(value["dtype"]))
-                values[name] = arr.reshape(value["shape"])
-            elif isinstance(value, list):
-                values[name] = [[int(v) for v in item] for item in value] if name in _NESTED else value
-            else:
-                values[name] = value
+            try:
+                values[name] = _field_from_json(name, value, getattr(defaults, name))
+            except (KeyError, TypeError, ValueError) as err:
+                raise ValueError(f"saved state: field {name!r}: {err}") from err
         return cls(**values)
 
     def equals(self, other: State) -> bool:
@@ -183,3 +181,18 @@ class State:
 
 
 _NESTED = {"stack", "fights"}
+
+
+def _field_from_json(name: str, value, default):
+    """One state field back from JSON, checked against the kind of value the field holds."""
+    if isinstance(default, np.ndarray):
+        if not isinstance(value, dict):
+            raise TypeError(f"expected an array object, found {type(value).__name__}")
+        return np.array(value["data"], dtype=np.dtype(value["dtype"])).reshape(value["shape"])
+    if isinstance(default, list):
+        if not isinstance(value, list):
+            raise TypeError(f"expected a list, found {type(value).__name__}")
+        return [[int(v) for v in item] for item in value] if name in _NESTED else list(value)
+    if isinstance(default, bool | int | str) and type(value) is not type(default):
+        raise TypeError(f"expected {type(default).__name__}, found {value!r}")
+    return value

@@ -82,7 +82,7 @@ def hero_movement(g: Game) -> None:
         can_move = s.unit_status[h] == ACTIVE and not s.surprised[h]
         s.move_left[h] = max(0, int(s.base_move[h]) - penalty) if can_move else 0
         s.move_done[h] = not can_move
-    s.idle_handoffs = 0
+    s.idle_handoffs, s.progress = 0, False
     _next_hero(g, start=0)
 
 
@@ -116,9 +116,11 @@ def _next_hero(g: Game, start: int | None = None) -> None:
 
 
 def handoff(g: Game, to: int) -> None:
+    """Give control to hero ``to`` (ruling D-04). A hand-off made before the hero in control has
+    acted is idle: each hero may make one per phase (bit ``h`` of ``idle_handoffs``)."""
     s = g.state
     if not s.progress:
-        s.idle_handoffs += 1
+        s.idle_handoffs |= 1 << int(s.controller)
     s.progress = False
     s.controller = to
     g.log({"type": "handoff", "to": label(g, to), "turn": s.turn})
@@ -170,7 +172,7 @@ def evasion(g: Game) -> None:
         _reset_phase_flags(g, h)
         able = s.unit_status[h] == ACTIVE and not s.surprised[h]
         s.move_done[h] = not (able and not s.exhausted[h] and s.stamina[h] >= EVADE_COST)
-    s.idle_handoffs = 0
+    s.idle_handoffs, s.progress = 0, False
     _next_hero(g, start=0)
 
 
@@ -229,6 +231,7 @@ def _close_turn(g: Game, rested: dict[int, bool]) -> None:
     s.acted[:] = False
     s.fought[:] = False
     s.dragging[:] = -1
+    check_corpses(g)  # a corpse that was safe only while dragged is lost if left alone (A-46)
     s.door_tried[:] = False
     if s.turn >= g.max_turns:
         g.finish("truncated", f"turn cap of {g.max_turns} turns reached")

@@ -130,11 +130,13 @@ def any_monster(g: Game) -> bool:
 
 
 def spend_stamina(g: Game, u: int, amount: int) -> None:
+    """Spend Stamina; depleting it to 0 makes the unit Exhausted (R-EXH-01). Spending nothing
+    exhausts nobody: a unit with no Stamina at all (a Skeleton, base 0) is never Exhausted."""
     s = g.state
     if amount > s.stamina[u] or (amount > 0 and s.exhausted[u]):
         raise AssertionError("stamina spend must have been checked by the legality mask")
     s.stamina[u] -= amount
-    if s.stamina[u] == 0 and not s.exhausted[u]:
+    if amount > 0 and s.stamina[u] == 0 and not s.exhausted[u]:
         s.exhausted[u] = True
         g.log({"type": "exhausted", "unit": label(g, u), "turn": s.turn})
 

@@ -117,7 +117,7 @@ def _status_lines(game: Game, marks: dict[int, str]) -> list[str]:
             else ""
         )
         lines.append(
-            f"{marks.get(u, ' ')} {game.label(u):8} {card.name:22} {Status(s.unit_status[u]).name.lower():10} "
+            f"{marks.get(u, ' ')} {game.label(u):8} {card.name:22} {_status_name(s.unit_status[u]):10} "
             f"HP {s.health[u]}/{s.base_health[u]}  St {s.stamina[u]}/{s.base_stamina[u]}  "
             f"Mg {s.magic[u]}/{s.base_magic[u]}  {where} {' '.join(flags)}".rstrip()
         )
@@ -125,3 +125,7 @@ def _status_lines(game: Game, marks: dict[int, str]) -> list[str]:
     if d is not None:
         lines.append(f"Waiting for {game.agent}: {Decision(d[0]).name.lower()} of {game.label(d[1])}")
     return lines
+
+
+def _status_name(status: int) -> str:
+    return Status(int(status)).name.lower()

@@ -1,0 +1,145 @@
+"""The text rendering (``dungeon_env.render.text.render_text``): the board with walls, doors, fog and
+figures, then the status lines.
+
+Layout: square row ``y`` is text line ``2*y`` and square ``x`` is column ``2*x``; the character
+between two squares (column ``2*x+1``) is their vertical wall or door, and line ``2*y+1`` holds the
+walls and doors between rows ``y`` and ``y+1``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dungeon_env.engine import Game, Phase
+from dungeon_env.engine.actions import END, MOVE_ACTIONS
+from dungeon_env.engine.units import kill_hero
+from dungeon_env.render.text import render_text
+from tests.builders import add_monster, arena_game, enter_phase, place, set_unit
+
+N, E, S, W = MOVE_ACTIONS
+BOARD_LINES = 28 + 27
+
+
+def board(text: str) -> list[str]:
+    return text.split("\n")[:BOARD_LINES]
+
+
+def status(text: str) -> list[str]:
+    lines = text.split("\n")
+    assert lines[BOARD_LINES] == ""
+    return lines[BOARD_LINES + 1 :]
+
+
+def char(text: str, x: int, y: int) -> str:
+    return board(text)[2 * y][2 * x]
+
+
+def test_board_has_28_map_rows_of_24_squares():
+    text = render_text(arena_game())
+    rows = board(text)
+    squares = rows[0::2]
+    walls = rows[1::2]
+    assert len(squares) == 28 and len(walls) == 27
+    assert all(len(r) == 2 * 24 - 1 for r in squares)
+    assert all(len(r) == 2 * 24 - 1 for r in walls)
+
+
+@pytest.mark.parametrize("name", ["flooded_cellar", "goblin_warrens", "warlocks_crypt"])
+def test_bundled_adventures_render_with_their_heroes(name):
+    g = Game.new(adventure=name, heroes=5, seed=1)
+    text = render_text(g)
+    for u in range(5):
+        x, y = g.xy(int(g.state.unit_pos[u]))
+        assert char(text, x, y) == str(u + 1)
+    assert len(board(text)) == BOARD_LINES
+
+
+def test_heroes_are_drawn_on_their_squares():
+    g = arena_game()
+    text = render_text(g)
+    assert [char(text, x, 0) for x in (1, 2, 4)] == ["1", "2", "3"]
+    place(g, 1, 8, 0)
+    text = render_text(g)
+    assert char(text, 2, 0) == "." and char(text, 8, 0) == "2"
+
+
+def test_walls_and_doors():
+    """Arena room A (x 1..5, y 1..5): a door north at (3,0)/(3,1), a door east at (5,3)/(6,3)."""
+    g = arena_game()
+    rows = board(render_text(g))
+    assert rows[1][2 * 3] == "+"  # closed door between rows 0 and 1 at x=3
+    assert rows[1][2 * 2] == "-"  # room A's north wall
+    assert rows[2 * 3][2 * 5 + 1] == "+"  # closed door between (5,3) and (6,3)
+    assert rows[2 * 2][2 * 0 + 1] == "|"  # room A's west wall
+    assert rows[2 * 2][2 * 1 + 1] == " "  # inside the room: no wall
+    g.state.door_open[0] = True
+    rows = board(render_text(g))
+    assert rows[1][2 * 3] == "/"
+
+
+def test_fog_hides_unrevealed_areas():
+    g = arena_game()
+    foggy = render_text(g)
+    clear = render_text(g, fog=False)
+    assert char(foggy, 0, 0) == "."  # corridor a, revealed at set-up
+    assert char(foggy, 3, 3) == " "  # room A, not yet seen
+    assert char(clear, 3, 3) == "."
+    assert char(foggy, 9, 9) == " " and char(clear, 9, 9) == "T"  # the table in room F
+    assert char(clear, 6, 20) == "#"  # a blockage
+    assert char(clear, 23, 27) == "E"  # the exit
+    # opening the door reveals room A
+    g.apply(END)
+    g.apply(E)  # hero_1 to (3,0)
+    g.dice.force(6)
+    g.apply(S)  # opens the door to room A
+    assert char(render_text(g), 3, 3) == "."
+
+
+def test_monsters_and_corpses():
+    g = arena_game()
+    m = add_monster(g, "orc", 3, 3, awake=False)
+    place(g, 2, 8, 0)
+    place(g, 0, 9, 0)
+    kill_hero(g, 0)
+    text = render_text(g)
+    assert char(text, 3, 3) == "a"
+    assert char(text, 9, 0) == "%"
+    lines = status(text)
+    orc = next(line for line in lines if " m0 " in line)
+    assert orc.startswith("a m0 ") and "Orc Warrior" in orc and "asleep" in orc
+    assert "HP 6/6" in orc and f"({3},{3})" in orc
+    corpse = next(line for line in lines if " hero_0 " in line)
+    assert corpse.startswith("% hero_0") and "corpse" in corpse
+    g.state.inactive[m] = False
+    assert "asleep" not in next(line for line in status(render_text(g)) if " m0 " in line)
+
+
+def test_status_lines():
+    g = arena_game()
+    lines = status(render_text(g))
+    assert lines[0] == "Turn 1  Light 20  Phase hero_movement"
+    assert lines[1].startswith("1 hero_0   Corvin Blackthorn")
+    assert "active" in lines[1] and "HP 8/8  St 6/6  Mg 1/1  (1,0)" in lines[1]
+    assert lines[2].startswith("2 hero_1   Ysolde Fenwick")
+    assert lines[3].startswith("3 hero_2   Hob Kettleby")
+    assert lines[-1] == "Waiting for hero_0: hero_move of hero_0"
+    set_unit(g, 1, health=0, deaths_door=True, stamina=0, exhausted=True, surprised=True)
+    lines = status(render_text(g))
+    assert "HP 0/8  St 0/5" in lines[2]
+    assert lines[2].endswith("death's door exhausted surprised")
+
+
+def test_status_after_the_end():
+    g = arena_game()
+    place(g, 0, 22, 27)
+    place(g, 1, 23, 26)
+    place(g, 2, 21, 27)
+    enter_phase(g, Phase.HERO_MOVEMENT)
+    for action in (E, S, E, E):
+        g.apply(action)
+    assert g.over
+    lines = status(render_text(g))
+    assert lines[0].startswith("Turn 1  Light 20  Phase game_over  Outcome: completed (")
+    assert all("exited" in line for line in lines[1:4])
+    assert not any(line.startswith("Waiting for") for line in lines)
+    assert char(render_text(g), 23, 27) == "E"
