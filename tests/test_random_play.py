@@ -155,7 +155,7 @@ class Checker:
         assert any(e["type"] == kind and e.get("unit") == name for e in new_events), (kind, name)
 
     def _decision(self, g: Game, s) -> None:
-        kind, unit = s.stack[-1]
+        kind, unit = s.stack[-1][:2]
         legal = g.legal_actions()
         assert len(legal) >= 2, "a decision with one (or no) legal action was asked (ruling D-08)"
         assert legal == sorted(set(legal)) and legal[0] >= 0 and legal[-1] < N_ACTIONS

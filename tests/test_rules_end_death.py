@@ -448,7 +448,7 @@ def _walk_everyone_out(g: Game) -> None:
         enter_phase(g, Phase.HERO_MOVEMENT)
         place(g, h, 23, 26)
         g.state.controller = h
-        g.state.stack[-1] = [int(Decision.HERO_MOVE), h]
+        g.state.stack[-1] = [int(Decision.HERO_MOVE), h, -1, -1]
         g._legal = None
         g.apply(S)
 
@@ -473,7 +473,7 @@ def test_D_01_a_primary_reach_goal_met_completes_the_adventure(tmp_path):
     g = Game.new(adventure=adventure, heroes=PLAIN, seed=0)
     enter_phase(g, Phase.HERO_MOVEMENT)
     place(g, 0, 23, 20)  # corridor l; one step south is corridor 4
-    g.state.stack[-1] = [int(Decision.HERO_MOVE), 0]
+    g.state.stack[-1] = [int(Decision.HERO_MOVE), 0, -1, -1]
     g._legal = None
     g.apply(S)
     assert g.state.visited[g.tables.board.area_names.index("4")]

@@ -67,7 +67,7 @@ def test_copy_is_independent(seed):
     # changing the copy, by play and by hand, leaves the original untouched
     _play(clone, random.Random(99), 200)
     clone.state.health[0] = 0
-    clone.state.stack.append([0, 0])
+    clone.state.stack.append([0, 0, -1, -1])
     clone.state.fights.append([5, 0, 0, 0, -1])
     clone.state.door_tried[:] = True
     clone.dice.force(6, 6)

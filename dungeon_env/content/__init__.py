@@ -1,5 +1,6 @@
 """The game's content: the board map, hero and monster cards and adventures, loaded and validated."""
 
+from .cards import load_items, load_spells
 from .loader import (
     adventure_names,
     load_adventure,
@@ -36,6 +37,8 @@ __all__ = [
     "load_adventure",
     "load_board",
     "load_heroes",
+    "load_items",
+    "load_spells",
     "load_monsters",
     "reachable_squares",
 ]

@@ -16,6 +16,23 @@ TRAITS = ("strong", "agile", "perceptive", "learned", "iron_willed")
 ENCOUNTER_TYPES = ("guard", "patrol", "ambusher")
 DECKS = ("treasure", "gear", "potions", "spells", "magic_items")
 PIECE_TYPES = ("door", "blockage", "furniture", "hero", "monster")
+EFFECT_KINDS = (
+    "damage",  # lose `amount` Health (to a hero: the Death's Door rules apply)
+    "heal",  # gain `amount` Health, capped at base
+    "stamina",  # gain `amount` Stamina, capped at base
+    "magic",  # gain `amount` Magic, capped at base
+    "light",  # raise the party's Light by `amount`, capped at 20
+    "fight_bonus",  # +`amount` Fighting Score for `duration` turns (0: while the item is carried)
+    "move_bonus",  # +`amount` Movement for `duration` turns (0: while the item is carried)
+    "damage_bonus",  # +`amount` Damage for `duration` turns (0: while the item is carried)
+    "detect_traps",  # detect every trap within `amount` squares in line of sight
+    "sleep",  # the target monster skips its movement and fights at -2 for `duration` turns
+    "revive",  # bring a dead hero whose corpse left the dungeon back to life (campaign)
+    "treasure",  # worth `amount` gold; no other use
+)
+CASTING_TIMES = ("combat", "explore", "movement", "any")
+SPELL_TARGETS = ("self", "ally", "enemy", "none")
+ITEM_USES = ("passive", "consumable", "reusable")
 
 Square = tuple[int, int]
 
@@ -46,6 +63,60 @@ class Board:
 
     def is_room(self, area_index: int) -> bool:
         return area_index < self.n_rooms
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A structured effect: ``kind`` from EFFECT_KINDS, an ``amount`` and a ``duration`` in turns."""
+
+    kind: str
+    amount: int = 0
+    duration: int = 0
+
+
+@dataclass(frozen=True)
+class Spell:
+    """A spell card. ``mental``: the effect lands only if the caster wins a Mental Combat against
+    the target; on a tie it lands if ``mental_tie == "caster"``. ``overcast`` is the stronger
+    version (None if the spell has none). A spell whose effect has a duration is ongoing (R-SPELL-09)."""
+
+    id: str
+    name: str
+    level: int
+    casting: str  # one of CASTING_TIMES
+    target: str  # one of SPELL_TARGETS
+    range: int  # squares (ruling A-39), line of sight needed; 0 = the caster's own square only
+    effect: Effect
+    text: str = ""
+    overcast: Effect | None = None
+    mental: bool = False
+    mental_tie: str = "target"  # "caster" or "target": who a tied Mental Combat favours
+
+    @property
+    def ongoing(self) -> bool:
+        return self.effect.duration > 0
+
+
+@dataclass(frozen=True)
+class ItemCard:
+    """A card of one of the five DECKS. Scrolls (deck ``spells``) name their ``spell``.
+    ``timing`` says when a usable item may be used (ruling A-58 by default: own Movement or Evasion)."""
+
+    id: str
+    name: str
+    deck: str  # one of DECKS
+    use: str  # one of ITEM_USES
+    effect: Effect | None = None
+    spell: str | None = None
+    target: str = "self"  # "self", "ally" (a hero within 1 square) or "none"
+    timing: str = "any"  # "any" (Movement, Evasion, Explore), "explore", "campaign"
+    copies: int = 1  # copies of this card in its deck
+    text: str = ""
+
+    @property
+    def face_down(self) -> bool:
+        """Potions, Scrolls and Magic Items are drawn face-down (R-IDENT-01)."""
+        return self.deck in ("potions", "spells", "magic_items")
 
 
 @dataclass(frozen=True)
@@ -80,10 +151,22 @@ class MonsterCard:
 
 @dataclass(frozen=True)
 class Door:
-    """A door on the wall edge between two orthogonally adjacent squares of different areas."""
+    """A door on the wall edge between two orthogonally adjacent squares of different areas. A
+    ``secret`` door is a wall until a room event reveals it."""
 
     a: Square
     b: Square
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class Trap:
+    """A hidden trapped square (ruling A-38): springs on any creature that enters it."""
+
+    at: Square
+    name: str
+    effect: Effect
+    blocks: bool = False  # a trap that blocks movement once sprung (e.g. a pit): it stays as a hazard
 
 
 @dataclass(frozen=True)
@@ -108,16 +191,54 @@ class Ambush:
 
 
 @dataclass(frozen=True)
+class EventOption:
+    text: str
+    effect: Effect | None = None
+    trait: str | None = None  # the choice needs a trait check: d6 (+1 with the trait) 4-6 succeeds
+    fail: Effect | None = None  # what happens if that check fails
+    item: str | None = None  # an item card given on success
+    deck: str | None = None  # or a card drawn from this deck
+
+
+@dataclass(frozen=True)
+class RoomEvent:
+    """Room or corridor text resolved in the Explore phase (rulings A-59, A-60).
+
+    ``scope`` "all" fires once at the first Explore phase with any hero in ``area`` and affects every
+    hero there; "exploring" fires at the first Explore phase with a hero exploring there and affects
+    the exploring heroes. ``kind``: "effect" (``effect`` on each affected hero), "check" (each
+    affected hero makes a trait check with ``options[0]``), "choice" (the first affected hero picks
+    one of ``options``), "item" (``item`` or a ``deck`` draw, claimed by an exploring hero),
+    "detect" (a room-text Detect Traps roll per affected hero: 4-6 detects the area's traps),
+    "ambush" (``monsters`` spawn at ``at``), "secret" (reveals the secret door ``door``)."""
+
+    area: str
+    scope: str
+    kind: str
+    text: str
+    effect: Effect | None = None
+    options: tuple[EventOption, ...] = ()
+    item: str | None = None
+    deck: str | None = None
+    monsters: tuple[str, ...] = ()
+    at: tuple[Square, ...] = ()
+    door: int | None = None  # index into Adventure.doors
+
+
+@dataclass(frozen=True)
 class Objective:
     """``kind`` is ``"escape"`` (all surviving heroes exit), ``"slay"`` (kill the guard at ``at``) or
-    ``"reach"`` (a hero stands in the area ``area``). Primary objectives other than escape must be met
-    for the adventure to count as completed (ruling D-01)."""
+    ``"reach"`` (a hero stands in the area ``area``), ``"retrieve"`` (a hero carries the item ``item``
+    out of the dungeon) or ``"rescue"`` (a hero explores ``area``, freeing the captive, and the party
+    escapes). Primary objectives other than escape must be met for the adventure to count as
+    completed (ruling D-01)."""
 
     kind: str
     text: str
     at: Square | None = None
     primary: bool = False
     area: str | None = None
+    item: str | None = None
 
 
 @dataclass(frozen=True)
@@ -136,4 +257,7 @@ class Adventure:
     ambushes: tuple[Ambush, ...]
     objectives: tuple[Objective, ...]
     secret_rooms: tuple[str, ...] = ()
+    traps: tuple[Trap, ...] = ()
+    events: tuple[RoomEvent, ...] = ()
+    final: bool = False  # the campaign's final adventure (R-CAMP-05)
     source: str = field(default="", compare=False)

@@ -40,16 +40,79 @@ class Action(IntEnum):
     HANDOFF_2 = 21
     HANDOFF_3 = 22
     HANDOFF_4 = 23
+    ITEM_0 = 24  # pick the k-th item the hero holds (then a verb, a target...)
+    ITEM_1 = 25
+    ITEM_2 = 26
+    ITEM_3 = 27
+    ITEM_4 = 28
+    ITEM_5 = 29
+    ITEM_6 = 30
+    ITEM_7 = 31
+    ITEM_8 = 32
+    ITEM_9 = 33
+    ITEM_10 = 34
+    ITEM_11 = 35
+    SPELL_0 = 36  # pick the k-th spell the hero knows
+    SPELL_1 = 37
+    SPELL_2 = 38
+    SPELL_3 = 39
+    SPELL_4 = 40
+    SPELL_5 = 41
+    SPELL_6 = 42
+    SPELL_7 = 43
+    USE = 44  # verb: cast (a spell or scroll), drink, use
+    MEMORIZE = 45  # verb: memorize the picked scroll (Explore)
+    IDENTIFY = 46  # verb: try to identify the picked item (Explore, Learned)
+    FORGET = 47  # verb: forget the picked spell
+    GIVE = 48  # verb: give the picked item (Trade; then the receiver as a target)
+    LOOT = 49  # Trade: take an item from a corpse in the same area (then the item as a target)
+    TARGET_0 = 50  # the k-th candidate of the decision (units in slot order, items in order)
+    TARGET_1 = 51
+    TARGET_2 = 52
+    TARGET_3 = 53
+    TARGET_4 = 54
+    TARGET_5 = 55
+    TARGET_6 = 56
+    TARGET_7 = 57
+    TARGET_8 = 58
+    TARGET_9 = 59
+    NORMAL_CAST = 60  # cast the spell's normal version
+    OVERCAST = 61  # cast its Overcast version (backlash roll follows)
+    KEEP_CASTING = 62  # fight this phase on double ones and keep the spell
+    LET_FAIL = 63  # let the spell fail and fight normally
+    EXPLORE = 64  # Explore phase: explore the room or corridor
+    STAY = 65  # Explore phase: stay put
+    CHOICE_0 = 66  # a room event's options
+    CHOICE_1 = 67
+    CHOICE_2 = 68
+    CHOICE_3 = 69
+    TAKE = 70  # take the item found
+    PASS = 71  # leave it to the next exploring hero
+    DISARM_N = 72  # try to disarm the detected trap on that side (end of Movement)
+    DISARM_E = 73
+    DISARM_S = 74
+    DISARM_W = 75
 
 
 N_ACTIONS = len(Action)
 # Plain ints for the hot paths (IntEnum member look-ups are slow on Python 3.11).
 MOVE_N, JUMP_N, DRAG_N, EXTRA_MOVE, END, DEFER, SPEND_0, HANDOFF_0 = 0, 4, 8, 12, 13, 14, 15, 19
+ITEM_0, SPELL_0, USE, MEMORIZE, IDENTIFY, FORGET, GIVE, LOOT, TARGET_0 = 24, 36, 44, 45, 46, 47, 48, 49, 50
+NORMAL_CAST, OVERCAST, KEEP_CASTING, LET_FAIL, EXPLORE, STAY = 60, 61, 62, 63, 64, 65
+CHOICE_0, TAKE, PASS, DISARM_N = 66, 70, 71, 72
+MAX_ITEMS_HELD, MAX_SPELLS_KNOWN, MAX_TARGETS, MAX_CHOICES = 12, 8, 10, 4
+# What a CHOOSE_TARGET decision is choosing (its arg ``a``); ``b`` carries the item or spell.
+TARGET_SPELL, TARGET_ITEM, TARGET_GIVE, TARGET_LOOT = 0, 1, 2, 3
 MOVE_ACTIONS = tuple(range(MOVE_N, MOVE_N + 4))
 JUMP_ACTIONS = tuple(range(JUMP_N, JUMP_N + 4))
 DRAG_ACTIONS = tuple(range(DRAG_N, DRAG_N + 4))
 SPEND_ACTIONS = tuple(range(SPEND_0, SPEND_0 + 4))
 HANDOFF_ACTIONS = tuple(range(HANDOFF_0, HANDOFF_0 + MAX_HEROES))
+ITEM_ACTIONS = tuple(range(ITEM_0, ITEM_0 + MAX_ITEMS_HELD))
+SPELL_ACTIONS = tuple(range(SPELL_0, SPELL_0 + MAX_SPELLS_KNOWN))
+TARGET_ACTIONS = tuple(range(TARGET_0, TARGET_0 + MAX_TARGETS))
+CHOICE_ACTIONS = tuple(range(CHOICE_0, CHOICE_0 + MAX_CHOICES))
+DISARM_ACTIONS = tuple(range(DISARM_N, DISARM_N + 4))
 
 ACTION_NAMES = tuple(a.name.lower() for a in Action)
 
@@ -61,6 +124,18 @@ class Decision(IntEnum):
     HERO_EVADE = 1  # a hero's Evasion (2 Stamina per square)
     MONSTER_MOVE = 2  # DM: one monster's movement
     FIGHT_STAMINA = 3  # Stamina spent on one Fight (DM for a monster, the hero for itself)
+    SPELL_SELECT = 4  # 2.1: a hero picks a spell or scroll to begin casting, or none (END)
+    CAST_WHILE_FIGHTING = 5  # a caster in a Fight: KEEP_CASTING (double ones) or LET_FAIL
+    CAST_MODE = 6  # NORMAL_CAST or OVERCAST, as the spell resolves
+    CHOOSE_TARGET = 7  # TARGET_k among the candidates (args: what is being targeted)
+    MENTAL_BID = 8  # Magic added to a Mental Combat roll, 0..3 (aggressor first)
+    EXPLORE_CHOICE = 9  # EXPLORE or STAY
+    EVENT_CHOICE = 10  # CHOICE_k of a room event
+    CLAIM_ITEM = 11  # TAKE or PASS an item found while exploring
+    HERO_ACT = 12  # Explore actions or Trade: pick an item (ITEM_k), a spell (SPELL_k), LOOT, or END
+    ITEM_VERB = 13  # what to do with the picked item: USE, MEMORIZE, IDENTIFY, GIVE (END: nothing)
+    SPELL_VERB = 14  # what to do with the picked spell: USE (cast), FORGET (END: nothing)
+    DISARM = 15  # end of Movement next to detected traps: DISARM_d or END
 
 
 class Phase(IntEnum):

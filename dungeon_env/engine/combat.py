@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dungeon_env.engine import effects, spells
 from dungeon_env.engine.actions import SPEND_ACTIONS, Decision
 from dungeon_env.engine.state import ACTIVE, SIDE_HERO
 from dungeon_env.engine.units import (
@@ -71,6 +72,7 @@ def begin_fighting(g: Game) -> bool:
     if not s.fights:
         return False
     _ask_stamina(g)
+    spells.ask_cast_while_fighting(g)  # casters in a Fight choose first
     return True
 
 
@@ -115,15 +117,17 @@ def hero_modifiers(g: Game, h: int, enemies: int, spend: int) -> dict[str, int]:
         mods["surprised"] = -1
     if s.light == 0:
         mods["light"] = -1
+    mods.update(effects.fight_modifiers(g, h))
     if spend:
         mods["stamina"] = spend
     return mods
 
 
-def monster_modifiers(enemies: int, spend: int) -> dict[str, int]:
+def monster_modifiers(g: Game, m: int, enemies: int, spend: int) -> dict[str, int]:
     mods = {}
     if enemies > 1:
         mods["enemies"] = -(enemies - 1)
+    mods.update(effects.fight_modifiers(g, m))
     if spend:
         mods["stamina"] = spend
     return mods
@@ -136,8 +140,8 @@ def resolve_fight(g: Game, row: list[int]) -> None:
     counts = enemy_counts(s.fights)
     m, h = row[MONSTER], row[HERO]
     h_mods = hero_modifiers(g, h, counts[h], row[H_SPEND])
-    m_mods = monster_modifiers(counts[m], row[M_SPEND])
-    h_dice = g.dice.roll("combat", 2)
+    m_mods = monster_modifiers(g, m, counts[m], row[M_SPEND])
+    h_dice = [1, 1] if s.double_ones[h] else g.dice.roll("combat", 2)  # keeps casting (R-FIGHT-10)
     m_dice = g.dice.roll("combat", 2)
     h_score = int(s.base_fight[h]) + sum(h_mods.values())
     m_score = int(s.base_fight[m]) + sum(m_mods.values())
@@ -182,12 +186,12 @@ def apply_fight_damage(g: Game) -> None:
     for row in s.fights:
         if row[WINNER] == HERO_WON:
             m = row[MONSTER]
-            s.health[m] -= s.base_damage[row[HERO]]
+            s.health[m] -= effects.damage_of(g, row[HERO])
             g.log(
                 {
                     "type": "damage",
                     "unit": label(g, m),
-                    "amount": int(s.base_damage[row[HERO]]),
+                    "amount": int(effects.damage_of(g, row[HERO])),
                     "source": label(g, row[HERO]),
                     "health": int(s.health[m]),
                     "turn": s.turn,
@@ -195,7 +199,7 @@ def apply_fight_damage(g: Game) -> None:
             )
         elif row[WINNER] == MONSTER_WON:
             h = row[HERO]
-            hurt_hero(g, h, int(s.base_damage[row[MONSTER]]), label(g, row[MONSTER]), damagers[h])
+            hurt_hero(g, h, effects.damage_of(g, row[MONSTER]), label(g, row[MONSTER]), damagers[h])
     for m in active_monsters(g):
         if s.health[m] <= 0:
             slay_monster(g, m, damagers.get(m, []))

@@ -13,6 +13,25 @@ _MEANING = {
     "defer": "DM: move this monster after the others (once per phase)",
     "spend": "Spend {n} Stamina on this Fight",
     "handoff": "Hand the heroes' movement to hero_{n} (interleaving)",
+    "item": "Pick the hero's item number {n} (then what to do with it)",
+    "spell": "Pick the hero's spell number {n} (to cast, select or forget)",
+    "use": "Cast the picked spell or scroll, drink or use the picked item",
+    "memorize": "Memorize the picked scroll (Explore phase)",
+    "identify": "Try to identify the picked item (Explore phase, Learned heroes)",
+    "forget": "Forget the picked spell",
+    "give": "Give the picked item to a hero in the same room or corridor (Trade phase)",
+    "loot": "Take an item from a corpse in the same room or corridor (Trade phase)",
+    "target": "Choose candidate number {n} (a figure or an item, in the order the observation lists)",
+    "normal_cast": "Cast the spell's normal version",
+    "overcast": "Cast the spell's Overcast version (a backlash roll follows)",
+    "keep_casting": "Keep casting while fighting: this phase's Fight dice count as double ones",
+    "let_fail": "Let the spell fail and fight normally",
+    "explore": "Explore the room or corridor this Explore phase",
+    "stay": "Stay put this Explore phase",
+    "choice": "Take option {n} of the room event",
+    "take": "Take the item found",
+    "pass": "Leave the item found to the next exploring hero",
+    "disarm": "Try to disarm the detected trap to the {d}",
 }
 _DIRS = {"n": "north", "e": "east", "s": "south", "w": "west"}
 
@@ -20,9 +39,9 @@ _DIRS = {"n": "north", "e": "east", "s": "south", "w": "west"}
 def action_meaning(action: Action) -> str:
     name = action.name.lower()
     head, _, tail = name.rpartition("_")
-    if head in ("move", "jump", "drag"):
+    if head in ("move", "jump", "drag", "disarm"):
         return _MEANING[head].format(d=_DIRS[tail])
-    if head in ("spend", "handoff"):
+    if head in ("spend", "handoff", "item", "spell", "target", "choice"):
         return _MEANING[head].format(n=tail)
     return _MEANING[name]
 

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from dungeon_env.content import adventure_names, load_heroes, load_monsters
-from dungeon_env.content.model import WIDTH, HeroCard, MonsterCard
-from dungeon_env.engine import combat, movement, turn
-from dungeon_env.engine.actions import ACTION_NAMES, HANDOFF_ACTIONS, Action, Decision, Phase
+from dungeon_env.content import adventure_names, load_heroes, load_items, load_monsters, load_spells
+from dungeon_env.content.model import WIDTH, HeroCard, ItemCard, MonsterCard, Spell
+from dungeon_env.engine import items, turn
+from dungeon_env.engine.actions import ACTION_NAMES, Action, Decision, Phase
+from dungeon_env.engine.decisions import HANDLERS
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import ending, objectives_report
 from dungeon_env.engine.state import ACTIVE, EMPTY, MAX_UNITS, NO_UNIT, State
@@ -44,6 +45,11 @@ class Game:
         self.heroes: list[HeroCard] = list(roster.values())
         self.monsters: list[MonsterCard] = list(load_monsters().values())
         self.monster_index = {m.id: i for i, m in enumerate(self.monsters)}
+        self.spells: list[Spell] = list(load_spells().values())
+        self.spell_index = {sp.id: i for i, sp in enumerate(self.spells)}
+        self.item_cards: list[ItemCard] = list(load_items().values())
+        self.item_index = {it.id: i for i, it in enumerate(self.item_cards)}
+        self.carried: list[list[tuple[str, bool]]] | None = None
         self.hero_ids = _check_heroes(hero_ids, roster)
         if not _is_int(seed):
             raise ValueError(f"seed must be an int, got {seed!r}")
@@ -67,8 +73,12 @@ class Game:
         seed: int = 0,
         max_turns: int = 100,
         forced_dice: tuple[int, ...] = (),
+        carried: list[list[tuple[str, bool]]] | None = None,
     ) -> Game:
-        """Set up an adventure: heroes on the start squares, Light 20, first phase Turn Start."""
+        """Set up an adventure: heroes on the start squares, Light 20, first phase Turn Start.
+
+        ``carried`` gives, per hero, the items it brings from earlier adventures as
+        ``(item card id, identified)`` pairs (campaigns, R-CAMP-01)."""
         adventure = adventure or adventure_names()[0]
         roster_ids = list(load_heroes())
         if _is_int(heroes):
@@ -78,6 +88,7 @@ class Game:
         elif isinstance(heroes, str | bytes) or not hasattr(heroes, "__iter__"):
             raise ValueError(f"heroes must be a count (3-5) or a list of hero ids, got {heroes!r}")
         game = cls(adventure, list(heroes), seed, max_turns)
+        game.carried = carried
         game.dice.force(*forced_dice)
         game._setup()
         return game
@@ -97,10 +108,18 @@ class Game:
         s.guard_uid = np.full(len(adv.guards), -1, np.int16)
         s.guard_slain = np.zeros(len(adv.guards), bool)
         s.ambush_fired = np.zeros(len(adv.ambushes), bool)
+        s.trap_armed = np.ones(len(adv.traps), bool)
+        s.trap_detected = np.zeros(len(adv.traps), bool)
+        s.event_done = np.zeros(len(adv.events), bool)
+        s.door_hidden = np.array([d.secret for d in adv.doors], bool)
+        s.spell_known = np.zeros((MAX_HEROES, len(self.spells)), bool)
         roster_index = {h.id: i for i, h in enumerate(self.heroes)}
         for u, hero_id in enumerate(self.hero_ids):
             place_hero(self, u, roster_index[hero_id], square(*adv.start[u]))
             s.visited[t.area[s.unit_pos[u]]] = True
+            for spell_id in self.heroes[roster_index[hero_id]].spells:
+                s.spell_known[u, self.spell_index[spell_id]] = True  # starting spells (A-21)
+        items.setup_items(self, self.carried)
         self.log(
             {
                 "type": "setup",
@@ -131,7 +150,7 @@ class Game:
         """The decision being asked, ``(kind, unit slot)``, or None when the game is over."""
         if self.over or not self.state.stack:
             return None
-        kind, unit = self.state.stack[-1]
+        kind, unit = self.state.stack[-1][:2]
         return Decision(kind), unit
 
     @property
@@ -167,30 +186,13 @@ class Game:
 
     # ----- the engine loop -----
     def _legal_for_top(self) -> list[int]:
-        kind, unit = self.state.stack[-1]
-        if kind == Decision.HERO_MOVE:
-            return movement.legal_hero_move(self, unit)
-        if kind == Decision.HERO_EVADE:
-            return movement.legal_evade(self, unit)
-        if kind == Decision.MONSTER_MOVE:
-            return movement.legal_monster_move(self, unit)
-        if kind == Decision.FIGHT_STAMINA:
-            return combat.legal_fight_stamina(self, unit)
-        raise AssertionError(f"unknown decision kind {kind}")
+        kind, unit, a, b = self.state.stack[-1]
+        return HANDLERS[kind][0](self, unit, a, b)
 
     def _apply_top(self, action: int) -> None:
-        kind, unit = self.state.stack.pop()
+        kind, unit, a, b = self.state.stack.pop()
         self._legal = None
-        if kind in (Decision.HERO_MOVE, Decision.HERO_EVADE) and action >= HANDOFF_ACTIONS[0]:
-            turn.handoff(self, action - HANDOFF_ACTIONS[0])
-        elif kind == Decision.HERO_MOVE:
-            movement.do_hero_move(self, unit, action)
-        elif kind == Decision.HERO_EVADE:
-            movement.do_evade(self, unit, action)
-        elif kind == Decision.MONSTER_MOVE:
-            movement.do_monster_move(self, unit, action)
-        elif kind == Decision.FIGHT_STAMINA:
-            combat.do_fight_stamina(self, unit, action)
+        HANDLERS[kind][1](self, unit, a, b, action)
 
     def _advance(self) -> None:
         """Run automatic steps until a decision with a real choice is on top (a decision with a
@@ -212,8 +214,14 @@ class Game:
         self._legal = None
 
     # ----- helpers the rule modules call -----
-    def push(self, kind: Decision, unit: int) -> None:
-        self.state.stack.append([int(kind), int(unit)])
+    def push(self, kind: Decision, unit: int, a: int = -1, b: int = -1) -> None:
+        """Ask a decision of the agent owning ``unit``; ``a`` and ``b`` are its context."""
+        self.state.stack.append([int(kind), int(unit), int(a), int(b)])
+
+    @property
+    def decision_args(self) -> tuple[int, int]:
+        """The two context ints of the decision being asked (their meaning depends on its kind)."""
+        return tuple(self.state.stack[-1][2:4]) if self.state.stack else (-1, -1)
 
     def goto(self, phase: Phase) -> None:
         self.state.phase = int(phase)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dungeon_env.engine import items, spells, traps
 from dungeon_env.engine.actions import (
     DEFER,
     DRAG_ACTIONS,
@@ -15,10 +16,15 @@ from dungeon_env.engine.actions import (
     END,
     EXTRA_MOVE,
     HANDOFF_ACTIONS,
+    ITEM_0,
     JUMP_ACTIONS,
     JUMP_N,
+    MAX_ITEMS_HELD,
+    MAX_SPELLS_KNOWN,
     MOVE_ACTIONS,
     MOVE_N,
+    SPELL_0,
+    Decision,
     Phase,
 )
 from dungeon_env.engine.encounters import trigger_ambushes
@@ -106,12 +112,14 @@ def legal_hero_move(g: Game, h: int) -> list[int]:
         acts.append(EXTRA_MOVE)
     acts.append(END)
     acts.extend(_handoffs(g, h))
+    acts.extend(items.item_actions(g, h, "movement"))
+    acts.extend(spells.spell_actions(g, h, "movement"))
     return sorted(acts)
 
 
 def _jumpable(g: Game, sq: int) -> bool:
     """A one-square obstacle a hero may Jump: furniture or a corpse (R-JUMP-02, A-42)."""
-    return bool(g.tables.furniture[sq]) or _is_corpse(g, sq)
+    return bool(g.tables.furniture[sq]) or _is_corpse(g, sq) or traps.is_jumpable(g, sq)
 
 
 def do_hero_move(g: Game, h: int, action: int) -> None:
@@ -141,6 +149,12 @@ def do_hero_move(g: Game, h: int, action: int) -> None:
         g.log({"type": "extra_move", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
     elif action == END:
         s.move_done[h] = True
+        if traps.disarm_actions(g, h):
+            g.push(Decision.DISARM, h)
+    elif ITEM_0 <= action < ITEM_0 + MAX_ITEMS_HELD:
+        items.pick_item(g, h, action - ITEM_0, "movement")
+    elif SPELL_0 <= action < SPELL_0 + MAX_SPELLS_KNOWN:
+        spells.pick_spell(g, h, action - SPELL_0, "movement")
 
 
 def step(g: Game, u: int, to: int) -> None:
@@ -159,7 +173,10 @@ def step(g: Game, u: int, to: int) -> None:
     g.log(
         {"type": "move", "unit": label(g, u), "from": list(g.xy(frm)), "to": list(g.xy(to)), "turn": s.turn}
     )
-    if u >= s.n_heroes:
+    traps.on_enter(g, u, to)
+    if u >= s.n_heroes or s.unit_status[u] != ACTIVE:
+        check_corpses(g)
+        g.check_end()
         return
     if g.tables.exit[to] and s.phase in (Phase.HERO_MOVEMENT, Phase.EVASION):
         leave_dungeon(g, u)
@@ -232,6 +249,9 @@ def _jump(g: Game, h: int, d: int) -> None:
     else:
         s.move_left[h] = 0
         s.move_done[h] = True
+        over = int(g.tables.neighbor[s.unit_pos[h], d])
+        if traps.is_jumpable(g, over) and free(g, over):
+            step(g, h, over)  # a trap that does not block movement: the hero lands on it (R-JUMP-06)
 
 
 def legal_evade(g: Game, h: int) -> list[int]:
@@ -245,6 +265,7 @@ def legal_evade(g: Game, h: int) -> list[int]:
                 acts.append(MOVE_ACTIONS[d])
     acts.append(END)
     acts.extend(_handoffs(g, h))
+    acts.extend(items.item_actions(g, h, "evasion"))
     return sorted(acts)
 
 
@@ -254,6 +275,10 @@ def do_evade(g: Game, h: int, action: int) -> None:
     if action == END:
         s.move_done[h] = True
         return
+    if ITEM_0 <= action < ITEM_0 + MAX_ITEMS_HELD:
+        items.pick_item(g, h, action - ITEM_0, "evasion")
+        return
+    spells.on_evade(g, h)
     spend_stamina(g, h, EVADE_COST)
     g.log({"type": "evade", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
     step(g, h, open_side(g, int(s.unit_pos[h]), action - MOVE_N))

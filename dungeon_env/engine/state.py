@@ -16,6 +16,9 @@ from enum import IntEnum
 import numpy as np
 
 MAX_UNITS = 64
+MAX_ITEMS = 96  # item instances in one game (cards drawn, carried in, found)
+MAX_DECK = 64  # cards in one deck
+N_DECKS = 5
 NO_UNIT = -1
 
 
@@ -100,6 +103,31 @@ class State:
     guard_slain: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [guard]
     ambush_fired: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [ambush index]
     patrol_corridors: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # heroes at last end
+    # --- items: one slot per card instance; a hero's k-th item is its k-th held slot in slot order ---
+    item_card: np.ndarray = field(default_factory=lambda: np.full(MAX_ITEMS, -1, np.int16))  # catalogue
+    item_holder: np.ndarray = field(default_factory=lambda: np.full(MAX_ITEMS, -1, np.int16))  # unit or -1
+    item_known: np.ndarray = field(default_factory=lambda: np.zeros(MAX_ITEMS, bool))  # face up
+    item_locked: np.ndarray = field(default_factory=lambda: np.zeros(MAX_ITEMS, bool))  # Identify rolled 1
+    deck_cards: np.ndarray = field(default_factory=lambda: np.full((N_DECKS, MAX_DECK), -1, np.int16))
+    deck_next: np.ndarray = field(default_factory=lambda: np.zeros(N_DECKS, np.int16))  # next card to draw
+    # --- spells: [hero, spell catalogue index] ---
+    spell_known: np.ndarray = field(default_factory=lambda: np.zeros((5, 0), bool))
+    casting_spell: np.ndarray = field(default_factory=lambda: np.full(5, -1, np.int16))  # selected in 2.1
+    casting_item: np.ndarray = field(default_factory=lambda: np.full(5, -1, np.int16))  # the scroll, or -1
+    double_ones: np.ndarray = field(default_factory=lambda: _units(bool))  # keeps casting while fighting
+    effects: list = field(default_factory=list)  # ongoing: [unit, effect kind, amount, turns left, spell]
+    # --- per-turn flags of the Explore and Trade phases, [hero] ---
+    exploring: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
+    memorized: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
+    identified: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
+    gave: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
+    received: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
+    disarm_tried: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
+    # --- traps, room events, secret doors ---
+    trap_armed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [trap]
+    trap_detected: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [trap] known to heroes
+    event_done: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [event]
+    door_hidden: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [door] secret, unrevealed
     # --- turn structure ---
     turn: int = 1
     light: int = 20
@@ -111,7 +139,7 @@ class State:
     progress: bool = False  # the unit in control has acted since it got control
     closed_bits: int = 0  # bitmask of closed doors, for line of sight
     controller: int = 0  # the unit in control of a movement-type phase (heroes hand it on)
-    stack: list = field(default_factory=list)  # pending decisions: [kind, unit]
+    stack: list = field(default_factory=list)  # pending decisions: [kind, unit, arg a, arg b]
     queue: list = field(default_factory=list)  # monsters still to move this phase
     fights: list = field(default_factory=list)  # [monster, hero, monster spend, hero spend]
     fight_index: int = 0
@@ -180,7 +208,7 @@ class State:
         return total
 
 
-_NESTED = {"stack", "fights"}
+_NESTED = {"stack", "fights", "effects"}
 
 
 def _field_from_json(name: str, value, default):

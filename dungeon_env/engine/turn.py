@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dungeon_env.engine import effects, explore, spells, trade
 from dungeon_env.engine.actions import Decision, Phase
 from dungeon_env.engine.combat import begin_fighting
 from dungeon_env.engine.encounters import roll_patrols
@@ -47,6 +48,14 @@ def resume(g: Game) -> None:
         _next_monster(g)
     elif phase == Phase.FIGHTING:
         g.goto(Phase.SPELL_RESOLUTION)
+    elif phase == Phase.SPELL_SELECTION:
+        spells.resume_spell_selection(g)
+    elif phase == Phase.SPELL_RESOLUTION:
+        spells.resume_spell_resolution(g)
+    elif phase == Phase.EXPLORE:
+        explore.resume_explore(g)
+    elif phase == Phase.TRADE:
+        trade.resume_trade(g)
 
 
 def turn_start(g: Game) -> None:
@@ -80,7 +89,8 @@ def hero_movement(g: Game) -> None:
     for h in range(s.n_heroes):
         _reset_phase_flags(g, h)
         can_move = s.unit_status[h] == ACTIVE and not s.surprised[h]
-        s.move_left[h] = max(0, int(s.base_move[h]) - penalty) if can_move else 0
+        allowance = int(s.base_move[h]) + effects.move_bonus(g, h) - penalty
+        s.move_left[h] = max(0, allowance) if can_move else 0
         s.move_done[h] = not can_move
     s.idle_handoffs, s.progress = 0, False
     _next_hero(g, start=0)
@@ -127,8 +137,8 @@ def handoff(g: Game, to: int) -> None:
 
 
 def spell_selection(g: Game) -> None:
-    """2.1: heroes pick spells to begin casting (spells arrive with the magic rules)."""
-    g.goto(Phase.MONSTER_MOVEMENT)
+    """2.1: heroes pick spells to begin casting."""
+    spells.begin_spell_selection(g)
 
 
 def monster_movement(g: Game) -> None:
@@ -184,18 +194,7 @@ def fighting(g: Game) -> None:
 
 def spell_resolution(g: Game) -> None:
     """2.5: spells that did not fail resolve; then Turn End if monsters remain, else Explore."""
-    g.goto(Phase.TURN_END if any_monster(g) else Phase.EXPLORE)
-
-
-def explore(g: Game) -> None:
-    """Step 3 (outside combat only): exploring, room text and trap detection arrive with the
-    exploration rules."""
-    g.goto(Phase.TRADE)
-
-
-def trade(g: Game) -> None:
-    """Step 4 (outside combat only): trading arrives with the item rules."""
-    g.goto(Phase.TURN_END)
+    spells.begin_spell_resolution(g)
 
 
 def turn_end(g: Game) -> None:
@@ -208,6 +207,7 @@ def turn_end(g: Game) -> None:
     for h in active_heroes(g):
         if s.deaths_door[h] and not rested[h]:
             deaths_door_roll(g, h)
+    effects.tick(g)
     s.light = max(0, s.light - 1)
     g.log({"type": "light", "light": s.light, "turn": s.turn})
     check_corpses(g)
@@ -231,6 +231,8 @@ def _close_turn(g: Game, rested: dict[int, bool]) -> None:
     s.acted[:] = False
     s.fought[:] = False
     s.dragging[:] = -1
+    for flags in (s.exploring, s.memorized, s.identified, s.gave, s.received, s.disarm_tried, s.double_ones):
+        flags[:] = False
     check_corpses(g)  # a corpse that was safe only while dragged is lost if left alone (A-46)
     s.door_tried[:] = False
     if s.turn >= g.max_turns:
@@ -248,7 +250,7 @@ _BEGIN = {
     Phase.EVASION: evasion,
     Phase.FIGHTING: fighting,
     Phase.SPELL_RESOLUTION: spell_resolution,
-    Phase.EXPLORE: explore,
-    Phase.TRADE: trade,
+    Phase.EXPLORE: explore.begin_explore,
+    Phase.TRADE: trade.begin_trade,
     Phase.TURN_END: turn_end,
 }
