@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from dungeon_env.content import adventure_names
-from dungeon_env.engine import Game, IllegalActionError
+from dungeon_env.engine import N_ACTIONS, Game, IllegalActionError
 from dungeon_env.engine.actions import ACTION_NAMES, END, JUMP_ACTIONS
 from dungeon_env.engine.game import SAVE_FORMAT
 
@@ -322,7 +322,7 @@ def test_illegal_action_names_agent_action_and_legal_ones():
 def test_non_actions_are_illegal_with_a_clear_message(bad):
     g = Game.new(adventure="flooded_cellar", heroes=3, seed=0)
     with pytest.raises(
-        IllegalActionError, match=r"hero_0 cannot play action .* \(not an action of 0\.\.23\)"
+        IllegalActionError, match=rf"hero_0 cannot play action .* \(not an action of 0\.\.{N_ACTIONS - 1}\)"
     ):
         g.apply(bad)
 
