@@ -255,6 +255,7 @@ class Game:
         s.outcome, s.end_reason = outcome, reason
         s.phase = int(Phase.GAME_OVER)
         s.stack.clear()
+        items.end_adventure(self)  # every item is identified at the adventure's end (R-IDENT-04)
         self.log(
             {
                 "type": "end",

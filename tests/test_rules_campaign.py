@@ -1,0 +1,161 @@
+"""Campaign rules (CAMP) and corpses carried out (R-DEATH-05): adventures in order, a finite roster."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dungeon_env.content import load_adventure, load_heroes, load_items
+from dungeon_env.engine import Game
+from dungeon_env.engine.campaign import Campaign, campaign_order
+from dungeon_env.engine.state import CORPSE_OUT, EXITED, GONE
+from dungeon_env.engine.units import take_off
+
+
+def _end(game: Game, statuses: dict[int, int], outcome: str) -> Game:
+    """Finish a game by hand: each hero slot gets the given status (exited, corpse carried out...)."""
+    for u, status in statuses.items():
+        take_off(game, u)
+        game.state.unit_status[u] = status
+    game.finish(outcome, "set by the test")
+    return game
+
+
+def _give(game: Game, u: int, card_id: str, known: bool = True) -> int:
+    s = game.state
+    slot = int(np.flatnonzero(s.item_card < 0)[0])
+    s.item_card[slot] = game.item_index[card_id]
+    s.item_holder[slot] = u
+    s.item_known[slot] = known
+    return slot
+
+
+def _any_card(deck: str | None = None, revive: bool = False) -> str:
+    for card in load_items().values():
+        if revive and card.effect is not None and card.effect.kind == "revive":
+            return card.id
+        if not revive and (deck is None or card.deck == deck):
+            return card.id
+    pytest.skip("no such item card in items.toml yet")
+
+
+def test_campaign_order_ends_with_the_final_adventure():
+    order = campaign_order()
+    assert len(order) >= 3
+    finals = [name for name in order if load_adventure(name).final]
+    assert finals in ([], [order[-1]])
+
+
+def test_R_CAMP_01_survivors_keep_items_and_memorized_spells_reset():
+    card = _any_card("gear")
+    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
+    game = campaign.next_game()
+    _give(game, 0, card)
+    game.state.spell_known[1, :] = True  # as if sela had memorized every spell
+    campaign.record(_end(game, {0: EXITED, 1: EXITED, 2: EXITED}, "completed"))
+    assert campaign.inventories["bram"] == [(card, True)]
+    nxt = campaign.next_game()
+    assert nxt.tables.adventure.id == campaign_order()[1]
+    held = [nxt.item_cards[int(c)].id for c in nxt.state.item_card[nxt.state.item_holder == 0]]
+    assert held == [card]
+    assert not nxt.state.spell_known[1].any()  # sela starts with no spells again
+
+
+def test_R_CAMP_02_the_player_of_a_dead_hero_picks_an_unused_living_hero():
+    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
+    game = campaign.next_game()
+    campaign.record(_end(game, {0: EXITED, 1: GONE, 2: EXITED}, "completed"), pick=lambda av: av[-1])
+    roster = list(load_heroes())
+    assert campaign.heroes[0] == "bram" and campaign.heroes[2] == "hob"
+    assert campaign.heroes[1] == roster[-1] and "sela" in campaign.dead
+    assert "sela" not in campaign.available() and "bram" not in campaign.available()
+    with pytest.raises(ValueError, match="available heroes"):
+        game = campaign.next_game()
+        campaign.record(_end(game, {0: GONE, 1: EXITED, 2: EXITED}, "completed"), pick=lambda av: "sela")
+
+
+def test_R_CAMP_03_a_revived_hero_becomes_available_again():
+    revive = _any_card(revive=True)
+    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
+    game = campaign.next_game()
+    _give(game, 0, revive)
+    campaign.record(_end(game, {0: EXITED, 1: CORPSE_OUT, 2: EXITED}, "completed"))
+    assert "sela" not in campaign.dead and campaign.heroes[1] == "sela"
+    assert campaign.inventories["bram"] == []  # the Elixir was used up
+
+
+def test_R_DEATH_05_a_corpse_left_inside_is_dead_for_good_and_its_gear_lost():
+    card = _any_card("gear")
+    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
+    game = campaign.next_game()
+    _give(game, 1, card)
+    campaign.record(_end(game, {0: EXITED, 1: GONE, 2: EXITED}, "completed"))
+    assert "sela" in campaign.dead and "sela" not in campaign.carried_out
+    assert all(card_id != card for items in campaign.inventories.values() for card_id, _ in items)
+
+
+def test_R_DEATH_05_a_corpse_carried_out_gives_its_gear_to_the_carrier_and_stays_revivable():
+    card = _any_card("gear")
+    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
+    game = campaign.next_game()
+    _give(game, 1, card)
+    game.log({"type": "corpse_out", "unit": "hero_1", "carrier": "hero_2", "turn": 1})
+    campaign.record(_end(game, {0: EXITED, 1: CORPSE_OUT, 2: EXITED}, "completed"))
+    assert "sela" in campaign.carried_out
+    assert (card, True) in campaign.inventories["hob"]
+
+
+def test_R_CAMP_04_too_few_heroes_left_loses_the_campaign():
+    campaign = Campaign(heroes=["bram", "sela", "hob", "tovar"], seed=1)
+    campaign.dead = {h for h in load_heroes() if h not in ("bram", "sela", "hob", "tovar", "corvin")}
+    game = campaign.next_game()
+    campaign.record(_end(game, {0: GONE, 1: GONE, 2: EXITED, 3: EXITED}, "completed"))
+    assert campaign.outcome == "lost"  # two dead, one hero left to pick
+
+
+def test_R_CAMP_05_completing_the_final_adventure_wins_even_if_heroes_died():
+    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
+    campaign.index = len(campaign.adventures) - 1
+    campaign.dead = {h for h in load_heroes() if h not in ("bram", "sela", "hob")}  # no replacements left
+    game = campaign.next_game()
+    campaign.record(_end(game, {0: GONE, 1: GONE, 2: EXITED}, "completed"))
+    assert campaign.outcome == "won"
+
+
+def test_failed_adventure_is_played_again_by_the_new_party():
+    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
+    game = campaign.next_game()
+    campaign.record(_end(game, {0: GONE, 1: GONE, 2: GONE}, "failed"))
+    assert campaign.outcome == "" and campaign.index == 0 and campaign.attempt == 1
+    assert set(campaign.heroes).isdisjoint({"bram", "sela", "hob"})
+    again = campaign.next_game()
+    assert again.tables.adventure.id == campaign_order()[0] and again.seed != game.seed
+
+
+def test_R_CAMP_06_the_roster_is_finite_and_dead_heroes_are_not_replenished():
+    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
+    assert len(load_heroes()) == 10
+    while not campaign.over:
+        game = campaign.next_game()
+        campaign.record(_end(game, {0: GONE, 1: GONE, 2: GONE}, "failed"))
+    assert campaign.outcome == "lost"
+    assert len(campaign.dead) == 9  # three parties of three, and one hero too few for a fourth
+    assert len(campaign.history) == 3
+
+
+def test_truncated_adventure_ends_the_campaign_as_truncated():
+    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
+    game = campaign.next_game()
+    game.finish("truncated", "turn cap")
+    campaign.record(game)
+    assert campaign.outcome == "truncated"
+
+
+def test_bad_campaign_options_are_rejected():
+    with pytest.raises(ValueError, match="3-5"):
+        Campaign(heroes=["bram", "sela"])
+    with pytest.raises(ValueError, match="unknown"):
+        Campaign(heroes=["bram", "sela", "nobody"])
+    campaign = Campaign(heroes=["bram", "sela", "hob"])
+    with pytest.raises(ValueError, match="finished game"):
+        campaign.record(campaign.next_game())
