@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
+TRAIN_STAMP := $(VENV)/.installed-training
 
 .PHONY: demo test bench lint format clean
 
@@ -11,14 +12,21 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# torch first, pinned: pip then takes the CPU wheel on this machine's disk, not a multi-GB CUDA build.
+$(TRAIN_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e '.[dev,training]'
+	touch $(TRAIN_STAMP)
+
 demo: $(STAMP)
 	$(PY) -m dungeon_env.demo
 
-test: $(STAMP)
+test: $(TRAIN_STAMP)
 	$(PY) -m pytest -q -n 2
 
 bench: $(STAMP)
 	$(PY) scripts/bench.py
+	$(PY) scripts/bench_env.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -86,3 +86,62 @@ def play_until(g: Game, phase: Phase, choose=None, limit: int = 10_000) -> None:
 
 def is_active(g: Game, u: int) -> bool:
     return g.state.unit_status[u] == ACTIVE
+
+
+# ----- magic and items (issue 3) -----
+
+
+def give_item(g: Game, u: int, card_id: str, known: bool | None = None) -> int:
+    """A new copy of the item card held by ``u`` (face down for potions, scrolls and magic items
+    unless ``known`` says otherwise); returns its item slot."""
+    from dungeon_env.engine import items
+
+    slot = items.create(g, card_id)
+    items.give(g, slot, u)
+    if known is not None:
+        g.state.item_known[slot] = known
+    g._legal = None
+    return slot
+
+
+def learn(g: Game, u: int, *spell_ids: str, only: bool = False) -> None:
+    """``u`` knows these spells (``only``: and no others)."""
+    if only:
+        g.state.spell_known[u, :] = False
+    for spell_id in spell_ids:
+        g.state.spell_known[u, g.spell_index[spell_id]] = True
+    g._legal = None
+
+
+# ---------------------------------------------------------------------- traps, events, trading (issue 3)
+
+
+def arena_variant(folder: Path, name: str, extra: str) -> str:
+    """Write the arena plus ``extra`` TOML (traps, events, doors...) as adventure ``name`` in
+    ``folder``; returns its path."""
+    path = Path(folder) / f"{name}.toml"
+    text = Path(ARENA).read_text().replace('id = "arena"', f'id = "{name}"')
+    path.write_text(text + "\n" + extra)
+    return str(path)
+
+
+def quiet(g: Game) -> int:
+    """A do-nothing choice: END, else STAY (Explore), else PASS (an item found), else the first legal."""
+    from dungeon_env.engine.actions import END, PASS, STAY
+
+    legal = g.legal_actions()
+    for action in (END, STAY, PASS):
+        if action in legal:
+            return action
+    return legal[0]
+
+
+def apply_past_explore(g: Game, action: int) -> None:
+    """Apply ``action``, then answer any Explore or Trade question that follows by doing nothing
+    (STAY, PASS, END): for tests of other rules that only need the turn to go on."""
+    from dungeon_env.engine import Decision
+
+    quiet_kinds = {Decision.EXPLORE_CHOICE, Decision.CLAIM_ITEM, Decision.HERO_ACT, Decision.EVENT_CHOICE}
+    g.apply(action)
+    while not g.over and g.decision is not None and g.decision[0] in quiet_kinds:
+        g.apply(quiet(g))

@@ -114,17 +114,52 @@ def _threat(adventure, monsters) -> int:
         return card.fight + card.health + 2 * card.damage
 
     placed = [g.monster for g in adventure.guards] + [m for a in adventure.ambushes for m in a.monsters]
+    placed += [m for e in adventure.events for m in e.monsters]  # event ambushes
     return sum(map(value, placed)) + 3 * sum(map(value, adventure.patrol))
+
+
+def _ambushes(adventure) -> int:
+    return len(adventure.ambushes) + sum(e.kind == "ambush" for e in adventure.events)
 
 
 def test_adventures_are_sorted_and_rise_in_difficulty():
     names = adventure_names()
     adventures = [load_adventure(name) for name in names]
-    assert [a.difficulty for a in adventures] == [1, 2, 3]
+    assert [a.difficulty for a in adventures] == [1, 2, 3, 4, 5]
     monsters = load_monsters()
     threats = [_threat(a, monsters) for a in adventures]
-    assert threats == sorted(threats) and len(set(threats)) == 3
-    assert [len(a.ambushes) for a in adventures] == sorted(len(a.ambushes) for a in adventures)
+    assert threats == sorted(threats) and len(set(threats)) == 5
+    assert [_ambushes(a) for a in adventures] == sorted(_ambushes(a) for a in adventures)
+
+
+def test_the_last_adventure_is_the_campaign_final():
+    adventures = [load_adventure(name) for name in adventure_names()]
+    assert [a.final for a in adventures] == [False, False, False, False, True]
+
+
+def test_adventures_have_goals_beyond_the_exit():
+    """Between them the adventures ask for every kind of goal, and the later ones make some primary."""
+    adventures = [load_adventure(name) for name in adventure_names()]
+    kinds = {o.kind for a in adventures for o in a.objectives}
+    assert {"escape", "slay", "retrieve", "rescue"} <= kinds
+    primary = [{o.kind for o in a.objectives if o.primary} for a in adventures]
+    assert primary[3] > {"escape"} and primary[4] >= {"escape", "slay", "retrieve"}
+
+
+@pytest.mark.parametrize("name", adventure_names())
+def test_bundled_adventure_has_traps_events_and_items_to_find(name):
+    adventure = load_adventure(name)
+    assert len(adventure.traps) >= 3 and any(t.blocks for t in adventure.traps)
+    kinds = {e.kind for e in adventure.events}
+    assert {"item", "detect"} <= kinds and ({"check", "choice"} & kinds)
+    assert {e.scope for e in adventure.events} == {"all", "exploring"}
+
+
+def test_adventures_use_every_kind_of_room_event():
+    kinds = {e.kind for name in adventure_names() for e in load_adventure(name).events}
+    assert kinds == {"effect", "check", "choice", "item", "detect", "ambush", "secret"}
+    secret = [name for name in adventure_names() if any(d.secret for d in load_adventure(name).doors)]
+    assert len(secret) >= 3
 
 
 @pytest.mark.parametrize("name", adventure_names())
@@ -137,11 +172,11 @@ def test_bundled_adventure_is_sound(name):
     assert len(adventure.start) >= 5
     assert len({board.area[y, x] for x, y in adventure.start}) == 1
     assert set(adventure.exits).isdisjoint(adventure.start)  # leaving is not free
-    assert 6 <= len(adventure.doors) <= 10
+    assert 6 <= len(adventure.doors) <= 12
     assert adventure.blockages and adventure.furniture and adventure.guards
     assert 2 <= len(adventure.patrol) <= 3
     primary = [o for o in adventure.objectives if o.primary]
-    assert [o.kind for o in primary] == ["escape"]
+    assert primary[0].kind == "escape" and all(o.kind != "reach" for o in primary)
 
     reachable = reachable_squares(board, adventure)
     assert set(adventure.exits) <= reachable
@@ -234,7 +269,13 @@ HERO_CASES = [
     ("unknown_trait", '"iron_willed"]', '"ironwilled"]', "hero[0].traits[1]", "unknown trait 'ironwilled'"),
     ("duplicate_trait", '["strong", "iron', '["strong", "strong", "iron', "hero[0].traits[1]", "duplicate"),
     ("duplicate_id", 'id = "tovar"', 'id = "bram"', "hero[1].id", "duplicate id 'bram'"),
-    ("few_casters", "caster = true\n", "", "hero", "expected exactly 2 casters"),
+    (
+        "few_casters",
+        'caster = true\nspells = ["arcane_bolt", "sleep", "reveal_traps"]\n',
+        "",
+        "hero",
+        "expected exactly 2 casters",
+    ),
     ("bad_toml", 'name = "Bram Ironhide"', "name = Bram", "toml", "invalid TOML"),
     (
         "spells_non_caster",
@@ -385,11 +426,229 @@ ADVENTURE_CASES = [
         "objective[1].area",
         "unknown area 'Z'",
     ),
-    ("objective_kind", 'kind = "slay"', 'kind = "rescue"', "objective[1].kind", "unknown objective kind"),
+    ("objective_kind", 'kind = "slay"', 'kind = "guard"', "objective[1].kind", "unknown objective kind"),
     ("exit_unreachable", "exits = [[22, 0], [23, 0]]", "exits = [[3, 3]]", "exits[0]", "cannot be reached"),
     ("secret_room", "patrol =", 'secret_rooms = ["a"]\npatrol =', "secret_rooms[0]", "unknown room 'a'"),
     ("difficulty", "difficulty = 2", "difficulty = 0", "difficulty", "out of range"),
 ]
+
+
+# Traps, room events, secret doors, the new objectives and ``final`` (issue 3). Events of the goblin
+# warrens, in file order: 0 P item, 1 O choice, 2 K check, 3 K item, 4 L ambush, 5 L item, 6 H detect,
+# 7 G choice, 8 D item (the ruby); objectives: 0 escape, 1 slay.
+DART = 'name = "dart trap"\neffect = { kind = "damage", amount = 1 }'
+PIT = 'name = "covered pit"\neffect = { kind = "damage", amount = 2 }\nblocks = true'
+P_ITEM = (
+    'area = "P"\nscope = "exploring"\nkind = "item"\n'
+    'text = "The guard room\'s chest is full of goblin junk, and one useful thing."\ndeck = "gear"'
+)
+K_OPTION = '{ text = "Steel your mind", trait = "iron_willed", fail = { kind = "damage", amount = 1 } }'
+RUBY_EVENT = 'text = "Among the bones of the troll\'s hoard gleams the Blood Ruby."\nitem = "ruby"'
+SLAY_ENTRY = 'kind = "slay"\n' + SLAY
+GUARD_DOOR = "[[door]]  # o -> P, the guard room\nbetween = [[20, 27], [20, 26]]"
+WOLVES = 'monsters = ["cave_wolf", "cave_wolf"]\nat = [[20, 15], [21, 18]]'
+
+
+def _event(area: str, kind: str, extra: str) -> str:
+    return f'\n\n[[event]]\narea = "{area}"\nscope = "exploring"\nkind = "{kind}"\ntext = "x"\n{extra}'
+
+
+NEW_KEY_CASES = [
+    ("trap_key", DART, DART.replace("name", "nmae"), "trap[0].nmae", "unknown key"),
+    ("trap_on_guard", "at = [22, 13]", "at = [18, 24]", "trap[0].at", "already taken by guard[0]"),
+    ("trap_on_start", "at = [22, 13]", "at = [19, 27]", "trap[0].at", "already taken by start"),
+    ("trap_effect_kind", DART, DART.replace('"damage"', '"bleed"'), "trap[0].effect.kind", "'bleed'"),
+    ("trap_effect_amount", DART, DART.replace("amount = 1", "amount = 99"), "trap[0].effect.amount", "99"),
+    (
+        "trap_effect_key",
+        DART,
+        DART.replace("amount = 1", "amount = 1, turns = 2"),
+        "trap[0].effect.turns",
+        "unknown key",
+    ),
+    ("trap_blocks", PIT, PIT.replace("true", '"yes"'), "trap[2].blocks", "expected true or false"),
+    ("event_area", P_ITEM, P_ITEM.replace('"P"', '"Q"'), "event[0].area", "unknown area 'Q'"),
+    (
+        "event_scope",
+        P_ITEM,
+        P_ITEM.replace('"exploring"', '"everyone"'),
+        "event[0].scope",
+        "unknown event scope",
+    ),
+    ("event_kind", P_ITEM, P_ITEM.replace('"item"', '"treasure"'), "event[0].kind", "unknown event kind"),
+    ("item_scope", P_ITEM, P_ITEM.replace('"exploring"', '"all"'), "event[0].scope", "must be 'exploring'"),
+    ("item_and_deck", P_ITEM, P_ITEM + '\nitem = "ruby"', "event[0].deck", "not both"),
+    (
+        "item_nothing",
+        P_ITEM,
+        P_ITEM.replace('deck = "gear"', ""),
+        "event[0].item",
+        "needs an `item` or a `deck`",
+    ),
+    ("item_deck", P_ITEM, P_ITEM.replace('"gear"', '"weapons"'), "event[0].deck", "unknown deck 'weapons'"),
+    (
+        "item_unknown",
+        RUBY_EVENT,
+        RUBY_EVENT.replace('"ruby"', '"rubyy"'),
+        "event[8].item",
+        "unknown item 'rubyy'",
+    ),
+    (
+        "key_of_other_kind",
+        P_ITEM,
+        P_ITEM + '\neffect = { kind = "heal" }',
+        "event[0].effect",
+        "an event of kind 'item' has no `effect`",
+    ),
+    ("check_two_options", K_OPTION, K_OPTION + ", " + K_OPTION, "event[2].options", "at most 1 entries"),
+    (
+        "check_no_trait",
+        K_OPTION,
+        '{ text = "Steel your mind" }',
+        "event[2].options[0].trait",
+        "missing required key",
+    ),
+    (
+        "fail_no_trait",
+        K_OPTION,
+        K_OPTION.replace('trait = "iron_willed", ', ""),
+        "event[2].options[0].fail",
+        "cannot fail",
+    ),
+    (
+        "option_trait",
+        '"perceptive"',
+        '"sharp_eyed"',
+        "event[1].options[0].trait",
+        "unknown trait 'sharp_eyed'",
+    ),
+    ("choice_one_option", '    { text = "Leave it" },\n', "", "event[7].options", "at least 2 entries"),
+    (
+        "ambush_outside",
+        WOLVES,
+        WOLVES.replace("[20, 15]", "[20, 12]"),
+        "event[4].at[0]",
+        "not in the ambush area L",
+    ),
+    (
+        "ambush_mixed",
+        WOLVES,
+        WOLVES.replace('"cave_wolf"]', '"giant_spider"]'),
+        "event[4].monsters",
+        "mixes ambushers",
+    ),
+    ("ambush_no_at", WOLVES, WOLVES.split("\n")[0], "event[4].at", "missing required key"),
+    (
+        "ambush_on_guard",
+        WOLVES,
+        WOLVES.replace("[20, 15]", "[20, 16]"),
+        "event[4].at[0]",
+        "already taken by guard",
+    ),
+    (
+        "secret_door_type",
+        GUARD_DOOR,
+        GUARD_DOOR + '\nsecret = "yes"',
+        "door[0].secret",
+        "expected true or false",
+    ),
+    (
+        "secret_never_revealed",
+        GUARD_DOOR,
+        GUARD_DOOR + "\nsecret = true",
+        "door[0].secret",
+        "no event of kind 'secret'",
+    ),
+    (
+        "secret_not_secret",
+        RUBY_EVENT,
+        RUBY_EVENT + _event("P", "secret", "door = 1"),
+        "event[9].door",
+        "is not a secret door",
+    ),
+    (
+        "secret_other_room",
+        GUARD_DOOR,
+        GUARD_DOOR + "\nsecret = true" + _event("H", "secret", "door = 0"),
+        "event[0].door",
+        "is not on a wall of area H",
+    ),
+    (
+        "secret_door_index",
+        RUBY_EVENT,
+        RUBY_EVENT + _event("P", "secret", "door = 40"),
+        "event[9].door",
+        "out of range",
+    ),
+    (
+        "retrieve_unknown",
+        SLAY_ENTRY,
+        'kind = "retrieve"\ntext = "x"\nitem = "rubbish"',
+        "objective[1].item",
+        "'rubbish'",
+    ),
+    (
+        "retrieve_unplaced",
+        SLAY_ENTRY,
+        'kind = "retrieve"\ntext = "x"\nitem = "jewelled_crown"',
+        "objective[1].item",
+        "no event places",
+    ),
+    (
+        "retrieve_no_item",
+        SLAY_ENTRY,
+        'kind = "retrieve"\ntext = "x"',
+        "objective[1].item",
+        "missing required key",
+    ),
+    (
+        "retrieve_at",
+        SLAY_ENTRY,
+        'kind = "retrieve"\ntext = "x"\nitem = "ruby"\nat = [1, 1]',
+        "objective[1].at",
+        "has no `at`",
+    ),
+    (
+        "rescue_area",
+        SLAY_ENTRY,
+        'kind = "rescue"\ntext = "x"\narea = "Z"',
+        "objective[1].area",
+        "unknown area 'Z'",
+    ),
+    (
+        "rescue_item",
+        SLAY_ENTRY,
+        'kind = "rescue"\ntext = "x"\narea = "D"\nitem = "ruby"',
+        "objective[1].item",
+        "a rescue objective has no `item`",
+    ),
+    (
+        "rescue_sealed",
+        SLAY_ENTRY,
+        'kind = "rescue"\ntext = "x"\narea = "A"',
+        "objective[1].area",
+        "cannot be reached",
+    ),
+    ("final", "difficulty = 2", 'difficulty = 2\nfinal = "yes"', "final", "expected true or false"),
+]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key", "reason"), [c[1:] for c in NEW_KEY_CASES], ids=[c[0] for c in NEW_KEY_CASES]
+)
+def test_broken_adventure_new_keys(tmp_path, old, new, key, reason):
+    source = CONTENT / "adventures" / f"{ADVENTURE}.toml"
+    path = _variant(tmp_path, source, f"{ADVENTURE}.toml", old, new)
+    _expect(load_adventure, path, key, reason)
+
+
+def test_adventure_items_checked_against_given_cards(tmp_path):
+    from dungeon_env.content import load_board
+    from dungeon_env.content._adventure import parse_adventure
+
+    path = CONTENT / "adventures" / f"{ADVENTURE}.toml"
+    with pytest.raises(ContentError, match=r"event\[8\]\.item: unknown item 'ruby'"):
+        parse_adventure(path, load_board(), load_monsters(), items={})
 
 
 @pytest.mark.parametrize(

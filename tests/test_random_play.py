@@ -6,7 +6,9 @@ Invariants checked after every decision:
   and ``unit_pos`` agree both ways, nothing stands on furniture or a blockage, and figures off the
   board have no square;
 - Health, Stamina and Magic within 0..base; a monster on the board has Health >= 1 (a monster at
-  <= 0 has been removed); Light within 0..20 and equal to 20 less the finished turns;
+  <= 0 has been removed); Light within 0..20 and equal to 20 less the finished turns unless an item
+  or spell raised it;
+- items are held by heroes (or their corpses) or nobody, never by monsters, at most 12 a hero;
 - while the game is not over exactly one agent is asked (``game.agent``) with a non-empty, sorted
   set of legal actions of more than one choice (ruling D-08), for a unit that is on the board and
   belongs to that agent; at sampled decisions every legal action is applied to a copy without error;
@@ -64,13 +66,28 @@ RESULTS = {
     "deaths_door": {"dies", "survives"},
     "patrol": {"appears", "none"},
     "overcast": {"forget", "wound", "none"},
+    "trait_check": {"success", "fail"},
 }
 MONSTER_MOVE, FIGHT_STAMINA = int(Decision.MONSTER_MOVE), int(Decision.FIGHT_STAMINA)
+DM_DECISIONS = {MONSTER_MOVE, FIGHT_STAMINA, int(Decision.MENTAL_BID)}
+ITEM_PHASES = {Phase.HERO_MOVEMENT, Phase.EVASION, Phase.EXPLORE, Phase.TRADE}
 PHASE_OF_DECISION = {
     Decision.HERO_MOVE: {Phase.HERO_MOVEMENT},
     Decision.HERO_EVADE: {Phase.EVASION},
     Decision.MONSTER_MOVE: {Phase.MONSTER_MOVEMENT},
     Decision.FIGHT_STAMINA: {Phase.FIGHTING},
+    Decision.SPELL_SELECT: {Phase.SPELL_SELECTION},
+    Decision.CAST_WHILE_FIGHTING: {Phase.FIGHTING},
+    Decision.CAST_MODE: {Phase.SPELL_RESOLUTION, Phase.HERO_MOVEMENT, Phase.EXPLORE},
+    Decision.CHOOSE_TARGET: {Phase.SPELL_RESOLUTION} | ITEM_PHASES,
+    Decision.MENTAL_BID: {Phase.SPELL_RESOLUTION, Phase.HERO_MOVEMENT, Phase.EXPLORE},
+    Decision.EXPLORE_CHOICE: {Phase.EXPLORE},
+    Decision.EVENT_CHOICE: {Phase.EXPLORE},
+    Decision.CLAIM_ITEM: {Phase.EXPLORE},
+    Decision.HERO_ACT: {Phase.EXPLORE, Phase.TRADE},
+    Decision.ITEM_VERB: ITEM_PHASES,
+    Decision.SPELL_VERB: {Phase.EXPLORE},
+    Decision.DISARM: {Phase.HERO_MOVEMENT},
 }
 
 
@@ -86,17 +103,24 @@ class Checker:
         self.prev: dict[int, tuple[bool, int]] = {}  # unit -> (exhausted, stamina) at the last check
         self.hero_agents = [f"hero_{u}" for u in range(g.state.n_heroes)]
         self.n_events = 0
+        self.light_raised = False
         self.check()
 
     def check(self) -> None:
         g, s = self.g, self.g.state
         self._units(g, s)
+        self._items(s)
+        self.light_raised |= any(e["type"] == "light_raised" for e in g.events[self.n_events :])
         assert 0 <= s.light <= 20
-        if s.outcome:
+        if self.light_raised:
+            assert s.light >= max(0, 20 - s.turn), "Light fell faster than 1 a turn"
+        elif s.outcome:
             assert s.light in (max(0, 21 - s.turn), max(0, 20 - s.turn))
-            assert g.agent is None and g.decision is None and g.legal_actions() == []
         else:
             assert s.light == max(0, 21 - s.turn)
+        if s.outcome:
+            assert g.agent is None and g.decision is None and g.legal_actions() == []
+        else:
             self._decision(g, s)
         self.n_events = len(g.events)
 
@@ -154,6 +178,16 @@ class Checker:
         new_events = g.events[self.n_events :]
         assert any(e["type"] == kind and e.get("unit") == name for e in new_events), (kind, name)
 
+    def _items(self, s) -> None:
+        """Every item is held by a hero figure (alive, out, or a corpse) or by nobody; never by a
+        monster; no hero holds more than 12; identities stay within the catalogue."""
+        holders = s.item_holder[s.item_card >= 0]
+        held = holders[holders >= 0]
+        assert np.all(held < s.n_heroes), "a monster or a free slot holds an item"
+        if held.size:
+            assert np.bincount(held).max() <= 12, "a hero holds more than 12 items"
+        assert np.all(s.item_card < len(self.g.item_cards))
+
     def _decision(self, g: Game, s) -> None:
         kind, unit = s.stack[-1][:2]
         legal = g.legal_actions()
@@ -166,7 +200,7 @@ class Checker:
             assert kind != MONSTER_MOVE
         else:
             assert g.agent == "dm" and s.unit_side[unit] == SIDE_MONSTER
-            assert kind in (MONSTER_MOVE, FIGHT_STAMINA)
+            assert kind in DM_DECISIONS
 
     def all_legal_apply(self) -> None:
         for action in self.g.legal_actions():
@@ -203,7 +237,10 @@ def check_log(g: Game, adventure: str, seed: int, n_heroes: int) -> None:
             assert all(1 <= f <= 6 for f in e["dice"]) and len(e["dice"]) >= 1
             assert e["modifier"] == sum(e["modifiers"].values())
             assert e["total"] == sum(e["dice"]) + e["modifier"]
-            assert e["result"] in RESULTS[e["check"]]
+            if e["check"] == "detect_traps":
+                assert e["result"] == max(e["total"], 0)  # the squares it reaches (DM-secret)
+            else:
+                assert e["result"] in RESULTS[e["check"]]
             assert e["actor"] == "dm" or e["actor"] in infos
         elif e["type"] == "fight":
             assert set(e) == FIGHT_KEYS

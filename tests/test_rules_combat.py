@@ -121,12 +121,13 @@ def test_R_CTS_01_monster_free_turn_has_no_combat_substeps():
 
 
 def test_R_CTS_02_spell_selection_step_runs_between_movement_and_monsters():
-    """2.1 exists in the trace right after Movement; with no spells in the game yet it asks nothing
-    (the spell rules, a second selection being rejected, arrive with the magic rules)."""
+    """2.1 comes in the trace right after Movement: the two casters are asked there, and declining
+    (END) costs nothing (selection itself is tested in test_rules_spells.py)."""
     g = arena_game(["orwin", "maelis", "hob"], seed=2)  # the two casters
     add_monster(g, "orc", 9, 3)
     asked = play_to(g, Phase.MONSTER_MOVEMENT)
-    assert all(kind == Decision.HERO_MOVE for kind, _ in asked)
+    assert {kind for kind, _ in asked} == {Decision.HERO_MOVE, Decision.SPELL_SELECT}
+    assert sorted(u for kind, u in asked if kind == Decision.SPELL_SELECT) == [0, 1]
     assert phases_of_turn(g, 1)[-3:] == ["hero_movement", "spell_selection", "monster_movement"]
     assert g.state.magic[0] == 5 and g.state.magic[1] == 4
 

@@ -15,10 +15,19 @@ from fractions import Fraction
 import pytest
 
 from dungeon_env.engine import Decision, Game, Phase
-from dungeon_env.engine.actions import END, MOVE_ACTIONS, SPEND_0
+from dungeon_env.engine.actions import MOVE_ACTIONS, SPEND_0
 from dungeon_env.engine.state import ACTIVE, CORPSE, GONE, NO_UNIT
 from dungeon_env.engine.units import heal
-from tests.builders import add_monster, arena_game, enter_phase, events, place, rolls, set_unit
+from tests.builders import (
+    add_monster,
+    arena_game,
+    enter_phase,
+    events,
+    place,
+    quiet,
+    rolls,
+    set_unit,
+)
 
 MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
 N_TRIALS = 20_000
@@ -33,8 +42,9 @@ def assert_rate(hits: int, n: int, p: Fraction) -> None:
 
 
 def spend_nothing(g: Game) -> int:
+    """END, STAY and PASS where legal (do nothing), 0 Stamina in Fights."""
     legal = g.legal_actions()
-    return END if END in legal else (SPEND_0 if SPEND_0 in legal else legal[0])
+    return SPEND_0 if SPEND_0 in legal else quiet(g)
 
 
 def play_turn(g: Game, choose=spend_nothing, limit: int = 2000) -> None:

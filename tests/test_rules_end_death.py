@@ -18,7 +18,7 @@ from dungeon_env.engine.actions import DRAG_ACTIONS, END, EXTRA_MOVE, JUMP_ACTIO
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, GONE, NO_UNIT
 from dungeon_env.engine.units import kill_hero
 from dungeon_env.engine.visibility import look, sees
-from tests.builders import ARENA, PLAIN, arena_game, enter_phase, events, place, set_unit
+from tests.builders import ARENA, PLAIN, apply_past_explore, arena_game, enter_phase, events, place, set_unit
 
 N, E, S, W = MOVE_ACTIONS
 
@@ -114,8 +114,8 @@ def test_R_END_02_exit_is_the_entrance_by_default(no_exit_arena):
     exits = {g.xy(int(q)) for q in range(g.tables.n_squares) if g.tables.exit[q]}
     assert exits == set(adv.start)
     assert not g.tables.exit[g.square(23, 27)]
-    g.apply(END)
-    g.apply(END)
+    apply_past_explore(g, END)
+    apply_past_explore(g, END)
     assert g.decision == (Decision.HERO_MOVE, 2)
     g.apply(E)  # Hob (4,0) -> (5,0), an unused start square: he leaves the dungeon
     assert g.state.unit_status[2] == EXITED
@@ -133,8 +133,8 @@ def test_R_END_02_a_scenario_exit_replaces_the_entrance(name):
 
 def test_R_END_02_walking_onto_a_start_square_is_not_an_exit():
     g = Game.new(adventure="goblin_warrens", heroes=3)
-    g.apply(END)
-    g.apply(END)
+    apply_past_explore(g, END)
+    apply_past_explore(g, END)
     assert g.decision == (Decision.HERO_MOVE, 2)
     g.apply(E)  # (20,27) -> (21,27): a start square, not an exit
     assert g.state.unit_status[2] == ACTIVE and at(g, 2) == (21, 27)
@@ -180,7 +180,7 @@ def test_R_END_04_adventure_end_is_final_and_reported():
     assert g.state.phase == Phase.GAME_OVER
     assert [e["type"] for e in g.events].count("end") == 1
     with pytest.raises(IllegalActionError, match="the game is over"):
-        g.apply(END)
+        apply_past_explore(g, END)
 
 
 def test_R_END_05_all_heroes_dead_fails_the_adventure():
@@ -189,12 +189,12 @@ def test_R_END_05_all_heroes_dead_fails_the_adventure():
     for u in range(3):
         set_unit(g, u, health=0, deaths_door=True)
     g.apply(W)  # hero_0 (1,0) -> (0,0)
-    g.apply(END)
+    apply_past_explore(g, END)
     g.apply(E)  # hero_1 (2,0) -> (3,0)
-    g.apply(END)
+    apply_past_explore(g, END)
     g.dice.force(1, 1, 1)
     g.apply(E)  # hero_2 (4,0) -> (5,0)
-    g.apply(END)
+    apply_past_explore(g, END)
     assert g.dice.forced_left == 0
     assert [e["unit"] for e in events(g, "death")] == ["hero_0", "hero_1", "hero_2"]
     assert g.outcome == "failed"
@@ -209,7 +209,7 @@ def test_R_END_05_game_goes_on_while_one_hero_lives():
     for action in (W, END, E, END, E):
         g.apply(action)
     g.dice.force(1, 1, 6)  # Hob (Iron-Willed) survives
-    g.apply(END)
+    apply_past_explore(g, END)
     assert g.dice.forced_left == 0
     assert not g.over
     assert g.state.unit_status[2] == ACTIVE and g.state.turn == 2
@@ -228,10 +228,10 @@ def test_R_DEATH_01_dead_hero_becomes_a_corpse_on_its_square():
     place(g, 1, 10, 0)
     set_unit(g, 0, health=0, deaths_door=True)
     g.apply(E)
-    g.apply(END)
-    g.apply(END)
+    apply_past_explore(g, END)
+    apply_past_explore(g, END)
     g.dice.force(2)  # Corvin's Death's Door roll: 2 -> dies
-    g.apply(END)
+    apply_past_explore(g, END)
     assert g.dice.forced_left == 0
     assert events(g, "death", unit="hero_0")
     assert g.state.unit_status[0] == CORPSE
@@ -306,10 +306,10 @@ def test_R_DEATH_03_hero_dying_alone_is_lost_at_once():
     place(g, 0, 9, 0)
     set_unit(g, 0, health=0, deaths_door=True)
     g.apply(E)
-    g.apply(END)
-    g.apply(END)
+    apply_past_explore(g, END)
+    apply_past_explore(g, END)
     g.dice.force(1)
-    g.apply(END)
+    apply_past_explore(g, END)
     assert [e["type"] for e in g.events if e.get("unit") == "hero_0"][-2:] == ["death", "corpse_lost"]
     assert g.state.unit_status[0] == GONE
 
@@ -324,7 +324,7 @@ def test_R_DEATH_04_dragging_costs_one_square_and_the_corpse_trails():
     place(g, 1, 1, 0)
     place(g, 2, 10, 0)
     enter_phase(g, Phase.HERO_MOVEMENT)
-    g.apply(END)  # hero_1
+    apply_past_explore(g, END)  # hero_1
     assert g.decision == (Decision.HERO_MOVE, 2)
     assert DRAG_ACTIONS[3] in g.legal_actions()
     g.apply(DRAG_ACTIONS[3])
@@ -349,7 +349,7 @@ def test_R_DEATH_04_drag_only_from_the_start_of_the_move():
     place(g, 1, 1, 0)
     place(g, 2, 11, 0)
     enter_phase(g, Phase.HERO_MOVEMENT)
-    g.apply(END)
+    apply_past_explore(g, END)
     g.apply(W)  # Hob (11,0) -> (10,0): now next to the corpse, but he has already moved
     assert not set(DRAG_ACTIONS) & set(g.legal_actions())
 
@@ -362,7 +362,7 @@ def test_R_DEATH_04_dragged_corpse_is_safe_across_areas():
     place(g, 1, 1, 0)
     place(g, 2, 8, 0)
     enter_phase(g, Phase.HERO_MOVEMENT)
-    g.apply(END)
+    apply_past_explore(g, END)
     g.apply(DRAG_ACTIONS[1])  # the corpse is east of Hob
     for _ in range(3):
         g.apply(W)
@@ -376,7 +376,7 @@ def test_R_DEATH_04_corpse_carried_out_through_the_exit():
     place(g, 1, 1, 0)
     place(g, 2, 22, 27)
     enter_phase(g, Phase.HERO_MOVEMENT)
-    g.apply(END)
+    apply_past_explore(g, END)
     g.apply(DRAG_ACTIONS[3])
     g.apply(E)  # Hob steps onto the exit (23,27) with the corpse trailing
     assert g.state.unit_status[2] == EXITED
@@ -400,12 +400,12 @@ def test_R_DEATH_03_corpse_dragged_last_turn_and_left_alone_is_lost_when_the_tur
     place(g, 1, 1, 0)
     place(g, 2, 8, 0)
     enter_phase(g, Phase.HERO_MOVEMENT)
-    g.apply(END)
+    apply_past_explore(g, END)
     g.apply(DRAG_ACTIONS[1])
     g.apply(W)
     g.apply(W)
     assert at(g, 2) == (6, 0) and at(g, 0) == (7, 0)  # Hob in corridor a, the corpse in b
-    g.apply(END)
+    apply_past_explore(g, END)
     assert g.state.turn == 2 and g.decision == (Decision.HERO_MOVE, 1)
     assert g.state.unit_status[0] == GONE
 

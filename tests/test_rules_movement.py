@@ -34,7 +34,7 @@ from dungeon_env.engine.actions import (
 from dungeon_env.engine.game import IllegalActionError
 from dungeon_env.engine.state import ACTIVE, EXITED
 from dungeon_env.engine.units import kill_hero
-from tests.builders import add_monster, arena_game, enter_phase, events, place, set_unit
+from tests.builders import add_monster, apply_past_explore, arena_game, enter_phase, events, place, set_unit
 
 N, E, S, W = MOVE_ACTIONS
 
@@ -148,9 +148,9 @@ def test_R_TURN_07_up_to_3_stamina_for_3_more_squares():
     assert E not in g.legal_actions()
     assert [e["stamina"] for e in events(g, "extra_move", unit="hero_0")] == [4, 3, 2]
     # the limit is per Movement phase: next turn 3 more may be bought
-    g.apply(END)
+    apply_past_explore(g, END)
     while g.state.turn == 1:
-        g.apply(END)
+        apply_past_explore(g, END)
     assert EXTRA_MOVE in g.legal_actions() and g.decision == (Decision.HERO_MOVE, 0)
     g.apply(EXTRA_MOVE)
     g.apply(EXTRA_MOVE)
@@ -249,7 +249,7 @@ def test_R_TURN_09_monsters_do_not_pass_occupied_squares_either():
     enter_phase(g, Phase.MONSTER_MOVEMENT)
     assert g.decision[0] == Decision.MONSTER_MOVE
     if g.decision != (Decision.MONSTER_MOVE, m):
-        g.apply(END)  # the Goblin on (5,13) moves first (reading order) and stays
+        apply_past_explore(g, END)  # the Goblin on (5,13) moves first (reading order) and stays
     assert g.decision == (Decision.MONSTER_MOVE, m)
     legal = g.legal_actions()
     assert E not in legal and W not in legal
@@ -284,14 +284,14 @@ def test_D04_handoff_to_any_unfinished_hero_and_end_passes_in_index_order():
     assert g.legal_actions()[-2:] == [HANDOFF_ACTIONS[1], HANDOFF_ACTIONS[2]]
     g.apply(HANDOFF_ACTIONS[2])
     assert g.decision == (Decision.HERO_MOVE, 2)
-    g.apply(END)
+    apply_past_explore(g, END)
     assert g.decision == (Decision.HERO_MOVE, 0)
     assert HANDOFF_ACTIONS[2] not in g.legal_actions()
     g.apply(W)
-    g.apply(END)
+    apply_past_explore(g, END)
     assert g.decision == (Decision.HERO_MOVE, 1)
     assert not set(HANDOFF_ACTIONS) & set(g.legal_actions())  # everyone else is done
-    g.apply(END)  # the last hero done: the phase ends (no monster: the turn runs on to turn 2)
+    apply_past_explore(g, END)  # the last hero done: the phase ends (no monster: the turn runs on to turn 2)
     assert g.state.turn == 2
     assert [e["phase"] for e in g.events if e["type"] == "phase" and e["turn"] == 1][1:3] == [
         "hero_movement",
@@ -334,9 +334,9 @@ def test_D04_idle_handoff_allowance_renews_each_phase():
     g.apply(HANDOFF_ACTIONS[0])
     assert not set(HANDOFF_ACTIONS) & set(g.legal_actions())
     while g.state.phase == Phase.HERO_MOVEMENT:
-        g.apply(END)
+        apply_past_explore(g, END)
     while g.state.phase != Phase.EVASION:
-        g.apply(END)
+        apply_past_explore(g, END)
     assert g.decision == (Decision.HERO_EVADE, 0)
     g.apply(HANDOFF_ACTIONS[1])
     g.apply(HANDOFF_ACTIONS[0])
@@ -520,11 +520,11 @@ def test_evasion_in_the_real_combat_sequence_escapes_a_fight():
     place(g, 0, 0, 0)
     refresh(g)
     while g.state.phase != Phase.EVASION:
-        g.apply(END)
+        apply_past_explore(g, END)
     assert g.decision == (Decision.HERO_EVADE, 0)
     g.apply(E)
     while g.state.turn == 1:
-        g.apply(END)
+        apply_past_explore(g, END)
     assert not events(g, "fight") and g.state.unit_status[m] == ACTIVE
     assert at(g, 0) == (1, 0) and int(g.state.stamina[0]) == 6 - 2 + 1  # +1 at turn 2's start
 

@@ -22,7 +22,18 @@ from dungeon_env.engine.actions import END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_ACTI
 from dungeon_env.engine.game import IllegalActionError
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.units import slay_monster
-from tests.builders import ARENA, PLAIN, add_monster, arena_game, enter_phase, events, place, rolls, set_unit
+from tests.builders import (
+    ARENA,
+    PLAIN,
+    add_monster,
+    arena_game,
+    enter_phase,
+    events,
+    place,
+    quiet,
+    rolls,
+    set_unit,
+)
 
 N = 20_000
 
@@ -78,9 +89,9 @@ def real_steps(g: Game, h: int) -> list[int]:
 
 
 def idle(g: Game) -> int:
-    """Do nothing: END where legal, else the first legal action (0 Stamina in Fights)."""
-    legal = g.legal_actions()
-    return END if END in legal else legal[0]
+    """Do nothing: END where legal, else STAY in Explore, PASS on items found, else the first legal
+    action (0 Stamina in Fights)."""
+    return quiet(g)
 
 
 def walker(g: Game) -> int:

@@ -2,7 +2,23 @@
 
 Top-level keys: ``id`` (= file stem), ``name``, ``difficulty``, ``goal``, ``start``, ``patrol``,
 ``objective`` (required); ``exits`` (default: the start squares), ``blockages``, ``secret_rooms``,
-``door``, ``furniture``, ``guard``, ``ambush`` (optional). Squares are ``[x, y]`` pairs.
+``door``, ``furniture``, ``guard``, ``ambush``, ``trap``, ``event``, ``final`` (optional). Squares are
+``[x, y]`` pairs; effects are tables ``{kind, amount, duration}`` (kinds: model.EFFECT_KINDS).
+
+- ``[[door]]``: ``between`` (two squares), ``secret`` (a wall until an event of kind ``secret``
+  reveals it; every secret door needs one).
+- ``[[trap]]``: ``at``, ``name``, ``effect``, ``blocks`` (a sprung trap stays as a hazard that blocks
+  movement, e.g. a pit).
+- ``[[event]]`` (room and corridor text, rulings A-59/A-60): ``area``, ``scope`` (``all`` or
+  ``exploring``), ``kind``, ``text`` and the keys of its kind: ``effect`` (``effect``), ``check``
+  (``options``: one option with a ``trait``), ``choice`` (``options``: 2-4), ``item`` (``item`` or
+  ``deck``; scope ``exploring``), ``detect`` (none), ``ambush`` (``monsters``, ``at``), ``secret``
+  (``door``: the index of a secret door next to the area). An option has ``text`` and optionally
+  ``effect``, ``trait`` (a check: d6, +1 with the trait, 4-6 succeeds), ``fail`` (the effect of a
+  failed check), ``item`` or ``deck`` (a find on success).
+- ``[[objective]]``: ``kind`` (``escape``, ``slay`` + ``at``, ``reach`` + ``area``, ``retrieve`` +
+  ``item``: carry an item of that card out, ``rescue`` + ``area``: explore that area and escape),
+  ``text``, ``primary``.
 """
 
 from __future__ import annotations
@@ -12,21 +28,62 @@ from typing import Any
 
 from ._checks import Checker, show_square, sub
 from .model import (
+    DECKS,
+    EFFECT_KINDS,
+    TRAITS,
     Adventure,
     Ambush,
     Board,
     Door,
+    Effect,
+    EventOption,
     Furniture,
     Guard,
+    ItemCard,
     MonsterCard,
     Objective,
+    RoomEvent,
     Square,
+    Trap,
 )
 
 REQUIRED = ("id", "name", "difficulty", "goal", "start", "patrol", "objective")
-OPTIONAL = ("exits", "blockages", "secret_rooms", "door", "furniture", "guard", "ambush")
+OPTIONAL = (
+    "exits",
+    "blockages",
+    "secret_rooms",
+    "door",
+    "furniture",
+    "guard",
+    "ambush",
+    "trap",
+    "event",
+    "final",
+)
 FURNITURE_KINDS = ("table", "chest", "bookcase", "altar", "throne", "weapon_rack", "fireplace", "tomb")
-OBJECTIVE_KINDS = ("escape", "slay", "reach")
+OBJECTIVE_KINDS = ("escape", "slay", "reach", "retrieve", "rescue")
+OBJECTIVE_KEYS = {
+    "escape": (),
+    "slay": ("at",),
+    "reach": ("area",),
+    "retrieve": ("item",),
+    "rescue": ("area",),
+}
+EVENT_SCOPES = ("all", "exploring")
+# The keys each kind of event needs besides area, scope, kind and text (``item`` events need one of
+# ``item`` / ``deck``); any other of EVENT_EXTRA is an error.
+EVENT_KEYS = {
+    "effect": ("effect",),
+    "check": ("options",),
+    "choice": ("options",),
+    "item": (),
+    "detect": (),
+    "ambush": ("monsters", "at"),
+    "secret": ("door",),
+}
+EVENT_EXTRA = ("effect", "options", "item", "deck", "monsters", "at", "door")
+CHOICE_OPTIONS = (2, 4)  # a choice event offers 2..4 options (CHOICE_0..CHOICE_3)
+MAX_AMOUNT = 20  # effect amounts and durations
 MAX_DIFFICULTY = 10
 MIN_START_SQUARES = 5
 PATROL_SIZE = (0, 3)  # an adventure may have no Patrol (a test arena, a designer variant)
@@ -70,11 +127,18 @@ def reachable_squares(board: Board, adventure: Adventure) -> set[Square]:
 class _Parser:
     """Reads one adventure file section by section, remembering which squares are already taken."""
 
-    def __init__(self, path: str | Path, board: Board, monsters: dict[str, MonsterCard]) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        board: Board,
+        monsters: dict[str, MonsterCard],
+        items: dict[str, ItemCard] | None,
+    ) -> None:
         self.path = Path(path)
         self.ck = Checker(path)
         self.board = board
         self.monsters = monsters
+        self.items = items
         self.taken: dict[Square, str] = {}
         self.data = self.ck.table("", self.ck.load_toml(), REQUIRED, OPTIONAL)
 
@@ -104,6 +168,27 @@ class _Parser:
         if encounter is not None and card.encounter != encounter:
             self.ck.fail(key, f"{ident!r} has encounter {card.encounter!r}; expected {encounter!r}")
         return ident
+
+    def item(self, key: str, value: Any) -> str:
+        ident = self.ck.ident(key, value)
+        if self.items is None:  # loaded only for adventures that name items
+            from .cards import load_items
+
+            self.items = load_items()
+        if ident not in self.items:
+            self.ck.fail(key, f"unknown item {ident!r}; not in the item cards")
+        return ident
+
+    def effect(self, key: str, value: Any) -> Effect:
+        entry = self.ck.table(key, value, ("kind",), ("amount", "duration"))
+        return Effect(
+            kind=self.ck.choice(sub(key, "kind"), entry["kind"], EFFECT_KINDS, "effect kind"),
+            amount=self.ck.integer(sub(key, "amount"), entry.get("amount", 0), 0, MAX_AMOUNT),
+            duration=self.ck.integer(sub(key, "duration"), entry.get("duration", 0), 0, MAX_AMOUNT),
+        )
+
+    def area_of(self, key: str, value: Any) -> str:
+        return self.ck.choice(key, value, self.board.area_names, "area")
 
     # -- sections ---------------------------------------------------------------------------------
 
@@ -166,14 +251,15 @@ class _Parser:
         doors = []
         for i, entry in enumerate(entries):
             key = sub(sub("door", i), "between")
-            self.ck.table(sub("door", i), entry, ("between",))
+            self.ck.table(sub("door", i), entry, ("between",), ("secret",))
             a, b = sorted(self.ck.squares(key, entry["between"], 2, 2), key=lambda sq: (sq[1], sq[0]))
             self.check_door(key, a, b)
             edge = frozenset((a, b))
             if edge in seen:
                 self.ck.fail(key, f"duplicate door (same as door[{seen[edge]}])")
             seen[edge] = i
-            doors.append(Door(a=a, b=b))  # a comes first in reading order
+            secret = self.ck.boolean(sub(sub("door", i), "secret"), entry.get("secret", False))
+            doors.append(Door(a=a, b=b, secret=secret))  # a comes first in reading order
         return tuple(doors)
 
     def check_door(self, key: str, a: Square, b: Square) -> None:
@@ -240,9 +326,11 @@ class _Parser:
             self.ck.fail("secret_rooms", f"the heroes start in room {start_area}; it cannot be secret")
         return letters
 
-    def objectives(self, guards: tuple[Guard, ...]) -> tuple[Objective, ...]:
+    def objectives(self, guards: tuple[Guard, ...], events: tuple[RoomEvent, ...]) -> tuple[Objective, ...]:
         entries = self.ck.array("objective", self.data["objective"], min_len=1)
-        objectives = tuple(self.objective(sub("objective", i), e, guards) for i, e in enumerate(entries))
+        objectives = tuple(
+            self.objective(sub("objective", i), e, guards, events) for i, e in enumerate(entries)
+        )
         escapes = [o for o in objectives if o.kind == "escape"]
         if len(escapes) != 1 or not escapes[0].primary:
             self.ck.fail(
@@ -252,30 +340,140 @@ class _Parser:
             )
         return objectives
 
-    def objective(self, key: str, entry: Any, guards: tuple[Guard, ...]) -> Objective:
-        entry = self.ck.table(key, entry, ("kind", "text"), ("primary", "at", "area"))
+    def objective(
+        self, key: str, entry: Any, guards: tuple[Guard, ...], events: tuple[RoomEvent, ...]
+    ) -> Objective:
+        entry = self.ck.table(key, entry, ("kind", "text"), ("primary", "at", "area", "item"))
         kind = self.ck.choice(sub(key, "kind"), entry["kind"], OBJECTIVE_KINDS, "objective kind")
         text = self.ck.text(sub(key, "text"), entry["text"])
         primary = self.ck.boolean(sub(key, "primary"), entry.get("primary", False))
-        allowed = {"escape": (), "slay": ("at",), "reach": ("area",)}[kind]
-        for extra in ("at", "area"):
+        allowed = OBJECTIVE_KEYS[kind]
+        for extra in ("at", "area", "item"):
             if extra in entry and extra not in allowed:
                 self.ck.fail(sub(key, extra), f"a {kind} objective has no `{extra}`")
             if extra in allowed and extra not in entry:
                 self.ck.fail(sub(key, extra), f"missing required key for a {kind} objective")
         if kind == "escape":
             return Objective(kind=kind, text=text, primary=primary)
-        if kind == "reach":
+        if kind in ("reach", "rescue"):
             area = entry["area"]
             if not isinstance(area, str) or area not in self.board.area_names:
                 self.ck.fail(
                     sub(key, "area"), f"unknown area {area!r}; expected a map character of the board"
                 )
             return Objective(kind=kind, text=text, primary=primary, area=area)
+        if kind == "retrieve":
+            item = self.item(sub(key, "item"), entry["item"])
+            placed = {e.item for e in events} | {o.item for e in events for o in e.options}
+            if item not in placed:
+                self.ck.fail(sub(key, "item"), f"no event places the item {item!r}; it could never be found")
+            return Objective(kind=kind, text=text, primary=primary, item=item)
         square = self.ck.square(sub(key, "at"), entry["at"])
         if square not in {guard.at for guard in guards}:
             self.ck.fail(sub(key, "at"), f"no guard stands on {show_square(square)}; slay targets a guard")
         return Objective(kind=kind, text=text, at=square, primary=primary)
+
+    def traps(self) -> tuple[Trap, ...]:
+        traps = []
+        for i, entry in enumerate(self.tables("trap")):
+            key = sub("trap", i)
+            entry = self.ck.table(key, entry, ("at", "name", "effect"), ("blocks",))
+            square = self.ck.square(sub(key, "at"), entry["at"])
+            self.claim(sub(key, "at"), square, key)
+            traps.append(
+                Trap(
+                    at=square,
+                    name=self.ck.text(sub(key, "name"), entry["name"]),
+                    effect=self.effect(sub(key, "effect"), entry["effect"]),
+                    blocks=self.ck.boolean(sub(key, "blocks"), entry.get("blocks", False)),
+                )
+            )
+        return tuple(traps)
+
+    def events(self, doors: tuple[Door, ...]) -> tuple[RoomEvent, ...]:
+        events = tuple(self.event(sub("event", i), e, doors) for i, e in enumerate(self.tables("event")))
+        for i, door in enumerate(doors):
+            if door.secret and not any(e.kind == "secret" and e.door == i for e in events):
+                self.ck.fail(sub(sub("door", i), "secret"), "no event of kind 'secret' reveals this door")
+        return events
+
+    def event(self, key: str, entry: Any, doors: tuple[Door, ...]) -> RoomEvent:
+        entry = self.ck.table(key, entry, ("area", "scope", "kind", "text"), EVENT_EXTRA)
+        area = self.area_of(sub(key, "area"), entry["area"])
+        scope = self.ck.choice(sub(key, "scope"), entry["scope"], EVENT_SCOPES, "event scope")
+        kind = self.ck.choice(sub(key, "kind"), entry["kind"], tuple(EVENT_KEYS), "event kind")
+        text = self.ck.text(sub(key, "text"), entry["text"])
+        needed = EVENT_KEYS[kind] + (("item", "deck") if kind == "item" else ())
+        for extra in EVENT_EXTRA:
+            if extra in entry and extra not in needed:
+                self.ck.fail(sub(key, extra), f"an event of kind {kind!r} has no `{extra}`")
+        for name in EVENT_KEYS[kind]:
+            if name not in entry:
+                self.ck.fail(sub(key, name), f"missing required key for an event of kind {kind!r}")
+        fields: dict[str, Any] = {"area": area, "scope": scope, "kind": kind, "text": text}
+        if kind == "effect":
+            fields["effect"] = self.effect(sub(key, "effect"), entry["effect"])
+        elif kind in ("check", "choice"):
+            fields["options"] = self.options(key, kind, entry["options"])
+        elif kind == "item":
+            fields.update(self.find(key, entry, "an item event"))
+            if scope != "exploring":
+                self.ck.fail(sub(key, "scope"), "an item is found by exploring: scope must be 'exploring'")
+        elif kind == "ambush":
+            fields["monsters"], fields["at"] = self.event_monsters(key, entry, area)
+        elif kind == "secret":
+            fields["door"] = self.secret_door(sub(key, "door"), entry["door"], doors, area)
+        return RoomEvent(**fields)
+
+    def options(self, key: str, kind: str, value: Any) -> tuple[EventOption, ...]:
+        key = sub(key, "options")
+        lo, hi = (1, 1) if kind == "check" else CHOICE_OPTIONS
+        entries = self.ck.array(key, value, lo, hi)
+        options = tuple(self.option(sub(key, i), e) for i, e in enumerate(entries))
+        if kind == "check" and options[0].trait is None:
+            self.ck.fail(sub(sub(key, 0), "trait"), "missing required key for a check event's option")
+        return options
+
+    def option(self, key: str, entry: Any) -> EventOption:
+        entry = self.ck.table(key, entry, ("text",), ("effect", "trait", "fail", "item", "deck"))
+        trait = None
+        if "trait" in entry:
+            trait = self.ck.choice(sub(key, "trait"), entry["trait"], TRAITS, "trait")
+        elif "fail" in entry:
+            self.ck.fail(sub(key, "fail"), "an option without a `trait` check cannot fail")
+        return EventOption(
+            text=self.ck.text(sub(key, "text"), entry["text"]),
+            effect=self.effect(sub(key, "effect"), entry["effect"]) if "effect" in entry else None,
+            trait=trait,
+            fail=self.effect(sub(key, "fail"), entry["fail"]) if "fail" in entry else None,
+            **self.find(key, entry, "an option", required=False),
+        )
+
+    def find(self, key: str, entry: dict, what: str, required: bool = True) -> dict[str, str | None]:
+        """The ``item`` (a card id) or ``deck`` (a deck to draw from) of a find: at most one of them."""
+        if "item" in entry and "deck" in entry:
+            self.ck.fail(sub(key, "deck"), f"{what} gives an `item` or draws from a `deck`, not both")
+        if required and "item" not in entry and "deck" not in entry:
+            self.ck.fail(sub(key, "item"), f"{what} needs an `item` or a `deck`")
+        item = self.item(sub(key, "item"), entry["item"]) if "item" in entry else None
+        deck = self.ck.choice(sub(key, "deck"), entry["deck"], DECKS, "deck") if "deck" in entry else None
+        return {"item": item, "deck": deck}
+
+    def event_monsters(self, key: str, entry: dict, area: str) -> tuple[tuple[str, ...], tuple[Square, ...]]:
+        ambush = self.ambush(key, {"area": area, "monsters": entry["monsters"], "at": entry["at"]}, "")
+        kinds = {self.monsters[m].encounter == "ambusher" for m in ambush.monsters}
+        if len(kinds) > 1:
+            self.ck.fail(sub(key, "monsters"), "mixes ambushers with other monsters; use one kind per event")
+        return ambush.monsters, ambush.at
+
+    def secret_door(self, key: str, value: Any, doors: tuple[Door, ...], area: str) -> int:
+        index = self.ck.integer(key, value, 0, max(0, len(doors) - 1))
+        if not doors or not doors[index].secret:
+            self.ck.fail(key, f"door[{index}] is not a secret door (secret = true)")
+        door = doors[index]
+        if area not in (self.area_name(door.a), self.area_name(door.b)):
+            self.ck.fail(key, f"door[{index}] is not on a wall of area {area}")
+        return index
 
     # -- whole adventure --------------------------------------------------------------------------
 
@@ -296,6 +494,7 @@ class _Parser:
         start = self.start()
         exits, doors, guards = self.exits(start), self.doors(), self.guards()
         start_area = self.area_name(start[0])
+        traps, events = self.traps(), self.events(doors)
         adventure = Adventure(
             **header,
             start=start,
@@ -306,8 +505,11 @@ class _Parser:
             guards=guards,
             patrol=self.patrol(),
             ambushes=self.ambushes(start_area),
-            objectives=self.objectives(guards),
+            objectives=self.objectives(guards, events),
             secret_rooms=self.secret_rooms(start_area),
+            traps=traps,
+            events=events,
+            final=self.ck.boolean("final", self.data.get("final", False)),
             source=str(self.path),
         )
         self.check_completable(adventure)
@@ -322,8 +524,17 @@ class _Parser:
         for i, objective in enumerate(adventure.objectives):
             if objective.at is not None and objective.at not in reachable:
                 self.ck.fail(sub(sub("objective", i), "at"), "the target cannot be reached from the start")
+            rescue = objective.kind == "rescue"
+            if rescue and not any(self.area_name(sq) == objective.area for sq in reachable):
+                self.ck.fail(sub(sub("objective", i), "area"), "the area cannot be reached from the start")
 
 
-def parse_adventure(path: str | Path, board: Board, monsters: dict[str, MonsterCard]) -> Adventure:
-    """Read and validate one adventure file against the board and the monster cards."""
-    return _Parser(path, board, monsters).parse()
+def parse_adventure(
+    path: str | Path,
+    board: Board,
+    monsters: dict[str, MonsterCard],
+    items: dict[str, ItemCard] | None = None,
+) -> Adventure:
+    """Read and validate one adventure file against the board, the monster cards and the item cards
+    (the bundled ones when ``items`` is None)."""
+    return _Parser(path, board, monsters, items).parse()

@@ -15,6 +15,7 @@ import numpy as np
 
 from ._adventure import parse_adventure, reachable_squares
 from ._checks import Checker, sub
+from .cards import check_starting_spells, load_spells
 from .model import (
     ENCOUNTER_TYPES,
     HEIGHT,
@@ -247,7 +248,9 @@ def _bundled_board() -> Board:
 
 @functools.lru_cache(maxsize=1)
 def _bundled_heroes() -> dict[str, HeroCard]:
-    return parse_heroes(HEROES_FILE)
+    heroes = parse_heroes(HEROES_FILE)
+    check_starting_spells(heroes, load_spells(), str(HEROES_FILE))
+    return heroes
 
 
 @functools.lru_cache(maxsize=1)
@@ -267,7 +270,10 @@ def load_board(path: str | Path | None = None) -> Board:
 
 def load_heroes(path: str | Path | None = None) -> dict[str, HeroCard]:
     """The hero cards by id, in file order; the bundled ``heroes.toml`` when ``path`` is None."""
-    return dict(_bundled_heroes() if path is None else parse_heroes(path))
+    heroes = _bundled_heroes() if path is None else parse_heroes(path)
+    if path is not None:
+        check_starting_spells(heroes, load_spells(), str(path))
+    return dict(heroes)
 
 
 def load_monsters(path: str | Path | None = None) -> dict[str, MonsterCard]:

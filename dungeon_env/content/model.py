@@ -29,6 +29,9 @@ EFFECT_KINDS = (
     "sleep",  # the target monster skips its movement and fights at -2 for `duration` turns
     "revive",  # bring a dead hero whose corpse left the dungeon back to life (campaign)
     "treasure",  # worth `amount` gold; no other use
+    "armour",  # -`amount` Damage taken from each lost Fight, never below 1 (while carried, or `duration`)
+    "jump_bonus",  # +`amount` to Jump rolls while the item is carried (engine.effects.check_modifiers)
+    "door_bonus",  # +`amount` to Open Doors rolls while the item is carried (engine.effects.check_modifiers)
 )
 CASTING_TIMES = ("combat", "explore", "movement", "any")
 SPELL_TARGETS = ("self", "ally", "enemy", "none")

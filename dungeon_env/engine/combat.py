@@ -186,12 +186,13 @@ def apply_fight_damage(g: Game) -> None:
     for row in s.fights:
         if row[WINNER] == HERO_WON:
             m = row[MONSTER]
-            s.health[m] -= effects.damage_of(g, row[HERO])
+            amount = effects.damage_of(g, row[HERO], m)
+            s.health[m] -= amount
             g.log(
                 {
                     "type": "damage",
                     "unit": label(g, m),
-                    "amount": int(effects.damage_of(g, row[HERO])),
+                    "amount": int(amount),
                     "source": label(g, row[HERO]),
                     "health": int(s.health[m]),
                     "turn": s.turn,
@@ -199,7 +200,7 @@ def apply_fight_damage(g: Game) -> None:
             )
         elif row[WINNER] == MONSTER_WON:
             h = row[HERO]
-            hurt_hero(g, h, effects.damage_of(g, row[MONSTER]), label(g, row[MONSTER]), damagers[h])
+            hurt_hero(g, h, effects.damage_of(g, row[MONSTER], h), label(g, row[MONSTER]), damagers[h])
     for m in active_monsters(g):
         if s.health[m] <= 0:
             slay_monster(g, m, damagers.get(m, []))

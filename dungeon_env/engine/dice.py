@@ -11,6 +11,7 @@ forced faces are used first, in order, whatever the stream.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 
 STREAMS = ("combat", "surprise", "doors", "traps", "patrol", "deaths_door", "jump", "decks", "misc")
 _MASK = (1 << 64) - 1
@@ -39,6 +40,16 @@ class Dice:
             if not (isinstance(face, int) and 1 <= face <= 6):
                 raise ValueError(f"a forced die face must be an int 1..6, got {face!r}")
         self._forced.extend(faces)
+
+    @contextmanager
+    def unforced(self):
+        """Roll from the streams inside this block even if faces are forced (e.g. shuffling decks at
+        set-up must not eat the faces a test forced for the game's checks)."""
+        forced, self._forced = self._forced, []
+        try:
+            yield self
+        finally:
+            self._forced = forced + self._forced
 
     @property
     def forced_left(self) -> int:

@@ -1,40 +1,329 @@
 """Structured effects of spells, items, traps and room events, and the bonuses they give.
 
-OWNER: the magic & items work (issue 3). Contract used by other modules:
-- ``apply_effect(g, effect, source, target)`` applies one content ``Effect`` to a unit (``target``
-  may be -1 for effects without a target, e.g. ``light``); ``source`` is a label for the event log
-  (``"item:<id>"``, ``"spell:<id>"``, ``"trap:<name>"``, ``"event:<area>"``).
+Contract used by other modules:
+- ``apply_effect(g, effect, source, target, by=-1)`` applies one content ``Effect`` to a unit
+  (``target`` may be -1 for effects without a target, e.g. ``light``; for ``detect_traps`` it is the
+  unit that looks); ``source`` is a label for the event log (``"item:<id>"``, ``"spell:<id>"``,
+  ``"trap:<name>"``, ``"event:<area>"``); ``by`` is the unit credited with a kill, if any.
 - ``fight_modifiers(g, u) -> dict[str, int]``: situational Fighting Score modifiers from items and
   ongoing effects, named ``item:<id>`` / ``spell:<id>`` (R-FIGHT-04); combat adds them.
-- ``damage_of(g, u) -> int``: the unit's Damage with its bonuses (A-61).
+- ``damage_of(g, u, target=-1) -> int``: the unit's Damage with its bonuses (A-61), less the
+  target's armour (never below 1).
 - ``move_bonus(g, u) -> int``: extra Movement from items and ongoing effects.
+- ``check_modifiers(g, u, check) -> dict[str, int]``: item bonuses to a die check (``"jump"``:
+  jump_bonus, ``"open_door"``: door_bonus), to merge into that check's modifiers.
 - ``tick(g)``: at Turn End, count ongoing effects down and end the expired ones.
+- ``spell_in_play(g, spell)``: an ongoing effect of that spell lasts (the recast ban, A-23);
+  ``asleep(g, u)``: a sleep effect holds the monster (it skips its movement).
+
+Lasting effects are rows of ``state.effects``: ``[unit, kind index (EFFECT_KINDS), amount, turns
+left, source, unit uid]`` where source is the spell index (>= 0), ``-1 - item card index`` for an
+item, or ``OTHER`` for traps and events. An effect of duration N lasts the rest of the turn it
+starts in and the next N turns: it is counted down at every Turn End and ends when it reaches 0.
+A row whose unit has left the board (or whose slot now holds another monster) is void.
+Passive items give their bonus while carried, once identified (R-IDENT-05).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from dungeon_env.content.model import EFFECT_KINDS
+from dungeon_env.engine.actions import Phase
+from dungeon_env.engine.state import ACTIVE
+from dungeon_env.engine.tables import path_distances
+from dungeon_env.engine.units import (
+    active_heroes,
+    check_corpses,
+    gain_stamina,
+    heal,
+    hurt_hero,
+    label,
+    slay_monster,
+)
+from dungeon_env.engine.visibility import sees
+
 if TYPE_CHECKING:
     from dungeon_env.content.model import Effect
     from dungeon_env.engine.game import Game
 
-
-def apply_effect(g: Game, effect: Effect, source: str, target: int) -> None:
-    raise NotImplementedError("effects arrive with the magic & items rules")
-
-
-def fight_modifiers(g: Game, u: int) -> dict[str, int]:
-    return {}
-
-
-def damage_of(g: Game, u: int) -> int:
-    return int(g.state.base_damage[u])
+LIGHT_MAX = 20
+KIND = {kind: i for i, kind in enumerate(EFFECT_KINDS)}
+UNIT, KIND_COL, AMOUNT, TURNS, SOURCE, UID = range(6)
+OTHER = -1000  # the source of a lasting effect from a trap or a room event
+FIGHT, MOVE, DAMAGE, ARMOUR, SLEEP = (
+    KIND[k] for k in ("fight_bonus", "move_bonus", "damage_bonus", "armour", "sleep")
+)
+CHECK_KINDS = {"jump": "jump_bonus", "open_door": "door_bonus"}
 
 
-def move_bonus(g: Game, u: int) -> int:
-    return 0
+# ------------------------------------------------------------------------------------------- sources
+
+
+def source_code(g: Game, source: str) -> int:
+    """The ``source`` column of a lasting effect from its log label."""
+    kind, _, name = source.partition(":")
+    if kind == "spell" and name in g.spell_index:
+        return g.spell_index[name]
+    if kind == "item" and name in g.item_index:
+        return -1 - g.item_index[name]
+    return OTHER
+
+
+def source_name(g: Game, code: int) -> str:
+    if code >= 0:
+        return f"spell:{g.spells[code].id}"
+    if code != OTHER:
+        return f"item:{g.item_cards[-1 - code].id}"
+    return "effect"
+
+
+# -------------------------------------------------------------------------------------- lasting rows
+
+
+def live(g: Game, row: list[int]) -> bool:
+    s = g.state
+    u = row[UNIT]
+    return s.unit_status[u] == ACTIVE and s.unit_uid[u] == row[UID]
+
+
+def rows_of(g: Game, u: int) -> list[list[int]]:
+    return [row for row in g.state.effects if row[UNIT] == u and live(g, row)]
+
+
+def spell_in_play(g: Game, spell: int) -> bool:
+    """An ongoing effect of this spell lasts, on anyone (the recast ban is global, ruling A-23)."""
+    return any(row[SOURCE] == spell and live(g, row) for row in g.state.effects)
+
+
+def asleep(g: Game, u: int) -> bool:
+    return any(row[KIND_COL] == SLEEP for row in rows_of(g, u))
+
+
+def add_lasting(g: Game, effect: Effect, source: str, target: int) -> None:
+    s = g.state
+    turns = effect.duration + 1  # the rest of this turn, then `duration` more turns
+    s.effects.append(
+        [target, KIND[effect.kind], effect.amount, turns, source_code(g, source), int(s.unit_uid[target])]
+    )
+    g.log(
+        {
+            "type": "effect_starts",
+            "unit": label(g, target),
+            "kind": effect.kind,
+            "amount": effect.amount,
+            "turns": effect.duration,
+            "source": source,
+            "turn": s.turn,
+        }
+    )
 
 
 def tick(g: Game) -> None:
-    return None
+    """Turn End: every lasting effect counts down one turn; the expired and void ones end."""
+    s = g.state
+    kept = []
+    for row in s.effects:
+        if not live(g, row):
+            continue
+        row[TURNS] -= 1
+        if row[TURNS] > 0:
+            kept.append(row)
+            continue
+        g.log(
+            {
+                "type": "effect_ends",
+                "unit": label(g, row[UNIT]),
+                "kind": EFFECT_KINDS[row[KIND_COL]],
+                "source": source_name(g, row[SOURCE]),
+                "turn": s.turn,
+            }
+        )
+    s.effects = kept
+
+
+# ---------------------------------------------------------------------------------------- carried items
+
+
+def carried(g: Game, u: int, kind: str) -> list[tuple[str, int]]:
+    """``(item id, amount)`` of the identified passive items ``u`` holds that give ``kind``."""
+    s = g.state
+    if u >= s.n_heroes:
+        return []
+    out = []
+    for slot in np.flatnonzero(s.item_holder == u):
+        if not s.item_known[slot]:
+            continue
+        card = g.item_cards[int(s.item_card[slot])]
+        if card.use == "passive" and card.effect is not None and card.effect.kind == kind:
+            out.append((card.id, card.effect.amount))
+    return out
+
+
+def _bonus(g: Game, u: int, kind: str) -> int:
+    total = sum(amount for _, amount in carried(g, u, kind))
+    k = KIND[kind]
+    return total + sum(row[AMOUNT] for row in rows_of(g, u) if row[KIND_COL] == k)
+
+
+# ------------------------------------------------------------------------------------------ the hooks
+
+
+def fight_modifiers(g: Game, u: int) -> dict[str, int]:
+    mods: dict[str, int] = {}
+    for item_id, amount in carried(g, u, "fight_bonus"):
+        name = f"item:{item_id}"
+        mods[name] = mods.get(name, 0) + amount
+    for row in rows_of(g, u):
+        if row[KIND_COL] in (FIGHT, SLEEP):
+            name = source_name(g, row[SOURCE])
+            amount = row[AMOUNT] if row[KIND_COL] == FIGHT else -row[AMOUNT]
+            mods[name] = mods.get(name, 0) + amount
+    return {k: v for k, v in mods.items() if v}
+
+
+def damage_of(g: Game, u: int, target: int = -1) -> int:
+    """``u``'s Damage with its weapons and effects, less ``target``'s armour; never below 1."""
+    damage = int(g.state.base_damage[u]) + _bonus(g, u, "damage_bonus")
+    if target >= 0:
+        damage -= _bonus(g, target, "armour")
+    return max(1, damage)
+
+
+def move_bonus(g: Game, u: int) -> int:
+    return _bonus(g, u, "move_bonus")
+
+
+def check_modifiers(g: Game, u: int, check: str) -> dict[str, int]:
+    kind = CHECK_KINDS.get(check)
+    if kind is None:
+        return {}
+    mods: dict[str, int] = {}
+    for item_id, amount in carried(g, u, kind):
+        mods[f"item:{item_id}"] = mods.get(f"item:{item_id}", 0) + amount
+    return mods
+
+
+# ----------------------------------------------------------------------------------- applying effects
+
+
+def raise_light(g: Game, amount: int, source: str) -> None:
+    """Light rises, never above 20 (R-LIGHT-01/03)."""
+    s = g.state
+    before = s.light
+    s.light = min(LIGHT_MAX, s.light + amount)
+    g.log(
+        {
+            "type": "light_raised",
+            "amount": s.light - before,
+            "light": s.light,
+            "source": source,
+            "turn": s.turn,
+        }
+    )
+
+
+def detect_traps_near(g: Game, u: int, radius: int, source: str) -> list[int]:
+    """Every armed trap within ``radius`` squares (path distance, A-39) of ``u`` that ``u`` can see
+    becomes known to the heroes; returns the trap indices newly detected."""
+    s, t = g.state, g.tables
+    traps = t.adventure.traps
+    if not traps or s.unit_pos[u] < 0:
+        return []
+    here = int(s.unit_pos[u])
+    dist = path_distances(t, [here], s.door_open)
+    found = []
+    for i, trap in enumerate(traps):
+        sq = g.square(*trap.at)
+        if s.trap_armed[i] and not s.trap_detected[i] and dist[sq] <= radius and sees(g, here, sq):
+            s.trap_detected[i] = True
+            found.append(i)
+    g.log(
+        {
+            "type": "traps_detected",
+            "unit": label(g, u),
+            "squares": [list(traps[i].at) for i in found],
+            "source": source,
+            "turn": s.turn,
+        }
+    )
+    return found
+
+
+def _damage(g: Game, amount: int, source: str, target: int, by: int) -> None:
+    s = g.state
+    if target < s.n_heroes:
+        killers = (label(g, by),) if by >= 0 else (source,)
+        hurt_hero(g, target, amount, source, killers)
+        check_corpses(g)
+        if not active_heroes(g):
+            g.check_end()
+        return
+    s.health[target] -= amount
+    g.log(
+        {
+            "type": "damage",
+            "unit": label(g, target),
+            "amount": amount,
+            "source": label(g, by) if by >= 0 else source,
+            "health": int(s.health[target]),
+            "turn": s.turn,
+        }
+    )
+    if s.health[target] <= 0:
+        slay_monster(g, target, [label(g, by)] if by >= 0 else [source])
+        g.check_end()
+
+
+def _gain(g: Game, effect: Effect, source: str, target: int) -> None:
+    s = g.state
+    if effect.kind == "heal":
+        heal(g, target, effect.amount)
+        return
+    if effect.kind == "stamina":
+        gain_stamina(g, target, effect.amount)
+    else:
+        s.magic[target] = min(int(s.base_magic[target]), int(s.magic[target]) + effect.amount)
+    g.log(
+        {
+            "type": effect.kind,  # "stamina" / "magic": a gain
+            "unit": label(g, target),
+            "amount": effect.amount,
+            "stamina": int(s.stamina[target]),
+            "magic": int(s.magic[target]),
+            "source": source,
+            "turn": s.turn,
+        }
+    )
+
+
+def _lasting(g: Game, effect: Effect, source: str, target: int) -> None:
+    s = g.state
+    add_lasting(g, effect, source, target)
+    if effect.kind == "move_bonus" and s.phase == Phase.HERO_MOVEMENT and not s.move_done[target]:
+        s.move_left[target] = max(0, int(s.move_left[target]) + effect.amount)  # counts at once
+    if effect.kind == "sleep" and s.phase in (Phase.SPELL_SELECTION, Phase.MONSTER_MOVEMENT):
+        s.skip_move[target] = True
+
+
+def apply_effect(g: Game, effect: Effect, source: str, target: int, by: int = -1) -> None:
+    """Apply one effect; an effect on a unit that is no longer on the board does nothing."""
+    s = g.state
+    kind = effect.kind
+    if kind == "light":
+        raise_light(g, effect.amount, source)
+        return
+    if kind in ("treasure", "revive"):
+        return  # treasure has no use in play; revival is the campaign's (items of timing "campaign")
+    if target < 0 or s.unit_status[target] != ACTIVE:
+        return
+    if kind == "detect_traps":
+        detect_traps_near(g, target, effect.amount, source)
+    elif kind == "damage":
+        _damage(g, effect.amount, source, target, by)
+    elif kind in ("heal", "stamina", "magic"):
+        _gain(g, effect, source, target)
+    else:  # the bonus kinds and sleep last for their duration
+        _lasting(g, effect, source, target)

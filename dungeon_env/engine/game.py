@@ -17,7 +17,7 @@ import numpy as np
 
 from dungeon_env.content import adventure_names, load_heroes, load_items, load_monsters, load_spells
 from dungeon_env.content.model import WIDTH, HeroCard, ItemCard, MonsterCard, Spell
-from dungeon_env.engine import items, turn
+from dungeon_env.engine import items, spells, turn
 from dungeon_env.engine.actions import ACTION_NAMES, Action, Decision, Phase
 from dungeon_env.engine.decisions import HANDLERS
 from dungeon_env.engine.dice import Dice
@@ -256,6 +256,7 @@ class Game:
         s.phase = int(Phase.GAME_OVER)
         s.stack.clear()
         items.end_adventure(self)  # every item is identified at the adventure's end (R-IDENT-04)
+        spells.end_adventure(self)  # memorized spell cards are discarded (R-END-04)
         self.log(
             {
                 "type": "end",

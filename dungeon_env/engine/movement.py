@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dungeon_env.engine import items, spells, traps
+from dungeon_env.engine import effects, items, spells, traps
 from dungeon_env.engine.actions import (
     DEFER,
     DRAG_ACTIONS,
@@ -40,9 +40,9 @@ EVADE_COST = 2
 
 
 def free(g: Game, sq: int) -> bool:
-    """Nothing stands on the square: no figure, corpse, furniture or blockage (R-TURN-09)."""
+    """Nothing stands on the square: no figure, corpse, furniture, blockage or trap hazard (R-TURN-09)."""
     t = g.tables
-    return g.state.occupant[sq] < 0 and not t.furniture[sq] and not t.blockage[sq]
+    return g.state.occupant[sq] < 0 and not t.furniture[sq] and not t.blockage[sq] and not traps.blocks(g, sq)
 
 
 def open_side(g: Game, sq: int, d: int) -> int:
@@ -97,7 +97,7 @@ def legal_hero_move(g: Game, h: int) -> list[int]:
             continue
         door = t.edge_door[sq, d]
         if door >= 0 and not s.door_open[door]:
-            if not s.door_tried[h, door]:
+            if not s.door_tried[h, door] and not s.door_hidden[door]:  # a hidden door is a wall
                 acts.append(MOVE_ACTIONS[d])  # an Open Doors attempt (A-29: costs no movement)
             continue
         if left >= 1 and free(g, nxt):
@@ -118,7 +118,8 @@ def legal_hero_move(g: Game, h: int) -> list[int]:
 
 
 def _jumpable(g: Game, sq: int) -> bool:
-    """A one-square obstacle a hero may Jump: furniture or a corpse (R-JUMP-02, A-42)."""
+    """A one-square obstacle a hero may Jump: furniture, a corpse, a detected trap or a hazard
+    (R-JUMP-02, A-42)."""
     return bool(g.tables.furniture[sq]) or _is_corpse(g, sq) or traps.is_jumpable(g, sq)
 
 
@@ -212,6 +213,7 @@ def _open_door(g: Game, h: int, door: int) -> None:
     s.door_tried[h, door] = True
     s.acted[h] = True
     modifiers = {"strong": 1} if has_trait(g, h, "strong") else {}
+    modifiers.update(effects.check_modifiers(g, h, "open_door"))
 
     def result(total: int) -> str:
         return "failed_alert" if total <= 2 else ("failed" if total <= 4 else "opened")
@@ -241,6 +243,7 @@ def _jump(g: Game, h: int, d: int) -> None:
     s.jumped[h] = True
     s.acted[h] = True
     modifiers = {"agile": 1} if has_trait(g, h, "agile") else {}
+    modifiers.update(effects.check_modifiers(g, h, "jump"))
     total = g.check("jump", label(g, h), "jump", modifiers, lambda v: "success" if v >= 4 else "fail")
     if total >= 4:
         s.move_left[h] -= 2

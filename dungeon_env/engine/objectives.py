@@ -1,10 +1,16 @@
-"""Adventure goals: which objectives are met, and how the adventure ends (END, ruling D-01)."""
+"""Adventure goals: which objectives are met, and how the adventure ends (END, ruling D-01).
+
+Kinds: ``escape`` (a hero left by an exit), ``slay`` (the guard on ``at`` is slain), ``reach`` (a
+hero stood in ``area``), ``retrieve`` (an item of card ``item`` was carried out of the dungeon, by a
+hero or on a corpse dragged out), ``rescue`` (a hero explored ``area`` in an Explore phase and the
+party then escapes: a hero has left by an exit).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine.state import ACTIVE, EXITED
+from dungeon_env.engine.state import ACTIVE, CORPSE_OUT, EXITED
 
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
@@ -20,7 +26,22 @@ def objective_met(g: Game, index: int) -> bool:
         return bool(s.guard_slain[guard])
     if obj.kind == "reach":
         return bool(s.visited[t.board.area_names.index(obj.area)])
+    if obj.kind == "retrieve":
+        return _carried_out(g, g.item_index.get(obj.item, -1))
+    if obj.kind == "rescue":
+        explored = s.explored_bits >> t.board.area_names.index(obj.area) & 1
+        return bool(explored) and any(s.unit_status[h] == EXITED for h in range(s.n_heroes))
     raise ValueError(f"unknown objective kind {obj.kind!r}")
+
+
+def _carried_out(g: Game, card: int) -> bool:
+    """An item of catalogue card ``card`` is held by a hero who left the dungeon, or by a corpse
+    carried out (its gear goes back to the party, R-DEATH-05)."""
+    s = g.state
+    out = {h for h in range(s.n_heroes) if s.unit_status[h] in (EXITED, CORPSE_OUT)}
+    return card >= 0 and any(
+        int(s.item_holder[i]) in out for i in range(len(s.item_card)) if s.item_card[i] == card
+    )
 
 
 def objectives_report(g: Game) -> list[dict]:

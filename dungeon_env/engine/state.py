@@ -145,6 +145,16 @@ class State:
     fight_index: int = 0
     outcome: str = ""  # "", "completed", "failed", "truncated"
     end_reason: str = ""
+    # --- magic & items (issue 3): see engine/spells.py, engine/items.py, engine/mental.py ---
+    spell_turn: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int16))  # turn of the last spell
+    item_used_turn: np.ndarray = field(default_factory=lambda: np.zeros(MAX_ITEMS, np.int16))  # reusable
+    cast: list = field(default_factory=list)  # the spell resolving: [caster, spell, item, mode, target, when]
+    mental: list = field(default_factory=list)  # Mental Combat: [aggressor, defender, aggressor bid, purpose]
+    mind_queue: list = field(default_factory=list)  # monsters still to attack minds in this 2.5
+    # --- the Explore and Trade phases (explore.py, trade.py) ---
+    act_step: int = 0  # the step the current Explore / Trade phase is at (explore.STEP_*)
+    act_todo: list = field(default_factory=list)  # what that step has left: hero slots or event indices
+    explored_bits: int = 0  # bit a: a hero explored area a in some Explore phase (rescue objectives)
 
     def copy(self) -> State:
         values = {}

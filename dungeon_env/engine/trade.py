@@ -1,41 +1,135 @@
 """The Trade phase (TRADE): each hero gives and receives at most one item, within one room or
 corridor; items may be taken from a corpse there (A-45).
 
+Heroes are asked in slot order (HERO_ACT, ``act_todo`` holds the heroes still to ask): ITEM_k picks
+an item to give (``items.pick_item`` asks the verb GIVE, then pushes CHOOSE_TARGET with purpose
+TARGET_GIVE: the receiver), LOOT takes an item from a corpse in the same area (CHOOSE_TARGET with
+purpose TARGET_LOOT: the item), END passes to the next hero. Trading is the one activity a
+resting hero may do (R-TRADE-03): nothing here breaks Rest.
+
 OWNER: the dungeon work (issue 3). Hooks: ``begin_trade(g)`` / ``resume_trade(g)`` run phase 4 and
 end with ``g.goto(Phase.TURN_END)``. In the Trade phase the HERO_ACT decision is handled here
 (``legal_trade_act`` / ``do_trade_act``), and CHOOSE_TARGET decisions with purpose TARGET_GIVE or
 TARGET_LOOT (``legal_trade_target`` / ``do_trade_target``).
+
+Events: ``trade`` ``{from, to, item, turn}`` and ``loot`` ``{unit, corpse, item, turn}``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine.actions import END, Phase
+from dungeon_env.engine import items
+from dungeon_env.engine.actions import (
+    END,
+    ITEM_0,
+    LOOT,
+    MAX_ITEMS_HELD,
+    MAX_TARGETS,
+    TARGET_0,
+    TARGET_GIVE,
+    TARGET_LOOT,
+    Decision,
+    Phase,
+)
+from dungeon_env.engine.state import ACTIVE, CORPSE
+from dungeon_env.engine.units import active_heroes, any_monster, label
 
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
 
 
 def begin_trade(g: Game) -> None:
-    g.goto(Phase.TURN_END)
+    """Step 4, outside combat only (R-TURN-13, R-TRADE-03)."""
+    s = g.state
+    s.act_todo = [] if any_monster(g) else active_heroes(g)
+    resume_trade(g)
 
 
 def resume_trade(g: Game) -> None:
+    s = g.state
+    if s.outcome:
+        return
+    while s.act_todo:
+        h = s.act_todo[0]
+        if s.unit_status[h] == ACTIVE:
+            g.push(Decision.HERO_ACT, h)
+            return
+        s.act_todo.pop(0)
     g.goto(Phase.TURN_END)
 
 
+def _same_area(g: Game, a: int, b: int) -> bool:
+    s, area = g.state, g.tables.area
+    return area[s.unit_pos[a]] == area[s.unit_pos[b]]
+
+
+def receivers(g: Game, h: int) -> list[int]:
+    """Heroes that may receive from ``h``: on the board in its room or corridor, not received yet."""
+    s = g.state
+    return [
+        r
+        for r in active_heroes(g)
+        if r != h and not s.received[r] and _same_area(g, h, r) and _room_for_one(g, r)
+    ][:MAX_TARGETS]
+
+
+def _room_for_one(g: Game, h: int) -> bool:
+    return len(items.held(g, h)) < MAX_ITEMS_HELD
+
+
+def corpse_items(g: Game, h: int) -> list[tuple[int, int]]:
+    """``(corpse, item)`` pairs a hero may loot: items on hero corpses in its room or corridor."""
+    s = g.state
+    found = [
+        (c, item)
+        for c in range(s.n_heroes)
+        if s.unit_status[c] == CORPSE and _same_area(g, h, c)
+        for item in items.held(g, c)
+    ]
+    return found[:MAX_TARGETS]
+
+
 def legal_trade_act(g: Game, unit: int, a: int, b: int) -> list[int]:
-    return [END]
+    s = g.state
+    acts = [END]
+    if not s.gave[unit] and receivers(g, unit):
+        acts += items.item_actions(g, unit, "trade")
+    if not s.received[unit] and _room_for_one(g, unit) and corpse_items(g, unit):
+        acts.append(LOOT)
+    return sorted(set(acts))
 
 
 def do_trade_act(g: Game, unit: int, a: int, b: int, action: int) -> None:
-    return None
+    s = g.state
+    if action == END:
+        if s.act_todo and s.act_todo[0] == unit:
+            s.act_todo.pop(0)
+    elif action == LOOT:
+        g.push(Decision.CHOOSE_TARGET, unit, TARGET_LOOT, -1)
+    else:
+        items.pick_item(g, unit, action - ITEM_0, "trade")
 
 
 def legal_trade_target(g: Game, unit: int, a: int, b: int) -> list[int]:
-    return [END]
+    count = len(receivers(g, unit)) if a == TARGET_GIVE else len(corpse_items(g, unit))
+    return [TARGET_0 + k for k in range(count)]
 
 
 def do_trade_target(g: Game, unit: int, a: int, b: int, action: int) -> None:
-    return None
+    """GIVE: item ``b`` goes to the chosen receiver (R-TRADE-01/02). LOOT: the chosen corpse item
+    goes to the looter, which counts as its receive (R-TRADE-04, A-45)."""
+    s = g.state
+    k = action - TARGET_0
+    if a == TARGET_GIVE:
+        to = receivers(g, unit)[k]
+        items.give(g, b, to)
+        s.gave[unit] = True
+        s.received[to] = True
+        g.log({"type": "trade", "from": label(g, unit), "to": label(g, to), "item": b, "turn": s.turn})
+    else:
+        corpse, item = corpse_items(g, unit)[k]
+        items.give(g, item, unit)
+        s.received[unit] = True
+        event = {"type": "loot", "unit": label(g, unit), "corpse": label(g, corpse), "item": item}
+        g.log({**event, "turn": s.turn})

@@ -1,44 +1,248 @@
 """Traps: springing, detecting, disarming, jumping over (TRAP).
 
-OWNER: the dungeon work (issue 3). Hooks the rest of the engine calls (keep the names):
+A trap's state is two flags of the state, ``trap_armed[i]`` and ``trap_detected[i]`` (known to the
+heroes): armed and hidden at set-up; armed and detected once found; a trap that is disarmed, or
+that springs and does not block, is removed (both False); a sprung blocking trap (``blocks``, e.g.
+a pit) stays as a hazard that everyone knows and nobody may enter (not armed, detected). Monsters,
+played by the DM, know every trap (R-MON-10): the DM's view is ``trap_armed`` itself.
+
+Hooks the rest of the engine calls (keep the names):
 - ``on_enter(g, u, sq)``: a figure entered ``sq`` (movement, evasion, jump landing): an armed trap
   there springs (A-38); called by ``movement.step`` for heroes and monsters alike.
+- ``blocks(g, sq) -> bool``: a hazard stands on ``sq`` (movement treats it as an obstacle).
 - ``is_jumpable(g, sq) -> bool``: a detected trap or a hazard a hero may Jump (R-JUMP-02).
 - ``disarm_actions(g, h) -> list[int]``: DISARM_d actions for a hero ending its Movement next to a
   detected trap, outside combat, once per turn (A-41); movement pushes a DISARM decision if any.
 - ``detect_traps(g)``: the end-of-Explore Detect Traps rolls (R-TRAP-01..04).
+- ``room_detect(g, h, area) -> bool``: a Detect Traps roll called for by room text (R-TRAP-05).
 - Decision DISARM: ``legal_disarm`` / ``do_disarm``.
+
+Events: ``trap_sprung`` ``{trap, unit, at, hazard, turn}``, ``trap_disarmed`` ``{trap, unit, at,
+turn}``, ``detect_traps`` ``{hero, found: [[x, y], ...], turn}`` (the heroes' view: which squares,
+never the roll; the roll itself is a ``roll`` event of check ``detect_traps``, for the DM's log).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine.actions import END
+from dungeon_env.engine import effects
+from dungeon_env.engine.actions import DISARM_N, END
+from dungeon_env.engine.state import ACTIVE
+from dungeon_env.engine.tables import passages, square
+from dungeon_env.engine.units import active_heroes, any_monster, check_corpses, has_trait, label
+from dungeon_env.engine.visibility import sees
 
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
 
+STREAM = "traps"
 
-def on_enter(g: Game, u: int, sq: int) -> None:
-    return None
+
+# ----------------------------------------------------------------------------------------- look-ups
+
+
+def trap_squares(g: Game) -> list[int]:
+    """For each square the index of the adventure's trap on it, or -1 (built once per adventure)."""
+    cache = g.tables.cache
+    found = cache.get("trap_at")
+    if found is None:
+        found = [-1] * g.tables.n_squares
+        for i, trap in enumerate(g.tables.adventure.traps):
+            found[square(*trap.at)] = i
+        cache["trap_at"] = found
+    return found
+
+
+def trap_at(g: Game, sq: int) -> int:
+    return trap_squares(g)[sq] if g.tables.adventure.traps else -1
+
+
+def traps_in_area(g: Game, area: int) -> list[int]:
+    t = g.tables
+    return [i for i, trap in enumerate(t.adventure.traps) if t.area[square(*trap.at)] == area]
+
+
+def is_hazard(g: Game, i: int) -> bool:
+    """A sprung blocking trap: it stays on the board and blocks movement."""
+    return not g.state.trap_armed[i] and bool(g.state.trap_detected[i])
+
+
+def blocks(g: Game, sq: int) -> bool:
+    """A hazard on ``sq`` stops movement like an obstacle (it never blocks line of sight)."""
+    i = trap_at(g, sq)
+    return i >= 0 and is_hazard(g, i)
 
 
 def is_jumpable(g: Game, sq: int) -> bool:
-    return False
+    """A detected armed trap or a hazard, with nobody on it, can be jumped (R-JUMP-02)."""
+    i = trap_at(g, sq)
+    return i >= 0 and bool(g.state.trap_detected[i]) and g.state.occupant[sq] < 0
 
 
-def disarm_actions(g: Game, h: int) -> list[int]:
-    return []
+def _xy(g: Game, i: int) -> list[int]:
+    return list(g.tables.adventure.traps[i].at)
+
+
+# ----------------------------------------------------------------------------------------- springing
+
+
+def on_enter(g: Game, u: int, sq: int) -> None:
+    """Any creature entering an armed trap springs it, detected or not (R-TRAP-09, A-38)."""
+    i = trap_at(g, sq)
+    if i >= 0 and g.state.trap_armed[i]:
+        spring(g, i, u, keep_hazard=True)
+
+
+def spring(g: Game, i: int, u: int, keep_hazard: bool) -> None:
+    """The trap's effect lands on ``u``; the trap is removed, or stays as a hazard if it blocks and
+    was entered (A-38). A trap sprung while disarming is removed (A-41)."""
+    s = g.state
+    trap = g.tables.adventure.traps[i]
+    hazard = keep_hazard and trap.blocks
+    s.trap_armed[i] = False
+    s.trap_detected[i] = hazard
+    event = {"type": "trap_sprung", "trap": trap.name, "unit": label(g, u), "at": _xy(g, i), "hazard": hazard}
+    g.log({**event, "turn": s.turn})
+    effects.apply_effect(g, trap.effect, f"trap:{trap.name}", u)
+
+
+# ----------------------------------------------------------------------------------------- detecting
+
+
+def _detect_modifiers(g: Game, h: int) -> dict[str, int]:
+    """Perceptive +1, Light 0 -1 (R-TRAP-04)."""
+    modifiers = {}
+    if has_trait(g, h, "perceptive"):
+        modifiers["perceptive"] = 1
+    if g.state.light == 0:
+        modifiers["light"] = -1
+    return modifiers
+
+
+def _reach(g: Game, src: int, limit: int) -> dict[int, int]:
+    """Squares within ``limit`` steps of ``src`` by the shortest orthogonal path that crosses no wall,
+    blockage or closed door, occupants ignored (ruling A-39): square -> distance."""
+    steps = passages(g.tables)
+    is_open = g.state.door_open.tolist()
+    dist = {src: 0}
+    frontier = [src]
+    for d in range(1, limit + 1):
+        nxt = []
+        for s in frontier:
+            for t, door in steps[s]:
+                if t not in dist and (door < 0 or is_open[door]):
+                    dist[t] = d
+                    nxt.append(t)
+        frontier = nxt
+    return dist
+
+
+def _mark(g: Game, h: int, found: list[int]) -> None:
+    for i in found:
+        g.state.trap_detected[i] = True
+    found_at = [_xy(g, i) for i in found]
+    g.log({"type": "detect_traps", "hero": label(g, h), "found": found_at, "turn": g.state.turn})
+
+
+def detect_from(g: Game, h: int, limit: int) -> list[int]:
+    """Hidden armed traps within path distance ``limit`` of hero ``h`` and in its sight (R-TRAP-02)."""
+    s = g.state
+    hidden = [i for i in range(len(s.trap_armed)) if s.trap_armed[i] and not s.trap_detected[i]]
+    if limit <= 0 or not hidden:
+        return []
+    src = int(s.unit_pos[h])
+    dist = _reach(g, src, limit)
+    squares = [square(*g.tables.adventure.traps[i].at) for i in hidden]
+    return [i for i, sq in zip(hidden, squares, strict=True) if sq in dist and sees(g, src, sq)]
+
+
+def _hidden_left(g: Game) -> bool:
+    s = g.state
+    return bool((s.trap_armed & ~s.trap_detected).any())
 
 
 def detect_traps(g: Game) -> None:
-    return None
+    """End of the Explore phase: one secret d6 per living hero on the board (A-40); the total is the
+    number of squares it searches (a total <= 0 finds nothing, A-39). While no hidden trap is left
+    the dice are not rolled, as they could find nothing; every hero still gets its (empty) result,
+    so the heroes learn nothing from it (ruling D-T1)."""
+    for h in active_heroes(g):
+        if not _hidden_left(g):
+            _mark(g, h, [])
+            continue
+        total = g.check("detect_traps", label(g, h), STREAM, _detect_modifiers(g, h), lambda v: max(v, 0))
+        _mark(g, h, detect_from(g, h, total))
+
+
+def room_detect(g: Game, h: int, area: int) -> bool:
+    """Room text calls for a Detect Traps roll: 4-6 succeeds and finds the area's armed traps
+    (R-TRAP-05)."""
+    total = g.check(
+        "room_detect", label(g, h), STREAM, _detect_modifiers(g, h), lambda v: "success" if v >= 4 else "fail"
+    )
+    if total < 4:
+        return False
+    s = g.state
+    _mark(g, h, [i for i in traps_in_area(g, area) if s.trap_armed[i] and not s.trap_detected[i]])
+    return True
+
+
+# ----------------------------------------------------------------------------------------- disarming
+
+
+def _beside(g: Game, sq: int, d: int) -> int:
+    """The square one step from ``sq`` in direction ``d`` with no wall or closed door between, or -1."""
+    t = g.tables
+    nxt = int(t.neighbor[sq, d])
+    if nxt < 0 or t.wall[sq, d]:
+        return -1
+    door = t.edge_door[sq, d]
+    return -1 if door >= 0 and not g.state.door_open[door] else nxt
+
+
+def disarm_actions(g: Game, h: int) -> list[int]:
+    """DISARM_d towards each detected armed trap orthogonally next to the hero, if it may try: once
+    per turn, outside combat (R-TRAP-06/08, A-41)."""
+    s = g.state
+    if not g.tables.adventure.traps or s.disarm_tried[h] or s.unit_status[h] != ACTIVE or any_monster(g):
+        return []
+    sq = int(s.unit_pos[h])
+    acts = []
+    for d in range(4):
+        nxt = _beside(g, sq, d)
+        i = trap_at(g, nxt) if nxt >= 0 else -1
+        if i >= 0 and s.trap_armed[i] and s.trap_detected[i]:
+            acts.append(DISARM_N + d)
+    return acts
 
 
 def legal_disarm(g: Game, unit: int, a: int, b: int) -> list[int]:
-    return [END]
+    return sorted([*disarm_actions(g, unit), END])
 
 
 def do_disarm(g: Game, unit: int, a: int, b: int, action: int) -> None:
-    return None
+    """Disarm roll d6, no modifiers (R-TRAP-04, R-LIGHT-04): 1 the trap springs on the hero and is
+    removed, 2-3 failed (try again next turn), 4-6 disarmed and removed (R-TRAP-07)."""
+    if action == END:
+        return
+    s = g.state
+    h = unit
+    i = trap_at(g, _beside(g, int(s.unit_pos[h]), action - DISARM_N))
+    s.disarm_tried[h] = True
+    s.acted[h] = True  # an attempt is an activity: no Rest this turn (R-REST-02)
+
+    def result(v: int) -> str:
+        return "sprung" if v <= 1 else ("failed" if v <= 3 else "disarmed")
+
+    total = g.check("disarm", label(g, h), STREAM, {}, result)
+    if total <= 1:
+        spring(g, i, h, keep_hazard=False)
+    elif total >= 4:
+        s.trap_armed[i] = False
+        s.trap_detected[i] = False
+        trap = g.tables.adventure.traps[i]
+        event = {"type": "trap_disarmed", "trap": trap.name, "unit": label(g, h), "at": _xy(g, i)}
+        g.log({**event, "turn": s.turn})
+    check_corpses(g)
+    g.check_end()

@@ -1,0 +1,510 @@
+"""dungeon_v0: heroes against the Dungeon Master, as a PettingZoo AEC environment.
+
+```python
+import dungeon_env
+
+env = dungeon_env.env(adventure="flooded_cellar", heroes=["bram", "sela", "orwin"], render_mode="ansi")
+env.reset(seed=7)
+for agent in env.agent_iter():
+    obs, reward, terminated, truncated, info = env.last()
+    action = None if terminated or truncated else policy(obs["observation"], obs["action_mask"])
+    env.step(action)
+```
+
+| | |
+|---|---|
+| Import | `dungeon_env.env(**options)` (wrapped), `dungeon_env.raw_env(**options)` (unwrapped) |
+| Actions | `Discrete(N_ACTIONS)`, one flat table for every decision, masked |
+| Agents | `hero_0` .. `hero_{k-1}` (k = 3..5) and `dm` |
+| Observation | `Dict(observation=Box(0, 1, (size,), float32), action_mask=Box(0, 1, (N_ACTIONS,), int8))` |
+| Spaces | one observation space and one action space object, shared by every agent |
+| Turn order | follows the engine's pending decision (never a fixed round robin) |
+| Render modes | `ansi` (text), `rgb_array` (numpy image), `human` (pygame window) |
+
+**Agents and turn order.** ``agent_selection`` is always the agent the game is asking: a hero for
+its own figure's decisions, ``dm`` for every monster's. A decision with a single legal action is
+taken by the engine without asking (ruling D-08), so an agent is only selected when it has a real
+choice. The same agent is often selected several times in a row (a hero moving square by square).
+
+**Actions.** One flat table; multi-part choices are consecutive decisions, each with its own mask
+(a spell: ``spell_k``, then ``normal_cast``/``overcast``, then ``target_k``). The full table with
+every action's meaning is in the README (``dungeon_env.engine.describe.action_table_markdown()``);
+by groups:
+
+| ids | actions | asked when |
+|---|---|---|
+| 0-3 | `move_n` .. `move_w` | a step (into a closed door: an Open Doors attempt) |
+| 4-7 | `jump_n` .. `jump_w` | a Jump over a one-square obstacle |
+| 8-11 | `drag_n` .. `drag_w` | take hold of a corpse |
+| 12-14 | `extra_move`, `end`, `defer` | Stamina for movement; end this figure's turn; DM: move later |
+| 15-18 | `spend_0` .. `spend_3` | Stamina (or Magic) added to a Fight or Mental Combat |
+| 19-23 | `handoff_0` .. `handoff_4` | hand the heroes' movement to another hero |
+| 24-35 | `item_0` .. `item_11` | pick the k-th item held (then a verb) |
+| 36-43 | `spell_0` .. `spell_7` | pick the k-th spell known (then a verb) |
+| 44-49 | `use`, `memorize`, `identify`, `forget`, `give`, `loot` | verbs |
+| 50-59 | `target_0` .. `target_9` | the k-th candidate (the observation's `candidates` rows) |
+| 60-63 | `normal_cast`, `overcast`, `keep_casting`, `let_fail` | casting choices |
+| 64-71 | `explore`, `stay`, `choice_0` .. `choice_3`, `take`, `pass` | the Explore phase |
+| 72-75 | `disarm_n` .. `disarm_w` | try to disarm a detected trap |
+
+``obs["action_mask"]`` holds exactly the legal actions of the agent asked, and is never all zeros
+for it; every other agent's mask is all zeros.
+
+**Observation.** One float32 vector in ``[0, 1]`` made of named pieces (``dungeon_env.observation``;
+``unflatten(obs)`` gives the pieces back, ``layout_markdown()`` prints the layout): board planes
+over the 28x24 squares (revealed areas, corridors, walls, closed and open doors, furniture,
+blockages, exits, traps, heroes, monsters, corpses, the acting figure), a unit table of features x
+64 figure slots (side, status, position, Health/Stamina/Magic as fractions, flags, base profile,
+traits, card), every item in play (holder, deck, card), the observing hero's items and spells (row
+k is ``item_k`` / ``spell_k``), the candidates of a ``choose_target`` decision (row k is
+``target_k``), and the decision context: role, ``me`` (the observing hero), whose turn, the acting
+agent, the phase (with the combat sub-steps), the decision kind and its two args, combat, Light
+and turn. Heroes see what heroes may know: the layout of revealed areas only, figures in revealed
+areas only, detected traps only, the identity of identified items only; the DM sees everything.
+``state()`` is the global state for centralised critics: the DM's view, which hides nothing
+(``state_space`` is the observation's Box).
+
+**Rewards.** Heroes share the team's reward: ``reward_completed`` (+1) when the adventure is
+completed, ``reward_failed`` (-1) when it fails, ``reward_truncated`` (0) at the turn cap; the DM
+gets the opposite. Optional shaping, off by default: ``shaping={"damage": w, "kills": w,
+"treasure": w, "exploration": w}`` adds to the heroes' reward ``w`` per point of damage dealt to a
+monster and ``-w`` per point taken, ``w`` per monster slain and ``-w`` per hero death, ``w`` per item
+a hero takes, ``w`` per area revealed; the DM gets the negative (the game stays zero-sum). Each
+hero in play gets the team's reward at each step; a hero that leaves play before the end gets only
+what came before its end (use ``wrappers.RoleEnv`` for the side's whole return).
+
+**Termination and truncation.** The episode ends when the adventure is completed or failed
+(every agent terminated) or at ``max_turns`` (every agent truncated). A hero that dies or leaves
+the dungeon is terminated at once: it is selected for one last ``step(None)`` and then removed
+from ``agents`` (PettingZoo's dead-step). ``illegal_action="raise"`` (default) raises
+``IllegalActionError`` naming the agent, the action and the legal actions;
+``illegal_action="penalize"`` gives the offender ``illegal_reward`` (-1) and terminates everyone,
+like PettingZoo's ``TerminateIllegalWrapper``.
+
+**Infos.** ``infos[agent]`` is set when the agent is selected: ``decision`` (the kind asked),
+``unit`` (the figure), and ``events``, the event log entries since the agent's last step that it
+may know (heroes never see the Detect Traps roll, face-down item identities or figures in the fog;
+the DM sees all). At the end every agent's info also has ``outcome`` and ``reason``.
+``env.unwrapped.events`` is the whole log, ``env.unwrapped.game`` the engine.
+
+**Options.** ``adventure`` (a bundled name or a path to an adventure file; default the first),
+``heroes`` (3-5 hero ids or names from the roster, or a count), ``max_turns`` (100),
+``render_mode``, ``reward_completed``, ``reward_failed``, ``reward_truncated``, ``shaping``,
+``illegal_action``, ``illegal_reward``. ``reset(seed=...)`` makes everything that follows
+reproducible; ``reset()`` without a seed draws the next seed from the previous one (or from the OS
+the first time). ``reset``'s ``options`` is accepted and unused.
+
+**Wrappers.** ``env()`` adds PettingZoo's ``OrderEnforcingWrapper`` (a subclass with the same
+checks that forwards the per-step attributes directly, which halves its cost). The other standard wrappers
+for classic games are left out on purpose: the raw env checks every action against the mask itself
+(``AssertOutOfBoundsWrapper`` only asserts the range) and offers the terminate-with-penalty rule
+itself (``TerminateIllegalWrapper`` would build a second observation per step).
+
+**Version history.**
+- v0 (dungeon_env 0.1): first release.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from dungeon_env.content import adventure_names
+from dungeon_env.content.model import WIDTH
+from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
+from dungeon_env.engine.actions import DECISION_NAMES
+from dungeon_env.engine.state import ACTIVE
+from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
+
+ENV_NAME = "dungeon_v0"
+ILLEGAL_ACTIONS = ("raise", "penalize")
+SHAPING_TERMS = ("damage", "kills", "treasure", "exploration")
+SECRET_CHECKS = frozenset({"detect_traps"})  # rolls the DM makes in secret (R-TRAP-03)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
+    """The unwrapped AEC environment; see the module docstring (the env card)."""
+
+    metadata = {
+        "name": ENV_NAME,
+        "render_modes": ["human", "rgb_array", "ansi"],
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        adventure: str | None = None,
+        heroes: list[str] | int = 3,
+        max_turns: int = 100,
+        render_mode: str | None = None,
+        reward_completed: float = 1.0,
+        reward_failed: float = -1.0,
+        reward_truncated: float = 0.0,
+        shaping: dict[str, float] | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
+        self.shaping = _check_shaping(shaping)
+        if isinstance(adventure, Path):
+            adventure = str(adventure)
+        self.adventure = adventure or adventure_names()[0]
+        probe = Game.new(adventure=self.adventure, heroes=heroes, seed=0, max_turns=max_turns)  # checks all
+        self.hero_ids = list(probe.hero_ids)
+        self.max_turns = int(max_turns)
+        self.render_mode = render_mode
+        self.outcome_rewards = {
+            "completed": float(reward_completed),
+            "failed": float(reward_failed),
+            "truncated": float(reward_truncated),
+        }
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.options = {
+            "adventure": self.adventure,
+            "heroes": list(self.hero_ids),
+            "max_turns": self.max_turns,
+            "reward_completed": float(reward_completed),
+            "reward_failed": float(reward_failed),
+            "reward_truncated": float(reward_truncated),
+            "shaping": dict(self.shaping) if self.shaping else None,
+            "illegal_action": illegal_action,
+            "illegal_reward": self.illegal_reward,
+        }
+        self.possible_agents = [f"hero_{i}" for i in range(len(self.hero_ids))] + ["dm"]
+        self._roles = {agent: _role_of(agent) for agent in self.possible_agents}
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (OBS_SPEC.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(N_ACTIONS)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
+        self.state_space = self._observation_space["observation"]
+        self._observer = Observer()
+        self._seed_rng: random.Random | None = None
+        self._window = None
+        self.game: Game | None = None
+        self.seed: int | None = None
+        self.actions: list[int] = []
+        self.illegal: dict | None = None
+        self.side_rewards = {"heroes": 0.0, "dm": 0.0}
+
+    # ----- spaces -----
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # ----- the AEC API -----
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = random.Random(int(seed))
+            self.seed = int(seed)
+        else:
+            if self._seed_rng is None:
+                self._seed_rng = random.Random()
+            self.seed = self._seed_rng.getrandbits(63)
+        self.game = Game.new(
+            adventure=self.adventure, heroes=self.hero_ids, seed=self.seed, max_turns=self.max_turns
+        )
+        self._observer.reset()
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._seen = dict.fromkeys(self.agents, 0)
+        self._hero_log: list[dict | None] = []  # per event: as heroes see it, None if they do not
+        self._in_play = list(range(len(self.hero_ids)))  # hero slots whose agent is still live
+        self._rewarded = False
+        self._skip_agent_selection = None
+        self.actions = []
+        self.illegal = None
+        self.side_rewards = {"heroes": 0.0, "dm": 0.0}
+        self.agent_selection = self.possible_agents[0]
+        self._after_action(len(self.game.events))  # no shaping for the set-up; infos get its events
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        role, me = self._roles[agent] if agent in self._roles else _role_of(agent)
+        to_act = (
+            agent == self.agent_selection
+            and not self.terminations.get(agent, True)
+            and not self.truncations.get(agent, True)
+            and self.illegal is None
+        )
+        return self._observer.observe(self.game, role, me, to_act, self.max_turns)
+
+    def state(self) -> np.ndarray:
+        return self._observer.state(self.game, self.max_turns)
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+        self._cumulative_rewards[agent] = 0.0
+        game = self.game
+        before = len(game.events)
+        self._seen[agent] = before
+        try:
+            game.apply(action)
+        except IllegalActionError as err:
+            if self.illegal_action == "raise":
+                raise
+            self._penalize(agent, action, err)
+            return
+        self.actions.append(int(action))
+        self._after_action(before)
+
+    def _after_action(self, before: int) -> None:
+        """Hand out rewards, end the agents whose hero left play, select the agent asked next."""
+        game = self.game
+        s = game.state
+        team = self._shaping_reward(game.events[before:]) if self.shaping else 0.0
+        if s.outcome:
+            team += self.outcome_rewards[s.outcome]
+        sides = self.side_rewards
+        sides["heroes"], sides["dm"] = team, -team
+        if team:
+            for agent in self.agents:
+                self.rewards[agent] = -team if agent == "dm" else team
+            self._rewarded = True
+        if s.outcome:
+            self._end_all()
+        else:
+            status = s.unit_status[: len(self.hero_ids)].tolist()
+            gone = [h for h in self._in_play if status[h] != ACTIVE]
+            for h in gone:
+                agent = self.possible_agents[h]
+                self._in_play.remove(h)
+                self.terminations[agent] = True
+                self.infos[agent] = self._info(agent)
+            unit = s.stack[-1][1]
+            agent = self.possible_agents[unit] if unit < s.n_heroes else "dm"
+            self.agent_selection = agent
+            self.infos[agent] = self._info(agent)
+            if gone:
+                self._deads_step_first()
+        if self._rewarded:
+            self._accumulate_rewards()
+
+    def _end_all(self) -> None:
+        game = self.game
+        done = self.truncations if game.outcome == "truncated" else self.terminations
+        for agent in self.agents:
+            done[agent] = True
+            info = self._info(agent)
+            info["outcome"], info["reason"] = game.outcome, game.state.end_reason
+            self.infos[agent] = info
+        self._in_play = []
+        self.agent_selection = self.agents[0]
+
+    def _penalize(self, agent: str, action, err: IllegalActionError) -> None:
+        kept = int(action) if isinstance(action, int | np.integer) else action  # replays need the value
+        if not isinstance(kept, int | float | str | type(None)):
+            kept = repr(action)
+        self.illegal = {"agent": agent, "action": kept, "error": str(err)}
+        for a in self.agents:
+            self.rewards[a] = 0.0
+            self.terminations[a] = True
+            info = self._info(a)
+            info["outcome"], info["reason"] = "illegal_action", str(err)
+            self.infos[a] = info
+        self.rewards[agent] = self.illegal_reward
+        self._rewarded = True
+        team = self.illegal_reward if agent != "dm" else 0.0
+        self.side_rewards = {"heroes": team, "dm": self.illegal_reward - team}
+        self._in_play = []
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[0]
+
+    def _info(self, agent: str) -> dict:
+        """The events since the agent's last step that it may know, and the decision it is asked."""
+        game = self.game
+        start = self._seen[agent]
+        if agent == "dm":
+            info = {"events": game.events[start:]}
+        else:
+            log = self._hero_log
+            if len(log) < len(game.events):
+                log.extend(hero_view(game, game.events[len(log) :]))
+            info = {"events": list(filter(None, log[start:]))}
+        s = game.state
+        if s.stack and not s.outcome:
+            kind, unit = s.stack[-1][:2]
+            if (self.possible_agents[unit] if unit < s.n_heroes else "dm") == agent:
+                info["decision"] = DECISION_NAMES[kind]
+                info["unit"] = game.label(unit)
+        return info
+
+    def _shaping_reward(self, events: list[dict]) -> float:
+        w = self.shaping
+        total = 0.0
+        for e in events:
+            kind = e["type"]
+            if kind == "damage":
+                sign = -1.0 if e["unit"].startswith("hero_") else 1.0
+                total += sign * w.get("damage", 0.0) * e["amount"]
+            elif kind == "slain":
+                total += w.get("kills", 0.0)
+            elif kind == "death":
+                total -= w.get("kills", 0.0)
+            elif kind in ("item_found", "loot"):
+                total += w.get("treasure", 0.0)
+            elif kind == "reveal":
+                total += w.get("exploration", 0.0)
+        return total
+
+    # ----- the rest of the public surface -----
+    @property
+    def events(self) -> list[dict]:
+        """The whole event log of the current episode (JSON-serialisable dicts, in order)."""
+        return self.game.events if self.game is not None else []
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the env")
+            return None
+        if self.render_mode == "ansi":
+            from dungeon_env.render.text import render_text
+
+            return render_text(self.game)
+        from dungeon_env.render.image import render_image
+
+        frame = render_image(self.game)
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._window is None:
+            from dungeon_env.render.window import Window
+
+            self._window = Window(f"dungeon_env: {self.adventure}", self.metadata["render_fps"])
+        self._window.show(frame)
+        return None
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def __str__(self) -> str:
+        return ENV_NAME
+
+
+def env(**kwargs) -> AECEnv:
+    """The environment as users should get it: :class:`raw_env` in PettingZoo's order-enforcing
+    wrapper. Options: see the module docstring."""
+    return _OrderEnforcing(raw_env(**kwargs))
+
+
+class _OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, forwarding the attributes read
+    at every step directly instead of through ``__getattr__`` (a third of the wrapper's cost)."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("last() cannot be called before reset")
+        return self.env.last(observe)
+
+
+def _forward(name: str) -> property:
+    def get(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get, doc=f"``{name}`` of the wrapped env (after reset)")
+
+
+for _name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "num_agents"):
+    setattr(_OrderEnforcing, _name, _forward(_name))
+_OrderEnforcing._cumulative_rewards = _forward("_cumulative_rewards")
+
+
+# ----------------------------------------------------------------------------------- helpers
+
+
+def _role_of(agent: str) -> tuple[int, int]:
+    if agent == "dm":
+        return DM, -1
+    if agent.startswith("hero_"):
+        return HERO, int(agent[5:])
+    raise KeyError(f"unknown agent {agent!r}")
+
+
+def _check_shaping(shaping) -> dict[str, float] | None:
+    if not shaping:
+        return None
+    if not isinstance(shaping, dict):
+        raise ValueError(f"shaping must be a dict of weights by term {SHAPING_TERMS}, got {shaping!r}")
+    unknown = sorted(set(shaping) - set(SHAPING_TERMS))
+    if unknown:
+        raise ValueError(f"shaping: unknown terms {unknown}; the terms are {list(SHAPING_TERMS)}")
+    return {k: float(v) for k, v in shaping.items()}
+
+
+def hero_view(game: Game, events: list[dict]) -> list[dict | None]:
+    """Each event as heroes may know it, or None: no secret DM roll (Detect Traps, R-TRAP-03), no
+    identity of a face-down item (the ``card`` is None), nothing that happens only on squares in the
+    fog. Fog and identities are judged as they are when the events are first handed to a hero (both
+    only ever go from hidden to known)."""
+    s, area = game.state, game.tables.area
+    revealed, known = s.revealed, s.item_known
+
+    def seen(xy) -> bool:
+        return bool(revealed[area[xy[1] * WIDTH + xy[0]]])
+
+    out: list[dict | None] = []
+    for e in events:
+        kind = e["type"]
+        if kind == "roll" and e["check"] in SECRET_CHECKS:
+            e = None
+        elif kind in ("move", "spawn", "trap_sprung"):
+            unit = e["unit"]["id"] if kind == "spawn" else e["unit"]
+            if not unit.startswith("hero_") and not any(seen(e[k]) for k in ("at", "from", "to") if k in e):
+                e = None
+        elif "card" in e and e.get("item") is not None and not known[e["item"]]:
+            e = {**e, "card": None}
+        out.append(e)
+    return out
+
+
+def hero_events(game: Game, events: list[dict]) -> list[dict]:
+    """The events of ``events`` that heroes may know (see :func:`hero_view`)."""
+    return list(filter(None, hero_view(game, events)))
+
+
+class _CallableModule(types.ModuleType):
+    """``dungeon_env.env`` is this module; calling it makes the env, so ``dungeon_env.env(...)``
+    works whether or not the module was imported first."""
+
+    def __call__(self, **kwargs) -> AECEnv:
+        return env(**kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+
+__all__ = ["ENV_NAME", "Action", "IllegalActionError", "env", "hero_events", "hero_view", "raw_env"]

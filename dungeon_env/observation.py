@@ -1,0 +1,697 @@
+"""Observations from named pieces: one float32 vector, its layout declared once as ``[(name, shape)]``.
+
+Every agent gets the same layout (one shared observation space); the ``role`` piece tells heroes
+from the Dungeon Master. All values lie in ``[0, 1]``. Run ``python -m dungeon_env.observation`` (or
+call :func:`layout_markdown`) for the table of pieces, planes and columns, generated from the spec.
+
+What each side sees:
+
+- **Heroes** see what heroes may know: the layout (rooms, corridors, walls, doors, furniture,
+  blockages, exits) of revealed areas only, an undiscovered secret door as a wall, figures in revealed
+  areas only, detected traps and hazards only, and the identity of identified items only (a face-down
+  item shows its deck, never its card). The ``items`` and ``spells`` pieces are the observing hero's
+  own (``ITEM_k`` / ``SPELL_k`` pick row ``k``).
+- **The DM** sees everything heroes see plus the layout of unrevealed areas, every monster, hidden
+  traps (``trap_hidden``), undiscovered secret doors (``secret_door``) and every item's identity.
+
+The pieces that describe the decision (``phase``, ``decision``, ``decision_args``,
+``target_purpose``, ``acting``, the ``acting`` unit column and ``acting_unit`` plane, and the
+``candidates`` of a ``choose_target`` decision) are the same for every observer: who is asked what.
+
+``Observer`` builds an observation for one agent with a handful of numpy operations: the board
+planes that change only when an area is revealed, a door opens or a trap is found are cached per
+role, the per-unit columns that change only when a figure is placed are cached until the next
+placement, and only the figures, the unit values and the decision context are written per call.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from dungeon_env.content import load_heroes, load_items, load_monsters, load_spells
+from dungeon_env.content.model import DECKS, HEIGHT, TRAITS, WIDTH
+from dungeon_env.engine.actions import (
+    DECISION_NAMES,
+    MAX_HEROES,
+    MAX_ITEMS_HELD,
+    MAX_SPELLS_KNOWN,
+    MAX_TARGETS,
+    N_ACTIONS,
+    PHASE_NAMES,
+    TARGET_GIVE,
+    TARGET_ITEM,
+    TARGET_LOOT,
+    TARGET_SPELL,
+    Decision,
+)
+from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, MAX_ITEMS, MAX_UNITS, How
+
+HERO, DM = 0, 1  # roles
+N_SQUARES = WIDTH * HEIGHT
+SIDES = "nesw"
+
+PLANES = (
+    ("revealed", "the square's room or corridor has been revealed (0: still in the fog)"),
+    ("corridor", "a corridor square; a known square that is not a corridor is a room (layout)"),
+    ("wall_e", "a wall on the square's east side (the west side is the east side of the square before)"),
+    ("wall_s", "a wall on the south side (the north side is the south side of the square above)"),
+    ("door_closed_e", "a closed door on the east side"),
+    ("door_closed_s", "a closed door on the south side"),
+    ("door_open_e", "an open door on the east side"),
+    ("door_open_s", "an open door on the south side"),
+    ("secret_door", "DM only: an undiscovered secret door on the east or south side (heroes see a wall)"),
+    ("furniture", "furniture (an obstacle that can be jumped)"),
+    ("blockage", "a blockage (blocks movement and sight)"),
+    ("exit", "an exit square"),
+    ("trap_detected", "an armed trap the heroes have detected"),
+    ("hazard", "a sprung trap that stays and blocks movement (a pit)"),
+    ("trap_hidden", "DM only: an armed trap the heroes have not detected"),
+    ("heroes", "a living hero on the board"),
+    ("monsters", "a monster (heroes: in revealed areas only)"),
+    ("corpses", "a hero's corpse"),
+    ("acting_unit", "the figure the current decision is about"),
+)
+PLANE = {name: i for i, (name, _) in enumerate(PLANES)}
+N_PLANES = len(PLANES)
+
+UNIT_COLUMNS = (
+    ("present", "the slot holds a figure the observer may see (all other columns 0 otherwise)"),
+    ("hero", "side: hero"),
+    ("monster", "side: monster"),
+    ("me", "the observing hero itself"),
+    ("acting", "the figure the current decision is about"),
+    ("candidate", "a candidate of the current choose_target decision"),
+    ("active", "status: on the board and alive"),
+    ("exited", "status: a hero that left the dungeon"),
+    ("dead", "status: a dead hero (its corpse on the board or carried out)"),
+    ("x", "column / 23 (0 when off the board)"),
+    ("y", "row / 27 (0 when off the board)"),
+    ("health", "Health / base Health"),
+    ("stamina", "Stamina / base Stamina"),
+    ("magic", "Magic / base Magic"),
+    ("move_left", "squares left this Movement phase / 15"),
+    ("move_bought", "Stamina spent on movement this phase / 3"),
+    ("deaths_door", "at Death's Door"),
+    ("exhausted", "Exhausted"),
+    ("surprised", "surprised"),
+    ("inactive", "a Guard that has not woken"),
+    ("acted", "did something that breaks Rest this turn"),
+    ("fought", "in a Fight this turn"),
+    ("move_done", "finished its movement this phase"),
+    ("dragging", "dragging a corpse"),
+    ("effects", "ongoing effects on it / 3"),
+    ("items_held", "items held / 12"),
+    ("base_health", "base Health / 20"),
+    ("base_stamina", "base Stamina / 10"),
+    ("base_magic", "base Magic / 10"),
+    ("fight", "base Fighting Score / 10"),
+    ("move", "base Movement / 10"),
+    ("damage", "base Damage / 5"),
+    *((t, f"trait {t}") for t in TRAITS),
+    *((f"how_{h.name.lower()}", f"a monster that came as: {h.name.lower()}") for h in How if h != How.HERO),
+)
+_HERO_IDS = tuple(load_heroes())
+_MONSTER_IDS = tuple(load_monsters())
+UNIT_COLUMNS += tuple((f"type_{c}", f"card: {c}") for c in _HERO_IDS + _MONSTER_IDS)
+UCOL = {name: i for i, (name, _) in enumerate(UNIT_COLUMNS)}
+
+_ITEM_IDS = tuple(load_items())
+_SPELL_IDS = tuple(load_spells())
+ITEM_COLUMNS = (
+    ("present", "the row holds an item"),
+    ("identified", "face up: its identity is known"),
+    ("locked", "an Identify roll of 1: no more tries this adventure"),
+    ("used_this_turn", "a reusable item already used this turn"),
+    *((f"deck_{d}", f"deck: {d}") for d in DECKS),
+    *((f"card_{c}", f"card: {c} (heroes: identified items only)") for c in _ITEM_IDS),
+)
+ICOL = {name: i for i, (name, _) in enumerate(ITEM_COLUMNS)}
+SPELL_COLUMNS = (
+    ("present", "the row holds a known spell"),
+    ("level", "spell level / 3"),
+    *((f"spell_{c}", f"spell: {c}") for c in _SPELL_IDS),
+)
+CANDIDATE_COLUMNS = (
+    ("present", "TARGET_k is a candidate"),
+    ("unit", "the candidate is a figure"),
+    ("item", "the candidate is an item (loot from a corpse)"),
+    ("slot", "its unit slot / 63, or its item slot / 95"),
+    ("x", "the figure's (or the corpse's) column / 23"),
+    ("y", "row / 27"),
+    ("identified", "an item candidate that is face up"),
+    *((f"deck_{d}", f"deck: {d}") for d in DECKS),
+    *((f"card_{c}", f"card: {c} (heroes: identified items only)") for c in _ITEM_IDS),
+)
+CCOL = {name: i for i, (name, _) in enumerate(CANDIDATE_COLUMNS)}
+ALL_ITEM_COLUMNS = (
+    ("present", "the item slot holds a card"),
+    ("holder", "held by unit slot (value (slot + 1) / 64), 0 if nobody"),
+    ("lying", "found and left lying (held by nobody)"),
+    *ITEM_COLUMNS[1:],
+)
+ACOL = {name: i for i, (name, _) in enumerate(ALL_ITEM_COLUMNS)}
+TARGET_PURPOSES = ("spell", "item", "give", "loot")
+ACTING = tuple(f"hero_{i}" for i in range(MAX_HEROES)) + ("dm",)
+
+
+class Spec:
+    """An observation layout: named pieces with shapes, laid end to end in one float32 vector."""
+
+    def __init__(self, pieces: list[tuple[str, tuple[int, ...], str]]) -> None:
+        self.pieces = tuple((name, tuple(shape)) for name, shape, _ in pieces)
+        self.meaning = {name: text for name, _, text in pieces}
+        self.offsets: dict[str, int] = {}
+        offset = 0
+        for name, shape in self.pieces:
+            self.offsets[name] = offset
+            offset += int(np.prod(shape))
+        self.size = offset
+
+    def slice(self, name: str) -> slice:
+        start = self.offsets[name]
+        return slice(start, start + int(np.prod(dict(self.pieces)[name])))
+
+    def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """Named views (no copies) into a flat vector of this layout."""
+        if flat.shape != (self.size,):
+            raise ValueError(f"expected a flat observation of shape ({self.size},), got {flat.shape}")
+        return {name: flat[self.slice(name)].reshape(shape) for name, shape in self.pieces}
+
+
+OBS_SPEC = Spec(
+    [
+        ("board", (N_PLANES, HEIGHT, WIDTH), "board planes, [plane, row y, column x]: see the plane table"),
+        (
+            "units",
+            (len(UNIT_COLUMNS), MAX_UNITS),
+            "[feature, figure slot]: one column per slot (heroes first), see the unit features",
+        ),
+        (
+            "all_items",
+            (MAX_ITEMS, len(ALL_ITEM_COLUMNS)),
+            "every item card in play by item slot: holder, deck, card (heroes: identified cards only)",
+        ),
+        ("items", (MAX_ITEMS_HELD, len(ITEM_COLUMNS)), "the observing hero's items; row k is ITEM_k"),
+        ("spells", (MAX_SPELLS_KNOWN, len(SPELL_COLUMNS)), "the observing hero's spells; row k is SPELL_k"),
+        ("candidates", (MAX_TARGETS, len(CANDIDATE_COLUMNS)), "choose_target: row k is TARGET_k"),
+        ("role", (2,), "one-hot: hero, dm"),
+        ("me", (MAX_HEROES,), "one-hot: the observing hero's index (all 0 for the DM)"),
+        ("my_turn", (1,), "1 if the observer is the agent asked to act now"),
+        ("acting", (len(ACTING),), "one-hot: the agent asked to act (hero_0..hero_4, dm)"),
+        ("phase", (len(PHASE_NAMES),), "one-hot: the turn phase, combat sub-steps included"),
+        ("decision", (len(DECISION_NAMES),), "one-hot: the kind of decision asked"),
+        ("decision_args", (2,), "the decision's two context ints a, b as (v + 1) / 128 (0 when unused)"),
+        (
+            "target_purpose",
+            (len(TARGET_PURPOSES),),
+            "choose_target: what is chosen (spell, item, give, loot)",
+        ),
+        ("combat", (1,), "a monster is on the board: the Combat Turn Sequence is in effect"),
+        ("light", (1,), "Light / 20"),
+        ("turn", (1,), "turn / max_turns"),
+    ]
+)
+
+
+def unflatten(obs) -> dict[str, np.ndarray]:
+    """The named pieces (views, no copies) of a flat observation, of ``{"observation": ...}`` or of a
+    ``state()``."""
+    flat = obs["observation"] if isinstance(obs, dict) else obs
+    return OBS_SPEC.views(np.asarray(flat))
+
+
+def layout_markdown(spec: Spec = OBS_SPEC) -> str:
+    """Markdown tables of the layout: the pieces, then the board planes and the table columns."""
+    rows = ["| piece | shape | offset | meaning |", "|---|---|---:|---|"]
+    for name, shape in spec.pieces:
+        rows.append(
+            f"| `{name}` | {'x'.join(map(str, shape))} | {spec.offsets[name]} | {spec.meaning[name]} |"
+        )
+    rows.append(f"| | **{spec.size}** floats | | |")
+    parts = ["\n".join(rows)]
+    for title, columns in (
+        ("Board planes (`board[i]`, one 28x24 plane each)", _grouped(PLANES, "", "")),
+        (
+            "Unit features (`units[j, :]`, one value per figure slot)",
+            _grouped(UNIT_COLUMNS, "type_", "card type, one-hot"),
+        ),
+        ("Item columns (`items[:, j]`)", _grouped(ITEM_COLUMNS, "card_", "card, one-hot")),
+        ("Spell columns (`spells[:, j]`)", _grouped(SPELL_COLUMNS, "spell_", "spell, one-hot")),
+        ("Candidate columns (`candidates[:, j]`)", _grouped(CANDIDATE_COLUMNS, "card_", "card, one-hot")),
+        ("All-item columns (`all_items[:, j]`)", _grouped(ALL_ITEM_COLUMNS, "card_", "card, one-hot")),
+    ):
+        table = ["| index | name | meaning |", "|---:|---|---|"]
+        table += [f"| {i} | `{name}` | {text} |" for i, name, text in columns]
+        parts.append(f"{title}:\n\n" + "\n".join(table))
+    return "\n\n".join(parts)
+
+
+def _grouped(columns, prefix: str, text: str) -> list[tuple[str, str, str]]:
+    """Columns as (index, name, meaning), runs of one-hot ``prefix*`` columns folded into one row."""
+    out, i = [], 0
+    while i < len(columns):
+        name, meaning = columns[i]
+        if prefix and name.startswith(prefix):
+            j = i
+            while j < len(columns) and columns[j][0].startswith(prefix):
+                j += 1
+            names = [c[0][len(prefix) :] for c in columns[i:j]]
+            out.append((f"{i}..{j - 1}", f"{prefix}*", f"{text} in catalogue order: {', '.join(names)}"))
+            i = j
+        else:
+            out.append((str(i), name, meaning))
+            i += 1
+    return out
+
+
+# --------------------------------------------------------------------------------- static look-ups
+
+_NU = len(UNIT_COLUMNS)
+_BOARD = N_PLANES * N_SQUARES  # the board is the first piece
+_UNITS = OBS_SPEC.slice("units")
+_ITEMS = OBS_SPEC.slice("items")
+_SPELLS = OBS_SPEC.slice("spells")
+_ALL_ITEMS = OBS_SPEC.slice("all_items")
+_OFF = OBS_SPEC.offsets
+# x, y of every square, plus a last row of zeros for "off the board" (position -1)
+_XY = np.zeros((N_SQUARES + 1, 2), np.float32)
+_XY[:N_SQUARES, 0] = (np.arange(N_SQUARES) % WIDTH) / (WIDTH - 1)
+_XY[:N_SQUARES, 1] = (np.arange(N_SQUARES) // WIDTH) / (HEIGHT - 1)
+_XY_T = np.ascontiguousarray(_XY.T)
+_TRAIT_BITS = np.array([[(b >> i) & 1 for i in range(len(TRAITS))] for b in range(256)], np.float32)
+# The per-unit values written at every call: state field and normaliser, in column order (the
+# first three are ratios to the base value instead).
+_DYNAMIC = (
+    ("health", 0),
+    ("stamina", 0),
+    ("magic", 0),
+    ("move_left", 15),
+    ("move_bought", 3),
+    ("deaths_door", 1),
+    ("exhausted", 1),
+    ("surprised", 1),
+    ("inactive", 1),
+    ("acted", 1),
+    ("fought", 1),
+    ("move_done", 1),
+)
+_GET_DYNAMIC = operator.attrgetter(*(name for name, _ in _DYNAMIC))
+_D0 = UCOL["health"]
+_D1 = _D0 + len(_DYNAMIC)
+if [UCOL[name] for name, _ in _DYNAMIC] != list(range(_D0, _D1)):
+    raise RuntimeError("observation: the dynamic unit columns must be contiguous and in _DYNAMIC order")
+_N_HERO_CARDS = len(_HERO_IDS)
+_ITEM_CARDS = tuple(load_items().values())
+_DECK_OF = np.array([DECKS.index(c.deck) for c in _ITEM_CARDS], np.int64)
+_SPELL_LEVEL = [s.level for s in load_spells().values()]
+
+
+def _card0(columns: dict[str, int]) -> int:
+    return columns[f"card_{_ITEM_IDS[0]}"]
+
+
+def _item_rows(s, slots: np.ndarray, show_all: bool, columns: dict[str, int]) -> np.ndarray:
+    """Table rows for item slots: identified / locked / used flags, deck one-hot and card one-hot
+    (the card only if the item is face up, or ``show_all``)."""
+    rows = np.zeros((len(slots), len(columns)), np.float32)
+    n = np.arange(len(slots))
+    cards = s.item_card[slots].astype(np.int64)
+    known = s.item_known[slots]
+    rows[:, columns["present"]] = 1.0
+    rows[:, columns["identified"]] = known
+    rows[:, columns["locked"]] = s.item_locked[slots]
+    rows[:, columns["used_this_turn"]] = s.item_used_turn[slots] == s.turn
+    rows[n, columns["deck_treasure"] + _DECK_OF[cards]] = 1.0
+    shown = n if show_all else n[known]
+    rows[shown, _card0(columns) + cards[shown]] = 1.0
+    return rows
+
+
+# --------------------------------------------------------------------------------- the observer
+
+
+class Observer:
+    """Builds the observations of one env's game for any agent, with small caches between calls.
+
+    Per role it keeps a *template*: the whole vector with the board planes that change only when an
+    area is revealed, a door opens or a trap is found, and the unit columns that change only when a
+    figure is placed, dies or leaves, or an item changes hands (:class:`_Figures`). A call copies
+    the template, then writes the figures, the per-unit values and the decision context."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._templates: dict[int, list] = {}  # role -> [board key, figures, vector, fog look-up]
+        self._figures: _Figures | None = None
+        self._masks: dict[tuple, np.ndarray] = {}  # legal actions -> mask
+
+    def observe(self, game, role: int, me: int, to_act: bool, max_turns: int) -> dict[str, np.ndarray]:
+        """``{"observation": float32 vector, "action_mask": int8}`` for hero ``me`` (role HERO) or
+        the DM; the mask holds the legal actions if ``to_act``, else zeros."""
+        out = self._fill(game, role, me, to_act, max_turns)
+        if not to_act:
+            return {"observation": out, "action_mask": np.zeros(N_ACTIONS, np.int8)}
+        legal = tuple(game.legal_actions())
+        mask = self._masks.get(legal)
+        if mask is None:
+            if len(self._masks) >= 4096:
+                self._masks.clear()
+            mask = self._masks[legal] = np.zeros(N_ACTIONS, np.int8)
+            mask[list(legal)] = 1
+        return {"observation": out, "action_mask": mask.copy()}
+
+    def state(self, game, max_turns: int) -> np.ndarray:
+        """The global state: the DM's view, which is everything (identities, traps, the fog's content)."""
+        return self._fill(game, DM, -1, False, max_turns)
+
+    def _fill(self, game, role: int, me: int, to_act: bool, max_turns: int) -> np.ndarray:
+        s = game.state
+        figures = self._figures_of(s)
+        template = self._template(game, role, figures)
+        out = template[2].copy()
+        units = out[_UNITS].reshape(_NU, MAX_UNITS)
+        pos = s.unit_pos
+        # per-unit values, [value, unit]: scaled (0 for absent units) and clipped, straight into place
+        values = units[_D0:_D1]
+        np.multiply(np.array(_GET_DYNAMIC(s)), figures.scale, out=values)
+        np.minimum(values, 1.0, out=values)
+        np.take(_XY_T, pos, axis=1, out=units[_XY_COL : _XY_COL + 2])
+        out[figures.planes + pos[figures.slots]] = 1.0  # the figures on the board
+        if role == HERO:
+            monsters = figures.monsters
+            if len(monsters):
+                hidden = monsters[template[3][pos[monsters]]]
+                if len(hidden):  # monsters outside the revealed areas leave no trace for heroes
+                    units[:, hidden] = 0.0
+                    out[_MONSTER_PLANE + pos[hidden]] = 0.0
+            if 0 <= me < s.n_heroes:
+                units[_ME_COL, me] = 1.0
+                cards = figures.cards(s, me)
+                if cards is not None:
+                    out[_CARDS] = cards
+        if s.effects:
+            counts = np.bincount([row[0] for row in s.effects], minlength=MAX_UNITS)[:MAX_UNITS]
+            units[UCOL["effects"]] = np.minimum(counts / 3, 1.0) * figures.present
+        _fill_context(game, role, me, to_act, max_turns, out, units, len(figures.monsters) > 0)
+        return out
+
+    def _figures_of(self, s) -> _Figures:
+        key = (
+            s.next_uid,
+            s.turn,
+            s.unit_status.tobytes(),
+            s.dragging.tobytes(),
+            s.item_card.tobytes(),
+            s.item_holder.tobytes(),
+            s.item_known.tobytes(),
+            s.item_locked.tobytes(),
+            s.item_used_turn.tobytes(),
+            s.spell_known.tobytes(),
+        )
+        if self._figures is None or self._figures.key != key:
+            self._figures = _Figures(key, s)
+        return self._figures
+
+    def _template(self, game, role: int, figures: _Figures) -> list:
+        s = game.state
+        board_key = (
+            s.closed_bits,
+            s.revealed.tobytes(),
+            s.door_hidden.tobytes(),
+            s.trap_armed.tobytes(),
+            s.trap_detected.tobytes(),
+        )
+        template = self._templates.get(role)
+        if template is None:
+            template = self._templates[role] = [None, None, np.zeros(OBS_SPEC.size, np.float32), None]
+        if template[0] != board_key:
+            block, fog = _layout_block(game, role)
+            template[2][:_BOARD] = block
+            template[0], template[3] = board_key, fog
+        if template[1] is not figures:
+            template[2][_UNITS] = figures.static.ravel()  # [feature, unit]
+            template[2][_ALL_ITEMS] = figures.all_items(s, role)
+            template[1] = figures
+        return template
+
+
+def _fill_context(game, role, me, to_act, max_turns, out, units, combat: bool) -> None:
+    """Role, whose turn, the phase, the decision asked (kind, agent, figure, args, candidates),
+    combat, Light and turn."""
+    s = game.state
+    ones = [_ROLE + role, _PHASE + s.phase]
+    if me >= 0:
+        ones.append(_ME + me)
+    if to_act:
+        ones.append(_MY_TURN)
+    if combat:
+        ones.append(_COMBAT)
+    stack = s.stack
+    if stack and not s.outcome:
+        kind, unit, a, b = stack[-1]
+        ones.append(_DECISION + kind)
+        ones.append(_ACTING + (unit if unit < s.n_heroes else MAX_HEROES))
+        units[_ACTING_COL, unit] = 1.0
+        p = int(s.unit_pos[unit])
+        if p >= 0:
+            ones.append(_ACTING_PLANE + p)
+        if a >= 0:
+            out[_ARGS] = (a + 1) / 128 if a < 127 else 1.0
+        if b >= 0:
+            out[_ARGS + 1] = (b + 1) / 128 if b < 127 else 1.0
+        if kind == _CHOOSE_TARGET:
+            ones.append(_PURPOSE + a)
+            _fill_candidates(game, role, unit, a, b, out, units)
+    out[ones] = 1.0
+    light, turn = s.light, s.turn
+    out[_LIGHT] = light / 20 if light < 20 else 1.0
+    out[_TURN] = turn / max_turns if turn < max_turns else 1.0
+
+
+_ROLE, _PHASE, _ME, _MY_TURN, _COMBAT = (_OFF[k] for k in ("role", "phase", "me", "my_turn", "combat"))
+_DECISION, _ACTING, _ARGS, _PURPOSE = (
+    _OFF[k] for k in ("decision", "acting", "decision_args", "target_purpose")
+)
+_LIGHT, _TURN = _OFF["light"], _OFF["turn"]
+_CHOOSE_TARGET = int(Decision.CHOOSE_TARGET)
+_XY_COL = UCOL["x"]
+_ME_COL = UCOL["me"]
+_ACTING_COL = UCOL["acting"]
+_ACTING_PLANE = PLANE["acting_unit"] * N_SQUARES
+_MONSTER_PLANE = PLANE["monsters"] * N_SQUARES
+_CARDS = slice(_ITEMS.start, _SPELLS.stop)
+if _ITEMS.stop != _SPELLS.start:
+    raise RuntimeError("observation: the items and spells pieces must be adjacent")
+
+
+class _Figures:
+    """What changes only when a figure is placed, dies or leaves, an item changes hands or is
+    identified, a spell is learned, or a turn begins: the static unit rows, the [value, unit] scales
+    of the per-call values (0 for absent units), the figures on the board with the offsets of their
+    planes, the monsters on the board, and (made when first asked) each hero's items and spells and
+    the all-items table."""
+
+    def __init__(self, key, s) -> None:
+        self.key = key
+        status, side = s.unit_status, s.unit_side
+        hero, monster = side == 0, side == 1
+        present = (monster & (status == ACTIVE)) | (
+            hero & np.isin(status, (ACTIVE, EXITED, CORPSE, CORPSE_OUT))
+        )
+        self.present = present.astype(np.float32)
+        self.static = _static_rows(s, hero, monster, present)
+        scale = np.zeros((len(_DYNAMIC), MAX_UNITS), np.float32)
+        for i, (name, norm) in enumerate(_DYNAMIC):
+            scale[i] = 1.0 / norm if norm else 1.0 / np.maximum(getattr(s, f"base_{name}"), 1)
+        self.scale = scale * self.present
+        on_board = ((status == ACTIVE) | (hero & (status == CORPSE))) & (s.unit_pos >= 0)
+        self.slots = np.flatnonzero(on_board)
+        plane = np.where(
+            status[self.slots] == CORPSE,
+            PLANE["corpses"],
+            np.where(hero[self.slots], PLANE["heroes"], PLANE["monsters"]),
+        )
+        self.planes = plane.astype(np.int64) * N_SQUARES
+        self.monsters = np.flatnonzero(on_board & monster)
+        self._cards: dict[int, np.ndarray | None] = {}
+
+    def cards(self, s, me: int) -> np.ndarray | None:
+        """Hero ``me``'s items and spells pieces, or None if it has neither."""
+        if me not in self._cards:
+            self._cards[me] = _hero_cards(s, me)
+        return self._cards[me]
+
+    def all_items(self, s, role: int) -> np.ndarray:
+        """The all_items piece for a role (heroes: face-down cards hidden)."""
+        table = np.zeros((MAX_ITEMS, len(ALL_ITEM_COLUMNS)), np.float32)
+        slots = np.flatnonzero((s.item_card >= 0) & (s.item_holder >= -1))
+        if len(slots):
+            rows = _item_rows(s, slots, role == DM, ACOL)
+            holder = s.item_holder[slots]
+            rows[:, ACOL["holder"]] = (holder + 1) / MAX_UNITS
+            rows[:, ACOL["lying"]] = holder < 0
+            table[slots] = rows
+        return table.ravel()
+
+
+def _hero_cards(s, me: int) -> np.ndarray | None:
+    """Hero ``me``'s items (face-down identities hidden) and spells as the two pieces, or None."""
+    held = np.flatnonzero(s.item_holder == me)[:MAX_ITEMS_HELD]
+    known = np.flatnonzero(s.spell_known[me])[:MAX_SPELLS_KNOWN].tolist()
+    if len(held) == 0 and not known:
+        return None
+    items = np.zeros((MAX_ITEMS_HELD, len(ITEM_COLUMNS)), np.float32)
+    items[: len(held)] = _item_rows(s, held, False, ICOL)
+    spells = np.zeros((MAX_SPELLS_KNOWN, len(SPELL_COLUMNS)), np.float32)
+    for k, sp in enumerate(known):
+        spells[k, 0] = 1.0
+        spells[k, 1] = _SPELL_LEVEL[sp] / 3
+        spells[k, 2 + sp] = 1.0
+    return np.concatenate([items.ravel(), spells.ravel()])
+
+
+def _static_rows(s, hero: np.ndarray, monster: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """The unit columns that are not written per call (absent units: all zeros)."""
+    t = np.zeros((MAX_UNITS, _NU), np.float32)
+    status = s.unit_status
+    t[:, UCOL["present"]] = present
+    t[:, UCOL["hero"]] = hero
+    t[:, UCOL["monster"]] = monster
+    t[:, UCOL["active"]] = status == ACTIVE
+    t[:, UCOL["exited"]] = status == EXITED
+    t[:, UCOL["dead"]] = hero & np.isin(status, (CORPSE, CORPSE_OUT))
+    t[:, UCOL["dragging"]] = s.dragging >= 0
+    held = s.item_holder[s.item_holder >= 0]
+    t[:, UCOL["items_held"]] = np.bincount(held, minlength=MAX_UNITS)[:MAX_UNITS] / MAX_ITEMS_HELD
+    t[:, UCOL["base_health"]] = s.base_health / 20
+    t[:, UCOL["base_stamina"]] = s.base_stamina / 10
+    t[:, UCOL["base_magic"]] = s.base_magic / 10
+    t[:, UCOL["fight"]] = s.base_fight / 10
+    t[:, UCOL["move"]] = s.base_move / 10
+    t[:, UCOL["damage"]] = s.base_damage / 5
+    t[:, UCOL[TRAITS[0]] : UCOL[TRAITS[0]] + len(TRAITS)] = _TRAIT_BITS[s.unit_traits]
+    for h in How:
+        if h != How.HERO:
+            t[:, UCOL[f"how_{h.name.lower()}"]] = (s.unit_how == h) & monster
+    used = np.flatnonzero(s.unit_side >= 0)
+    type_index = s.unit_card[used].astype(np.int64) + np.where(monster[used], _N_HERO_CARDS, 0)
+    t[used, UCOL[f"type_{_HERO_IDS[0]}"] + type_index] = 1.0
+    np.minimum(t, 1.0, out=t)
+    t *= present[:, None]
+    return np.ascontiguousarray(t.T)
+
+
+def _fill_candidates(game, role, unit, purpose, b, out, units) -> None:
+    """Rows of the candidates of a choose_target decision, in TARGET_k order (the engine's lists)."""
+    from dungeon_env.engine import items, spells, trade
+
+    s = game.state
+    table = out[OBS_SPEC.slice("candidates")].reshape(MAX_TARGETS, len(CANDIDATE_COLUMNS))
+    if purpose == TARGET_LOOT:
+        for k, (corpse, item) in enumerate(trade.corpse_items(game, unit)[:MAX_TARGETS]):
+            card = int(s.item_card[item])
+            row = table[k]
+            row[[CCOL["present"], CCOL["item"]]] = 1.0
+            row[CCOL["slot"]] = item / (MAX_ITEMS - 1)
+            row[CCOL["x"] : CCOL["x"] + 2] = _XY[s.unit_pos[corpse]]
+            row[CCOL["identified"]] = bool(s.item_known[item])
+            row[CCOL["deck_treasure"] + _DECK_OF[card]] = 1.0
+            if s.item_known[item] or role == DM:
+                row[_card0(CCOL) + card] = 1.0
+        return
+    if purpose == TARGET_SPELL:
+        chosen = spells.targets(game, unit, b)
+    elif purpose == TARGET_ITEM:
+        chosen = items.item_targets(game, unit)
+    elif purpose == TARGET_GIVE:
+        chosen = trade.receivers(game, unit)
+    else:
+        chosen = []
+    for k, u in enumerate(chosen[:MAX_TARGETS]):
+        row = table[k]
+        row[[CCOL["present"], CCOL["unit"]]] = 1.0
+        row[CCOL["slot"]] = u / (MAX_UNITS - 1)
+        row[CCOL["x"] : CCOL["x"] + 2] = _XY[s.unit_pos[u]]
+        units[UCOL["candidate"], u] = 1.0
+
+
+# --------------------------------------------------------------------------------- board layout
+
+
+def _static_planes(tables) -> dict[str, np.ndarray]:
+    """Per-adventure planes that never change, made once and kept in the adventure's tables."""
+    cached = tables.cache.get("obs_planes")
+    if cached is None:
+        door_sides = [  # (door, square, 0 east / 1 south) for every door edge, seen from its west / north
+            (int(tables.edge_door[sq, d]), sq, i)
+            for sq in range(N_SQUARES)
+            for i, d in enumerate((1, 2))
+            if tables.edge_door[sq, d] >= 0
+        ]
+        cached = {
+            "corridor": tables.is_corridor[tables.area].astype(np.float32),
+            "walls": tables.wall[:, [1, 2]].T.astype(np.float32),  # [east, south] x square
+            "furniture": tables.furniture.astype(np.float32),
+            "blockage": tables.blockage.astype(np.float32),
+            "exit": tables.exit.astype(np.float32),
+            "door_sides": door_sides,
+            "trap_sq": [int(tr.at[1]) * WIDTH + int(tr.at[0]) for tr in tables.adventure.traps],
+        }
+        tables.cache["obs_planes"] = cached
+    return cached
+
+
+def _layout_block(game, role: int) -> tuple[np.ndarray, np.ndarray]:
+    """The board planes that change only with reveals, doors and traps (figures left at 0), and
+    a per-square "in the fog" look-up with an extra False at the end for position -1.
+
+    Heroes see the layout of a square if its area is revealed, or, for an edge, if the square on
+    either side is revealed."""
+    s, t = game.state, game.tables
+    st = _static_planes(t)
+    block = np.zeros((N_PLANES, N_SQUARES), np.float32)
+    revealed = s.revealed[t.area]
+    known = np.ones(N_SQUARES, np.float32) if role == DM else revealed.astype(np.float32)
+    block[PLANE["revealed"]] = revealed
+    for name in ("corridor", "furniture", "blockage", "exit"):
+        block[PLANE[name]] = st[name] * known
+    block[PLANE["wall_e"] : PLANE["wall_e"] + 2] = st["walls"] * _edge_known(known)
+    step = (1, WIDTH)
+    for door, sq, i in st["door_sides"]:
+        if not (known[sq] or known[sq + step[i]]):
+            continue
+        if s.door_hidden[door]:
+            if role == DM:
+                block[PLANE["door_closed_e"] + i, sq] = 1.0
+                block[PLANE["secret_door"], sq] = 1.0
+            else:
+                block[PLANE["wall_e"] + i, sq] = 1.0
+        elif s.door_open[door]:
+            block[PLANE["door_open_e"] + i, sq] = 1.0
+        else:
+            block[PLANE["door_closed_e"] + i, sq] = 1.0
+    for i, sq in enumerate(st["trap_sq"]):
+        armed, detected = bool(s.trap_armed[i]), bool(s.trap_detected[i])
+        if armed and detected:
+            block[PLANE["trap_detected"], sq] = 1.0
+        elif detected:
+            block[PLANE["hazard"], sq] = 1.0
+        elif armed and role == DM:
+            block[PLANE["trap_hidden"], sq] = 1.0
+    return block.ravel(), np.append(~revealed, False)
+
+
+def _edge_known(known: np.ndarray) -> np.ndarray:
+    """[east, south] x square: the edge is known if the square or its neighbour that way is."""
+    grid = known.reshape(HEIGHT, WIDTH)
+    east, south = grid.copy(), grid.copy()
+    east[:, :-1] = np.maximum(grid[:, :-1], grid[:, 1:])
+    south[:-1] = np.maximum(grid[:-1], grid[1:])
+    return np.stack([east.ravel(), south.ravel()])
+
+
+if __name__ == "__main__":
+    print(layout_markdown())

@@ -1,0 +1,153 @@
+"""Single-role views of the game for single-agent libraries (Gymnasium, stable-baselines3).
+
+``RoleEnv(role="heroes" | "dm", opponent=..., **env_kwargs)`` is a ``gymnasium.Env`` in which one
+policy plays every decision of its side (all heroes share it: the observation's ``me`` and
+``acting`` pieces say which hero is asked) and the other side is played by an opponent: any object
+with ``act(observation, action_mask) -> int`` (observation: the flat float32 vector, mask: int8), or
+the name ``"random"`` (uniform among the legal actions, seeded from ``reset``'s seed).
+
+- observation: the env's flat observation vector, ``Box(0, 1, (size,), float32)``
+- action: ``Discrete(N_ACTIONS)``; ``action_masks()`` gives the legal actions as booleans, for
+  sb3-contrib's ``MaskablePPO`` (also through ``SubprocVecEnv``/``DummyVecEnv`` via ``env_method``)
+- reward: the side's own: the team reward for ``"heroes"`` (counted once, not once per hero), its
+  opposite for ``"dm"``, shaping included if asked, summed over the opponent's moves in between
+- terminated: the adventure is completed or failed (or an illegal action ended it); truncated: the
+  turn cap. ``illegal_action`` defaults to ``"penalize"`` here (the episode ends with
+  ``illegal_reward`` for the side), so that unmasked libraries and checkers run.
+- info: ``agent`` and ``decision`` asked next; at the end ``outcome`` and ``reason``.
+- An episode that ends before the side is asked anything (the opponent finished it) is skipped by
+  ``reset``, which draws the next seed: every episode has at least one decision.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+
+from dungeon_env.env import raw_env
+
+ROLES = ("heroes", "dm")
+MAX_REDRAWS = 100
+
+
+class RandomOpponent:
+    """Plays a uniformly random legal action."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+OPPONENTS = {"random": RandomOpponent}
+
+
+def make_opponent(opponent):
+    """An opponent object from a name in ``OPPONENTS`` or an object with ``act``."""
+    if isinstance(opponent, str):
+        if opponent not in OPPONENTS:
+            raise ValueError(f"unknown opponent {opponent!r}; the named opponents are {sorted(OPPONENTS)}")
+        return OPPONENTS[opponent]()
+    if not callable(getattr(opponent, "act", None)):
+        raise TypeError(f"an opponent needs a method act(observation, action_mask) -> int; got {opponent!r}")
+    return opponent
+
+
+class RoleEnv(gymnasium.Env):
+    """One side of the game as a Gymnasium env; see the module docstring."""
+
+    def __init__(
+        self, role: str = "heroes", opponent="random", illegal_action: str = "penalize", **env_kwargs
+    ):
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}, got {role!r}")
+        self.role = role
+        self.env = raw_env(illegal_action=illegal_action, **env_kwargs)
+        self.opponent = make_opponent(opponent)
+        self.render_mode = self.env.render_mode
+        self.metadata = {"render_modes": self.env.metadata["render_modes"], "render_fps": 4}
+        self.observation_space = self.env.observation_space("dm")["observation"]
+        self.action_space = self.env.action_space("dm")
+        self._mask = np.ones(self.action_space.n, bool)
+
+    # ----- the Gymnasium API -----
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        for _ in range(MAX_REDRAWS):
+            game_seed, opponent_seed = (int(x) for x in self.np_random.integers(0, 2**62, size=2))
+            if hasattr(self.opponent, "seed"):
+                self.opponent.seed(opponent_seed)
+            self.env.reset(seed=game_seed)
+            self._play_opponent()
+            if self.env.agents:  # else the episode ended before the side was asked anything: redraw
+                return self._observe(), self._info()
+        raise RuntimeError(f"{MAX_REDRAWS} episodes in a row ended before the {self.role} side was asked")
+
+    def step(self, action):
+        env = self.env
+        if not env.agents:
+            raise RuntimeError("the episode is over: call reset() before step()")
+        env.step(int(action) if isinstance(action, np.integer | np.ndarray) else action)
+        reward = env.side_rewards[self.role] + self._play_opponent()
+        game = env.game
+        done = bool(game.outcome) or env.illegal is not None
+        truncated = game.outcome == "truncated" and env.illegal is None
+        return self._observe(), float(reward), done and not truncated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions (booleans) of the decision the side is asked; all True once the episode
+        is over (nothing is asked then, and a library's forward pass never sees an all-False mask)."""
+        return self._mask.copy()
+
+    def render(self):
+        return self.env.render()
+
+    def close(self) -> None:
+        self.env.close()
+
+    # ----- helpers -----
+    def _ours(self, agent: str) -> bool:
+        return (agent == "dm") == (self.role == "dm")
+
+    def _play_opponent(self) -> float:
+        """Let the opponent (and dead-steps) play until our side is asked or the episode is over;
+        returns our side's reward over those steps."""
+        env, total = self.env, 0.0
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            if self._ours(agent):
+                break
+            obs = env.observe(agent)
+            env.step(self.opponent.act(obs["observation"], obs["action_mask"]))
+            total += env.side_rewards[self.role]
+        return total
+
+    def _observe(self) -> np.ndarray:
+        env = self.env
+        if env.agents:
+            obs = env.observe(env.agent_selection)
+            self._mask = obs["action_mask"].astype(bool)
+        else:  # the episode is over: the side's view of the end
+            obs = env.observe("dm" if self.role == "dm" else env.possible_agents[0])
+            self._mask = np.ones(self.action_space.n, bool)
+        return obs["observation"]
+
+    def _info(self) -> dict:
+        env = self.env
+        if not env.agents:
+            game = env.game
+            if env.illegal is not None:
+                return {"outcome": "illegal_action", "reason": env.illegal["error"]}
+            return {"outcome": game.outcome, "reason": game.state.end_reason}
+        agent = env.agent_selection
+        return {"agent": agent, "decision": env.infos[agent].get("decision")}
+
+
+__all__ = ["OPPONENTS", "ROLES", "RandomOpponent", "RoleEnv", "make_opponent"]

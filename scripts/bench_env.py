@@ -1,0 +1,188 @@
+"""The environment's speed and memory, side by side with PettingZoo's ``connect_four_v3``.
+
+Both envs are stepped by the same random-legal AEC loop in the same process (``agent_iter``, ``last()``
+with its observation built as an agent receives it, a uniform pick among the mask's legal actions,
+``step``), as shipped by ``env()`` (wrapped) and as ``raw_env`` (unwrapped), so the ratio is
+meaningful on any machine. Also: the time to build one observation (hero and DM), the raw engine's
+decisions per second for comparison, and the memory of one env instance. ``--profile`` adds where
+the time goes in the dungeon loop.
+
+    .venv/bin/python scripts/bench_env.py [--seconds 5] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import pstats
+import random
+import time
+import tracemalloc
+
+import numpy as np
+
+import dungeon_env
+from dungeon_env.engine import Game
+from dungeon_env.observation import DM, HERO, Observer
+
+
+def aec_steps_per_second(make, seconds: float, seed: int = 0) -> float:
+    """Random legal play through the AEC API for ``seconds``; agent steps (dead steps included) per second."""
+    env = make()
+    rng = random.Random(seed)
+    steps = 0
+    episodes = seed * 1000
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=episodes)
+        episodes += 1
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            legal = None if terminated or truncated else np.flatnonzero(obs["action_mask"])
+            env.step(None if legal is None else int(rng.choice(legal)))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def engine_decisions_per_second(seconds: float, adventure: str, heroes: int, max_turns: int) -> float:
+    rng = random.Random(0)
+    decisions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = Game.new(adventure=adventure, heroes=heroes, seed=games, max_turns=max_turns)
+        while not game.over:
+            game.apply(rng.choice(game.legal_actions()))
+            decisions += 1
+        games += 1
+    return decisions / (time.perf_counter() - start)
+
+
+def observation_build_us(adventure: str, heroes: int, max_turns: int, samples: int = 300) -> dict[str, float]:
+    """Microseconds per observation, hero and DM, over positions from random games."""
+    rng = random.Random(1)
+    games = []
+    for seed in range(10):
+        game = Game.new(adventure=adventure, heroes=heroes, seed=seed, max_turns=max_turns)
+        for _ in range(rng.randrange(20, 400)):
+            if game.over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        games.append(game)
+    out = {}
+    for name, role, me in (("hero", HERO, 0), ("dm", DM, -1)):
+        total = 0.0
+        for game in games:
+            observer = Observer()
+            observer.observe(game, role, me, not game.over, max_turns)  # the caches a live env has
+            start = time.perf_counter()
+            for _ in range(samples):
+                observer.observe(game, role, me, not game.over, max_turns)
+            total += time.perf_counter() - start
+        out[name] = total / (samples * len(games)) * 1e6
+    return out
+
+
+def memory_per_env(adventure: str, heroes: int, steps: int, count: int = 20) -> float:
+    """Bytes allocated per env instance after a reset and ``steps`` random steps (the adventure's
+    static tables are shared by every instance in a process and are built before measuring)."""
+    warm = dungeon_env.env(adventure=adventure, heroes=heroes)
+    warm.reset(seed=0)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    envs = []
+    rng = random.Random(2)
+    for i in range(count):
+        env = dungeon_env.env(adventure=adventure, heroes=heroes)
+        env.reset(seed=i)
+        for _ in range(steps):
+            agent = env.agent_selection
+            obs = env.observe(agent)
+            terminated = env.terminations[agent] or env.truncations[agent]
+            env.step(None if terminated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if not env.agents:
+                break
+        envs.append(env)
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) / count
+
+
+def profile(adventure: str, heroes: int, max_turns: int, seconds: float) -> str:
+    prof = cProfile.Profile()
+    prof.enable()
+    aec_steps_per_second(
+        lambda: dungeon_env.raw_env(adventure=adventure, heroes=heroes, max_turns=max_turns), seconds
+    )
+    prof.disable()
+    text = io.StringIO()
+    stats = pstats.Stats(prof, stream=text).sort_stats("tottime")
+    stats.print_stats(18)
+    return text.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    parser.add_argument("--adventure", default="flooded_cellar")
+    parser.add_argument("--heroes", type=int, default=4)
+    parser.add_argument("--max-turns", type=int, default=40)
+    parser.add_argument("--profile", action="store_true", help="also profile the dungeon loop")
+    args = parser.parse_args()
+    from pettingzoo.classic import connect_four_v3
+
+    kwargs = {"adventure": args.adventure, "heroes": args.heroes, "max_turns": args.max_turns}
+    dungeon_env.env(**kwargs).reset(seed=0)  # build the cached tables outside the timing
+    # Short alternating rounds, so that a busy machine slows every measurement alike; medians.
+    contenders = {
+        "c4 env()": lambda sec, r: aec_steps_per_second(connect_four_v3.env, sec, r),
+        "ours env()": lambda sec, r: aec_steps_per_second(lambda: dungeon_env.env(**kwargs), sec, r),
+        "c4 raw_env": lambda sec, r: aec_steps_per_second(connect_four_v3.raw_env, sec, r),
+        "ours raw_env": lambda sec, r: aec_steps_per_second(lambda: dungeon_env.raw_env(**kwargs), sec, r),
+        "engine": lambda sec, r: engine_decisions_per_second(
+            sec, args.adventure, args.heroes, args.max_turns
+        ),
+    }
+    rounds = max(3, int(args.seconds))
+    rates = {name: [] for name in contenders}
+    for r in range(rounds):
+        for name, measure in contenders.items():
+            rates[name].append(measure(args.seconds / rounds, r))
+
+    def ratio(a: str, b: str) -> float:
+        return float(np.median([x / y for x, y in zip(rates[a], rates[b], strict=True)]))
+
+    median = {name: float(np.median(v)) for name, v in rates.items()}
+    obs_us = observation_build_us(args.adventure, args.heroes, args.max_turns)
+    memory = {n: memory_per_env(args.adventure, args.heroes, n) for n in (1, 1000)}
+
+    print(
+        f"AEC random-legal agent steps/s ({args.adventure}, {args.heroes} heroes, cap {args.max_turns} turns)"
+    )
+    for label, c4, ours in (
+        ("env() (wrapped)", "c4 env()", "ours env()"),
+        ("raw_env", "c4 raw_env", "ours raw_env"),
+    ):
+        print(
+            f"  {label:16} connect_four_v3 {median[c4]:8.0f}   dungeon_v0 {median[ours]:8.0f}   "
+            f"ratio {ratio(ours, c4):.2f}x"
+        )
+    print(
+        f"  raw engine decisions/s (no env, no observations): {median['engine']:8.0f}   "
+        f"ratio {ratio('engine', 'c4 env()'):.2f}x connect_four_v3 env()"
+    )
+    print(f"observation build: hero {obs_us['hero']:.1f} us, dm {obs_us['dm']:.1f} us")
+    print(
+        f"memory per env instance: {memory[1] / 1024:.0f} KiB after reset, "
+        f"{memory[1000] / 1024:.0f} KiB after 1000 steps "
+        "(the event log grows with the episode; the adventure's static tables are shared)"
+    )
+    if args.profile:
+        print(profile(args.adventure, args.heroes, args.max_turns, args.seconds))
+
+
+if __name__ == "__main__":
+    main()

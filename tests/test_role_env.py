@@ -1,0 +1,155 @@
+"""Single-role views for single-agent libraries: Gymnasium semantics, the side's own rewards, custom
+opponents; with stable-baselines3 installed: check_env, a MaskablePPO smoke run per role, and
+SubprocVecEnv with action masks."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+
+import numpy as np
+import pytest
+
+from dungeon_env.observation import OBS_SPEC, unflatten
+from dungeon_env.wrappers import RandomOpponent, RoleEnv
+
+KWARGS = {"adventure": "flooded_cellar", "heroes": 3, "max_turns": 4}
+
+
+def run_episode(env: RoleEnv, seed: int) -> tuple[float, int, dict]:
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps = 0.0, 0
+    while True:
+        mask = env.action_masks()
+        assert mask.dtype == bool and mask.any()
+        _obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, steps, info
+
+
+@pytest.mark.parametrize("role", ["heroes", "dm"])
+def test_one_policy_plays_every_decision_of_its_side(role):
+    env = RoleEnv(role=role, **KWARGS)
+    obs, info = env.reset(seed=3)
+    assert obs.shape == (OBS_SPEC.size,) and obs.dtype == np.float32
+    pieces = unflatten(obs)
+    assert pieces["role"][1 if role == "dm" else 0] == 1.0 and pieces["my_turn"][0] == 1.0
+    assert (info["agent"] == "dm") == (role == "dm")
+    total, steps, info = run_episode(env, 3)
+    assert info["outcome"] == "truncated" and total == 0.0 and steps > 0
+
+
+def test_rewards_are_the_sides_own():
+    heroes = RoleEnv(role="heroes", shaping={"exploration": 1.0, "kills": 1.0}, **KWARGS)
+    dm = RoleEnv(role="dm", shaping={"exploration": 1.0, "kills": 1.0}, **KWARGS)
+    hero_total, _, _ = run_episode(heroes, 11)
+    dm_total, _, _ = run_episode(dm, 11)
+    assert hero_total > 0.0, "the heroes reveal areas: positive shaping for their side"
+    assert dm_total <= 0.0 or dm_total != hero_total
+
+
+def test_a_custom_opponent_gets_observation_and_mask():
+    class Recorder(RandomOpponent):
+        def __init__(self):
+            super().__init__(0)
+            self.calls = 0
+
+        def act(self, observation, action_mask):
+            assert (
+                observation.shape == (OBS_SPEC.size,) and action_mask.dtype == np.int8 and action_mask.any()
+            )
+            self.calls += 1
+            return super().act(observation, action_mask)
+
+    opponent = Recorder()
+    run_episode(RoleEnv(role="dm", opponent=opponent, **KWARGS), 1)
+    assert opponent.calls > 0
+    with pytest.raises(TypeError, match="act"):
+        RoleEnv(role="heroes", opponent=object(), **KWARGS)
+    with pytest.raises(ValueError, match="unknown opponent"):
+        RoleEnv(role="heroes", opponent="grandmaster", **KWARGS)
+    with pytest.raises(ValueError, match="role"):
+        RoleEnv(role="monsters", **KWARGS)
+
+
+def test_seeded_resets_repeat_and_an_unmasked_illegal_action_ends_with_the_penalty():
+    a, b = RoleEnv(role="dm", **KWARGS), RoleEnv(role="dm", **KWARGS)
+    assert np.array_equal(a.reset(seed=5)[0], b.reset(seed=5)[0])
+    assert run_episode(a, 5) == run_episode(b, 5)
+    env = RoleEnv(role="heroes", **KWARGS)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["outcome"]) == (-1.0, True, False, "illegal_action")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+# ----------------------------------------------------------------- with stable-baselines3
+
+needs_sb3 = pytest.mark.skipif(
+    not (importlib.util.find_spec("stable_baselines3") and importlib.util.find_spec("sb3_contrib")),
+    reason="stable-baselines3 / sb3-contrib are not installed (the training extra)",
+)
+
+
+@needs_sb3
+@pytest.mark.parametrize("role", ["heroes", "dm"])
+def test_sb3_check_env(role):
+    from stable_baselines3.common.env_checker import check_env
+
+    check_env(RoleEnv(role=role, **KWARGS), warn=True)
+
+
+@needs_sb3
+@pytest.mark.parametrize("role", ["heroes", "dm"])
+def test_maskable_ppo_smoke_run(role):
+    from sb3_contrib import MaskablePPO
+
+    env = RoleEnv(role=role, **KWARGS)
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=100,
+        batch_size=50,
+        n_epochs=1,
+        policy_kwargs={"net_arch": [16]},
+        seed=0,
+        device="cpu",
+    )
+    model.learn(total_timesteps=300)
+    obs, _ = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert env.action_masks()[int(action)]
+
+
+@needs_sb3
+def test_subproc_vec_env_with_masks():
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    vec = SubprocVecEnv([functools.partial(RoleEnv, role="dm", **KWARGS)] * 2, start_method="forkserver")
+    try:
+        vec.seed(0)
+        vec.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(20):
+            masks = get_action_masks(vec)
+            assert masks.shape == (2, vec.action_space.n) and masks.any(axis=1).all()
+            vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        model = MaskablePPO(
+            "MlpPolicy",
+            vec,
+            n_steps=32,
+            batch_size=32,
+            n_epochs=1,
+            policy_kwargs={"net_arch": [8]},
+            device="cpu",
+        )
+        model.learn(total_timesteps=64)
+    finally:
+        vec.close()
