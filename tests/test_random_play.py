@@ -265,6 +265,26 @@ def check_log(g: Game, adventure: str, seed: int, n_heroes: int) -> None:
     json.dumps(events)  # JSON-serialisable, numpy-free
 
 
+COUNTED = (
+    "fight",
+    "death",
+    "exit",
+    "spawn",
+    "corpse_lost",
+    "slain",
+    "cast",
+    "item_used",
+    "item_found",
+    "trap_sprung",
+    "trade",
+    "loot",
+    "room_event",
+    "mental",
+    "item_identified",
+    "memorize",
+)
+
+
 def play(i: int, stats: dict) -> None:
     rng = random.Random(i)
     adventure = ADVENTURES[i % len(ADVENTURES)]
@@ -290,7 +310,7 @@ def play(i: int, stats: dict) -> None:
     stats[g.outcome] = stats.get(g.outcome, 0) + 1
     stats["decisions"] = stats.get("decisions", 0) + decisions
     for e in g.events:
-        if e["type"] in ("fight", "death", "exit", "spawn", "corpse_lost", "slain"):
+        if e["type"] in COUNTED:
             stats[e["type"]] = stats.get(e["type"], 0) + 1
 
 
@@ -303,7 +323,19 @@ def test_random_play_keeps_every_invariant(chunk):
     n = N_GAMES // CHUNKS
     assert sum(stats.get(k, 0) for k in ("completed", "failed", "truncated")) == n
     # the games really exercised the rules, not just walked about
-    for kind in ("fight", "death", "spawn", "slain"):
+    for kind in (
+        "fight",
+        "death",
+        "spawn",
+        "slain",
+        "cast",
+        "item_used",
+        "item_found",
+        "trap_sprung",
+        "trade",
+        "room_event",
+        "item_identified",
+    ):
         assert stats.get(kind, 0) > 0, (kind, stats)
 
 
@@ -341,3 +373,34 @@ def test_checker_catches_broken_states(corrupt, message):
     corrupt(g.state)
     with pytest.raises(AssertionError, match=message):
         checker.check()
+
+
+def test_random_campaigns_keep_every_invariant():
+    """Campaigns of random legal play (a long turn cap, so parties die and are replaced): every game
+    passes the same checks, the party never holds a dead hero, the dead only grow, and a lost
+    campaign had too few heroes left for every player (R-CAMP-02, R-CAMP-04, R-CAMP-06)."""
+    from dungeon_env.engine.campaign import Campaign
+
+    outcomes = set()
+    for seed in range(8):
+        rng = random.Random(seed)
+        campaign = Campaign(heroes=rng.sample(ROSTER, 3), seed=seed, max_turns=400)
+        dead_before: set = set()
+        while not campaign.over:
+            g = campaign.next_game()
+            checker = Checker(g)
+            while not g.over:
+                legal = g.legal_actions()
+                g.apply(legal[rng.randrange(len(legal))])
+                checker.check()
+            check_log(g, g.tables.adventure.id, g.seed, 3)
+            campaign.record(g)
+            assert dead_before <= campaign.dead
+            dead_before = set(campaign.dead)
+            assert len(campaign.heroes) == len(set(campaign.heroes)) == 3
+            if not campaign.over:
+                assert not set(campaign.heroes) & campaign.dead
+        if campaign.outcome == "lost":
+            assert len(campaign.available()) < sum(h in campaign.dead for h in campaign.heroes)
+        outcomes.add(campaign.outcome)
+    assert "lost" in outcomes  # the campaign rules were really exercised
