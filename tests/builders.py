@@ -145,3 +145,52 @@ def apply_past_explore(g: Game, action: int) -> None:
     g.apply(action)
     while not g.over and g.decision is not None and g.decision[0] in quiet_kinds:
         g.apply(quiet(g))
+
+
+def idle(g: Game) -> int:
+    """Do as little as possible: end, spend nothing, cast normally, stay put, pass, let a spell fail."""
+    from dungeon_env.engine.actions import END, LET_FAIL, NORMAL_CAST, PASS, SPEND_0, STAY
+
+    legal = g.legal_actions()
+    for action in (END, SPEND_0, NORMAL_CAST, STAY, PASS, LET_FAIL):
+        if action in legal:
+            return action
+    return legal[0]
+
+
+def play_to(g: Game, kind, unit: int | None = None, limit: int = 500) -> None:
+    """Idle until the decision ``kind`` (of ``unit``) is asked."""
+    for _ in range(limit):
+        d = g.decision
+        if d is not None and d[0] == kind and (unit is None or d[1] == unit):
+            return
+        if g.over:
+            raise RuntimeError("game over")
+        g.apply(idle(g))
+    raise RuntimeError(f"{kind!r} not asked")
+
+
+def finish_turn(g: Game, choose=idle, limit: int = 2000) -> None:
+    """Play on (with ``choose``, by default idling) until the next turn begins or the game ends."""
+    turn = g.state.turn
+    for _ in range(limit):
+        if g.over or g.state.turn != turn:
+            return
+        g.apply(choose(g))
+    raise RuntimeError("turn did not end")
+
+
+def assert_rate(hits: int, n: int, p) -> None:
+    """A statistical check: the observed rate is within 4 standard errors of the exact ``p``."""
+    import math
+
+    p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
+    assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
+
+
+def item_action(g: Game, h: int, slot: int) -> int:
+    """ITEM_k of item slot ``slot`` in hero ``h``'s hands."""
+    from dungeon_env.engine import items
+    from dungeon_env.engine.actions import ITEM_0
+
+    return ITEM_0 + items.held(g, h).index(slot)

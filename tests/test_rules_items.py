@@ -11,7 +11,6 @@ Statistical tests call the engine's own ``items.identify`` N = 20,000 times and 
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from fractions import Fraction
 
@@ -21,29 +20,32 @@ from dungeon_env.content import load_items
 from dungeon_env.content.model import DECKS
 from dungeon_env.engine import Decision, Game, Phase, effects, items
 from dungeon_env.engine.actions import (
-    END,
     GIVE,
     IDENTIFY,
-    ITEM_0,
     MAX_ITEMS_HELD,
     MOVE_ACTIONS,
-    NORMAL_CAST,
-    SPEND_0,
-    STAY,
     TARGET_0,
     TARGET_GIVE,
     USE,
 )
 from dungeon_env.engine.game import IllegalActionError
-from tests.builders import add_monster, arena_game, enter_phase, events, give_item, place, rolls, set_unit
+from tests.builders import (
+    add_monster,
+    arena_game,
+    assert_rate,
+    enter_phase,
+    events,
+    finish_turn,
+    give_item,
+    item_action,
+    place,
+    play_to,
+    rolls,
+    set_unit,
+)
 
 N = 20_000
 MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
-
-
-def assert_rate(hits: int, n: int, p: Fraction) -> None:
-    p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
-    assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
 
 
 def game(heroes=("ilsabet", "bram", "hob"), seed: int = 4) -> Game:
@@ -52,36 +54,6 @@ def game(heroes=("ilsabet", "bram", "hob"), seed: int = 4) -> Game:
     for u, x in zip(range(len(heroes)), (14, 16, 18), strict=False):
         place(g, u, x, 0)
     return g
-
-
-def item_action(g, h: int, slot: int) -> int:
-    return ITEM_0 + items.held(g, h).index(slot)
-
-
-def idle(g) -> int:
-    legal = g.legal_actions()
-    for action in (END, SPEND_0, NORMAL_CAST, STAY):
-        if action in legal:
-            return action
-    return legal[0]
-
-
-def play_to(g, kind: Decision, unit: int | None = None, limit: int = 500) -> None:
-    for _ in range(limit):
-        d = g.decision
-        if d is not None and d[0] == kind and (unit is None or d[1] == unit):
-            return
-        g.apply(idle(g))
-    raise RuntimeError(f"{kind!r} not asked")
-
-
-def finish_turn(g, limit: int = 2000) -> None:
-    turn = g.state.turn
-    for _ in range(limit):
-        if g.over or g.state.turn != turn:
-            return
-        g.apply(idle(g))
-    raise RuntimeError("turn did not end")
 
 
 def my_move(g, h: int) -> None:

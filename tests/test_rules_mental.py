@@ -9,21 +9,26 @@ Bids are MENTAL_BID decisions (SPEND_k = k Magic), the aggressor's first. Statis
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import pytest
 
 from dungeon_env.engine import Decision, Phase, mental, spells
-from dungeon_env.engine.actions import END, NORMAL_CAST, SPELL_0, SPEND_0
-from tests.builders import add_monster, arena_game, enter_phase, events, learn, place, set_unit
+from dungeon_env.engine.actions import NORMAL_CAST, SPELL_0, SPEND_0
+from tests.builders import (
+    add_monster,
+    arena_game,
+    assert_rate,
+    enter_phase,
+    events,
+    idle,
+    learn,
+    place,
+    play_to,
+    set_unit,
+)
 
 N = 20_000
-
-
-def assert_rate(hits: int, n: int, p: Fraction) -> None:
-    p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
-    assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
 
 
 def game(heroes=("orwin", "maelis", "corvin"), seed: int = 5):
@@ -35,23 +40,6 @@ def game(heroes=("orwin", "maelis", "corvin"), seed: int = 5):
 
 def spell_action(g, h: int, spell_id: str) -> int:
     return SPELL_0 + spells.known(g, h).index(g.spell_index[spell_id])
-
-
-def idle(g) -> int:
-    legal = g.legal_actions()
-    for action in (END, SPEND_0, NORMAL_CAST):
-        if action in legal:
-            return action
-    return legal[0]
-
-
-def play_to(g, kind: Decision, unit: int | None = None, limit: int = 500) -> None:
-    for _ in range(limit):
-        d = g.decision
-        if d is not None and d[0] == kind and (unit is None or d[1] == unit):
-            return
-        g.apply(idle(g))
-    raise RuntimeError(f"{kind!r} not asked")
 
 
 def cast_at(g, h: int, spell_id: str) -> None:

@@ -25,7 +25,6 @@ from dungeon_env.engine import Decision, Phase, items, spells
 from dungeon_env.engine.actions import (
     END,
     FORGET,
-    ITEM_0,
     KEEP_CASTING,
     LET_FAIL,
     MEMORIZE,
@@ -33,8 +32,6 @@ from dungeon_env.engine.actions import (
     NORMAL_CAST,
     OVERCAST,
     SPELL_0,
-    SPEND_0,
-    STAY,
     USE,
 )
 from dungeon_env.engine.combat import HERO_WON, MONSTER_WON, TIE, resolve_fight
@@ -42,11 +39,15 @@ from dungeon_env.engine.game import IllegalActionError
 from tests.builders import (
     add_monster,
     arena_game,
+    assert_rate,
     enter_phase,
     events,
+    finish_turn,
     give_item,
+    item_action,
     learn,
     place,
+    play_to,
     rolls,
     set_unit,
 )
@@ -58,11 +59,6 @@ MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
 # ------------------------------------------------------------------------------------------ helpers
 
 
-def assert_rate(hits: int, n: int, p: Fraction) -> None:
-    p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
-    assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
-
-
 def sp(g, spell_id: str) -> int:
     return g.spell_index[spell_id]
 
@@ -72,46 +68,12 @@ def spell_action(g, h: int, spell_id: str) -> int:
     return SPELL_0 + spells.known(g, h).index(sp(g, spell_id))
 
 
-def item_action(g, h: int, slot: int) -> int:
-    return ITEM_0 + items.held(g, h).index(slot)
-
-
 def caster_game(heroes=("orwin", "maelis", "hob"), seed: int = 3):
     """The arena with the heroes moved out of the way, to corridor c (y = 0)."""
     g = arena_game(list(heroes), seed=seed)
     for u, x in zip(range(len(heroes)), (14, 16, 18), strict=False):
         place(g, u, x, 0)
     return g
-
-
-def idle(g) -> int:
-    """Do as little as possible: end, spend nothing, cast normally, stay put."""
-    legal = g.legal_actions()
-    for action in (END, SPEND_0, NORMAL_CAST, STAY, LET_FAIL):
-        if action in legal:
-            return action
-    return legal[0]
-
-
-def play_to(g, kind: Decision, unit: int | None = None, limit: int = 500) -> None:
-    """Idle until the decision ``kind`` (of ``unit``) is asked."""
-    for _ in range(limit):
-        d = g.decision
-        if d is not None and d[0] == kind and (unit is None or d[1] == unit):
-            return
-        if g.over:
-            raise RuntimeError("game over")
-        g.apply(idle(g))
-    raise RuntimeError(f"{kind!r} not asked")
-
-
-def finish_turn(g, choose=idle, limit: int = 2000) -> None:
-    turn = g.state.turn
-    for _ in range(limit):
-        if g.over or g.state.turn != turn:
-            return
-        g.apply(choose(g))
-    raise RuntimeError("turn did not end")
 
 
 def select(g, h: int, action: int) -> None:
