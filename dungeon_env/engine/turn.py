@@ -31,7 +31,7 @@ from dungeon_env.engine.visibility import wake_guards
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
 
-LIGHT_MAX = 20
+LIGHT_MAX = effects.LIGHT_MAX  # the Light cap (R-LIGHT-01), defined with the effects that raise it
 
 
 def begin(g: Game) -> None:
