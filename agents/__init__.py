@@ -1,0 +1,51 @@
+"""Agents for dungeon_env, all behind ``act(observation, action_mask) -> int``.
+
+- ``RandomAgent(seed)``: uniform among the legal actions.
+- ``ScriptedHeroes(env=...)``: competent scripted heroes (``agents.scripted_heroes``).
+- ``ScriptedDM(env=..., seed=...)``: a scripted DM that hunts the weak and isolated (``agents.scripted_dm``).
+- ``SearchAgent(env=..., rollouts=..., seconds=...)``: flat Monte Carlo over engine copies, either
+  side; omniscient (``agents.search``).
+- ``PolicyAgent(path=None, role=...)``: a trained MaskablePPO checkpoint (``agents.policy``).
+
+``make(name, **kw)`` builds one by name. The scripted and search agents read the engine's game:
+pass ``env=`` (a PettingZoo env or a ``RoleEnv``) or ``game=``, or call ``bind`` later (see
+``agents.base``).
+"""
+
+from __future__ import annotations
+
+from agents.base import Agent, GameAgent, RandomAgent, find_game
+from agents.policy import PolicyAgent
+from agents.scripted_dm import ScriptedDM
+from agents.scripted_heroes import ScriptedHeroes
+from agents.search import SearchAgent
+
+AGENTS = {
+    "random": RandomAgent,
+    "scripted_heroes": ScriptedHeroes,
+    "scripted_dm": ScriptedDM,
+    "search": SearchAgent,
+    "policy": PolicyAgent,
+}
+
+
+def make(name: str, **kw):
+    """An agent by name: ``"random"``, ``"scripted_heroes"``, ``"scripted_dm"``, ``"search"`` or
+    ``"policy"``; keyword arguments go to its constructor."""
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; the agents are {sorted(AGENTS)}")
+    return AGENTS[name](**kw)
+
+
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "GameAgent",
+    "PolicyAgent",
+    "RandomAgent",
+    "ScriptedDM",
+    "ScriptedHeroes",
+    "SearchAgent",
+    "find_game",
+    "make",
+]

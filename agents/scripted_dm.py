@@ -1,0 +1,113 @@
+"""A scripted Dungeon Master that plays the monsters with intent.
+
+- **Movement.** Each monster picks a victim: the hero with the lowest score of path distance +
+  2 x Health left + 3 if another hero stands within 2 squares of it (so the weak and the isolated
+  are hunted first, a hero at Death's Door most of all), and walks the shortest way (open doors only)
+  to a square next to it, never onto an armed trap. It buys an extra square with Stamina when that
+  square brings it into a Fight this turn and it keeps Stamina for the Fight. A monster blocked by
+  another defers so that the front ranks move first. A monster already in a Fight stays put.
+- **Fights.** Stamina (monsters never recover it) is spent from the exact 2d6 odds: all it can
+  when a win would kill the hero or a loss would kill the monster, one point when that turns the
+  odds, none otherwise.
+- **Mental Combat.** Bids all the Magic it may (the Warlock's Magic has no other use).
+- Any other decision (rare for the DM) is a seeded random legal action.
+
+The DM sees everything; so does this script (it is the DM's view).
+"""
+
+from __future__ import annotations
+
+from agents._common import active_heroes, adjacent_foes, around, p_win
+from agents.base import GameAgent
+from dungeon_env.engine import Decision, Game, combat
+from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_0
+from dungeon_env.engine.tables import UNREACHABLE, path_distances
+
+
+class ScriptedDM(GameAgent):
+    """Plays the DM's decisions; see the module docstring. ``ScriptedDM(env=env, seed=0)``."""
+
+    def choose(self, game: Game) -> int:
+        g = game
+        kind, u = g.decision
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if kind == Decision.MONSTER_MOVE:
+            return self.monster_move(g, u, legal)
+        if kind == Decision.FIGHT_STAMINA:
+            return self.fight_stamina(g, u, legal)
+        if kind == Decision.MENTAL_BID:
+            return max(legal)
+        return self.rng.choice(legal)
+
+    # ----------------------------------------------------------------------------- movement
+    def trap_squares(self, g: Game) -> set[int]:
+        s, adv = g.state, g.tables.adventure
+        return {g.square(*tr.at) for i, tr in enumerate(adv.traps) if s.trap_armed[i]}
+
+    def victim(self, g: Game, m: int) -> int | None:
+        s, t = g.state, g.tables
+        heroes = active_heroes(g)
+        if not heroes:
+            return None
+        dist = path_distances(t, [int(s.unit_pos[m])], s.door_open)
+        best, pick = None, None
+        for h in heroes:
+            d = min((dist[q] for q in around(g, int(s.unit_pos[h]))), default=UNREACHABLE)
+            if d >= UNREACHABLE:
+                continue
+            hx, hy = g.xy(int(s.unit_pos[h]))
+            company = any(
+                k != h and abs(g.xy(int(s.unit_pos[k]))[0] - hx) + abs(g.xy(int(s.unit_pos[k]))[1] - hy) <= 2
+                for k in heroes
+            )
+            score = d + 2 * int(s.health[h]) + (3 if company else 0) - (4 if s.deaths_door[h] else 0)
+            if best is None or score < best:
+                best, pick = score, h
+        return pick
+
+    def monster_move(self, g: Game, m: int, legal: list[int]) -> int:
+        s, t = g.state, g.tables
+        if adjacent_foes(g, m):
+            return END
+        h = self.victim(g, m)
+        if h is None:
+            return END if END in legal else self.rng.choice(legal)
+        goal = around(g, int(s.unit_pos[h]))
+        dist = path_distances(t, goal, s.door_open)
+        traps = self.trap_squares(g)
+        here = int(s.unit_pos[m])
+        best, choice = dist[here], END
+        for d, a in enumerate(MOVE_ACTIONS):
+            nxt = int(t.neighbor[here, d])
+            if a in legal and nxt >= 0 and nxt not in traps and dist[nxt] < best:
+                best, choice = dist[nxt], a
+        if choice == END:
+            if s.move_left[m] == 0 and EXTRA_MOVE in legal and dist[here] == 1 and s.stamina[m] >= 3:
+                return EXTRA_MOVE
+            if DEFER in legal and 0 < dist[here] < UNREACHABLE:
+                return DEFER  # blocked: let the others move first
+        return choice
+
+    # ----------------------------------------------------------------------------- fights
+    def fight_stamina(self, g: Game, m: int, legal: list[int]) -> int:
+        s = g.state
+        row = s.fights[s.fight_index]
+        h = row[1]
+        counts_m = sum(1 for r in s.fights if r[0] == m)
+        counts_h = sum(1 for r in s.fights if r[1] == h)
+        m_score = int(s.base_fight[m]) + sum(combat.monster_modifiers(g, m, counts_m, 0).values())
+        h_score = int(s.base_fight[h]) + sum(combat.hero_modifiers(g, h, counts_h, 0).values())
+        h_spend = min(3, int(s.stamina[h])) if not s.exhausted[h] else 0
+        diff = m_score - h_score - h_spend // 2  # the hero answers; assume it spends about half
+        kill = s.health[h] <= int(s.base_damage[m]) or s.deaths_door[h]
+        dying = s.health[m] <= int(s.base_damage[h])
+        most = max(legal) - SPEND_0
+        if kill or dying:
+            return SPEND_0 + most
+        gain = p_win(diff + 1) - p_win(diff)
+        return SPEND_0 + (1 if most >= 1 and gain > 0.08 and s.stamina[m] >= 3 else 0)
+
+
+__all__ = ["ScriptedDM"]

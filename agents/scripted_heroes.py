@@ -1,0 +1,527 @@
+"""Scripted heroes that play the rules competently: one object plays every hero.
+
+What they do, decision by decision (``ScriptedHeroes.choose``):
+
+- **Movement.** Each hero walks the cheapest way (path costs through doors that are not hidden;
+  a closed door on the way is opened by walking into it; a detected armed trap costs a detour,
+  furniture, corpses and hazards are avoided) to its current target:
+  the monsters next to it; else, while monsters are in sight, the monsters if the odds are good
+  (the party outnumbers them or the hero is healthy) or the party stands at its goal; else the
+  next unmet primary objective (a guard to slay, the room of an item to retrieve, a captive's room
+  to explore, an area to reach), then the exit. A target it cannot reach yet (a secret door) sends
+  it to the nearest room whose text is not read yet. A hero who finds a door it already tried
+  blocking the way steps aside for one who has not. Stamina buys extra squares only on the way out
+  with no monster in sight.
+- **Resting.** A hero that is Exhausted or at Death's Door, or low on Stamina, with no monster in
+  sight, ends its movement at once (and stays in the Explore phase) to Rest.
+- **Items and spells.** A hurt hero drinks a potion (or hands it to a hurt neighbour); a healer
+  casts its healing on the most hurt hero; in 2.1 a caster picks a damage spell (or a sleep / fight
+  spell) when a monster is in sight, a heal when a hero is hurt; targets are the monster most
+  likely to die (lowest Health) or the most hurt hero. Casters never Overcast and let a spell fail
+  rather than fight on double ones unless the hero is healthy and the spell is strong.
+- **Fights.** The Stamina spent is chosen from the exact 2d6-against-2d6 odds: spend while a point
+  raises the chance of winning enough, more when losing would put the hero at Death's Door or
+  kill it, keeping a point back for Evasion when possible.
+- **Evasion.** A hero outnumbered (two or more monsters on it) or about to die steps away to the
+  free square with the fewest monsters next to it, towards its target.
+- **Explore phase.** Explore (unless resting); take every item found; choose a room event's first
+  option; Learned heroes identify unknown items; scrolls of spells the hero lacks are memorized;
+  potions are drunk when hurt.
+- **Traps.** A hero that ends its Movement next to a detected trap tries to disarm it.
+- **Trade.** Potions go to the most hurt hero in the area who has none; a corpse in the area is
+  looted.
+- **A fallen comrade.** When no monster is in sight and every primary objective is met, a hero next
+  to a comrade's corpse drags it towards the exit.
+
+Knowledge: the heroes know the adventure's text (its objectives, where the room events are), the
+monsters in revealed areas and the traps they detected; they do not use hidden information
+(undetected traps, monsters in the fog). Fight odds use the monster's declared Stamina (A-09: the
+DM declares first).
+"""
+
+from __future__ import annotations
+
+from agents._common import (
+    INF,
+    active_heroes,
+    active_monsters,
+    adjacent_foes,
+    around,
+    dijkstra,
+    foes_next_to_square,
+    hurt,
+    p_win,
+)
+from agents.base import GameAgent
+from dungeon_env.engine import Decision, Game
+from dungeon_env.engine import items as item_rules
+from dungeon_env.engine import spells as spell_rules
+from dungeon_env.engine.actions import (
+    CHOICE_0,
+    DISARM_ACTIONS,
+    DRAG_ACTIONS,
+    END,
+    EXPLORE,
+    EXTRA_MOVE,
+    GIVE,
+    IDENTIFY,
+    ITEM_0,
+    KEEP_CASTING,
+    LET_FAIL,
+    LOOT,
+    MAX_ITEMS_HELD,
+    MEMORIZE,
+    MOVE_ACTIONS,
+    NORMAL_CAST,
+    SPELL_0,
+    SPEND_0,
+    STAY,
+    TAKE,
+    TARGET_0,
+    TARGET_GIVE,
+    TARGET_ITEM,
+    TARGET_LOOT,
+    TARGET_SPELL,
+    USE,
+    Phase,
+)
+from dungeon_env.engine.objectives import objective_met
+from dungeon_env.engine.state import ACTIVE, CORPSE, SIDE_HERO
+from dungeon_env.engine.trade import corpse_items, receivers
+
+TRAP_COST = 8  # walking over a known armed trap is worth this many steps of detour
+NEAR = 1  # a monster this close (in steps) is fought first
+HURT = 0.5  # drink or heal below this fraction of Health
+ATTACK_KINDS = ("damage", "sleep", "fight_bonus", "armour", "damage_bonus")
+MAX_SPEND = 3
+
+
+class ScriptedHeroes(GameAgent):
+    """Plays every hero's decisions; see the module docstring. ``ScriptedHeroes(env=env)``."""
+
+    def __init__(self, game: Game | None = None, env=None, seed: int | None = None) -> None:
+        super().__init__(game=game, env=env, seed=seed)
+        self._cache: dict = {}
+        self._cache_game = None
+        self.intent: dict[int, int] = {}  # hero -> the verb it picked an item for
+
+    # ----------------------------------------------------------------------------- the dispatch
+    def choose(self, game: Game) -> int:
+        g = game
+        if self._cache_game is not g:
+            self._cache, self._cache_game, self.intent = {}, g, {}
+        kind, h = g.decision
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        handler = {
+            Decision.HERO_MOVE: self.hero_move,
+            Decision.HERO_EVADE: self.hero_evade,
+            Decision.FIGHT_STAMINA: self.fight_stamina,
+            Decision.SPELL_SELECT: self.spell_select,
+            Decision.CAST_WHILE_FIGHTING: self.cast_while_fighting,
+            Decision.CHOOSE_TARGET: self.choose_target,
+            Decision.MENTAL_BID: self.mental_bid,
+            Decision.EXPLORE_CHOICE: self.explore_choice,
+            Decision.EVENT_CHOICE: lambda g, h, legal: CHOICE_0 if CHOICE_0 in legal else legal[0],
+            Decision.CLAIM_ITEM: lambda g, h, legal: TAKE if TAKE in legal else legal[0],
+            Decision.HERO_ACT: self.hero_act,
+            Decision.ITEM_VERB: self.item_verb,
+            Decision.SPELL_VERB: lambda g, h, legal: USE if USE in legal else END,
+            Decision.DISARM: lambda g, h, legal: next((a for a in legal if a in DISARM_ACTIONS), END),
+            Decision.CAST_MODE: lambda g, h, legal: NORMAL_CAST if NORMAL_CAST in legal else legal[0],
+        }.get(kind)
+        action = handler(g, h, legal) if handler else None
+        if action is None or action not in legal:
+            action = END if END in legal else (STAY if STAY in legal else legal[0])
+        return int(action)
+
+    # ----------------------------------------------------------------------------- knowledge
+    def names(self, g: Game) -> str:
+        return g.tables.board.area_names
+
+    def area_squares(self, g: Game, char: str) -> list[int]:
+        return [int(q) for q in g.tables.area_squares[self.names(g).index(char)]]
+
+    def goal_targets(self, g: Game) -> tuple[list[int], bool]:
+        """The squares of the next unmet primary objective, or the exits; and whether it is the exit."""
+        s, adv = g.state, g.tables.adventure
+        for i, obj in enumerate(adv.objectives):
+            if obj.kind == "escape" or not obj.primary or objective_met(g, i):
+                continue
+            if obj.kind == "slay":
+                guard = next((k for k, gd in enumerate(adv.guards) if gd.at == obj.at), None)
+                uid = int(s.guard_uid[guard]) if guard is not None else -1
+                for u in range(len(s.unit_uid)):
+                    if uid >= 0 and s.unit_uid[u] == uid and s.unit_status[u] == ACTIVE:
+                        return around(g, int(s.unit_pos[u])), False
+                return [g.square(*obj.at)], False
+            if obj.kind == "retrieve":
+                card = g.item_index[obj.item]
+                if any(
+                    s.item_card[k] == card and 0 <= s.item_holder[k] < s.n_heroes
+                    for k in range(len(s.item_card))
+                ):
+                    continue
+                e = next(
+                    (
+                        k
+                        for k, ev in enumerate(adv.events)
+                        if ev.item == obj.item or any(o.item == obj.item for o in ev.options)
+                    ),
+                    None,
+                )
+                if e is None:
+                    continue
+                return self.area_squares(g, adv.events[e].area), False
+            if obj.kind == "rescue" and s.explored_bits >> self.names(g).index(obj.area) & 1:
+                continue
+            if obj.kind in ("rescue", "reach"):
+                return self.area_squares(g, obj.area), False
+        return [g.square(*sq) for sq in adv.exits], True
+
+    def pending_event_targets(self, g: Game) -> list[int]:
+        s, adv = g.state, g.tables.adventure
+        out = []
+        for e, ev in enumerate(adv.events):
+            if not s.event_done[e]:
+                out.extend(self.area_squares(g, ev.area))
+        return out
+
+    def costs(self, g: Game) -> list[int]:
+        s, t = g.state, g.tables
+        cost = [INF if t.furniture[q] or t.blockage[q] else 1 for q in range(t.n_squares)]
+        for i, tr in enumerate(t.adventure.traps):
+            if s.trap_detected[i]:
+                cost[g.square(*tr.at)] = TRAP_COST if s.trap_armed[i] else INF
+        for u in range(s.n_heroes):
+            if s.unit_status[u] == CORPSE:
+                cost[int(s.unit_pos[u])] = INF
+        return cost
+
+    def distances(self, g: Game, targets: list[int]) -> list[int]:
+        s = g.state
+        key = (
+            tuple(targets),
+            s.door_hidden.tobytes(),
+            s.trap_detected.tobytes(),
+            s.trap_armed.tobytes(),
+            s.unit_status[: s.n_heroes].tobytes(),
+            tuple(int(s.unit_pos[u]) for u in range(s.n_heroes) if s.unit_status[u] == CORPSE),
+        )
+        dist = self._cache.get(key)
+        if dist is None:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            dist = self._cache[key] = dijkstra(g, targets, self.costs(g), doors_closed_ok=True)
+        return dist
+
+    def in_sight(self, g: Game) -> list[int]:
+        return active_monsters(g, visible_only=True)
+
+    def wants_rest(self, g: Game, h: int) -> bool:
+        s = g.state
+        tired = s.exhausted[h] or s.deaths_door[h] or s.stamina[h] <= 1 or hurt(g, h) > 0.6
+        return bool(tired) and not self.in_sight(g)
+
+    # ----------------------------------------------------------------------------- movement
+    def targets(self, g: Game, h: int) -> tuple[list[int], bool]:
+        s = g.state
+        goal, is_exit = self.goal_targets(g)
+        monsters = self.in_sight(g)
+        if not monsters:
+            return goal, is_exit
+        mon_sq = [q for m in monsters for q in around(g, int(s.unit_pos[m]))]
+        here = int(s.unit_pos[h])
+        if self.distances(g, mon_sq)[here] <= NEAR:
+            return mon_sq, False
+        heroes = active_heroes(g)
+        healthy = hurt(g, h) < HURT and not s.deaths_door[h]
+        good_odds = len(heroes) >= len(monsters) and healthy
+        t = g.tables
+        goal_areas = {int(t.area[q]) for q in goal}
+        at_goal = any(int(t.area[s.unit_pos[k]]) in goal_areas for k in heroes)
+        if (good_odds and not is_exit) or (at_goal and not is_exit and healthy):
+            return mon_sq, False
+        return goal, is_exit
+
+    def step_towards(self, g: Game, h: int, legal: list[int], dist: list[int]) -> int:
+        s, t = g.state, g.tables
+        here = int(s.unit_pos[h])
+        best, choice = dist[here], END
+        for d, action in enumerate(MOVE_ACTIONS):
+            nxt = int(t.neighbor[here, d])
+            if action in legal and nxt >= 0 and dist[nxt] < best:
+                best, choice = dist[nxt], action
+        return choice
+
+    def hero_move(self, g: Game, h: int, legal: list[int]) -> int:
+        s = g.state
+        use = self.heal_now(g, h, legal, "movement")
+        if use is not None:
+            return use
+        if not s.moved[h] and self.wants_rest(g, h):
+            return END
+        targets, is_exit = self.targets(g, h)
+        if is_exit and not self.in_sight(g):
+            drag = self.drag(g, h, legal)
+            if drag is not None:
+                return drag
+        dist = self.distances(g, targets)
+        here = int(s.unit_pos[h])
+        if dist[here] >= INF:
+            dist = self.distances(g, self.pending_event_targets(g) or targets)
+        choice = self.step_towards(g, h, legal, dist)
+        if choice == END:
+            if self.tried_door_ahead(g, h, dist) and s.move_left[h] > 0:
+                return self.step_aside(g, h, legal, dist)
+            if (
+                EXTRA_MOVE in legal
+                and is_exit
+                and not self.in_sight(g)
+                and s.move_left[h] == 0
+                and 0 < dist[here] < INF
+                and s.stamina[h] >= 4
+            ):
+                return EXTRA_MOVE
+        return choice
+
+    def drag(self, g: Game, h: int, legal: list[int]) -> int | None:
+        for a in DRAG_ACTIONS:
+            if a in legal:
+                return a
+        return None
+
+    def tried_door_ahead(self, g: Game, h: int, dist: list[int]) -> bool:
+        s, t = g.state, g.tables
+        here = int(s.unit_pos[h])
+        for d in range(4):
+            door, nxt = int(t.edge_door[here, d]), int(t.neighbor[here, d])
+            if door >= 0 and not s.door_open[door] and s.door_tried[h, door] and dist[nxt] < dist[here]:
+                return True
+        return False
+
+    def step_aside(self, g: Game, h: int, legal: list[int], dist: list[int]) -> int:
+        s, t = g.state, g.tables
+        here = int(s.unit_pos[h])
+        steps = [
+            (dist[int(t.neighbor[here, d])], a)
+            for d, a in enumerate(MOVE_ACTIONS)
+            if a in legal and t.edge_door[here, d] < 0 and t.neighbor[here, d] >= 0
+        ]
+        others = [
+            k for k in range(s.n_heroes) if k != h and s.unit_status[k] == ACTIVE and not s.move_done[k]
+        ]
+        return min(steps)[1] if steps and others else END
+
+    def hero_evade(self, g: Game, h: int, legal: list[int]) -> int:
+        s, t = g.state, g.tables
+        use = self.heal_now(g, h, legal, "evasion")
+        if use is not None:
+            return use
+        foes = adjacent_foes(g, h)
+        danger = len(foes) >= 2 or (foes and (s.health[h] <= 2 or s.deaths_door[h]))
+        if not danger:
+            return END
+        here = int(s.unit_pos[h])
+        goal, _ = self.goal_targets(g)
+        dist = self.distances(g, goal)
+        now = len(foes)
+        options = []
+        for d, a in enumerate(MOVE_ACTIONS):
+            if a not in legal:
+                continue
+            nxt = int(t.neighbor[here, d])
+            options.append((foes_next_to_square(g, nxt, SIDE_HERO), dist[nxt], a))
+        if not options:
+            return END
+        best = min(options)
+        return best[2] if best[0] < now else END
+
+    # ----------------------------------------------------------------------------- items and spells
+    def potion_actions(self, g: Game, h: int, legal: list[int]) -> list[int]:
+        s = g.state
+        out = []
+        held = item_rules.held(g, h)
+        for a in legal:
+            if ITEM_0 <= a < ITEM_0 + MAX_ITEMS_HELD and a - ITEM_0 < len(held):
+                item = held[a - ITEM_0]
+                card = g.item_cards[int(s.item_card[item])]
+                heals = card.effect is not None and card.effect.kind == "heal"
+                if card.deck == "potions" and (heals or not s.item_known[item]):
+                    out.append(a)
+        return out
+
+    def heal_spell_actions(self, g: Game, h: int, legal: list[int]) -> list[int]:
+        known = spell_rules.known(g, h)
+        out = []
+        for a in legal:
+            if SPELL_0 <= a < SPELL_0 + 8 and a - SPELL_0 < len(known):
+                sp = g.spells[known[a - SPELL_0]]
+                if sp.effect.kind == "heal":
+                    out.append(a)
+        return out
+
+    def most_hurt(self, g: Game, candidates: list[int]) -> int:
+        return max(range(len(candidates)), key=lambda k: (hurt(g, candidates[k]), -k))
+
+    def heal_now(self, g: Game, h: int, legal: list[int], when: str) -> int | None:
+        """A potion for the hurt hero itself, or a healing spell for the most hurt hero in reach."""
+        s = g.state
+        if hurt(g, h) >= HURT or s.deaths_door[h]:
+            potions = self.potion_actions(g, h, legal)
+            if potions:
+                self.intent[h] = USE
+                return potions[0]
+        if when in ("movement", "explore"):
+            heroes = active_heroes(g)
+            if heroes and max(hurt(g, k) for k in heroes) >= HURT:
+                spells = self.heal_spell_actions(g, h, legal)
+                if spells:
+                    self.intent[h] = USE
+                    return spells[0]
+        return None
+
+    def spell_select(self, g: Game, h: int, legal: list[int]) -> int:
+        """2.1: the spell (or scroll) with the best use now, or none."""
+        s = g.state
+        known = spell_rules.known(g, h)
+        held = item_rules.held(g, h)
+        monsters = self.in_sight(g)
+        most_hurt = max((hurt(g, k) for k in active_heroes(g)), default=0.0)
+        best, choice = 0.0, END
+        for a in legal:
+            if SPELL_0 <= a < SPELL_0 + 8 and a - SPELL_0 < len(known):
+                sp = g.spells[known[a - SPELL_0]]
+            elif ITEM_0 <= a < ITEM_0 + MAX_ITEMS_HELD and a - ITEM_0 < len(held):
+                item = held[a - ITEM_0]
+                if not s.item_known[item]:
+                    continue
+                sp_id = g.item_cards[int(s.item_card[item])].spell
+                if sp_id is None:
+                    continue
+                sp = g.spells[g.spell_index[sp_id]]
+            else:
+                continue
+            kind, amount = sp.effect.kind, sp.effect.amount
+            value = 0.0
+            if sp.target == "enemy" and monsters:
+                value = {"damage": 2.0 + amount, "sleep": 2.5, "fight_bonus": 1.5}.get(kind, 0.5)
+            elif kind == "heal" and most_hurt >= HURT:
+                value = 3.0 + most_hurt
+            elif sp.target == "ally" and monsters and kind in ("fight_bonus", "armour", "damage_bonus"):
+                value = 1.5
+            if value > best:
+                best, choice = value, a
+        return choice
+
+    def cast_while_fighting(self, g: Game, h: int, legal: list[int]) -> int:
+        s = g.state
+        sp = int(s.casting_spell[h]) if h < len(s.casting_spell) else -1
+        strong = sp >= 0 and g.spells[sp].level >= 2
+        return KEEP_CASTING if strong and s.health[h] >= 5 and KEEP_CASTING in legal else LET_FAIL
+
+    def choose_target(self, g: Game, h: int, legal: list[int]) -> int:
+        s = g.state
+        _, _, a, b = s.stack[-1]
+        if a == TARGET_SPELL:
+            cands = spell_rules.targets(g, h, b)
+            if not cands:
+                return legal[0]
+            if g.spells[b].target == "enemy":
+                k = min(range(len(cands)), key=lambda i: (int(s.health[cands[i]]), i))
+            else:
+                k = self.most_hurt(g, cands)
+                if g.spells[b].effect.kind not in ("heal", "stamina") and self.in_sight(g):
+                    fighters = [i for i, u in enumerate(cands) if adjacent_foes(g, u)]
+                    k = fighters[0] if fighters else k
+            return TARGET_0 + k
+        if a == TARGET_ITEM:
+            return TARGET_0 + self.most_hurt(g, item_rules.item_targets(g, h))
+        if a == TARGET_GIVE:
+            return TARGET_0 + self.most_hurt(g, receivers(g, h))
+        if a == TARGET_LOOT:
+            return TARGET_0 if corpse_items(g, h) else legal[0]
+        return legal[0]
+
+    def mental_bid(self, g: Game, h: int, legal: list[int]) -> int:
+        s = g.state
+        want = 3 if s.health[h] <= 3 else 1
+        return max(a for a in legal if a - SPEND_0 <= want)
+
+    # ----------------------------------------------------------------------------- fights
+    def fight_stamina(self, g: Game, h: int, legal: list[int]) -> int:
+        s = g.state
+        row = s.fights[s.fight_index]
+        m, m_spend = row[0], row[2]
+        fights = [r for r in s.fights if r[1] == h]
+        counts_h = len(fights)
+        counts_m = sum(1 for r in s.fights if r[0] == m)
+        from dungeon_env.engine import combat
+
+        h_score = int(s.base_fight[h]) + sum(combat.hero_modifiers(g, h, counts_h, 0).values())
+        m_score = int(s.base_fight[m]) + sum(combat.monster_modifiers(g, m, counts_m, m_spend).values())
+        diff = h_score - m_score
+        dmg_taken = int(s.base_damage[m])
+        dying = s.health[h] <= dmg_taken or s.deaths_door[h]
+        kill = s.health[m] <= int(s.base_damage[h])
+        stake = 1.0 + (3.0 if dying else 0.0) + (1.0 if kill else 0.0)
+        left = int(s.stamina[h])
+        reserve = 0 if dying else (2 if len(adjacent_foes(g, h)) >= 2 else 1)
+        best, choice = -1e9, legal[0]
+        for a in legal:
+            spend = a - SPEND_0
+            if spend and left - spend < reserve:
+                continue
+            value = stake * (p_win(diff + spend) - (1 - p_win(-(diff + spend) + 1)) * 0.5) - 0.12 * spend
+            if value > best + 1e-9:
+                best, choice = value, a
+        return choice
+
+    # ----------------------------------------------------------------------------- Explore and Trade
+    def explore_choice(self, g: Game, h: int, legal: list[int]) -> int:
+        s = g.state
+        if (s.deaths_door[h] or s.exhausted[h]) and STAY in legal:
+            return STAY
+        return EXPLORE if EXPLORE in legal else legal[0]
+
+    def hero_act(self, g: Game, h: int, legal: list[int]) -> int:
+        if g.state.phase == Phase.TRADE:
+            return self.trade_act(g, h, legal)
+        use = self.heal_now(g, h, legal, "explore")
+        if use is not None:
+            return use
+        held = item_rules.held(g, h)
+        for a in legal:
+            if ITEM_0 <= a < ITEM_0 + MAX_ITEMS_HELD and a - ITEM_0 < len(held):
+                verbs = item_rules.item_verbs(g, h, held[a - ITEM_0], "explore")
+                for verb in (IDENTIFY, MEMORIZE):
+                    if verb in verbs:
+                        self.intent[h] = verb
+                        return a
+        return END
+
+    def trade_act(self, g: Game, h: int, legal: list[int]) -> int:
+        s = g.state
+        if LOOT in legal and corpse_items(g, h):
+            return LOOT
+        takers = receivers(g, h)
+        if takers and max(hurt(g, r) for r in takers) >= HURT and hurt(g, h) < HURT:
+            potions = self.potion_actions(g, h, legal)
+            needy = [r for r in takers if not self.potion_actions(g, r, [ITEM_0 + k for k in range(12)])]
+            if potions and needy and max(hurt(g, r) for r in needy) >= HURT:
+                held = item_rules.held(g, h)
+                known = [a for a in potions if s.item_known[held[a - ITEM_0]]]
+                if known:
+                    self.intent[h] = GIVE
+                    return known[0]
+        return END
+
+    def item_verb(self, g: Game, h: int, legal: list[int]) -> int:
+        want = self.intent.pop(h, USE)
+        if want in legal:
+            return want
+        return USE if USE in legal and want != GIVE else END
+
+
+__all__ = ["ScriptedHeroes"]
