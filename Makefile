@@ -19,7 +19,7 @@ $(TRAIN_STAMP): $(STAMP)
 	touch $(TRAIN_STAMP)
 
 demo: $(STAMP)
-	$(PY) -m dungeon_env.demo
+	$(PY) -m agents.demo
 
 test: $(TRAIN_STAMP)
 	$(PY) -m pytest -q -n 2

@@ -44,3 +44,11 @@ def test_readme_campaign_example_runs():
     block = next(b for b in _python_blocks() if "Campaign(" in b)
     rng = random.Random(0)
     exec(compile(block, "README.md", "exec"), {"policy": lambda game: rng.choice(game.legal_actions())})
+
+
+def test_readme_agents_example_runs():
+    block = next(b for b in _python_blocks() if "from agents import make" in b)
+    exec(
+        compile(block.replace("heroes=3)", "heroes=3, max_turns=6)"), "README.md", "exec"),
+        {"__name__": "readme"},
+    )
