@@ -1,0 +1,347 @@
+"""Shared pieces of the training scripts (CleanRL habits, see ../shared/STYLE.md).
+
+- ``parse_settings(cls)``: a settings dataclass, one docstring per field, turned into an argparse CLI
+  (``--total-timesteps 1000``, ``--subproc/--no-subproc``);
+- ``seed_everything``, ``run_name``, ``hyperparameter_table``;
+- ``make_agent(spec, side)``: an agent (``act(observation, action_mask) -> int``) by name
+  (``"random"``, or a name ``agents.make`` knows) or by checkpoint path (a MaskablePPO ``.zip``);
+  ``PoolAgent`` samples a past checkpoint of a pool directory at every episode (self-play);
+- ``make_vec_env``: ``RoleEnv`` copies in a ``DummyVecEnv`` or ``SubprocVecEnv`` (action masks reach
+  MaskablePPO through ``env_method("action_masks")``), wrapped in ``VecMonitor``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import dataclasses
+import inspect
+import os
+import random
+import textwrap
+import time
+from pathlib import Path
+from typing import Any, get_args, get_origin, get_type_hints
+
+import numpy as np
+
+from dungeon_env.wrappers import RandomOpponent, RoleEnv
+
+SIDES = ("heroes", "dm")
+
+
+# ----------------------------------------------------------------------------- settings and CLI
+@dataclasses.dataclass
+class EnvSettings:
+    """The game every script plays."""
+
+    adventure: str = "flooded_cellar"
+    """adventure name (bundled) or path to an adventure file"""
+    heroes: str = "3"
+    """number of heroes (3..5) or comma-separated hero ids, e.g. bram,sela,orwin"""
+    max_turns: int = 30
+    """turn cap of an episode (then it is truncated)"""
+    shaping: str = "exploration=0.05,kills=0.1"
+    """reward shaping terms, name=weight comma-separated ('' for none)"""
+
+    def env_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``RoleEnv`` / ``dungeon_env.env``."""
+        heroes: int | list[str] = int(self.heroes) if self.heroes.isdigit() else self.heroes.split(",")
+        kwargs: dict[str, Any] = {"adventure": self.adventure, "heroes": heroes, "max_turns": self.max_turns}
+        if self.shaping:
+            kwargs["shaping"] = {k: float(v) for k, v in (p.split("=") for p in self.shaping.split(","))}
+        return kwargs
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each field of a dataclass (and of its bases), read from the source."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if not dataclasses.is_dataclass(klass):
+            continue
+        tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        body = tree.body[0].body  # type: ignore[attr-defined]
+        for node, after in zip(body, body[1:], strict=False):
+            if (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                docs[node.target.id] = " ".join(after.value.value.split())
+    return docs
+
+
+def _scalar_type(hint: Any) -> Any:
+    """``int`` for ``int`` or ``int | None`` (argparse converts with it)."""
+    if get_origin(hint) is not None and type(None) in get_args(hint):
+        (hint,) = (a for a in get_args(hint) if a is not type(None))
+    return hint
+
+
+def parse_settings(cls: type, argv: list[str] | None = None, description: str | None = None):
+    """Build an argparse CLI from a settings dataclass and return the parsed settings."""
+    parser = argparse.ArgumentParser(
+        description=description or cls.__doc__, formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    docs, hints = field_docs(cls), get_type_hints(cls)
+    for field in dataclasses.fields(cls):
+        flag = "--" + field.name.replace("_", "-")
+        hint = _scalar_type(hints[field.name])
+        if hint is bool:
+            parser.add_argument(
+                flag, action=argparse.BooleanOptionalAction, default=field.default, help=docs.get(field.name)
+            )
+        else:
+            parser.add_argument(flag, type=hint, default=field.default, help=docs.get(field.name))
+    return cls(**vars(parser.parse_args(argv)))
+
+
+def hyperparameter_table(settings: Any) -> str:
+    """The settings as a markdown table (for TensorBoard's text tab, as CleanRL logs them)."""
+    rows = "\n".join(f"|{k}|{v}|" for k, v in dataclasses.asdict(settings).items())
+    return "|param|value|\n|-|-|\n" + rows
+
+
+def run_name(env_id: str, exp_name: str, seed: int) -> str:
+    """CleanRL's run name: ``{env}__{exp}__{seed}__{unix time}``."""
+    return f"{env_id}__{exp_name}__{seed}__{int(time.time())}"
+
+
+def seed_everything(seed: int, torch_deterministic: bool = True) -> None:
+    """Seed Python, NumPy and torch (and make torch's CPU kernels deterministic if asked)."""
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    torch.backends.cudnn.deterministic = torch_deterministic
+
+
+def write_hyperparameters(run_dir: Path, settings: Any) -> None:
+    """Log the settings as a TensorBoard text table in the run directory."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    writer = SummaryWriter(str(run_dir))
+    writer.add_text("hyperparameters", hyperparameter_table(settings))
+    writer.close()
+
+
+# ----------------------------------------------------------------------------- agents
+def is_checkpoint(spec: str) -> bool:
+    return spec.endswith(".zip") or Path(spec).is_file()
+
+
+class CheckpointAgent:
+    """Plays a MaskablePPO checkpoint (the policy only; sampled actions unless ``deterministic``)."""
+
+    def __init__(self, path: str | os.PathLike, deterministic: bool = False, seed: int | None = None):
+        from sb3_contrib import MaskablePPO
+
+        self.path = str(path)
+        self.model = MaskablePPO.load(self.path, device="cpu")
+        self.deterministic = deterministic
+        self.seed(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)  # own generator: never reseeds torch under a learner
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        import torch
+
+        policy = self.model.policy
+        obs, _ = policy.obs_to_tensor(observation)
+        with torch.no_grad():
+            dist = policy.get_distribution(obs, action_masks=action_mask.astype(bool)[None])
+        probs = dist.distribution.probs[0].numpy().astype(np.float64)
+        if self.deterministic:
+            return int(np.argmax(probs))
+        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
+
+
+class PoolAgent:
+    """Self-play opponent: at every episode (``RoleEnv.reset`` calls ``seed``) it plays one checkpoint
+    drawn uniformly from the newest ``window`` files ``<side>_*.zip`` of ``pool_dir``; ``base`` (an
+    agent spec, e.g. ``"random"``) plays while the pool is empty."""
+
+    def __init__(self, pool_dir: str | os.PathLike, side: str, window: int = 5, base: str = "random"):
+        self.pool_dir, self.side, self.window = Path(pool_dir), side, window
+        self.base = make_agent(base, side)
+        self.rng = np.random.default_rng()
+        self.cache: dict[str, CheckpointAgent] = {}
+        self.current: Any = self.base
+
+    def members(self) -> list[Path]:
+        return sorted(self.pool_dir.glob(f"{self.side}_*.zip"))[-self.window :]
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+        members = self.members()
+        if not members:
+            self.current = self.base
+        else:
+            path = str(members[int(self.rng.integers(len(members)))])
+            if path not in self.cache:
+                self.cache = {k: v for k, v in self.cache.items() if k in {str(m) for m in members}}
+                self.cache[path] = CheckpointAgent(path)
+            self.current = self.cache[path]
+        if hasattr(self.current, "seed"):
+            self.current.seed(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.current.act(observation, action_mask)
+
+
+def known_agent_names() -> list[str]:
+    """``random`` and the names the ``agents`` package registers (if it does)."""
+    names = {"random"}
+    try:
+        import agents
+    except ImportError:
+        return sorted(names)
+    for attr in ("NAMES", "AGENTS", "REGISTRY"):
+        if isinstance(getattr(agents, attr, None), dict | list | tuple | set | frozenset):
+            names.update(getattr(agents, attr))
+    if callable(getattr(agents, "names", None)):
+        names.update(agents.names())
+    return sorted(names)
+
+
+def make_agent(spec: Any, side: str, seed: int | None = None, env: Any = None) -> Any:
+    """An agent for ``side`` (``"heroes"`` or ``"dm"``) from ``spec``: an object with ``act`` (as is),
+    ``"random"``, a MaskablePPO checkpoint path, ``"pool:<dir>"`` (``PoolAgent`` over the other side's
+    past checkpoints), or a name for ``agents.make`` (given those of ``side``, ``role``, ``seed`` and
+    ``env``, the PettingZoo env, that its signature accepts)."""
+    if side not in SIDES:
+        raise ValueError(f"side must be one of {SIDES}, got {side!r}")
+    if not isinstance(spec, str):
+        if not callable(getattr(spec, "act", None)):
+            raise TypeError(f"an agent needs act(observation, action_mask) -> int; got {spec!r}")
+        return spec
+    if spec == "random":
+        return RandomOpponent(seed)
+    if spec.startswith("pool:"):
+        return PoolAgent(spec[len("pool:") :], side)
+    if is_checkpoint(spec):
+        if not Path(spec).is_file():
+            raise FileNotFoundError(f"no checkpoint at {spec}")
+        return CheckpointAgent(spec, seed=seed)
+    try:
+        import agents
+    except ImportError:
+        agents = None
+    factory = getattr(agents, "make", None)
+    if factory is None:
+        raise ValueError(
+            f"unknown agent {spec!r}: the known names are {known_agent_names()}, "
+            "or give a MaskablePPO checkpoint path (.zip) or pool:<dir>"
+        )
+    offered = {"side": side, "role": side, "seed": seed, "env": env}
+    params = inspect.signature(factory).parameters
+    kwargs = {k: v for k, v in offered.items() if k in params}
+    try:
+        return factory(spec, **kwargs)
+    except (KeyError, ValueError) as error:
+        raise ValueError(
+            f"unknown agent {spec!r} ({error}): the known names are {known_agent_names()}, "
+            "or give a MaskablePPO checkpoint path (.zip) or pool:<dir>"
+        ) from error
+
+
+# ----------------------------------------------------------------------------- envs
+def other_side(side: str) -> str:
+    return "dm" if side == "heroes" else "heroes"
+
+
+def make_role_env(role: str, opponent: Any, env_kwargs: dict[str, Any]) -> RoleEnv:
+    """A ``RoleEnv`` for ``role`` whose opponent is built by ``make_agent`` (with the env at hand, for
+    scripted agents that read the game)."""
+    env = RoleEnv(role=role, opponent="random", **env_kwargs)
+    env.opponent = make_agent(opponent, other_side(role), env=env.env)
+    return env
+
+
+def _env_thunk(role: str, opponent: Any, env_kwargs: dict[str, Any], torch_threads: int | None):
+    def thunk() -> RoleEnv:
+        if torch_threads is not None:  # subprocess workers: one thread each for checkpoint opponents
+            import torch
+
+            torch.set_num_threads(torch_threads)
+        # an agent object: one independent copy per env (a name or path is resolved in the worker)
+        return make_role_env(
+            role, opponent if isinstance(opponent, str) else copy.deepcopy(opponent), env_kwargs
+        )
+
+    return thunk
+
+
+def make_vec_env(
+    role: str, opponent: Any, env_kwargs: dict[str, Any], n_envs: int, seed: int, subproc: bool = False
+):
+    """``n_envs`` copies of ``RoleEnv(role, opponent)`` in a ``SubprocVecEnv`` (forkserver) or a
+    ``DummyVecEnv``, seeded ``seed, seed + 1, ...``, with episode statistics (``VecMonitor``)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    if subproc:
+        thunks = [_env_thunk(role, opponent, env_kwargs, 1) for _ in range(n_envs)]
+        vec = SubprocVecEnv(thunks, start_method="forkserver")
+    else:
+        vec = DummyVecEnv([_env_thunk(role, opponent, env_kwargs, None) for _ in range(n_envs)])
+    vec.seed(seed)
+    return VecMonitor(vec, info_keywords=("outcome",))
+
+
+def outcome_callback():
+    """An SB3 callback logging the share of finished episodes per outcome (``outcome/completed`` ...)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class OutcomeCallback(BaseCallback):
+        def _on_step(self) -> bool:
+            for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
+                if done and "outcome" in info:
+                    for outcome in ("completed", "failed", "truncated", "illegal_action"):
+                        self.logger.record_mean(f"outcome/{outcome}", float(info["outcome"] == outcome))
+            return True
+
+    return OutcomeCallback()
+
+
+def steps_per_second_callback():
+    """An SB3 callback measuring environment steps per second over the whole ``learn`` call."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class StepsPerSecond(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.start, self.start_steps = time.perf_counter(), self.num_timesteps
+
+        def _on_step(self) -> bool:
+            return True
+
+        @property
+        def sps(self) -> float:
+            return (self.num_timesteps - self.start_steps) / max(time.perf_counter() - self.start, 1e-9)
+
+    return StepsPerSecond()
+
+
+__all__ = [
+    "SIDES",
+    "CheckpointAgent",
+    "EnvSettings",
+    "PoolAgent",
+    "field_docs",
+    "hyperparameter_table",
+    "known_agent_names",
+    "make_agent",
+    "make_role_env",
+    "make_vec_env",
+    "other_side",
+    "outcome_callback",
+    "parse_settings",
+    "run_name",
+    "seed_everything",
+    "steps_per_second_callback",
+    "write_hyperparameters",
+]

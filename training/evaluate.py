@@ -1,0 +1,158 @@
+"""Play N games for any pairing of agents and print the outcomes with 95% Wilson intervals.
+
+    python -m training.evaluate --heroes-agent random --dm-agent runs/<run>/final_model.zip --games 1000
+
+Each side is ``random``, a name the ``agents`` package knows, or a MaskablePPO checkpoint (``.zip``).
+Game ``i`` is played with seed ``seed + i`` (agents are seeded from it too), so a result repeats
+exactly; ``--workers k`` splits the games over ``k`` processes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import math
+import multiprocessing
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from dungeon_env.env import raw_env
+from training.common import EnvSettings, make_agent, parse_settings
+
+OUTCOMES = ("completed", "failed", "truncated")
+
+
+@dataclasses.dataclass
+class Settings(EnvSettings):
+    """Play N games between a hero side and a DM side and print win rates with 95% Wilson intervals."""
+
+    heroes_agent: str = "random"
+    """the heroes' side: random, an agents name, or a MaskablePPO checkpoint (.zip)"""
+    dm_agent: str = "random"
+    """the DM's side: random, an agents name, or a MaskablePPO checkpoint (.zip)"""
+    games: int = 100
+    """number of games"""
+    seed: int = 0
+    """game i is played with seed seed + i"""
+    workers: int = 1
+    """processes to play in (1: in this process)"""
+    json_out: str = ""
+    """also write the counts and intervals to this JSON file ('' for none)"""
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion; ``(0.0, 1.0)`` when ``n == 0``."""
+    if n == 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be in 0..n, got {successes} of {n}")
+    p = successes / n
+    denominator = 1.0 + z * z / n
+    center = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def play_games(heroes_agent: Any, dm_agent: Any, env_kwargs: dict[str, Any], seeds: list[int]) -> Counter:
+    """Play one game per seed; returns how many ended with each outcome."""
+    env = raw_env(**env_kwargs)
+    sides = {"heroes": make_agent(heroes_agent, "heroes", env=env), "dm": make_agent(dm_agent, "dm", env=env)}
+    counts: Counter = Counter()
+    for seed in seeds:
+        env.reset(seed=seed)
+        agent_seeds = np.random.SeedSequence(seed).generate_state(2)
+        for side, agent_seed in zip(sides.values(), agent_seeds, strict=True):
+            if hasattr(side, "seed"):
+                side.seed(int(agent_seed))
+        for agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            actor = sides["dm" if agent == "dm" else "heroes"]
+            env.step(int(actor.act(obs["observation"], obs["action_mask"])))
+        counts[env.game.outcome] += 1
+    env.close()
+    return counts
+
+
+def _play_chunk(args: tuple) -> Counter:
+    if importlib.util.find_spec("torch"):  # checkpoint agents: one thread per worker process
+        import torch
+
+        torch.set_num_threads(1)
+    return play_games(*args)
+
+
+def evaluate(
+    heroes_agent: Any,
+    dm_agent: Any,
+    env_kwargs: dict[str, Any],
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+) -> dict[str, Any]:
+    """Play ``games`` games (in ``workers`` processes) and return counts, rates and Wilson intervals."""
+    seeds = [seed + i for i in range(games)]
+    if workers <= 1:
+        counts = play_games(heroes_agent, dm_agent, env_kwargs, seeds)
+    else:
+        chunks = [seeds[i::workers] for i in range(workers) if seeds[i::workers]]
+        context = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(len(chunks), mp_context=context) as pool:
+            parts = pool.map(_play_chunk, [(heroes_agent, dm_agent, env_kwargs, c) for c in chunks])
+            counts = sum(parts, Counter())
+    outcomes = list(OUTCOMES) + sorted(set(counts) - set(OUTCOMES))
+    return {
+        "heroes_agent": str(heroes_agent),
+        "dm_agent": str(dm_agent),
+        "adventure": env_kwargs.get("adventure"),
+        "games": games,
+        "counts": {o: counts[o] for o in outcomes},
+        "rates": {o: counts[o] / games if games else 0.0 for o in outcomes},
+        "intervals": {o: wilson_interval(counts[o], games) for o in outcomes},
+    }
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """The result as a markdown table: outcome, games, rate, 95% Wilson interval."""
+    lines = [
+        f"heroes: {result['heroes_agent']}  vs  dm: {result['dm_agent']}  on {result['adventure']}, "
+        f"{result['games']} games",
+        "",
+        "| outcome | games | rate | 95% Wilson interval |",
+        "|---|---:|---:|---|",
+    ]
+    for outcome, count in result["counts"].items():
+        low, high = result["intervals"][outcome]
+        lines.append(f"| {outcome} | {count} | {result['rates'][outcome]:.3f} | [{low:.3f}, {high:.3f}] |")
+    lines.append(f"| total | {sum(result['counts'].values())} | | |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    settings = parse_settings(Settings, argv)
+    start = time.perf_counter()
+    result = evaluate(
+        settings.heroes_agent,
+        settings.dm_agent,
+        settings.env_kwargs(),
+        settings.games,
+        seed=settings.seed,
+        workers=settings.workers,
+    )
+    print(format_table(result))
+    print(f"({time.perf_counter() - start:.1f} s)")
+    if settings.json_out:
+        with open(settings.json_out, "w") as f:
+            json.dump(result, f, indent=2)
+    return result
+
+
+if __name__ == "__main__":
+    main()
