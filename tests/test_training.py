@@ -155,3 +155,17 @@ def test_selfplay_end_to_end(tmp_path):
     )
     evals = json.loads((run / "eval.json").read_text())
     assert len(evals) == 3 and all(sum(e["counts"].values()) == 2 for e in evals)
+
+
+def test_evaluate_plays_scripted_agents_by_name():
+    """Scripted agents need the game: the evaluation hands them the env they play in (regression:
+    they used to be built without it and failed at their first decision)."""
+    from training.evaluate import play_games
+
+    counts = play_games(
+        "scripted_heroes",
+        "scripted_dm",
+        {"adventure": "flooded_cellar", "heroes": 3, "max_turns": 8},
+        seeds=[0, 1],
+    )
+    assert sum(counts.values()) == 2

@@ -239,7 +239,8 @@ def make_agent(spec: Any, side: str, seed: int | None = None, env: Any = None) -
             "or give a MaskablePPO checkpoint path (.zip) or pool:<dir>"
         )
     offered = {"side": side, "role": side, "seed": seed, "env": env}
-    params = inspect.signature(factory).parameters
+    target = getattr(agents, "AGENTS", {}).get(spec, factory)  # agents.make passes **kw to the class
+    params = inspect.signature(target).parameters
     kwargs = {k: v for k, v in offered.items() if k in params}
     try:
         return factory(spec, **kwargs)
