@@ -108,10 +108,10 @@ def spawn_patrol(g: Game, area: int) -> list[int]:
 
 
 def _free(g: Game, sq: int) -> bool:
-    t = g.tables
-    from dungeon_env.engine import traps  # traps -> visibility -> encounters: import when first needed
+    """The movement rules' "nothing stands there" (movement imports this module, so import late)."""
+    from dungeon_env.engine.movement import free
 
-    return g.state.occupant[sq] < 0 and not t.furniture[sq] and not t.blockage[sq] and not traps.blocks(g, sq)
+    return free(g, sq)
 
 
 def _nearest_free_in_area(g: Game, start: int, area: int, count: int) -> list[int]:

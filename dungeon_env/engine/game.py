@@ -22,7 +22,7 @@ from dungeon_env.engine.actions import ACTION_NAMES, Action, Decision, Phase
 from dungeon_env.engine.decisions import HANDLERS
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import ending, objectives_report
-from dungeon_env.engine.state import ACTIVE, EMPTY, MAX_UNITS, NO_UNIT, State
+from dungeon_env.engine.state import ACTIVE, EMPTY, MAX_UNITS, NO_UNIT, SIDE_MONSTER, State
 from dungeon_env.engine.tables import Tables, square, tables_for, xy
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_hero, unit_info
 from dungeon_env.engine.visibility import look
@@ -277,7 +277,7 @@ class Game:
     def monsters_besides(self, group: list[int]) -> bool:
         s = self.state
         return any(
-            s.unit_status[u] == ACTIVE and s.unit_side[u] == 1 and u not in group
+            s.unit_status[u] == ACTIVE and s.unit_side[u] == SIDE_MONSTER and u not in group
             for u in range(s.n_heroes, MAX_UNITS)
         )
 
