@@ -1,0 +1,60 @@
+"""Scripted heroes against the scripted DM play exactly the same games as before: a guard for speed
+work on the engine and the agents, which must not change a single trajectory.
+
+Each case plays one full adventure and compares the number of decisions, the outcome and a hash of
+the event log (``json.dumps(game.events, sort_keys=True)``) with values recorded from the code
+before the agents and path-finding were optimised (commit 52175f3).
+
+When a rule change or an agent change legitimately changes these games, regenerate the values with
+
+    .venv/bin/python -c "from tests.test_scripted_golden import regenerate; regenerate()"
+
+and paste the printed ``EXPECTED`` in, saying in the commit message why the games changed. (For a
+wider check while optimising, ``scripts/profile_scripted.py golden --record/--check`` hashes 1,200
+scripted and random games.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from agents.scripted_dm import ScriptedDM
+from agents.scripted_heroes import ScriptedHeroes
+from dungeon_env.engine import Game
+
+# (adventure, heroes, seed) -> (decisions, outcome, sha256 of the event log, first 16 hex digits)
+EXPECTED = {
+    ("flooded_cellar", 3, 0): (305, "completed", "b3ebe0a44eafb321"),
+    ("flooded_cellar", 3, 1): (314, "completed", "cefe12471ae8faba"),
+    ("goblin_warrens", 4, 2): (961, "failed", "0578443cbd171521"),
+    ("warlocks_crypt", 5, 3): (919, "failed", "858e013cf946fab3"),
+    ("bandit_keep", 3, 4): (468, "failed", "0eb9b1c99b592168"),
+    ("sunless_throne", 5, 5): (735, "failed", "062961f03c9e805d"),
+}
+
+
+def play(adventure: str, heroes: int, seed: int) -> tuple[int, str, str]:
+    g = Game.new(adventure=adventure, heroes=heroes, seed=seed, max_turns=100)
+    hero_agent, dm_agent = ScriptedHeroes(game=g, seed=seed), ScriptedDM(game=g, seed=seed)
+    decisions = 0
+    while not g.over:
+        g.apply((dm_agent if g.agent == "dm" else hero_agent).choose(g))
+        decisions += 1
+    digest = hashlib.sha256(json.dumps(g.events, sort_keys=True).encode()).hexdigest()[:16]
+    return decisions, g.outcome, digest
+
+
+@pytest.mark.parametrize("case", sorted(EXPECTED), ids=lambda c: f"{c[0]}-{c[1]}h-seed{c[2]}")
+def test_scripted_games_unchanged(case):
+    assert play(*case) == EXPECTED[case]
+
+
+def regenerate() -> None:
+    """Print ``EXPECTED`` for the current code (see the module docstring)."""
+    print("EXPECTED = {")
+    for case in EXPECTED:
+        print(f"    {case!r}: {play(*case)!r},")
+    print("}")
