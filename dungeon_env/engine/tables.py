@@ -9,7 +9,6 @@ of the doors the sight line crosses): ``a`` sees ``b`` iff ``not los_static[a, b
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -259,24 +258,63 @@ def passages(tables: Tables) -> list[list[tuple[int, int]]]:
 
 
 UNREACHABLE = 10**6
+PATH_CACHE_SIZE = 1024  # path-distance tuples kept per adventure (about 5 KB each)
+STEPS_CACHE_SIZE = 64  # door configurations whose open steps are kept (about 50 KB each)
 
 
-def path_distances(tables: Tables, sources, door_open: np.ndarray) -> list[int]:
+def _bounded_put(memo: dict, key, value, limit: int):
+    """Store ``value`` under ``key``, first dropping the oldest entry if ``memo`` is full."""
+    if len(memo) >= limit:
+        del memo[next(iter(memo))]
+    memo[key] = value
+    return value
+
+
+def open_steps(tables: Tables, door_open: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    """For each square, the neighbours one step away through a passage or an open door (cached per
+    door configuration: a game opens only a few doors)."""
+    by_doors = tables.cache.setdefault("open_steps", {})
+    key = door_open.tobytes()
+    steps = by_doors.get(key)
+    if steps is None:
+        is_open = door_open.tolist()
+        steps = tuple(
+            tuple(t for t, door in square_steps if door < 0 or is_open[door])
+            for square_steps in passages(tables)
+        )
+        _bounded_put(by_doors, key, steps, STEPS_CACHE_SIZE)
+    return steps
+
+
+def path_distances(tables: Tables, sources, door_open: np.ndarray) -> tuple[int, ...]:
     """Orthogonal path distance from the nearest source square, through open passages only, with
-    occupants ignored (ruling A-39). Unreachable squares get ``UNREACHABLE``."""
-    steps = passages(tables)
-    is_open = door_open.tolist()
-    dist = [UNREACHABLE] * tables.n_squares
-    queue = deque()
-    for s in sources:
-        dist[int(s)] = 0
-        queue.append(int(s))
-    while queue:
-        s = queue.popleft()
-        nd = dist[s] + 1
-        for t, door in steps[s]:
-            if dist[t] <= nd or (door >= 0 and not is_open[door]):
-                continue
-            dist[t] = nd
-            queue.append(t)
+    occupants ignored (ruling A-39). Unreachable squares get ``UNREACHABLE``.
+
+    A pure function of the squares and the open doors, so results are memoised per adventure (a
+    bounded cache shared by every game of the adventure) and returned as immutable tuples."""
+    sources = tuple(int(q) for q in sources)
+    key = (sources, door_open.tobytes())
+    memo = tables.cache.setdefault("path_distances", {})
+    dist = memo.get(key)
+    if dist is None:
+        steps = open_steps(tables, door_open)
+        dist = _bounded_put(memo, key, _breadth_first(steps, sources, tables.n_squares), PATH_CACHE_SIZE)
     return dist
+
+
+def _breadth_first(steps: tuple[tuple[int, ...], ...], sources: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """Steps from the nearest source to every square, one frontier at a time."""
+    dist = [UNREACHABLE] * n
+    for q in sources:
+        dist[q] = 0
+    frontier, d = list(sources), 0
+    while frontier:
+        d += 1
+        reached = []
+        for q in frontier:
+            for r in steps[q]:
+                if dist[r] > d:
+                    dist[r] = d
+                    reached.append(r)
+        frontier = reached
+    return tuple(dist)
