@@ -90,9 +90,12 @@ the DM sees all). At the end every agent's info also has ``outcome`` and ``reaso
 **Options.** ``adventure`` (a bundled name or a path to an adventure file; default the first),
 ``heroes`` (3-5 hero ids or names from the roster, or a count), ``max_turns`` (100),
 ``render_mode``, ``reward_completed``, ``reward_failed``, ``reward_truncated``, ``shaping``,
-``illegal_action``, ``illegal_reward``. ``reset(seed=...)`` makes everything that follows
-reproducible; ``reset()`` without a seed draws the next seed from the previous one (or from the OS
-the first time). ``reset``'s ``options`` is accepted and unused.
+``illegal_action``, ``illegal_reward``, ``variant`` (rule and content overrides: a
+``dungeon_env.content.variants.Variant``, a list of ``"key=value"`` strings such as
+``["light.start=15"]``, or a ``.toml`` path; None: the rules as written; docs/VARIANTS.md).
+``reset(seed=...)`` makes everything that follows reproducible; ``reset()`` without a seed draws
+the next seed from the previous one (or from the OS the first time). ``reset``'s ``options`` is
+accepted and unused.
 
 **Wrappers.** ``env()`` adds PettingZoo's ``OrderEnforcingWrapper`` (a subclass with the same
 checks that forwards the per-step attributes directly, which halves its cost). The other standard wrappers
@@ -118,6 +121,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from dungeon_env.content import adventure_names
 from dungeon_env.content.model import WIDTH
+from dungeon_env.content.variants import Variant
 from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
 from dungeon_env.engine.actions import DECISION_NAMES
 from dungeon_env.engine.state import ACTIVE
@@ -151,6 +155,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         shaping: dict[str, float] | None = None,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
+        variant: Variant | list[str] | dict | str | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -163,7 +168,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         if isinstance(adventure, Path):
             adventure = str(adventure)
         self.adventure = adventure or adventure_names()[0]
-        probe = Game.new(adventure=self.adventure, heroes=heroes, seed=0, max_turns=max_turns)  # checks all
+        self.variant = Variant.coerce(variant)
+        probe = Game.new(  # checks all
+            adventure=self.adventure, heroes=heroes, seed=0, max_turns=max_turns, variant=self.variant
+        )
         self.hero_ids = list(probe.hero_ids)
         self.max_turns = int(max_turns)
         self.render_mode = render_mode
@@ -184,6 +192,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             "shaping": dict(self.shaping) if self.shaping else None,
             "illegal_action": illegal_action,
             "illegal_reward": self.illegal_reward,
+            "variant": None if self.variant == Variant() else self.variant.to_json(),
         }
         self.possible_agents = [f"hero_{i}" for i in range(len(self.hero_ids))] + ["dm"]
         self._roles = {agent: _role_of(agent) for agent in self.possible_agents}
@@ -223,7 +232,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
                 self._seed_rng = random.Random()
             self.seed = self._seed_rng.getrandbits(63)
         self.game = Game.new(
-            adventure=self.adventure, heroes=self.hero_ids, seed=self.seed, max_turns=self.max_turns
+            adventure=self.adventure,
+            heroes=self.hero_ids,
+            seed=self.seed,
+            max_turns=self.max_turns,
+            variant=self.variant,
         )
         self._observer.reset()
         self.agents = list(self.possible_agents)

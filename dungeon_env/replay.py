@@ -10,7 +10,8 @@ env = replay.play(rep)                     # the same trajectory; raises ReplayM
 replay.render_video(rep, "episode.gif", every=5)   # .gif (Pillow) or .mp4 (imageio-ffmpeg)
 ```
 
-The file holds the env's options, the seed given to ``reset``, the actions applied in order (the
+The file holds the env's options (a rules variant among them, as ``Variant.to_json()``; None or
+absent: the rules as written), the seed given to ``reset``, the actions applied in order (the
 dead-steps of terminated agents are implied), the illegal action that ended the episode if any
 (``illegal_action="penalize"``), the outcome, and a SHA-256 of the event log, which ``play``
 checks. Dice come from the seed alone, so nothing else is needed.
@@ -28,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dungeon_env.content.variants import Variant
 from dungeon_env.engine.game import SAVE_FORMAT
 from dungeon_env.env import ENV_NAME, raw_env
 
@@ -51,6 +53,11 @@ class Replay:
 
     def to_json(self) -> dict:
         return asdict(self)
+
+    @property
+    def variant(self) -> Variant:
+        """The rules variant the episode was played with (the base rules for older replays)."""
+        return Variant.coerce(self.options.get("variant"))
 
     @classmethod
     def from_json(cls, data: dict) -> Replay:

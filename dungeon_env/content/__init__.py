@@ -21,6 +21,8 @@ from .model import (
     MonsterCard,
     Objective,
 )
+from .rules import Rules
+from .variants import Variant, VariantError
 
 __all__ = [
     "Adventure",
@@ -33,6 +35,9 @@ __all__ = [
     "HeroCard",
     "MonsterCard",
     "Objective",
+    "Rules",
+    "Variant",
+    "VariantError",
     "adventure_names",
     "load_adventure",
     "load_board",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dungeon_env.content.rules import BASE_RULES
 from dungeon_env.engine import effects, spells
 from dungeon_env.engine.actions import SPEND_ACTIONS, Decision
 from dungeon_env.engine.state import ACTIVE, SIDE_HERO
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 MONSTER, HERO, M_SPEND, H_SPEND, WINNER = range(5)
 UNRESOLVED, TIE, HERO_WON, MONSTER_WON = -1, 0, 1, 2
-MAX_FIGHT_STAMINA = 3
+MAX_FIGHT_STAMINA = BASE_RULES.fight_stamina_max  # as written; a game reads rules.fight_stamina_max
 
 
 def gather_fights(g: Game) -> list[list[int]]:
@@ -88,7 +89,7 @@ def legal_fight_stamina(g: Game, u: int) -> list[int]:
     s = g.state
     if s.exhausted[u]:
         return [SPEND_ACTIONS[0]]
-    return list(SPEND_ACTIONS[: min(MAX_FIGHT_STAMINA, int(s.stamina[u])) + 1])
+    return list(SPEND_ACTIONS[: min(g.rules.fight_stamina_max, int(s.stamina[u])) + 1])
 
 
 def do_fight_stamina(g: Game, u: int, action: int) -> None:
@@ -109,14 +110,16 @@ def do_fight_stamina(g: Game, u: int, action: int) -> None:
 
 
 def hero_modifiers(g: Game, h: int, enemies: int, spend: int) -> dict[str, int]:
-    s = g.state
+    """-1 per enemy beyond the first (``rules.enemy_penalty``), surprised -1, Light 0 -1
+    (``light.dark_penalty``), items and effects, Stamina spent."""
+    s, r = g.state, g.rules
     mods = {}
-    if enemies > 1:
-        mods["enemies"] = -(enemies - 1)
+    if enemies > 1 and r.enemy_penalty:
+        mods["enemies"] = -(enemies - 1) * r.enemy_penalty
     if s.surprised[h]:
         mods["surprised"] = -1
-    if s.light == 0:
-        mods["light"] = -1
+    if s.light == 0 and r.light_dark_penalty:
+        mods["light"] = -r.light_dark_penalty
     mods.update(effects.fight_modifiers(g, h))
     if spend:
         mods["stamina"] = spend
@@ -125,8 +128,8 @@ def hero_modifiers(g: Game, h: int, enemies: int, spend: int) -> dict[str, int]:
 
 def monster_modifiers(g: Game, m: int, enemies: int, spend: int) -> dict[str, int]:
     mods = {}
-    if enemies > 1:
-        mods["enemies"] = -(enemies - 1)
+    if enemies > 1 and g.rules.enemy_penalty:
+        mods["enemies"] = -(enemies - 1) * g.rules.enemy_penalty
     mods.update(effects.fight_modifiers(g, m))
     if spend:
         mods["stamina"] = spend

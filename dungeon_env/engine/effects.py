@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.content.model import EFFECT_KINDS
+from dungeon_env.content.rules import BASE_RULES
 from dungeon_env.engine.actions import Phase
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import path_distances
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from dungeon_env.content.model import Effect
     from dungeon_env.engine.game import Game
 
-LIGHT_MAX = 20
+LIGHT_MAX = BASE_RULES.light_max  # the rules' cap; a game reads its own, g.rules.light_max (light.max)
 KIND = {kind: i for i, kind in enumerate(EFFECT_KINDS)}
 UNIT, KIND_COL, AMOUNT, TURNS, SOURCE, UID = range(6)
 OTHER = -1000  # the source of a lasting effect from a trap or a room event
@@ -210,10 +211,10 @@ def check_modifiers(g: Game, u: int, check: str) -> dict[str, int]:
 
 
 def raise_light(g: Game, amount: int, source: str) -> None:
-    """Light rises, never above 20 (R-LIGHT-01/03)."""
+    """Light rises, never above the cap: 20, ``light.max`` (R-LIGHT-01/03)."""
     s = g.state
     before = s.light
-    s.light = min(LIGHT_MAX, s.light + amount)
+    s.light = min(g.rules.light_max, s.light + amount)
     g.log(
         {
             "type": "light_raised",

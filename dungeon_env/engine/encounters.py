@@ -42,22 +42,28 @@ def encounter(g: Game, group: list[int], how: How, unsurprisable: bool = False) 
 
 
 def _surprise_roll(g: Game, h: int, ambush: bool) -> bool:
-    s = g.state
+    """Surprised on a total of 1-2 (``rules.surprise_max``); facing Ambushers, unless 6
+    (``rules.ambush_ready_min``). Perceptive +1, Light 0 -1 (``light.dark_penalty``)."""
+    s, r = g.state, g.rules
     modifiers = {}
     if has_trait(g, h, "perceptive"):
         modifiers["perceptive"] = 1
-    if s.light == 0:
-        modifiers["light"] = -1
+    if s.light == 0 and r.light_dark_penalty:
+        modifiers["light"] = -r.light_dark_penalty
     if ambush:
-        total = g.check(
-            "ambush_surprise", label(g, h), "surprise", modifiers, lambda t: "surprised" if t < 6 else "ready"
-        )
-        is_surprised = total < 6
+        ready = r.ambush_ready_min
+
+        def ambush_result(t: int) -> str:
+            return "surprised" if t < ready else "ready"
+
+        total = g.check("ambush_surprise", label(g, h), "surprise", modifiers, ambush_result)
+        is_surprised = total < ready
     else:
+        top = r.surprise_max
         total = g.check(
-            "surprise", label(g, h), "surprise", modifiers, lambda t: "surprised" if t <= 2 else "ready"
+            "surprise", label(g, h), "surprise", modifiers, lambda t: "surprised" if t <= top else "ready"
         )
-        is_surprised = total <= 2
+        is_surprised = total <= top
     if is_surprised:
         s.surprised[h] = True
         if s.phase in (Phase.HERO_MOVEMENT, Phase.EVASION):
@@ -73,14 +79,16 @@ def patrols_relevant(g: Game) -> bool:
 
 def roll_patrols(g: Game) -> None:
     """Turn Start: one d6 per corridor that held a hero at the previous Turn End; a 1 brings a
-    fresh copy of the Patrol set into that corridor (R-MON-04..06, rulings A-05..A-07)."""
+    fresh copy of the Patrol set into that corridor (R-MON-04..06, rulings A-05..A-07; a roll of at
+    most ``rules.patrol_max``)."""
     s, t = g.state, g.tables
     if s.turn == 1 or not t.adventure.patrol:
         return
+    top = g.rules.patrol_max
     for area in (int(a) for a in np.flatnonzero(s.patrol_corridors)):
         if not patrols_relevant(g):
             return
-        appears = g.check("patrol", "dm", "patrol", {}, lambda v: "appears" if v == 1 else "none") == 1
+        appears = g.check("patrol", "dm", "patrol", {}, lambda v: "appears" if v <= top else "none") <= top
         if appears:
             spawn_patrol(g, area)
 

@@ -31,7 +31,6 @@ from dungeon_env.engine.actions import (
     END,
     EXPLORE,
     ITEM_0,
-    MAX_ITEMS_HELD,
     PASS,
     SPELL_0,
     STAY,
@@ -247,10 +246,15 @@ def _apply_all(g: Game, effect: Effect, source: str, heroes: list[int]) -> None:
 
 def trait_check(g: Game, h: int, trait: str) -> bool:
     """A room-text trait check: d6, +1 with the trait, 4-6 succeeds (the rules' single-die bands;
-    Light does not apply, R-LIGHT-04)."""
+    Light does not apply, R-LIGHT-04; ``rules.trait_check_min``)."""
+    need = g.rules.trait_check_min
     modifiers = {trait: 1} if has_trait(g, h, trait) else {}
-    total = g.check("trait_check", label(g, h), "misc", modifiers, lambda v: "success" if v >= 4 else "fail")
-    return total >= 4
+
+    def result(v: int) -> str:
+        return "success" if v >= need else "fail"
+
+    total = g.check("trait_check", label(g, h), "misc", modifiers, result)
+    return total >= need
 
 
 def resolve_option(g: Game, e: int, option: EventOption, h: int) -> None:
@@ -301,7 +305,7 @@ def _offer(g: Game, e: int, heroes: list[int]) -> None:
 
 def legal_claim(g: Game, unit: int, a: int, b: int) -> list[int]:
     """TAKE (if the hero can carry one more item) or PASS."""
-    return [TAKE, PASS] if len(items.held(g, unit)) < MAX_ITEMS_HELD else [PASS]
+    return [TAKE, PASS] if items.can_hold(g, unit) else [PASS]
 
 
 def do_claim(g: Game, unit: int, a: int, b: int, action: int) -> None:

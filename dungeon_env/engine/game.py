@@ -9,14 +9,17 @@ print(game.outcome, game.events[-1])
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import numbers
 from pathlib import Path
 
 import numpy as np
 
-from dungeon_env.content import adventure_names, load_heroes, load_items, load_monsters, load_spells
+from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.content.model import WIDTH, HeroCard, ItemCard, MonsterCard, Spell
+from dungeon_env.content.rules import Rules
+from dungeon_env.content.variants import Variant
 from dungeon_env.engine import items, spells, turn
 from dungeon_env.engine.actions import ACTION_NAMES, Action, Decision, Phase
 from dungeon_env.engine.decisions import HANDLERS
@@ -36,18 +39,26 @@ class IllegalActionError(ValueError):
 
 
 class Game:
-    """One adventure in play: static tables, the state, the dice and the event log."""
+    """One adventure in play: static tables, the state, the dice and the event log.
 
-    def __init__(self, adventure: str, hero_ids: list[str], seed: int, max_turns: int) -> None:
+    ``variant`` (a :class:`~dungeon_env.content.variants.Variant`, or anything ``Variant.coerce``
+    takes; None: the rules as written) gives the cards and ``rules``, the rules' constants."""
+
+    def __init__(
+        self, adventure: str, hero_ids: list[str], seed: int, max_turns: int, variant: Variant | None = None
+    ) -> None:
         self.adventure_ref = adventure
-        self.tables: Tables = tables_for(adventure)
-        roster = load_heroes()
+        self.variant = Variant.coerce(variant)
+        content = self.variant.content()
+        self.rules: Rules = content.rules
+        self.tables: Tables = _tables(adventure, content.difficulty)
+        roster = content.heroes
         self.heroes: list[HeroCard] = list(roster.values())
-        self.monsters: list[MonsterCard] = list(load_monsters().values())
+        self.monsters: list[MonsterCard] = list(content.monsters.values())
         self.monster_index = {m.id: i for i, m in enumerate(self.monsters)}
-        self.spells: list[Spell] = list(load_spells().values())
+        self.spells: list[Spell] = list(content.spells.values())
         self.spell_index = {sp.id: i for i, sp in enumerate(self.spells)}
-        self.item_cards: list[ItemCard] = list(load_items().values())
+        self.item_cards: list[ItemCard] = list(content.items.values())
         self.item_index = {it.id: i for i, it in enumerate(self.item_cards)}
         self.carried: list[list[tuple[str, bool]]] | None = None
         self.hero_ids = _check_heroes(hero_ids, roster)
@@ -74,11 +85,14 @@ class Game:
         max_turns: int = 100,
         forced_dice: tuple[int, ...] = (),
         carried: list[list[tuple[str, bool]]] | None = None,
+        variant: Variant | list[str] | dict | None = None,
     ) -> Game:
-        """Set up an adventure: heroes on the start squares, Light 20, first phase Turn Start.
+        """Set up an adventure: heroes on the start squares, Light 20 (``light.start``), first phase
+        Turn Start.
 
         ``carried`` gives, per hero, the items it brings from earlier adventures as
-        ``(item card id, identified)`` pairs (campaigns, R-CAMP-01)."""
+        ``(item card id, identified)`` pairs (campaigns, R-CAMP-01). ``variant``: the rules and cards
+        to play with (``dungeon_env.content.variants``; None: the rules as written)."""
         adventure = adventure or adventure_names()[0]
         roster_ids = list(load_heroes())
         if _is_int(heroes):
@@ -87,7 +101,7 @@ class Game:
             heroes = roster_ids[: int(heroes)]
         elif isinstance(heroes, str | bytes) or not hasattr(heroes, "__iter__"):
             raise ValueError(f"heroes must be a count (3-5) or a list of hero ids, got {heroes!r}")
-        game = cls(adventure, list(heroes), seed, max_turns)
+        game = cls(adventure, list(heroes), seed, max_turns, variant)
         game.carried = carried
         game.dice.force(*forced_dice)
         game._setup()
@@ -98,6 +112,7 @@ class Game:
         adv = t.adventure
         n = len(self.hero_ids)
         s.n_heroes = n
+        s.light = self.rules.light_start
         s.door_open = np.zeros(t.n_doors, bool)
         s.door_alert = np.zeros(t.n_doors, bool)
         s.door_tried = np.zeros((MAX_HEROES, t.n_doors), bool)
@@ -326,6 +341,7 @@ class Game:
             "heroes": list(self.hero_ids),
             "seed": self.seed,
             "max_turns": self.max_turns,
+            "variant": self.variant.to_json(),
             "state": self.state.to_json(),
             "dice": self.dice.to_json(),
             "events": self.events,
@@ -343,7 +359,8 @@ class Game:
         ]
         if missing:
             raise ValueError(f"saved game is missing keys {missing}")
-        game = cls(data["adventure"], list(data["heroes"]), data["seed"], data["max_turns"])
+        variant = data.get("variant")  # saves from before variants have none: the base rules
+        game = cls(data["adventure"], list(data["heroes"]), data["seed"], data["max_turns"], variant)
         game.state = State.from_json(data["state"])
         game._check_fits(game.state)
         game.dice = Dice.from_json(data["dice"])
@@ -354,7 +371,7 @@ class Game:
 
     def _check_fits(self, state: State) -> None:
         """A loaded state must fit this game: every array with the shape and dtype of a new game's."""
-        fresh = Game(self.adventure_ref, self.hero_ids, self.seed, self.max_turns)
+        fresh = Game(self.adventure_ref, self.hero_ids, self.seed, self.max_turns, self.variant)
         fresh._setup()
         for name, value in vars(fresh.state).items():
             if isinstance(value, np.ndarray):
@@ -375,6 +392,16 @@ class Game:
         except json.JSONDecodeError as err:
             raise ValueError(f"{path}: not valid JSON ({err})") from err
         return cls.from_json(data)
+
+
+def _tables(adventure: str, difficulty: dict[str, int]) -> Tables:
+    """The adventure's tables; a variant's difficulty for it replaces the label (the geometry and its
+    cache are shared)."""
+    tables = tables_for(adventure)
+    if tables.adventure.id in difficulty:
+        adv = dataclasses.replace(tables.adventure, difficulty=difficulty[tables.adventure.id])
+        tables = dataclasses.replace(tables, adventure=adv)
+    return tables
 
 
 def _action_name(action) -> str:

@@ -5,7 +5,7 @@ Hooks the rest of the engine calls (keep the names):
   heroes the items they carry in (``carried``: per hero slot, a list of ``(card id, known)``).
 - ``draw(g, deck) -> int``: the next card of a deck as a new item slot (-1 if the deck is empty);
   ``create(g, card_id) -> int``: a given card as a new item slot; ``give(g, item, unit) -> bool``
-  (False if the unit already holds ``MAX_ITEMS_HELD`` items); ``can_hold(g, unit)``;
+  (False if the unit already holds ``g.rules.max_items`` items); ``can_hold(g, unit)``;
   ``destroy(g, item)``.
 - ``held(g, u) -> list[int]``: the unit's items in order (ITEM_k is the k-th).
 - ``item_actions(g, h, when) -> list[int]``: ITEM_k actions legal now, ``when`` one of "movement",
@@ -151,7 +151,8 @@ def held(g: Game, u: int) -> list[int]:
 
 
 def can_hold(g: Game, u: int) -> bool:
-    return len(held(g, u)) < MAX_ITEMS_HELD
+    """Room for one more item: at most 12 (``rules.max_items``, ruling D-M17)."""
+    return len(held(g, u)) < g.rules.max_items
 
 
 def give(g: Game, item: int, unit: int) -> bool:
@@ -288,18 +289,19 @@ def do_item_verb(g: Game, unit: int, a: int, b: int, action: int) -> None:
 
 def identify(g: Game, h: int, item: int) -> None:
     """Identify roll (R-IDENT-03): 1 never (locked until the adventure ends, A-43), 2-3 not yet,
-    4-6 identified. Breaks Rest."""
+    4-6 identified (``rules.identify_never_max``, ``rules.identify_min``). Breaks Rest."""
     s = g.state
     s.identified[h] = True
     s.acted[h] = True
+    never, identified = g.rules.identify_never_max, g.rules.identify_min
 
     def result(total: int) -> str:
-        return "never" if total <= 1 else ("not_yet" if total <= 3 else "identified")
+        return "never" if total <= never else ("not_yet" if total < identified else "identified")
 
     total = g.check("identify", label(g, h), "misc", {}, result)
-    if total <= 1:
+    if total <= never:
         s.item_locked[item] = True
-    elif total >= 4:
+    elif total >= identified:
         reveal(g, item, "identify")
 
 

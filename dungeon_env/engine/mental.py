@@ -10,14 +10,16 @@ Purposes: a Mental Combat spell (``PURPOSE_SPELL``: the spell's resolution goes 
 ``spells.after_mental``), or the Mind Lash of a monster with the ``mental_combat`` ability
 (``PURPOSE_LASH``): at the start of each Spell Resolution (2.5), before the heroes' spells, every
 awake monster with the ability that is not asleep attacks the nearest hero it can see within
-``LASH_RANGE`` squares (path distance, A-39; ties in reading order). If the monster wins, the hero
-loses ``LASH_DAMAGE`` Health under the Death's Door rules; a tie or a loss does nothing.
+6 squares (``rules.lash_range``; path distance, A-39; ties in reading order). If the monster wins,
+the hero loses 2 Health (``rules.lash_damage``) under the Death's Door rules; a tie or a loss does
+nothing.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dungeon_env.content.rules import BASE_RULES
 from dungeon_env.engine import effects, spells
 from dungeon_env.engine.actions import SPEND_0, Decision
 from dungeon_env.engine.state import ACTIVE
@@ -35,9 +37,9 @@ from dungeon_env.engine.visibility import sees
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
 
-MAX_BID = 3
+MAX_BID = BASE_RULES.mental_bid_max  # as written; a game reads rules.mental_bid_max
 PURPOSE_SPELL, PURPOSE_LASH = 0, 1
-LASH_RANGE, LASH_DAMAGE = 6, 2
+LASH_RANGE, LASH_DAMAGE = BASE_RULES.lash_range, BASE_RULES.lash_damage  # a game reads g.rules.lash_*
 ABILITY = "mental_combat"
 AGGRESSOR_WINS, TIE, DEFENDER_WINS = 1, 0, -1
 
@@ -49,7 +51,7 @@ def start(g: Game, aggressor: int, defender: int, purpose: int) -> None:
 
 
 def legal_bid(g: Game, unit: int, a: int, b: int) -> list[int]:
-    return [SPEND_0 + k for k in range(min(MAX_BID, int(g.state.magic[unit])) + 1)]
+    return [SPEND_0 + k for k in range(min(g.rules.mental_bid_max, int(g.state.magic[unit])) + 1)]
 
 
 def do_bid(g: Game, unit: int, a: int, b: int, action: int) -> None:
@@ -120,14 +122,15 @@ def lashers(g: Game) -> list[int]:
 
 
 def lash_target(g: Game, m: int) -> int:
-    """The nearest hero the monster sees within LASH_RANGE squares (ties: reading order), or -1."""
+    """The nearest hero the monster sees within ``rules.lash_range`` squares (ties: reading order), or -1."""
     s = g.state
+    reach = g.rules.lash_range
     here = int(s.unit_pos[m])
     dist = path_distances(g.tables, [here], s.door_open)
     near = [
         (dist[int(s.unit_pos[h])], int(s.unit_pos[h]), h)
         for h in active_heroes(g)
-        if dist[int(s.unit_pos[h])] <= LASH_RANGE and sees(g, here, int(s.unit_pos[h]))
+        if dist[int(s.unit_pos[h])] <= reach and sees(g, here, int(s.unit_pos[h]))
     ]
     return min(near)[2] if near else -1
 
@@ -147,7 +150,7 @@ def monster_attack(g: Game, m: int) -> None:
 def _lash_lands(g: Game, m: int, h: int, result: int) -> None:
     if result != AGGRESSOR_WINS:
         return
-    hurt_hero(g, h, LASH_DAMAGE, label(g, m), (label(g, m),))
+    hurt_hero(g, h, g.rules.lash_damage, label(g, m), (label(g, m),))
     check_corpses(g)
     if not active_heroes(g):
         g.check_end()

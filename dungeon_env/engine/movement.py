@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dungeon_env.content.rules import BASE_RULES
 from dungeon_env.engine import effects, items, spells, traps
 from dungeon_env.engine.actions import (
     DEFER,
@@ -35,8 +36,9 @@ from dungeon_env.engine.visibility import look
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
 
-MAX_STAMINA_FOR_MOVEMENT = 3
-EVADE_COST = 2
+# The rules as written; a game reads its own (g.rules: rules.move_stamina_max, rules.evade_cost).
+MAX_STAMINA_FOR_MOVEMENT = BASE_RULES.move_stamina_max
+EVADE_COST = BASE_RULES.evade_cost
 
 
 def free(g: Game, sq: int) -> bool:
@@ -70,7 +72,7 @@ def _is_free_corpse(g: Game, sq: int) -> bool:
 
 def can_buy_move(g: Game, u: int) -> bool:
     s = g.state
-    return s.move_bought[u] < MAX_STAMINA_FOR_MOVEMENT and s.stamina[u] > 0 and not s.exhausted[u]
+    return s.move_bought[u] < g.rules.move_stamina_max and s.stamina[u] > 0 and not s.exhausted[u]
 
 
 def _handoffs(g: Game, h: int) -> list[int]:
@@ -208,20 +210,22 @@ def leave_dungeon(g: Game, h: int) -> None:
 
 
 def _open_door(g: Game, h: int, door: int) -> None:
-    """Open Doors roll (R-DOOR-02..07): 1-2 failed and the door is alerted, 3-4 failed, 5-6 open."""
+    """Open Doors roll (R-DOOR-02..07): 1-2 failed and the door is alerted, 3-4 failed, 5-6 open
+    (``rules.door_alert_max``, ``rules.door_open_min``)."""
     s = g.state
     s.door_tried[h, door] = True
     s.acted[h] = True
+    alert, opened = g.rules.door_alert_max, g.rules.door_open_min
     modifiers = {"strong": 1} if has_trait(g, h, "strong") else {}
     modifiers.update(effects.check_modifiers(g, h, "open_door"))
 
     def result(total: int) -> str:
-        return "failed_alert" if total <= 2 else ("failed" if total <= 4 else "opened")
+        return "failed_alert" if total <= alert else ("failed" if total < opened else "opened")
 
     total = g.check("open_door", label(g, h), "doors", modifiers, result)
-    if total <= 2:
+    if total <= alert:
         s.door_alert[door] = True
-    if total >= 5:
+    if total >= opened:
         s.door_open[door] = True
         s.closed_bits &= ~(1 << door)
         g.log(
@@ -238,14 +242,15 @@ def _open_door(g: Game, h: int, door: int) -> None:
 
 def _jump(g: Game, h: int, d: int) -> None:
     """Jump roll d6 (+1 Agile): 4-6 lands beyond the obstacle and may go on; 1-3 ends the
-    movement on the take-off square (R-JUMP-04/05). A Jump costs 2 squares (A-42)."""
+    movement on the take-off square (R-JUMP-04/05; ``rules.jump_min``). A Jump costs 2 squares (A-42)."""
     s = g.state
     s.jumped[h] = True
     s.acted[h] = True
+    need = g.rules.jump_min
     modifiers = {"agile": 1} if has_trait(g, h, "agile") else {}
     modifiers.update(effects.check_modifiers(g, h, "jump"))
-    total = g.check("jump", label(g, h), "jump", modifiers, lambda v: "success" if v >= 4 else "fail")
-    if total >= 4:
+    total = g.check("jump", label(g, h), "jump", modifiers, lambda v: "success" if v >= need else "fail")
+    if total >= need:
         s.move_left[h] -= 2
         over = int(g.tables.neighbor[s.unit_pos[h], d])
         step(g, h, int(g.tables.neighbor[over, d]))
@@ -261,7 +266,7 @@ def legal_evade(g: Game, h: int) -> list[int]:
     s = g.state
     sq = int(s.unit_pos[h])
     acts = []
-    if s.stamina[h] >= EVADE_COST and not s.exhausted[h]:
+    if s.stamina[h] >= g.rules.evade_cost and not s.exhausted[h]:
         for d in range(4):
             nxt = open_side(g, sq, d)
             if nxt >= 0 and free(g, nxt):
@@ -282,7 +287,7 @@ def do_evade(g: Game, h: int, action: int) -> None:
         items.pick_item(g, h, action - ITEM_0, "evasion")
         return
     spells.on_evade(g, h)
-    spend_stamina(g, h, EVADE_COST)
+    spend_stamina(g, h, g.rules.evade_cost)
     g.log({"type": "evade", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
     step(g, h, open_side(g, int(s.unit_pos[h]), action - MOVE_N))
 

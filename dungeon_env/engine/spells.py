@@ -205,7 +205,7 @@ def can_memorize(g: Game, h: int, item: int) -> bool:
     if card.deck != "spells" or not s.item_known[item] or s.memorized[h] or s.base_magic[h] <= 0:
         return False
     sp = g.spell_index[card.spell]
-    if s.spell_known[h, sp] or len(known(g, h)) >= MAX_SPELLS_KNOWN:
+    if s.spell_known[h, sp] or len(known(g, h)) >= g.rules.max_spells:
         return False
     return spell_level_total(g, h) + g.spells[sp].level <= s.base_magic[h]
 
@@ -490,14 +490,16 @@ def backlash(g: Game, h: int, sp: int, item: int) -> None:
         return
     spell = g.spells[sp]
 
+    forget_max, safe = g.rules.overcast_forget_max, g.rules.overcast_safe_min
+
     def result(total: int) -> str:
-        return "forget" if total <= 1 else ("wound" if total <= 5 else "none")
+        return "forget" if total <= forget_max else ("wound" if total < safe else "none")
 
     total = g.check("overcast", label(g, h), "misc", {}, result)
-    if total <= 1:
+    if total <= forget_max:
         if item < 0:
             forget(g, h, sp, "overcast")
-    elif total <= 5:
+    elif total < safe:
         hurt_hero(g, h, spell.level, f"overcast:{spell.id}")
         check_corpses(g)
         if not active_heroes(g):

@@ -15,6 +15,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from dungeon_env.content.rules import BASE_RULES
+
 MAX_UNITS = 64
 MAX_ITEMS = 96  # item instances in one game (cards drawn, carried in, found)
 MAX_DECK = 64  # cards in one deck
@@ -130,7 +132,7 @@ class State:
     door_hidden: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [door] secret, unrevealed
     # --- turn structure ---
     turn: int = 1
-    light: int = 20
+    light: int = BASE_RULES.light_start  # set from the game's rules (light.start) at set-up
     phase: int = 0
     phase_started: bool = False  # the current phase's automatic opening work has run
     n_heroes: int = 0

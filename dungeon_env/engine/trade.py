@@ -24,7 +24,6 @@ from dungeon_env.engine.actions import (
     END,
     ITEM_0,
     LOOT,
-    MAX_ITEMS_HELD,
     MAX_TARGETS,
     TARGET_0,
     TARGET_GIVE,
@@ -75,7 +74,7 @@ def receivers(g: Game, h: int) -> list[int]:
 
 
 def _room_for_one(g: Game, h: int) -> bool:
-    return len(items.held(g, h)) < MAX_ITEMS_HELD
+    return items.can_hold(g, h)
 
 
 def corpse_items(g: Game, h: int) -> list[tuple[int, int]]:

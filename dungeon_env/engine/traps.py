@@ -111,12 +111,12 @@ def spring(g: Game, i: int, u: int, keep_hazard: bool) -> None:
 
 
 def _detect_modifiers(g: Game, h: int) -> dict[str, int]:
-    """Perceptive +1, Light 0 -1 (R-TRAP-04)."""
+    """Perceptive +1, Light 0 -1 (R-TRAP-04; ``light.dark_penalty``)."""
     modifiers = {}
     if has_trait(g, h, "perceptive"):
         modifiers["perceptive"] = 1
-    if g.state.light == 0:
-        modifiers["light"] = -1
+    if g.state.light == 0 and g.rules.light_dark_penalty:
+        modifiers["light"] = -g.rules.light_dark_penalty
     return modifiers
 
 
@@ -177,11 +177,14 @@ def detect_traps(g: Game) -> None:
 
 def room_detect(g: Game, h: int, area: int) -> bool:
     """Room text calls for a Detect Traps roll: 4-6 succeeds and finds the area's armed traps
-    (R-TRAP-05)."""
-    total = g.check(
-        "room_detect", label(g, h), STREAM, _detect_modifiers(g, h), lambda v: "success" if v >= 4 else "fail"
-    )
-    if total < 4:
+    (R-TRAP-05; ``rules.room_detect_min``)."""
+    need = g.rules.room_detect_min
+
+    def result(v: int) -> str:
+        return "success" if v >= need else "fail"
+
+    total = g.check("room_detect", label(g, h), STREAM, _detect_modifiers(g, h), result)
+    if total < need:
         return False
     s = g.state
     _mark(g, h, [i for i in traps_in_area(g, area) if s.trap_armed[i] and not s.trap_detected[i]])
@@ -223,7 +226,8 @@ def legal_disarm(g: Game, unit: int, a: int, b: int) -> list[int]:
 
 def do_disarm(g: Game, unit: int, a: int, b: int, action: int) -> None:
     """Disarm roll d6, no modifiers (R-TRAP-04, R-LIGHT-04): 1 the trap springs on the hero and is
-    removed, 2-3 failed (try again next turn), 4-6 disarmed and removed (R-TRAP-07)."""
+    removed, 2-3 failed (try again next turn), 4-6 disarmed and removed (R-TRAP-07;
+    ``rules.disarm_spring_max``, ``rules.disarm_min``)."""
     if action == END:
         return
     s = g.state
@@ -232,13 +236,15 @@ def do_disarm(g: Game, unit: int, a: int, b: int, action: int) -> None:
     s.disarm_tried[h] = True
     s.acted[h] = True  # an attempt is an activity: no Rest this turn (R-REST-02)
 
+    sprung, disarmed = g.rules.disarm_spring_max, g.rules.disarm_min
+
     def result(v: int) -> str:
-        return "sprung" if v <= 1 else ("failed" if v <= 3 else "disarmed")
+        return "sprung" if v <= sprung else ("failed" if v < disarmed else "disarmed")
 
     total = g.check("disarm", label(g, h), STREAM, {}, result)
-    if total <= 1:
+    if total <= sprung:
         spring(g, i, h, keep_hazard=False)
-    elif total >= 4:
+    elif total >= disarmed:
         s.trap_armed[i] = False
         s.trap_detected[i] = False
         trap = g.tables.adventure.traps[i]

@@ -15,7 +15,6 @@ from dungeon_env.engine import effects, explore, spells, trade
 from dungeon_env.engine.actions import Decision, Phase
 from dungeon_env.engine.combat import begin_fighting
 from dungeon_env.engine.encounters import roll_patrols
-from dungeon_env.engine.movement import EVADE_COST
 from dungeon_env.engine.state import ACTIVE, NO_UNIT
 from dungeon_env.engine.units import (
     active_heroes,
@@ -60,14 +59,14 @@ def resume(g: Game) -> None:
 
 def turn_start(g: Game) -> None:
     """Step 1: Patrol rolls, then recovery: +1 Stamina, or +2 Stamina and +1 Magic (Learned +2)
-    after a turn of Rest (R-TURN-03/04, R-REST-03..05)."""
-    s = g.state
+    after a turn of Rest (R-TURN-03/04, R-REST-03..05; ``rules.recover_stamina``, ``rules.rest_*``)."""
+    s, r = g.state, g.rules
     roll_patrols(g)
     for h in active_heroes(g):
         rested = bool(s.rested_last[h])
-        gain_stamina(g, h, 2 if rested else 1)
+        gain_stamina(g, h, r.rest_stamina if rested else r.recover_stamina)
         if rested:
-            magic = 2 if g.has_trait(h, "learned") else 1
+            magic = r.rest_magic_learned if g.has_trait(h, "learned") else r.rest_magic
             s.magic[h] = min(int(s.base_magic[h]), int(s.magic[h]) + magic)
         g.log(
             {
@@ -83,9 +82,10 @@ def turn_start(g: Game) -> None:
 
 
 def hero_movement(g: Game) -> None:
-    """Step 2: every hero not surprised gets its Movement allowance (-1 at Light 0)."""
+    """Step 2: every hero not surprised gets its Movement allowance (-1 at Light 0,
+    ``light.dark_penalty``)."""
     s = g.state
-    penalty = 1 if s.light == 0 else 0
+    penalty = g.rules.light_dark_penalty if s.light == 0 else 0
     for h in range(s.n_heroes):
         _reset_phase_flags(g, h)
         can_move = s.unit_status[h] == ACTIVE and not s.surprised[h]
@@ -176,12 +176,14 @@ def _next_monster(g: Game) -> None:
 
 
 def evasion(g: Game) -> None:
-    """2.3: heroes not surprised and not Exhausted may Evade at 2 Stamina a square (R-CTS-04)."""
+    """2.3: heroes not surprised and not Exhausted may Evade at 2 Stamina a square (R-CTS-04,
+    ``rules.evade_cost``)."""
     s = g.state
+    cost = g.rules.evade_cost
     for h in range(s.n_heroes):
         _reset_phase_flags(g, h)
         able = s.unit_status[h] == ACTIVE and not s.surprised[h]
-        s.move_done[h] = not (able and not s.exhausted[h] and s.stamina[h] >= EVADE_COST)
+        s.move_done[h] = not (able and not s.exhausted[h] and s.stamina[h] >= cost)
     s.idle_handoffs, s.progress = 0, False
     _next_hero(g, start=0)
 
@@ -198,7 +200,8 @@ def spell_resolution(g: Game) -> None:
 
 
 def turn_end(g: Game) -> None:
-    """Step 5: Death's Door rolls for heroes that did not Rest, then Light -1 (R-TURN-14)."""
+    """Step 5: Death's Door rolls for heroes that did not Rest, then Light -1 (R-TURN-14,
+    ``light.per_turn``)."""
     s = g.state
     rested = {h: not s.acted[h] and not s.fought[h] for h in active_heroes(g)}
     for h in active_heroes(g):
@@ -208,7 +211,7 @@ def turn_end(g: Game) -> None:
         if s.deaths_door[h] and not rested[h]:
             deaths_door_roll(g, h)
     effects.tick(g)
-    s.light = max(0, s.light - 1)
+    s.light = max(0, s.light - g.rules.light_per_turn)
     g.log({"type": "light", "light": s.light, "turn": s.turn})
     check_corpses(g)
     g.check_end()

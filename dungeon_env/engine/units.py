@@ -184,11 +184,13 @@ def hurt_hero(g: Game, u: int, amount: int, source: str, killers=()) -> None:
 
 
 def deaths_door_roll(g: Game, u: int, killers=()) -> None:
+    """d6 (Iron-Willed +1): dies on 1-3, ``rules.deaths_door_max`` (R-DMG-06/07)."""
+    top = g.rules.deaths_door_max
     modifiers = {"iron_willed": 1} if has_trait(g, u, "iron_willed") else {}
     total = g.check(
-        "deaths_door", label(g, u), "deaths_door", modifiers, lambda t: "dies" if t <= 3 else "survives"
+        "deaths_door", label(g, u), "deaths_door", modifiers, lambda t: "dies" if t <= top else "survives"
     )
-    if total <= 3:
+    if total <= top:
         kill_hero(g, u, killers)
 
 
