@@ -1,9 +1,11 @@
-"""``make demo``: one adventure played by the AI players, shown in the terminal as text.
+"""``make demo``, part 1: one adventure played by the shipped AI heroes against the shipped AI
+Dungeon Master, shown in the terminal: the board every few turns and a line per turn of what
+happened (fights, wounds, deaths, doors, finds, Light).
 
-By default the scripted heroes play against the scripted Dungeon Master (the trained policies will
-take their seats once they ship); ``--random`` seats random legal players instead.
+    python -m agents.demo [--adventure flooded_cellar] [--heroes 4] [--seed 7] [--players trained]
 
-    python -m agents.demo [--adventure flooded_cellar] [--heroes 4] [--seed 7] [--random]
+``--players trained`` (default) seats the bundled policies (``agents/policies/*.zip``, which need
+the ``training`` extra), ``scripted`` the scripted agents, ``random`` random legal players.
 """
 
 from __future__ import annotations
@@ -12,11 +14,77 @@ import argparse
 import random
 from collections import Counter
 
-from agents.scripted_dm import ScriptedDM
-from agents.scripted_heroes import ScriptedHeroes
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
 from dungeon_env.render import render_text
+
+PLAYERS = ("trained", "scripted", "random")
+
+
+class _RandomSide:
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> int:
+        return self.rng.choice(game.legal_actions())
+
+
+def seat(players: str, game: Game, seed: int) -> dict:
+    """The two sides' agents for ``players``: objects with ``choose(game) -> int``."""
+    if players == "random":
+        return {"heroes": _RandomSide(seed), "dm": _RandomSide(seed + 1)}
+    if players == "scripted":
+        from agents.scripted_dm import ScriptedDM
+        from agents.scripted_heroes import ScriptedHeroes
+
+        return {"heroes": ScriptedHeroes(game=game, seed=seed), "dm": ScriptedDM(game=game, seed=seed)}
+    from agents.policy import PolicyAgent
+
+    return {role: PolicyAgent(role=role, game=game, seed=seed) for role in ("heroes", "dm")}
+
+
+def turn_story(game: Game, events: list[dict]) -> str:
+    """One line for one turn's events: what a spectator would want to know."""
+    names = {u["id"]: u["name"] for u in game.events[0]["units"]}
+    names.update({e["unit"]["id"]: e["unit"]["name"] for e in game.events if e["type"] == "spawn"})
+    kinds = Counter(e["type"] for e in events)
+    parts = []
+    spawned = Counter(e["unit"]["name"] for e in events if e["type"] == "spawn")
+    if spawned:
+        parts.append("appear: " + ", ".join(f"{n} {name}" for name, n in spawned.items()))
+    if kinds["fight"]:
+        parts.append(f"{kinds['fight']} fights")
+    wounds = sum(e["amount"] for e in events if e["type"] == "damage" and e["unit"].startswith("hero"))
+    if wounds:
+        parts.append(f"heroes take {wounds} damage")
+    for kind, verb in (
+        ("slain", "slain"),
+        ("death", "dies"),
+        ("deaths_door", "at Death's Door"),
+        ("exit", "escapes"),
+    ):
+        for e in events:
+            if e["type"] == kind:
+                parts.append(f"{names.get(e['unit'], e['unit'])} {verb}")
+    for kind, text in (("door_opened", "doors opened"), ("item_found", "items found"), ("cast", "spells")):
+        if kinds[kind]:
+            parts.append(f"{kinds[kind]} {text}")
+    return ", ".join(parts) if parts else "the heroes move on"
+
+
+def play(game: Game, sides: dict, show_every: int) -> int:
+    """Play ``game`` to its end, printing a line per turn and the board every ``show_every`` turns;
+    returns the number of decisions."""
+    decisions, turn, start = 0, game.state.turn, len(game.events)
+    while not game.over:
+        game.apply(sides["dm" if game.agent == "dm" else "heroes"].choose(game))
+        decisions += 1
+        if game.state.turn != turn or game.over:
+            print(f"turn {turn:>3}  Light {game.state.light:>2}  {turn_story(game, game.events[start:])}")
+            turn, start = game.state.turn, len(game.events)
+            if show_every and turn % show_every == 0 and not game.over:
+                print(render_text(game))
+    return decisions
 
 
 def main(argv: list[str] | None = None) -> str:
@@ -24,30 +92,23 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--adventure", default=adventure_names()[0], choices=adventure_names())
     parser.add_argument("--heroes", type=int, default=4, help="number of heroes, 3-5")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--max-turns", type=int, default=60)
-    parser.add_argument("--random", action="store_true", help="random legal players in every seat")
+    parser.add_argument("--max-turns", type=int, default=100)
+    parser.add_argument("--players", default="trained", choices=PLAYERS, help="who sits at both sides")
+    parser.add_argument(
+        "--show-every", type=int, default=10, help="print the board every N turns (0: start/end)"
+    )
     args = parser.parse_args(argv)
 
     game = Game.new(adventure=args.adventure, heroes=args.heroes, seed=args.seed, max_turns=args.max_turns)
+    sides = seat(args.players, game, args.seed)
+    who = args.players
+    print(f"{args.adventure}: {who} heroes against the {who} Dungeon Master (seed {args.seed})")
     print(render_text(game))
     print(f"\nGoal: {game.tables.adventure.goal}\n")
-    rng = random.Random(args.seed)
-    heroes, dm = ScriptedHeroes(game=game), ScriptedDM(game=game, seed=args.seed)
-    decisions = 0
-    while not game.over:
-        if args.random:
-            action = rng.choice(game.legal_actions())
-        else:
-            action = dm.choose(game) if game.agent == "dm" else heroes.choose(game)
-        game.apply(action)
-        decisions += 1
+    decisions = play(game, sides, args.show_every)
     print(render_text(game))
-    counts = Counter(e["type"] for e in game.events)
     rolls = Counter(e["check"] for e in game.events if e["type"] == "roll")
-    print(
-        f"\n{decisions} decisions, {len(game.events)} events: "
-        + ", ".join(f"{k} {v}" for k, v in counts.most_common(12))
-    )
+    print(f"\n{decisions} decisions, {len(game.events)} events")
     print("dice checks: " + ", ".join(f"{k} {v}" for k, v in rolls.most_common()))
     end = game.events[-1]
     print(f"Outcome: {end['outcome']} on turn {end['turn']} ({end['reason']})")

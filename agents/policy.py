@@ -1,9 +1,21 @@
 """``PolicyAgent``: plays a trained MaskablePPO checkpoint (sb3-contrib) with the action mask.
 
-``PolicyAgent(path=None, role="heroes" | "dm", deterministic=True)`` loads ``path`` (a ``.zip``
-saved by ``MaskablePPO.save``); ``path=None`` loads the bundled default for the role,
-``agents/policies/<role>.zip``. It needs only the observation vector and the mask, so it works as a
-``RoleEnv`` opponent or in an AEC loop as it is. The model is loaded on the CPU at first use.
+``PolicyAgent(path=None, role="heroes" | "dm", deterministic=True, env=None, game=None, seed=None)``
+loads ``path`` (a ``.zip`` saved by ``MaskablePPO.save``); ``path=None`` loads the bundled policy of
+the role, ``agents/policies/<role>.zip`` (the shipped AI opponents). The model is loaded on the CPU
+at first use.
+
+Two kinds of checkpoint are played, told apart by the model's observation size:
+
+- *plain*: the policy reads the env's flat observation; ``act(observation, mask)`` needs nothing
+  else, so the agent works as a ``RoleEnv`` opponent or in an AEC loop as it is;
+- *advised* (``agents.advised``; the bundled policies are): the policy also reads its scripted
+  advisor's choice, which needs the engine's game: pass ``env=`` or ``game=`` (or ``bind`` later),
+  as for the scripted agents.
+
+``choose(game)`` plays from the engine's game alone (it builds the observation itself), for loops
+that skip the env. ``deterministic=False`` samples from the policy with the agent's own generator
+(``seed``), never torch's global one.
 """
 
 from __future__ import annotations
@@ -11,6 +23,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+
+from agents.advised import ADVISED_SIZE, AdvisedObserver, role_of
+from agents.base import find_game
 
 POLICY_DIR = Path(__file__).parent / "policies"
 ROLES = ("heroes", "dm")
@@ -23,21 +38,45 @@ def default_path(role: str) -> Path:
 class PolicyAgent:
     """A trained MaskablePPO policy behind ``act(observation, action_mask) -> int``."""
 
-    def __init__(self, path: str | Path | None = None, role: str = "heroes", deterministic: bool = True):
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        role: str = "heroes",
+        deterministic: bool = True,
+        env=None,
+        game=None,
+        seed: int | None = None,
+    ):
         if role not in ROLES:
             raise ValueError(f"role must be one of {ROLES}, got {role!r}")
         self.role = role
         self.path = Path(path) if path is not None else default_path(role)
         self.deterministic = deterministic
-        if not self.path.exists():
+        if not self.path.is_file():
             hint = (
-                "no bundled policy has been trained yet; train one with the scripts in training/ "
-                "(MaskablePPO on dungeon_env.wrappers.RoleEnv) and save it there, or pass path=..."
+                "the bundled policies are missing from this install; reinstall the package, or train "
+                "one with python -m training.train_role and pass path=..."
                 if path is None
                 else "pass the path of a checkpoint saved by MaskablePPO.save"
             )
             raise FileNotFoundError(f"policy checkpoint for role {role!r} not found: {self.path} ({hint})")
         self._model = None
+        self._advised: AdvisedObserver | None = None
+        self._plain = None  # an Observer, for choose() with a plain checkpoint
+        self.bind(game=game, env=env)
+        self.seed(seed)
+
+    # ----- set-up -----
+    def bind(self, game=None, env=None):
+        """Attach the game (or an env holding it), which advised checkpoints need; returns the agent."""
+        self._game, self._env = game, env
+        return self
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+        if self._advised is not None:
+            self._advised.seed(seed)
+        self._seed = seed
 
     @property
     def model(self):
@@ -47,24 +86,83 @@ class PolicyAgent:
             except ImportError as err:  # pragma: no cover - depends on the install
                 raise ImportError(
                     "PolicyAgent needs sb3-contrib and torch: "
-                    "pip install torch, then pip install -e '.[training]'"
+                    "pip install torch==2.13.0, then pip install -e '.[training]'"
                 ) from err
             self._model = MaskablePPO.load(str(self.path), device="cpu")
+            if self.advised:
+                self._advised = AdvisedObserver(self.role, self._seed)
         return self._model
 
+    @property
+    def advised(self) -> bool:
+        """Whether the checkpoint reads the advised observation (``agents.advised``)."""
+        return self.model.observation_space.shape == (ADVISED_SIZE,)
+
+    @property
+    def game(self):
+        source = self._env if self._env is not None else self._game
+        if source is None:
+            raise RuntimeError(
+                f"{self.path.name} is an advised policy: it needs the game to ask its scripted advisor; "
+                "construct PolicyAgent with env=... or game=..., or call bind()"
+            )
+        return find_game(source)
+
+    # ----- playing -----
     def act(self, observation, action_mask=None) -> int:
         if isinstance(observation, dict):
             if action_mask is None:
                 action_mask = observation["action_mask"]
             observation = observation["observation"]
-        mask = np.asarray(action_mask).astype(bool)
-        action, _ = self.model.predict(
-            np.asarray(observation, np.float32), action_masks=mask, deterministic=self.deterministic
-        )
-        action = int(action)
-        if not mask[action]:  # cannot happen with a masked policy; kept as a guard
-            action = int(np.flatnonzero(mask)[0])
-        return action
+        observation = np.asarray(observation, np.float32)
+        if self.advised and observation.shape != (ADVISED_SIZE,):
+            observation = self._advised.from_flat(observation, self.game)
+        return self._pick(observation, np.asarray(action_mask).astype(bool))
+
+    def choose(self, game) -> int:
+        """The action for the decision ``game`` asks now, from the engine's game alone."""
+        observation, mask = self.observe(game)
+        return self._pick(observation, mask.astype(bool))
+
+    def observe(self, game) -> tuple[np.ndarray, np.ndarray]:
+        """The observation this policy reads and the action mask, for the agent ``game`` asks now."""
+        if self.advised:
+            return self._advised.from_game(game)
+        from dungeon_env.observation import Observer
+
+        self._plain = self._plain or Observer()
+        role, me = role_of(game.agent)
+        obs = self._plain.observe(game, role, me, True, game.max_turns)
+        return obs["observation"], obs["action_mask"]
+
+    def probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The policy's action probabilities for one observation, 0 outside ``mask``."""
+        logits = self.logits(observation)
+        logits[~mask] = -np.inf
+        weights = np.exp(logits - logits.max())
+        return weights / weights.sum()
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """The policy's unmasked action logits for one observation (the actor's forward pass only:
+        a fraction of SB3's ``predict`` cost, which matters in long evaluations)."""
+        import torch
+
+        policy = self.model.policy
+        with torch.inference_mode():
+            tensor = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
+            features = policy.extract_features(tensor)
+            if isinstance(features, tuple):  # separate actor and critic feature extractors
+                features = features[0]
+            latent = policy.mlp_extractor.forward_actor(features)
+            return policy.action_net(latent)[0].numpy().astype(np.float64)
+
+    def _pick(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        if self.deterministic:
+            logits = self.logits(observation)
+            logits[~mask] = -np.inf
+            return int(np.argmax(logits))
+        probs = self.probabilities(observation, mask)
+        return int(self.rng.choice(len(probs), p=probs))
 
 
 __all__ = ["POLICY_DIR", "PolicyAgent", "default_path"]

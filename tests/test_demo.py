@@ -1,14 +1,22 @@
-"""``make demo`` in a smoke form: the demo plays a whole (short) adventure and reports how it ended."""
+"""``make demo`` in a smoke form: the demo plays a whole (short) adventure with each kind of player,
+prints a line per turn and reports how it ended."""
+
+import pytest
 
 from agents.demo import main
 
 
-def test_demo_plays_an_adventure_to_its_end(capsys):
-    outcome = main(["--max-turns", "6", "--heroes", "3", "--seed", "1"])
+@pytest.mark.parametrize("players", ["scripted", "random"])
+def test_demo_plays_an_adventure_to_its_end(capsys, players):
+    outcome = main(["--max-turns", "6", "--heroes", "3", "--seed", "1", "--players", players])
     out = capsys.readouterr().out
     assert outcome in ("completed", "failed", "truncated")
-    assert f"Outcome: {outcome}" in out and "Goal:" in out
+    assert f"Outcome: {outcome}" in out and "Goal:" in out and "turn   1  Light" in out
 
 
-def test_demo_with_random_players(capsys):
-    assert main(["--max-turns", "3", "--random"]) in ("completed", "failed", "truncated")
+def test_demo_seats_the_shipped_policies_by_default(capsys):
+    pytest.importorskip("sb3_contrib")
+    outcome = main(["--max-turns", "4", "--heroes", "3", "--seed", "2", "--show-every", "2"])
+    out = capsys.readouterr().out
+    assert "trained heroes against the trained Dungeon Master" in out
+    assert f"Outcome: {outcome}" in out and "turn   4  Light" in out

@@ -44,11 +44,19 @@ class EnvSettings:
     """turn cap of an episode (then it is truncated)"""
     shaping: str = "exploration=0.05,kills=0.1"
     """reward shaping terms, name=weight comma-separated ('' for none)"""
+    reward_truncated: float = 0.0
+    """the heroes' reward when the turn cap ends the adventure (the DM gets the opposite); -1 makes
+    running out of turns as bad as failing, which is what a win rate counts"""
 
     def env_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``RoleEnv`` / ``dungeon_env.env``."""
         heroes: int | list[str] = int(self.heroes) if self.heroes.isdigit() else self.heroes.split(",")
-        kwargs: dict[str, Any] = {"adventure": self.adventure, "heroes": heroes, "max_turns": self.max_turns}
+        kwargs: dict[str, Any] = {
+            "adventure": self.adventure,
+            "heroes": heroes,
+            "max_turns": self.max_turns,
+            "reward_truncated": self.reward_truncated,
+        }
         if self.shaping:
             kwargs["shaping"] = {k: float(v) for k, v in (p.split("=") for p in self.shaping.split(","))}
         return kwargs
@@ -134,31 +142,12 @@ def is_checkpoint(spec: str) -> bool:
     return spec.endswith(".zip") or Path(spec).is_file()
 
 
-class CheckpointAgent:
-    """Plays a MaskablePPO checkpoint (the policy only; sampled actions unless ``deterministic``)."""
+def checkpoint_agent(path: str | os.PathLike, side: str, seed: int | None = None, env: Any = None):
+    """A MaskablePPO checkpoint as an agent of ``side`` that samples from its policy (plain or advised
+    checkpoints alike, see ``agents.policy``); ``env`` is what advised checkpoints read the game from."""
+    from agents.policy import PolicyAgent
 
-    def __init__(self, path: str | os.PathLike, deterministic: bool = False, seed: int | None = None):
-        from sb3_contrib import MaskablePPO
-
-        self.path = str(path)
-        self.model = MaskablePPO.load(self.path, device="cpu")
-        self.deterministic = deterministic
-        self.seed(seed)
-
-    def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)  # own generator: never reseeds torch under a learner
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        import torch
-
-        policy = self.model.policy
-        obs, _ = policy.obs_to_tensor(observation)
-        with torch.no_grad():
-            dist = policy.get_distribution(obs, action_masks=action_mask.astype(bool)[None])
-        probs = dist.distribution.probs[0].numpy().astype(np.float64)
-        if self.deterministic:
-            return int(np.argmax(probs))
-        return int(self.rng.choice(len(probs), p=probs / probs.sum()))
+    return PolicyAgent(path, role=side, deterministic=False, env=env, seed=seed)
 
 
 class PoolAgent:
@@ -166,12 +155,22 @@ class PoolAgent:
     drawn uniformly from the newest ``window`` files ``<side>_*.zip`` of ``pool_dir``; ``base`` (an
     agent spec, e.g. ``"random"``) plays while the pool is empty."""
 
-    def __init__(self, pool_dir: str | os.PathLike, side: str, window: int = 5, base: str = "random"):
-        self.pool_dir, self.side, self.window = Path(pool_dir), side, window
-        self.base = make_agent(base, side)
+    def __init__(
+        self, pool_dir: str | os.PathLike, side: str, window: int = 5, base: str = "random", env: Any = None
+    ):
+        self.pool_dir, self.side, self.window, self.env = Path(pool_dir), side, window, env
+        self.base = make_agent(base, side, env=env)
         self.rng = np.random.default_rng()
-        self.cache: dict[str, CheckpointAgent] = {}
+        self.cache: dict[str, Any] = {}
         self.current: Any = self.base
+
+    def bind(self, game: Any = None, env: Any = None) -> PoolAgent:
+        """Attach the env (or game) that scripted and advised members read; returns the pool."""
+        self.env = env
+        for agent in (self.base, *self.cache.values()):
+            if hasattr(agent, "bind"):
+                agent.bind(game=game, env=env)
+        return self
 
     def members(self) -> list[Path]:
         return sorted(self.pool_dir.glob(f"{self.side}_*.zip"))[-self.window :]
@@ -185,7 +184,7 @@ class PoolAgent:
             path = str(members[int(self.rng.integers(len(members)))])
             if path not in self.cache:
                 self.cache = {k: v for k, v in self.cache.items() if k in {str(m) for m in members}}
-                self.cache[path] = CheckpointAgent(path)
+                self.cache[path] = checkpoint_agent(path, self.side, env=self.env)
             self.current = self.cache[path]
         if hasattr(self.current, "seed"):
             self.current.seed(seed)
@@ -223,11 +222,11 @@ def make_agent(spec: Any, side: str, seed: int | None = None, env: Any = None) -
     if spec == "random":
         return RandomOpponent(seed)
     if spec.startswith("pool:"):
-        return PoolAgent(spec[len("pool:") :], side)
+        return PoolAgent(spec[len("pool:") :], side, env=env)
     if is_checkpoint(spec):
         if not Path(spec).is_file():
             raise FileNotFoundError(f"no checkpoint at {spec}")
-        return CheckpointAgent(spec, seed=seed)
+        return checkpoint_agent(spec, side, seed=seed, env=env)
     try:
         import agents
     except ImportError:
@@ -256,40 +255,55 @@ def other_side(side: str) -> str:
     return "dm" if side == "heroes" else "heroes"
 
 
-def make_role_env(role: str, opponent: Any, env_kwargs: dict[str, Any]) -> RoleEnv:
+def make_role_env(role: str, opponent: Any, env_kwargs: dict[str, Any], advised: bool = False):
     """A ``RoleEnv`` for ``role`` whose opponent is built by ``make_agent`` (with the env at hand, for
-    scripted agents that read the game)."""
+    scripted agents that read the game); wrapped in ``AdvisedRoleEnv`` if ``advised``."""
     env = RoleEnv(role=role, opponent="random", **env_kwargs)
     env.opponent = make_agent(opponent, other_side(role), env=env.env)
+    if not isinstance(opponent, str) and hasattr(env.opponent, "bind"):  # an object built elsewhere
+        env.opponent.bind(env=env.env)
+    if advised:
+        from training.advised_env import AdvisedRoleEnv
+
+        return AdvisedRoleEnv(env)
     return env
 
 
-def _env_thunk(role: str, opponent: Any, env_kwargs: dict[str, Any], torch_threads: int | None):
-    def thunk() -> RoleEnv:
+def _env_thunk(
+    role: str, opponent: Any, env_kwargs: dict[str, Any], torch_threads: int | None, advised: bool
+):
+    def thunk():
         if torch_threads is not None:  # subprocess workers: one thread each for checkpoint opponents
             import torch
 
             torch.set_num_threads(torch_threads)
         # an agent object: one independent copy per env (a name or path is resolved in the worker)
         return make_role_env(
-            role, opponent if isinstance(opponent, str) else copy.deepcopy(opponent), env_kwargs
+            role, opponent if isinstance(opponent, str) else copy.deepcopy(opponent), env_kwargs, advised
         )
 
     return thunk
 
 
 def make_vec_env(
-    role: str, opponent: Any, env_kwargs: dict[str, Any], n_envs: int, seed: int, subproc: bool = False
+    role: str,
+    opponent: Any,
+    env_kwargs: dict[str, Any],
+    n_envs: int,
+    seed: int,
+    subproc: bool = False,
+    advised: bool = False,
 ):
-    """``n_envs`` copies of ``RoleEnv(role, opponent)`` in a ``SubprocVecEnv`` (forkserver) or a
-    ``DummyVecEnv``, seeded ``seed, seed + 1, ...``, with episode statistics (``VecMonitor``)."""
+    """``n_envs`` copies of ``RoleEnv(role, opponent)`` (``AdvisedRoleEnv`` if ``advised``) in a
+    ``SubprocVecEnv`` (forkserver) or a ``DummyVecEnv``, seeded ``seed, seed + 1, ...``, with episode
+    statistics (``VecMonitor``)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if subproc:
-        thunks = [_env_thunk(role, opponent, env_kwargs, 1) for _ in range(n_envs)]
+        thunks = [_env_thunk(role, opponent, env_kwargs, 1, advised) for _ in range(n_envs)]
         vec = SubprocVecEnv(thunks, start_method="forkserver")
     else:
-        vec = DummyVecEnv([_env_thunk(role, opponent, env_kwargs, None) for _ in range(n_envs)])
+        vec = DummyVecEnv([_env_thunk(role, opponent, env_kwargs, None, advised) for _ in range(n_envs)])
     vec.seed(seed)
     return VecMonitor(vec, info_keywords=("outcome",))
 
@@ -329,9 +343,9 @@ def steps_per_second_callback():
 
 __all__ = [
     "SIDES",
-    "CheckpointAgent",
     "EnvSettings",
     "PoolAgent",
+    "checkpoint_agent",
     "field_docs",
     "hyperparameter_table",
     "known_agent_names",

@@ -13,6 +13,7 @@ import dataclasses
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from training.common import (
     EnvSettings,
@@ -70,6 +71,11 @@ class PPOSettings(EnvSettings):
     second thread mostly waits on the other and slows the opponent's one-observation forward passes"""
     eval_games: int = 100
     """games played at the end to evaluate the final model (0: none)"""
+    advised: bool = False
+    """train a residual policy on the side's scripted agent: the observation carries the scripted
+    agent's choice and the logits add a learned weight times it (agents.advised)"""
+    advice_weight: float = 5.0
+    """initial weight of the advice in the logits (advised policies only)"""
 
 
 @dataclasses.dataclass
@@ -90,8 +96,15 @@ def make_model(settings: PPOSettings, vec, logger):
     """A MaskablePPO model for ``vec`` with the settings' hyperparameters and ``logger``."""
     from sb3_contrib import MaskablePPO
 
+    policy: Any = "MlpPolicy"
+    policy_kwargs: dict[str, Any] = {"net_arch": [int(n) for n in settings.net_arch.split(",")]}
+    if settings.advised:
+        from agents.advised_policy import AdvisedPolicy
+
+        policy = AdvisedPolicy
+        policy_kwargs["advice_weight"] = settings.advice_weight
     model = MaskablePPO(
-        "MlpPolicy",
+        policy,
         vec,
         n_steps=settings.n_steps,
         batch_size=settings.batch_size,
@@ -102,7 +115,7 @@ def make_model(settings: PPOSettings, vec, logger):
         clip_range=settings.clip_range,
         ent_coef=settings.ent_coef,
         vf_coef=settings.vf_coef,
-        policy_kwargs={"net_arch": [int(n) for n in settings.net_arch.split(",")]},
+        policy_kwargs=policy_kwargs,
         seed=settings.seed,
         device="cpu",
         verbose=0,
@@ -149,6 +162,7 @@ def main(argv: list[str] | None = None) -> dict:
         settings.n_envs,
         settings.seed,
         subproc=settings.subproc,
+        advised=settings.advised,
     )
     model = make_model(settings, vec, make_logger(run_dir))
     timer = steps_per_second_callback()
