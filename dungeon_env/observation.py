@@ -305,7 +305,6 @@ if [UCOL[name] for name, _ in _DYNAMIC] != list(range(_D0, _D1)):
 _N_HERO_CARDS = len(_HERO_IDS)
 _ITEM_CARDS = tuple(load_items().values())
 _DECK_OF = np.array([DECKS.index(c.deck) for c in _ITEM_CARDS], np.int64)
-_SPELL_LEVEL = [s.level for s in load_spells().values()]
 
 
 def _card0(columns: dict[str, int]) -> int:
@@ -389,7 +388,7 @@ class Observer:
                     out[_MONSTER_PLANE + pos[hidden]] = 0.0
             if 0 <= me < s.n_heroes:
                 units[_ME_COL, me] = 1.0
-                cards = figures.cards(s, me)
+                cards = figures.cards(game, me)
                 if cards is not None:
                     out[_CARDS] = cards
         if s.effects:
@@ -518,10 +517,10 @@ class _Figures:
         self.monsters = np.flatnonzero(on_board & monster)
         self._cards: dict[int, np.ndarray | None] = {}
 
-    def cards(self, s, me: int) -> np.ndarray | None:
+    def cards(self, game, me: int) -> np.ndarray | None:
         """Hero ``me``'s items and spells pieces, or None if it has neither."""
         if me not in self._cards:
-            self._cards[me] = _hero_cards(s, me)
+            self._cards[me] = _hero_cards(game.state, me, [spell.level for spell in game.spells])
         return self._cards[me]
 
     def all_items(self, s, role: int) -> np.ndarray:
@@ -537,7 +536,7 @@ class _Figures:
         return table.ravel()
 
 
-def _hero_cards(s, me: int) -> np.ndarray | None:
+def _hero_cards(s, me: int, spell_levels: list[int]) -> np.ndarray | None:
     """Hero ``me``'s items (face-down identities hidden) and spells as the two pieces, or None."""
     held = np.flatnonzero(s.item_holder == me)[:MAX_ITEMS_HELD]
     known = np.flatnonzero(s.spell_known[me])[:MAX_SPELLS_KNOWN].tolist()
@@ -548,7 +547,7 @@ def _hero_cards(s, me: int) -> np.ndarray | None:
     spells = np.zeros((MAX_SPELLS_KNOWN, len(SPELL_COLUMNS)), np.float32)
     for k, sp in enumerate(known):
         spells[k, 0] = 1.0
-        spells[k, 1] = _SPELL_LEVEL[sp] / 3
+        spells[k, 1] = spell_levels[sp] / 3  # the game's cards: a variant may change levels
         spells[k, 2 + sp] = 1.0
     return np.concatenate([items.ravel(), spells.ravel()])
 
