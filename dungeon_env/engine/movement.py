@@ -43,18 +43,13 @@ EVADE_COST = BASE_RULES.evade_cost
 
 def free(g: Game, sq: int) -> bool:
     """Nothing stands on the square: no figure, corpse, furniture, blockage or trap hazard (R-TURN-09)."""
-    t = g.tables
-    return g.state.occupant[sq] < 0 and not t.furniture[sq] and not t.blockage[sq] and not traps.blocks(g, sq)
+    return g.state.occupant[sq] < 0 and not g.tables.obstacle[sq] and not traps.blocks(g, sq)
 
 
 def open_side(g: Game, sq: int, d: int) -> int:
     """The square one step from ``sq`` in direction ``d`` if no wall or closed door is between
     them, else -1."""
-    t = g.tables
-    nxt = int(t.neighbor[sq, d])
-    if nxt < 0 or t.wall[sq, d]:
-        return -1
-    door = t.edge_door[sq, d]
+    nxt, door = g.tables.sides[sq][d]
     if door >= 0 and not g.state.door_open[door]:
         return -1
     return nxt
@@ -89,26 +84,26 @@ def _handoffs(g: Game, h: int) -> list[int]:
 
 
 def legal_hero_move(g: Game, h: int) -> list[int]:
-    s, t = g.state, g.tables
+    s = g.state
     sq = int(s.unit_pos[h])
     left = int(s.move_left[h])
+    may_jump = left >= 2 and not s.jumped[h] and s.dragging[h] == NO_UNIT
+    may_drag = left >= 1 and not s.moved[h] and s.dragging[h] == NO_UNIT
     acts = []
-    for d in range(4):
-        nxt = int(t.neighbor[sq, d])
-        if nxt < 0 or t.wall[sq, d]:
+    for d, (nxt, door) in enumerate(g.tables.sides[sq]):
+        if nxt < 0:
             continue
-        door = t.edge_door[sq, d]
         if door >= 0 and not s.door_open[door]:
             if not s.door_tried[h, door] and not s.door_hidden[door]:  # a hidden door is a wall
                 acts.append(MOVE_ACTIONS[d])  # an Open Doors attempt (A-29: costs no movement)
             continue
         if left >= 1 and free(g, nxt):
             acts.append(MOVE_ACTIONS[d])
-        if left >= 2 and not s.jumped[h] and _jumpable(g, nxt) and s.dragging[h] == NO_UNIT:
+        if may_jump and _jumpable(g, nxt):
             land = open_side(g, nxt, d)
             if land >= 0 and free(g, land):
                 acts.append(JUMP_ACTIONS[d])
-        if left >= 1 and not s.moved[h] and s.dragging[h] == NO_UNIT and _is_free_corpse(g, nxt):
+        if may_drag and _is_free_corpse(g, nxt):
             acts.append(DRAG_ACTIONS[d])
     if can_buy_move(g, h):
         acts.append(EXTRA_MOVE)

@@ -10,7 +10,7 @@ of the doors the sight line crosses): ``a`` sees ``b`` iff ``not los_static[a, b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -57,6 +57,25 @@ class Tables:
 
     def area_char(self, area_index: int) -> str:
         return self.board.area_names[area_index]
+
+    # Plain-Python copies of the arrays above for the per-step hot paths (indexing a tuple is
+    # several times faster than indexing a numpy array one element at a time).
+    @cached_property
+    def sides(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """``sides[sq][d]``: ``(neighbour, door)`` one step in direction ``d`` (N/E/S/W); the
+        neighbour is -1 off the board or through a wall, the door is -1 where there is none."""
+        return tuple(
+            tuple(
+                (-1 if self.wall[sq, d] else int(self.neighbor[sq, d]), int(self.edge_door[sq, d]))
+                for d in range(4)
+            )
+            for sq in range(self.n_squares)
+        )
+
+    @cached_property
+    def obstacle(self) -> tuple[bool, ...]:
+        """Furniture or a blockage on the square."""
+        return tuple(bool(f or b) for f, b in zip(self.furniture, self.blockage, strict=True))
 
 
 def square(x: int, y: int) -> int:
@@ -258,32 +277,35 @@ def passages(tables: Tables) -> list[list[tuple[int, int]]]:
 
 
 UNREACHABLE = 10**6
-PATH_CACHE_SIZE = 1024  # path-distance tuples kept per adventure (about 5 KB each)
-STEPS_CACHE_SIZE = 64  # door configurations whose open steps are kept (about 50 KB each)
+PATH_MEMO_SIZE = 1024  # distance tuples kept per adventure (about 5 KB each)
+STEPS_MEMO_SIZE = 64  # door configurations whose open steps are kept (about 50 KB each)
 
 
-def _bounded_put(memo: dict, key, value, limit: int):
-    """Store ``value`` under ``key``, first dropping the oldest entry if ``memo`` is full."""
-    if len(memo) >= limit:
-        del memo[next(iter(memo))]
-    memo[key] = value
+def memoised(tables: Tables, name: str, size: int, key, compute):
+    """``compute()``, memoised in ``tables.cache[name]`` under ``key``, for values that depend only
+    on the tables and the key; the memo keeps its ``size`` most recently used entries."""
+    memo = tables.cache.setdefault(name, {})
+    value = memo.pop(key, None)
+    if value is None:
+        if len(memo) >= size:
+            del memo[next(iter(memo))]  # the least recently used
+        value = compute()
+    memo[key] = value  # (re)inserted last: the most recently used
     return value
 
 
 def open_steps(tables: Tables, door_open: np.ndarray) -> tuple[tuple[int, ...], ...]:
-    """For each square, the neighbours one step away through a passage or an open door (cached per
-    door configuration: a game opens only a few doors)."""
-    by_doors = tables.cache.setdefault("open_steps", {})
-    key = door_open.tobytes()
-    steps = by_doors.get(key)
-    if steps is None:
+    """For each square, the neighbours one step away through a passage or an open door (memoised
+    per door configuration: a game opens only a few doors)."""
+
+    def compute():
         is_open = door_open.tolist()
-        steps = tuple(
+        return tuple(
             tuple(t for t, door in square_steps if door < 0 or is_open[door])
             for square_steps in passages(tables)
         )
-        _bounded_put(by_doors, key, steps, STEPS_CACHE_SIZE)
-    return steps
+
+    return memoised(tables, "open_steps", STEPS_MEMO_SIZE, door_open.tobytes(), compute)
 
 
 def path_distances(tables: Tables, sources, door_open: np.ndarray) -> tuple[int, ...]:
@@ -293,13 +315,11 @@ def path_distances(tables: Tables, sources, door_open: np.ndarray) -> tuple[int,
     A pure function of the squares and the open doors, so results are memoised per adventure (a
     bounded cache shared by every game of the adventure) and returned as immutable tuples."""
     sources = tuple(int(q) for q in sources)
-    key = (sources, door_open.tobytes())
-    memo = tables.cache.setdefault("path_distances", {})
-    dist = memo.get(key)
-    if dist is None:
-        steps = open_steps(tables, door_open)
-        dist = _bounded_put(memo, key, _breadth_first(steps, sources, tables.n_squares), PATH_CACHE_SIZE)
-    return dist
+
+    def compute():
+        return _breadth_first(open_steps(tables, door_open), sources, tables.n_squares)
+
+    return memoised(tables, "path_distances", PATH_MEMO_SIZE, (sources, door_open.tobytes()), compute)
 
 
 def _breadth_first(steps: tuple[tuple[int, ...], ...], sources: tuple[int, ...], n: int) -> tuple[int, ...]:

@@ -30,11 +30,12 @@ from dungeon_env.engine.visibility import wake_guards
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
 
+_PHASE_NAMES = {int(phase): phase.name.lower() for phase in Phase}  # as logged in "phase" events
 LIGHT_MAX = effects.LIGHT_MAX  # the Light cap (R-LIGHT-01), defined with the effects that raise it
 
 
 def begin(g: Game) -> None:
-    g.log({"type": "phase", "phase": Phase(g.state.phase).name.lower(), "turn": g.state.turn})
+    g.log({"type": "phase", "phase": _PHASE_NAMES[g.state.phase], "turn": g.state.turn})
     _BEGIN[g.state.phase](g)
 
 
@@ -227,8 +228,9 @@ def _close_turn(g: Game, rested: dict[int, bool]) -> None:
         area = int(t.area[s.unit_pos[h]])
         if t.is_corridor[area]:
             s.patrol_corridors[area] = True
-    for u in range(len(s.unit_status)):
-        s.rested_last[u] = rested.get(u, False)
+    s.rested_last[:] = False
+    for h, rested_now in rested.items():
+        s.rested_last[h] = rested_now
     s.surprised[:] = False
     s.skip_move[:] = False
     s.acted[:] = False
