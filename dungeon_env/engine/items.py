@@ -26,6 +26,7 @@ item lying unclaimed, ``DESTROYED`` = -2 for a used-up or lost card), ``item_kno
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -63,17 +64,24 @@ def uniform(g: Game, n: int) -> int:
     they fall above the largest multiple of ``n``."""
     if n <= 1:
         return 0
+    digits, limit = _base6_draw(n)
+    d6 = g.dice.d6
+    while True:
+        value = 0
+        for _ in range(digits):
+            value = value * 6 + d6("decks") - 1
+        if value < limit:
+            return value % n
+
+
+@lru_cache(maxsize=256)
+def _base6_draw(n: int) -> tuple[int, int]:
+    """How many d6 digits a draw in ``0..n-1`` takes, and the bound below which a draw is kept."""
     digits = 1
     while 6**digits < n:
         digits += 1
     span = 6**digits
-    limit = span - span % n
-    while True:
-        value = 0
-        for face in g.dice.roll("decks", digits):
-            value = value * 6 + face - 1
-        if value < limit:
-            return value % n
+    return digits, span - span % n
 
 
 def _shuffle(g: Game, cards: list[int]) -> list[int]:
@@ -87,14 +95,15 @@ def _shuffle(g: Game, cards: list[int]) -> list[int]:
 def setup_items(g: Game, carried: list[list[tuple[str, bool]]] | None) -> None:
     """Build and shuffle the five decks, then hand the heroes the items they carry in."""
     s = g.state
+    unshuffled = {deck: [] for deck in DECKS}  # each card's copies, in catalogue order
+    for i, card in enumerate(g.item_cards):
+        if card.deck in unshuffled:
+            unshuffled[card.deck].extend([i] * card.copies)
     # The shuffle draws from the "decks" stream itself, never from faces a test forced (those are meant
     # for the game's checks; a test that needs a deck order sets state.deck_cards).
     with g.dice.unforced():
         for d, deck in enumerate(DECKS):
-            cards = [
-                i for i, card in enumerate(g.item_cards) if card.deck == deck for _ in range(card.copies)
-            ]
-            cards = _shuffle(g, cards)[:MAX_DECK]
+            cards = _shuffle(g, unshuffled[deck])[:MAX_DECK]
             s.deck_cards[d, :] = -1
             s.deck_cards[d, : len(cards)] = cards
             s.deck_next[d] = 0
