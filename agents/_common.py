@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import heapq
 from functools import lru_cache
 
 from dungeon_env.engine import Game
-from dungeon_env.engine.movement import open_side
 from dungeon_env.engine.state import ACTIVE, CORPSE, SIDE_HERO, SIDE_MONSTER
-from dungeon_env.engine.tables import passages
+from dungeon_env.engine.tables import memoised, passages
 
 INF = 10**9
+STEPS_MEMO_SIZE = 64  # door configurations whose usable steps are kept (about 50 KB each)
 
 
 @lru_cache(maxsize=64)
@@ -25,14 +24,14 @@ def p_win(diff: int) -> float:
 
 
 def active_monsters(g: Game, visible_only: bool = False) -> list[int]:
-    """Active monster slots; with ``visible_only`` those in areas the heroes have revealed."""
-    s, t = g.state, g.tables
-    out = []
-    for u in range(s.n_heroes, len(s.unit_status)):
-        if s.unit_status[u] == ACTIVE and s.unit_side[u] == SIDE_MONSTER:
-            if visible_only and not s.revealed[int(t.area[int(s.unit_pos[u])])]:
-                continue
-            out.append(u)
+    """Active monster slots in slot order; with ``visible_only`` those in areas the heroes have
+    revealed."""
+    s = g.state
+    status, side = s.unit_status.tolist(), s.unit_side.tolist()
+    out = [u for u in range(s.n_heroes, len(status)) if status[u] == ACTIVE and side[u] == SIDE_MONSTER]
+    if visible_only and out:
+        area, pos, revealed = g.tables.area, s.unit_pos, s.revealed
+        out = [u for u in out if revealed[area[pos[u]]]]
     return out
 
 
@@ -41,16 +40,19 @@ def active_heroes(g: Game) -> list[int]:
     return [h for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE]
 
 
+def open_neighbours(g: Game, sq: int) -> list[int]:
+    """The squares next to ``sq`` with no wall or closed door between (``movement.open_side`` in
+    all four directions)."""
+    door_open = g.state.door_open
+    return [q for q, door in g.tables.sides[sq] if q >= 0 and (door < 0 or door_open[door])]
+
+
 def adjacent_foes(g: Game, u: int) -> list[int]:
     """Active figures of the other side a Fight would join to ``u`` (no wall or closed door between)."""
     s = g.state
-    here = int(s.unit_pos[u])
     side = int(s.unit_side[u])
     out = []
-    for d in range(4):
-        nxt = open_side(g, here, d)
-        if nxt < 0:
-            continue
+    for nxt in open_neighbours(g, int(s.unit_pos[u])):
         v = int(s.occupant[nxt])
         if v >= 0 and s.unit_status[v] == ACTIVE and int(s.unit_side[v]) not in (side, -1):
             out.append(v)
@@ -61,10 +63,7 @@ def foes_next_to_square(g: Game, sq: int, side: int) -> int:
     """How many active figures of the side opposite ``side`` stand next to ``sq``."""
     s = g.state
     n = 0
-    for d in range(4):
-        nxt = open_side(g, sq, d)
-        if nxt < 0:
-            continue
+    for nxt in open_neighbours(g, sq):
         v = int(s.occupant[nxt])
         if v >= 0 and s.unit_status[v] == ACTIVE and int(s.unit_side[v]) == 1 - side:
             n += 1
@@ -73,7 +72,7 @@ def foes_next_to_square(g: Game, sq: int, side: int) -> int:
 
 def around(g: Game, sq: int) -> list[int]:
     """The squares from which a figure on ``sq`` can be fought."""
-    return [q for q in (open_side(g, sq, d) for d in range(4)) if q >= 0]
+    return open_neighbours(g, sq)
 
 
 def hurt(g: Game, u: int) -> float:
@@ -83,34 +82,53 @@ def hurt(g: Game, u: int) -> float:
     return 1.0 - int(s.health[u]) / base
 
 
+def usable_steps(g: Game, doors_closed_ok: bool) -> tuple[tuple[int, ...], ...]:
+    """For each square, the squares one step away through a passage or a door that is not hidden
+    and, unless ``doors_closed_ok``, open (memoised per door configuration)."""
+    s = g.state
+    hidden, is_open = s.door_hidden, s.door_open
+
+    def compute():
+        def usable(door: int) -> bool:
+            return door < 0 or (not hidden[door] and (doors_closed_ok or is_open[door]))
+
+        return tuple(tuple(r for r, door in here if usable(door)) for here in passages(g.tables))
+
+    key = (hidden.tobytes(), None if doors_closed_ok else is_open.tobytes())
+    return memoised(g.tables, "agents.usable_steps", STEPS_MEMO_SIZE, key, compute)
+
+
 def dijkstra(g: Game, targets: list[int], cost: list[int], doors_closed_ok: bool) -> list[int]:
     """Cost of the cheapest way from every square to the nearest target (walking from r into q
     costs ``cost[q]``), through passages; closed doors count as open if ``doors_closed_ok`` (heroes
-    can open them), never hidden ones."""
-    s = g.state
-    steps = passages(g.tables)
-    hidden = s.door_hidden.tolist()
-    is_open = s.door_open.tolist()
+    can open them), never hidden ones.
+
+    Costs are small positive ints (or ``INF``: never walked through), so the frontier is a bucket
+    queue keyed by cost so far rather than a heap."""
+    steps = usable_steps(g, doors_closed_ok)
     dist = [INF] * g.tables.n_squares
-    heap = []
+    start = []
     for q in targets:
         if dist[q] == INF:
             dist[q] = 0
-            heap.append((0, q))
-    heapq.heapify(heap)
-    while heap:
-        d, q = heapq.heappop(heap)
-        if d > dist[q]:
-            continue
-        nd = d + cost[q]
-        if cost[q] >= INF:
-            continue
-        for r, door in steps[q]:
-            if door >= 0 and (hidden[door] or (not doors_closed_ok and not is_open[door])):
-                continue
-            if nd < dist[r]:
-                dist[r] = nd
-                heapq.heappush(heap, (nd, r))
+            start.append(q)
+    buckets = {0: start}
+    d = -1
+    while buckets:
+        d += 1
+        for q in buckets.pop(d, ()):
+            step = cost[q]
+            if dist[q] != d or step >= INF:
+                continue  # reached again more cheaply since, or never walked through
+            nd = d + step
+            for r in steps[q]:
+                if nd < dist[r]:
+                    dist[r] = nd
+                    bucket = buckets.get(nd)
+                    if bucket is None:
+                        buckets[nd] = [r]
+                    else:
+                        bucket.append(r)
     return dist
 
 

@@ -52,16 +52,15 @@ class ScriptedDM(GameAgent):
         if not heroes:
             return None
         dist = path_distances(t, [int(s.unit_pos[m])], s.door_open)
+        where = {h: int(s.unit_pos[h]) for h in heroes}
+        at = {h: g.xy(q) for h, q in where.items()}
         best, pick = None, None
         for h in heroes:
-            d = min((dist[q] for q in around(g, int(s.unit_pos[h]))), default=UNREACHABLE)
+            d = min((dist[q] for q in around(g, where[h])), default=UNREACHABLE)
             if d >= UNREACHABLE:
                 continue
-            hx, hy = g.xy(int(s.unit_pos[h]))
-            company = any(
-                k != h and abs(g.xy(int(s.unit_pos[k]))[0] - hx) + abs(g.xy(int(s.unit_pos[k]))[1] - hy) <= 2
-                for k in heroes
-            )
+            hx, hy = at[h]
+            company = any(k != h and abs(at[k][0] - hx) + abs(at[k][1] - hy) <= 2 for k in heroes)
             score = d + 2 * int(s.health[h]) + (3 if company else 0) - (4 if s.deaths_door[h] else 0)
             if best is None or score < best:
                 best, pick = score, h

@@ -87,6 +87,7 @@ from dungeon_env.engine.actions import (
 )
 from dungeon_env.engine.objectives import objective_met
 from dungeon_env.engine.state import ACTIVE, CORPSE, SIDE_HERO
+from dungeon_env.engine.tables import memoised
 from dungeon_env.engine.trade import corpse_items, receivers
 
 TRAP_COST = 8  # walking over a known armed trap is worth this many steps of detour
@@ -94,6 +95,11 @@ NEAR = 1  # a monster this close (in steps) is fought first
 HURT = 0.5  # drink or heal below this fraction of Health
 ATTACK_KINDS = ("damage", "sleep", "fight_bonus", "armour", "damage_bonus")
 MAX_SPEND = 3
+DISTANCES_MEMO_SIZE = 1024  # path-cost tuples kept per adventure (about 5 KB each)
+
+
+def _monsters_in_sight(g: Game) -> list[int]:
+    return active_monsters(g, visible_only=True)
 
 
 class ScriptedHeroes(GameAgent):
@@ -101,20 +107,37 @@ class ScriptedHeroes(GameAgent):
 
     def __init__(self, game: Game | None = None, env=None, seed: int | None = None) -> None:
         super().__init__(game=game, env=env, seed=seed)
-        self._cache: dict = {}
-        self._cache_game = None
+        self._game_seen = None
+        self._now: dict | None = None  # what one decision computes more than once (see choose)
         self.intent: dict[int, int] = {}  # hero -> the verb it picked an item for
+        self._handlers = self._dispatch()
 
     # ----------------------------------------------------------------------------- the dispatch
     def choose(self, game: Game) -> int:
-        g = game
-        if self._cache_game is not g:
-            self._cache, self._cache_game, self.intent = {}, g, {}
+        """The action for the decision asked; facts of the position that several rules consult
+        (the monsters in sight) are computed once per call."""
+        if self._game_seen is not game:
+            self._game_seen, self.intent = game, {}
+        self._now = {}
+        try:
+            return self._choose(game)
+        finally:
+            self._now = None
+
+    def _choose(self, g: Game) -> int:
         kind, h = g.decision
         legal = g.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        handler = {
+        handler = self._handlers.get(kind)
+        action = handler(g, h, legal) if handler else None
+        if action is None or action not in legal:
+            action = END if END in legal else (STAY if STAY in legal else legal[0])
+        return int(action)
+
+    def _dispatch(self) -> dict:
+        """Decision kind -> ``handler(game, hero, legal) -> action`` (built once per agent)."""
+        return {
             Decision.HERO_MOVE: self.hero_move,
             Decision.HERO_EVADE: self.hero_evade,
             Decision.FIGHT_STAMINA: self.fight_stamina,
@@ -130,11 +153,7 @@ class ScriptedHeroes(GameAgent):
             Decision.SPELL_VERB: lambda g, h, legal: USE if USE in legal else END,
             Decision.DISARM: lambda g, h, legal: next((a for a in legal if a in DISARM_ACTIONS), END),
             Decision.CAST_MODE: lambda g, h, legal: NORMAL_CAST if NORMAL_CAST in legal else legal[0],
-        }.get(kind)
-        action = handler(g, h, legal) if handler else None
-        if action is None or action not in legal:
-            action = END if END in legal else (STAY if STAY in legal else legal[0])
-        return int(action)
+        }
 
     # ----------------------------------------------------------------------------- knowledge
     def names(self, g: Game) -> str:
@@ -145,6 +164,9 @@ class ScriptedHeroes(GameAgent):
 
     def goal_targets(self, g: Game) -> tuple[list[int], bool]:
         """The squares of the next unmet primary objective, or the exits; and whether it is the exit."""
+        return self.once(g, "goal", self._goal_targets)
+
+    def _goal_targets(self, g: Game) -> tuple[list[int], bool]:
         s, adv = g.state, g.tables.adventure
         for i, obj in enumerate(adv.objectives):
             if obj.kind == "escape" or not obj.primary or objective_met(g, i):
@@ -190,7 +212,7 @@ class ScriptedHeroes(GameAgent):
 
     def costs(self, g: Game) -> list[int]:
         s, t = g.state, g.tables
-        cost = [INF if t.furniture[q] or t.blockage[q] else 1 for q in range(t.n_squares)]
+        cost = list(self.board_costs(g))
         for i, tr in enumerate(t.adventure.traps):
             if s.trap_detected[i]:
                 cost[g.square(*tr.at)] = TRAP_COST if s.trap_armed[i] else INF
@@ -199,25 +221,52 @@ class ScriptedHeroes(GameAgent):
                 cost[int(s.unit_pos[u])] = INF
         return cost
 
-    def distances(self, g: Game, targets: list[int]) -> list[int]:
+    def board_costs(self, g: Game) -> tuple[int, ...]:
+        """Step costs of the bare board: furniture and blockages are never walked through."""
+        t = g.tables
+        cost = t.cache.get("agents.board_costs")
+        if cost is None:
+            cost = tuple(INF if t.furniture[q] or t.blockage[q] else 1 for q in range(t.n_squares))
+            t.cache["agents.board_costs"] = cost
+        return cost
+
+    def distances(self, g: Game, targets: list[int]) -> tuple[int, ...]:
+        """Path costs to the nearest of ``targets`` (see ``costs``), memoised per adventure: they
+        depend only on the targets and the terrain (``terrain_key``)."""
+        key = (tuple(targets), self.once(g, "terrain", self.terrain_key))
+        return memoised(
+            g.tables,
+            "agents.hero_distances",
+            DISTANCES_MEMO_SIZE,
+            key,
+            lambda: tuple(dijkstra(g, targets, self.costs(g), doors_closed_ok=True)),
+        )
+
+    def terrain_key(self, g: Game) -> tuple:
+        """What the path costs depend on besides the targets: hidden doors, traps, corpses."""
         s = g.state
-        key = (
-            tuple(targets),
+        status = s.unit_status[: s.n_heroes].tolist()
+        return (
             s.door_hidden.tobytes(),
             s.trap_detected.tobytes(),
             s.trap_armed.tobytes(),
-            s.unit_status[: s.n_heroes].tobytes(),
-            tuple(int(s.unit_pos[u]) for u in range(s.n_heroes) if s.unit_status[u] == CORPSE),
+            tuple(status),
+            tuple(int(s.unit_pos[u]) for u, st in enumerate(status) if st == CORPSE),
         )
-        dist = self._cache.get(key)
-        if dist is None:
-            if len(self._cache) > 256:
-                self._cache.clear()
-            dist = self._cache[key] = dijkstra(g, targets, self.costs(g), doors_closed_ok=True)
-        return dist
+
+    def once(self, g: Game, name: str, compute):
+        """``compute(g)``, computed once per decision (``choose``) and shared by the rules that ask
+        for it; the result must not be modified."""
+        now = self._now
+        if now is None:
+            return compute(g)
+        if name not in now:
+            now[name] = compute(g)
+        return now[name]
 
     def in_sight(self, g: Game) -> list[int]:
-        return active_monsters(g, visible_only=True)
+        """The active monsters in revealed areas."""
+        return self.once(g, "in_sight", _monsters_in_sight)
 
     def wants_rest(self, g: Game, h: int) -> bool:
         s = g.state
