@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 # torch first, pinned: pip then takes the CPU wheel on this machine's disk, not a multi-GB CUDA build.
 $(TRAIN_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,training]'
+	$(PY) -m pip install --quiet -e '.[dev,training,ray]'
 	touch $(TRAIN_STAMP)
 
 demo: $(STAMP)
@@ -27,6 +27,7 @@ test: $(TRAIN_STAMP)
 bench: $(STAMP)
 	$(PY) scripts/bench.py
 	$(PY) scripts/bench_env.py
+	$(PY) scripts/bench_balance.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

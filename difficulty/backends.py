@@ -1,0 +1,175 @@
+"""Where the games run: in this process, in local worker processes, or as Ray tasks.
+
+Every backend takes tasks (plain dicts, see ``difficulty.play``) with ``submit(task) -> handle`` and
+hands back finished ones with ``wait() -> [(handle, records), ...]`` (at least one, in completion
+order); ``cancel(handle)`` drops a task whose records are no longer wanted. Which backend ran a game
+never changes its record: a game depends only on its cell and its index.
+
+- ``SerialBackend``: runs each task when asked for it (no parallelism; the reference in tests).
+- ``LocalBackend(workers, prepare)``: a ``ProcessPoolExecutor`` of ``workers`` processes (default: all
+  cores). When this process runs a single thread and has neither torch nor Ray loaded, the workers
+  are forked from it at once, after ``prepare`` tasks have loaded the content, tables and agents
+  (they start warm, in milliseconds); otherwise a forkserver that has imported the engine and the
+  agents starts them (safe with threads, a second or two per worker).
+- ``RayBackend(address, workers)``: one Ray task per chunk of games. ``address=None`` starts a local
+  Ray instance with ``workers`` CPUs (or joins the one already running in this process);
+  ``address="auto"`` or ``"ray://host:10001"`` joins a cluster, whose nodes need this package
+  installed. Ray is an optional extra: ``pip install -e '.[ray]'``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import os
+import sys
+import threading
+from typing import Any
+
+from difficulty.play import play_task, prepare
+
+PRELOAD = ["difficulty.play", "agents", "dungeon_env.engine"]
+
+
+class SerialBackend:
+    workers = 1
+    capacity = 1  # tasks in flight
+
+    def __init__(self) -> None:
+        self._pending: dict[int, dict] = {}
+        self._next = 0
+
+    def submit(self, task: dict) -> int:
+        self._next += 1
+        self._pending[self._next] = task
+        return self._next
+
+    def wait(self) -> list[tuple[Any, list[dict]]]:
+        handle = min(self._pending)
+        return [(handle, play_task(self._pending.pop(handle)))]
+
+    def cancel(self, handle: Any) -> None:
+        self._pending.pop(handle, None)
+
+    def close(self) -> None:
+        self._pending.clear()
+
+
+def _worker_init() -> None:
+    try:  # checkpoint agents: one torch thread per worker process
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:
+        pass
+
+
+def fork_is_safe() -> bool:
+    """Forking copies one thread only: safe here if there is one, and no torch or Ray state."""
+    return (
+        sys.platform == "linux"
+        and threading.active_count() == 1
+        and "torch" not in sys.modules
+        and "ray" not in sys.modules
+    )
+
+
+def _noop() -> None:
+    return None
+
+
+class LocalBackend:
+    def __init__(self, workers: int | None = None, prepare_tasks: list[dict] | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        if fork_is_safe():
+            for task in prepare_tasks or []:
+                prepare(task)
+            context = multiprocessing.get_context("fork")
+        else:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(PRELOAD)
+        self.start_method = context.get_start_method()
+        self._pool = cf.ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_init)
+        self._pool.submit(_noop).result()  # start the workers now (with fork: all of them, before any thread)
+        self._pending: set[cf.Future] = set()
+
+    def submit(self, task: dict) -> cf.Future:
+        future = self._pool.submit(play_task, task)
+        self._pending.add(future)
+        return future
+
+    def wait(self) -> list[tuple[Any, list[dict]]]:
+        done, _ = cf.wait(self._pending, return_when=cf.FIRST_COMPLETED)
+        self._pending -= done
+        return [(f, f.result()) for f in done]
+
+    def cancel(self, handle: cf.Future) -> None:
+        handle.cancel()
+        self._pending.discard(handle)
+
+    def close(self) -> None:
+        for future in self._pending:
+            future.cancel()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayBackend:
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        try:
+            import ray
+        except ImportError as error:
+            raise RuntimeError(
+                "the ray backend needs Ray: pip install -e '.[ray]' (or pip install 'ray>=2.9')"
+            ) from error
+        self._ray = ray
+        self._started = False
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if address is None:  # a local instance: its workers import this package as we do
+                kwargs["num_cpus"] = workers or os.cpu_count() or 1
+                kwargs["runtime_env"] = {
+                    "env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+                }
+            ray.init(address=address, **kwargs)
+            self._started = True
+        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        self._remote = ray.remote(num_cpus=1, max_retries=2)(play_task)
+        self._pending: set = set()
+
+    def submit(self, task: dict) -> Any:
+        ref = self._remote.remote(task)
+        self._pending.add(ref)
+        return ref
+
+    def wait(self) -> list[tuple[Any, list[dict]]]:
+        done, _ = self._ray.wait(list(self._pending), num_returns=1)
+        self._pending -= set(done)
+        return [(ref, self._ray.get(ref)) for ref in done]
+
+    def cancel(self, handle: Any) -> None:
+        if handle in self._pending:
+            self._pending.discard(handle)
+            self._ray.cancel(handle)
+
+    def close(self) -> None:
+        for ref in list(self._pending):
+            self.cancel(ref)
+        if self._started:
+            self._ray.shutdown()
+
+
+def make_backend(
+    name: str, workers: int = 0, ray_address: str | None = None, prepare_tasks: list | None = None
+):
+    """``"serial"``, ``"local"`` (``workers`` processes, 0 = all cores) or ``"ray"``; ``prepare_tasks``:
+    tasks whose content the local workers should start with."""
+    if name == "serial":
+        return SerialBackend()
+    if name == "local":
+        return LocalBackend(workers or None, prepare_tasks)
+    if name == "ray":
+        return RayBackend(ray_address, workers or None)
+    raise ValueError(f"unknown backend {name!r}; expected serial, local or ray")
+
+
+__all__ = ["LocalBackend", "RayBackend", "SerialBackend", "make_backend"]

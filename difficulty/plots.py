@@ -1,0 +1,183 @@
+"""PNG plots of a report (matplotlib, Agg backend): drawn from the JSON report alone.
+
+- ``winrate.png``: the win rate of every cell with its 95% Wilson interval;
+- ``turns.png``: the distribution of turns to the end of the adventure, per cell;
+- ``survival.png``: each hero's survival rate (1 - death rate) with its interval, per cell;
+- ``sweep.png`` (sweeps): the win rate over the swept values, with the interval as a band.
+
+Cells are named by the parts that vary in the experiment (e.g. only the variant).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+MAX_LINES = 10  # cells drawn in the turns and survival plots (the first ones)
+_PARTS = ("adventure", "party", "pairing", "variant")
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _parts(cell: dict) -> dict[str, str]:
+    return {
+        "adventure": cell["adventure"],
+        "party": ",".join(cell["party"]),
+        "pairing": f"{cell['heroes_agent']}:{cell['dm_agent']}",
+        "variant": cell["variant"],
+    }
+
+
+def short_labels(cells: list[dict]) -> list[str]:
+    """Each cell's label made of the parts that differ between the cells (the adventure if none do)."""
+    parts = [_parts(c) for c in cells]
+    varying = [p for p in _PARTS if len({x[p] for x in parts}) > 1] or ["adventure"]
+    return [" · ".join(x[p] for p in varying) for x in parts]
+
+
+def winrate(report: dict, path: Path) -> Path:
+    plt = _pyplot()
+    cells = report["cells"]
+    labels = short_labels(cells)
+    fig, ax = plt.subplots(figsize=(8, 1.6 + 0.45 * len(cells)))
+    ys = list(range(len(cells)))[::-1]
+    variants = list(dict.fromkeys(c["variant"] for c in cells))
+    for y, c in zip(ys, cells, strict=True):
+        w = c["win"]
+        k = variants.index(c["variant"])
+        ax.errorbar(
+            w["rate"],
+            y,
+            xerr=[[w["rate"] - w["ci"][0]], [w["ci"][1] - w["rate"]]],
+            fmt="o",
+            color=f"C{k}",
+            capsize=4,
+        )
+        right = w["ci"][1] < 0.75  # the label beside the interval, on the side with room
+        ax.annotate(
+            f"{100 * w['rate']:.1f}% (n={w['n']})",
+            (w["ci"][1] if right else w["ci"][0], y),
+            xytext=(6 if right else -6, -3),
+            textcoords="offset points",
+            ha="left" if right else "right",
+        )
+    ax.set_yticks(ys, labels)
+    for tick, c in zip(ax.get_yticklabels(), cells, strict=True):
+        tick.set_color(f"C{variants.index(c['variant'])}")
+    ax.set_ylim(-0.7, len(cells) - 0.3)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate (adventure completed), 95% Wilson interval")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title("Win rate per cell")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def turns(report: dict, path: Path) -> Path:
+    plt = _pyplot()
+    cells = report["cells"][:MAX_LINES]
+    labels = short_labels(report["cells"])[:MAX_LINES]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    hists = [dict((v, n) for v, n in c["turns"]["histogram"]) for c in cells]
+    values = [v for h in hists for v in h]
+    if values:
+        low, high = min(values), max(values)
+        width = max(1, math.ceil((high - low + 1) / 30))
+        edges = list(range(low, high + width + 1, width))
+        for k, (c, hist, label) in enumerate(zip(cells, hists, labels, strict=True)):
+            shares = [sum(hist.get(v, 0) for v in range(a, a + width)) / c["games"] for a in edges[:-1]]
+            ax.stairs(
+                shares, edges, color=f"C{k}", linewidth=1.5, label=f"{label} (mean {c['turns']['mean']:.1f})"
+            )
+    ax.set_xlabel("turns to the end of the adventure")
+    ax.set_ylabel("share of games")
+    ax.set_title("Turns to the end")
+    ax.legend(fontsize="small")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def survival(report: dict, path: Path) -> Path:
+    plt = _pyplot()
+    cells = report["cells"][:MAX_LINES]
+    labels = short_labels(report["cells"])[:MAX_LINES]
+    heroes = list(dict.fromkeys(h["hero"] for c in cells for h in c["heroes"]))
+    width = 0.8 / max(1, len(cells))
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(heroes) + 2) + (3 if len(cells) > 1 else 0), 4))
+    for k, (c, label) in enumerate(zip(cells, labels, strict=True)):
+        rows = {h["hero"]: h for h in c["heroes"]}
+        xs, ys, lo, hi = [], [], [], []
+        for i, hero in enumerate(heroes):
+            if hero in rows:
+                d = rows[hero]["death"]
+                alive = 1 - d["rate"]
+                xs.append(i - 0.4 + width * (k + 0.5))
+                ys.append(alive)
+                lo.append(alive - (1 - d["ci"][1]))
+                hi.append((1 - d["ci"][0]) - alive)
+        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=2, color=f"C{k}", label=label)
+    ax.set_xticks(range(len(heroes)), heroes)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("survival rate (1 - death rate)")
+    ax.set_title("Hero survival, 95% Wilson intervals")
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def sweep(report: dict, path: Path) -> Path:
+    plt = _pyplot()
+    sw = report["sweep"]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    curves = sw["curves"]
+    names = short_labels([{**c, "variant": ""} for c in curves]) if len(curves) > 1 else [""]
+    numeric = all(isinstance(v, int | float) for v in sw["values"])
+    for k, (curve, name) in enumerate(zip(curves, names, strict=True)):
+        pts = curve["points"]
+        xs = [p["value"] for p in pts] if numeric else list(range(len(pts)))
+        ys = [p["win"]["rate"] for p in pts]
+        ax.fill_between(
+            xs, [p["win"]["ci"][0] for p in pts], [p["win"]["ci"][1] for p in pts], color=f"C{k}", alpha=0.2
+        )
+        ax.plot(xs, ys, "o-", color=f"C{k}", label=name or None)
+    if not numeric:
+        ax.set_xticks(range(len(sw["values"])), [str(v) for v in sw["values"]])
+    ax.set_xlabel(sw["param"])
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"Win rate over {sw['param']} (band: 95% Wilson interval)")
+    ax.grid(alpha=0.3)
+    if any(names):
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_all(report: dict, out: Path) -> list[Path]:
+    """Every plot the report has data for; returns the files written."""
+    out = Path(out)
+    written = [winrate(report, out / "winrate.png"), turns(report, out / "turns.png")]
+    written.append(survival(report, out / "survival.png"))
+    if report.get("sweep"):
+        written.append(sweep(report, out / "sweep.png"))
+    return written
+
+
+__all__ = ["short_labels", "survival", "sweep", "turns", "winrate", "write_all"]

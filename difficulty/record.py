@@ -1,0 +1,154 @@
+"""One finished game as a compact, JSON-serialisable record, read from its event log.
+
+``summarize(events, ...)`` does the work from the events alone (``setup``, ``spawn``, ``roll``,
+``fight``, ``mental``, ``damage``, ``deaths_door``, ``death``, ``exit``, ``slain``, ``draw``,
+``item_found``, ``end``); ``record_of(game)`` adds what the final state knows: the hero card ids,
+the monster ids behind the names, every item slot's card. ``difficulty.metrics`` aggregates records.
+
+A record::
+
+    {"i": 0, "seed": 0, "outcome": "completed", "end": "completed", "turns": 29, "light": 0,
+     "heroes": [{"hero": "bram", "traits": ["strong", "iron_willed"], "died": 1, "deaths_door": 1,
+                 "damage": 12, "escaped": 0}, ...],
+     "items_found": 1, "treasure": 1, "gold": 25,
+     "spawned": {"goblin": 4, ...}, "slain": {"goblin": 4, ...},
+     "checks": {"open_door:failed": 2, "deaths_door:dies": 1, "fight:won": 9, ...}}
+
+``end`` is how the adventure ended: ``completed``, ``all_dead`` (every hero died), ``left_unfinished``
+(heroes left without the primary goals) or ``truncated`` (the turn cap). ``checks`` counts every
+roll by ``check:result`` (a Detect Traps roll, whose result is a number of squares, counts as
+``detect_traps:rolled``) and every Fight and Mental Combat that involved a hero, from the heroes'
+side, as ``fight:won|lost|tied`` and ``mental:won|lost|tied``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+ENDS = ("completed", "all_dead", "left_unfinished", "truncated")
+
+
+def end_kind(outcome: str, reason: str) -> str:
+    """``completed``, ``all_dead``, ``left_unfinished`` or ``truncated`` from the ``end`` event."""
+    if outcome == "completed":
+        return "completed"
+    if outcome == "truncated":
+        return "truncated"
+    return "all_dead" if "dead" in reason else "left_unfinished"
+
+
+def _is_hero(unit: Any) -> bool:
+    return isinstance(unit, str) and unit.startswith("hero_")
+
+
+def _duel(event: dict) -> str | None:
+    """``won``/``lost``/``tied`` for the hero in a Fight or Mental Combat (None if no hero fought)."""
+    a, b, winner = event.get("a"), event.get("b"), event.get("winner")
+    if not (_is_hero(a) or _is_hero(b)):
+        return None
+    if winner is None:
+        return "tied"
+    return "won" if _is_hero(winner) else "lost"
+
+
+def summarize(
+    events: list[dict],
+    hero_cards: list[str] | None = None,
+    monster_id: Mapping[str, str] | None = None,
+    item_card: Callable[[int], str | None] | None = None,
+    treasure_value: Mapping[str, int] | None = None,
+) -> dict[str, Any]:
+    """The record of one game from its event log.
+
+    ``hero_cards``: each hero slot's card id (default: the hero's name in the ``setup`` event);
+    ``monster_id``: monster name → id (default: the name); ``item_card``: item slot → card id
+    (default: from the ``draw`` events); ``treasure_value``: card id → gold, for treasure cards."""
+    setup = events[0]
+    if setup.get("type") != "setup":
+        raise ValueError(f"an event log starts with a setup event, not {setup.get('type')!r}")
+    units = setup["units"]
+    cards = hero_cards or [u["name"] for u in units]
+    heroes = {
+        u["id"]: {"hero": cards[i], "traits": sorted(u["traits"]), "died": 0, "deaths_door": 0, "damage": 0}
+        for i, u in enumerate(units)
+    }
+    escaped: set[str] = set()
+    drawn: dict[int, str] = {}
+    found: list[int] = []
+    spawned: Counter = Counter()
+    slain: Counter = Counter()
+    kind_of: dict[str, str] = {}
+    checks: Counter = Counter()
+    end = events[-1] if events[-1].get("type") == "end" else {}
+    for e in events:
+        kind = e["type"]
+        if kind == "roll":
+            result = e["result"]
+            checks[f"{e['check']}:{result if isinstance(result, str) else 'rolled'}"] += 1
+        elif kind in ("fight", "mental"):
+            side = _duel(e)
+            if side:
+                checks[f"{kind}:{side}"] += 1
+        elif kind == "damage" and e["unit"] in heroes:
+            heroes[e["unit"]]["damage"] += int(e["amount"])
+        elif kind == "deaths_door" and e["unit"] in heroes:
+            heroes[e["unit"]]["deaths_door"] += 1
+        elif kind == "death" and e["unit"] in heroes:
+            heroes[e["unit"]]["died"] = 1
+        elif kind == "exit":
+            escaped.add(e["unit"])
+        elif kind == "spawn":
+            unit = e["unit"]
+            kind_of[unit["id"]] = (monster_id or {}).get(unit["name"], unit["name"])
+            spawned[kind_of[unit["id"]]] += 1
+        elif kind == "slain" and e["unit"] in kind_of:
+            slain[kind_of[e["unit"]]] += 1
+        elif kind == "draw":
+            drawn[int(e["item"])] = e["card"]
+        elif kind == "item_found":
+            found.append(int(e["item"]))
+    card_of = item_card or drawn.get
+    values = [(treasure_value or {}).get(card_of(slot) or "", 0) for slot in found]
+    treasure = [v for slot, v in zip(found, values, strict=True) if card_of(slot) in (treasure_value or {})]
+    outcome = end.get("outcome", "")
+    return {
+        "outcome": outcome,
+        "end": end_kind(outcome, end.get("reason", "")) if end else "",
+        "turns": int(end.get("turn", 0)),
+        "light": int(end.get("light", 0)),
+        "heroes": [{**h, "escaped": int(uid in escaped)} for uid, h in heroes.items()],
+        "items_found": len(found),
+        "treasure": len(treasure),
+        "gold": int(sum(treasure)),
+        "spawned": dict(sorted(spawned.items())),
+        "slain": dict(sorted(slain.items())),
+        "checks": dict(sorted(checks.items())),
+    }
+
+
+def record_of(game, index: int) -> dict[str, Any]:
+    """The record of a finished engine ``Game`` played as game ``index`` of a cell."""
+    s = game.state
+    treasure = {
+        c.id: int(c.effect.amount)
+        for c in game.item_cards
+        if c.deck == "treasure" and getattr(c, "effect", None) is not None
+    }
+
+    def item_card(slot: int) -> str | None:
+        card = int(s.item_card[slot]) if 0 <= slot < len(s.item_card) else -1
+        return game.item_cards[card].id if card >= 0 else None
+
+    record = summarize(
+        game.events,
+        hero_cards=list(game.hero_ids),
+        monster_id={m.name: m.id for m in game.monsters},
+        item_card=item_card,
+        treasure_value=treasure,
+    )
+    return {"i": int(index), "seed": int(game.seed), **record}
+
+
+__all__ = ["ENDS", "end_kind", "record_of", "summarize"]

@@ -1,0 +1,332 @@
+"""The report: every figure as JSON, the same as Markdown tables, and the plots beside them.
+
+``figures(result)`` builds the JSON document (``format: dungeon_env.balance/1``): the experiment,
+one entry per cell with all its figures, the variant-against-base comparisons and the sweep curves.
+It depends only on the experiment and the games' records, so the same seed gives the same bytes;
+how the run went (seconds, games per second, workers, backend) is written to ``timing.json`` apart.
+``write(result, out_dir)`` writes ``report.json``, ``report.md``, ``timing.json``, the PNG plots and,
+if asked, ``games.jsonl`` (one record per game).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from difficulty import plots
+from difficulty.metrics import MIN_GROUP, cell_figures, compare
+from difficulty.record import ENDS
+from difficulty.runner import Result
+from difficulty.spec import BASE
+
+FORMAT = "dungeon_env.balance/1"
+
+
+def figures(result: Result) -> dict[str, Any]:
+    """The JSON report of a run."""
+    cells = []
+    for cell, records in zip(result.cells, result.records, strict=True):
+        cells.append({**cell.key(), "label": cell.label, **cell_figures(records)})
+    comparisons = []
+    base_of = {c.group: k for k, c in enumerate(result.cells) if c.variant_name == BASE}
+    for k, cell in enumerate(result.cells):
+        if cell.variant_name != BASE and cell.group in base_of:
+            base = base_of[cell.group]
+            entry = {**cell.key(), "base": BASE, "label": cell.label}
+            comparisons.append(entry | compare(result.records[k], result.records[base]))
+    return {
+        "format": FORMAT,
+        "experiment": result.experiment.to_json(),
+        "cells": cells,
+        "comparisons": comparisons,
+        "sweep": sweep_curves(result, cells),
+    }
+
+
+def sweep_curves(result: Result, cells: list[dict]) -> dict | None:
+    """For a sweep: per adventure × party × pairing, the win rate at each value of the parameter."""
+    sweep = result.experiment.sweep
+    if not sweep:
+        return None
+    by_variant = dict(zip(sweep["variants"], sweep["values"], strict=True))
+    curves: dict[tuple, dict] = {}
+    for cell, fig in zip(result.cells, cells, strict=True):
+        if cell.variant_name not in by_variant:
+            continue
+        curve = curves.setdefault(
+            cell.group,
+            {k: fig[k] for k in ("adventure", "party", "heroes_agent", "dm_agent")} | {"points": []},
+        )
+        point = {"value": by_variant[cell.variant_name], "variant": cell.variant_name}
+        curve["points"].append(point | {"win": fig["win"], "turns_mean": fig["turns"]["mean"]})
+    return {"param": sweep["param"], "values": sweep["values"], "curves": list(curves.values())}
+
+
+# ----------------------------------------------------------------------------------------- markdown
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(r: dict) -> str:
+    return f"[{_pct(r['ci'][0])}, {_pct(r['ci'][1])}]"
+
+
+def _num(x: Any, digits: int = 2) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def _signed(x: float, digits: int = 2) -> str:
+    return f"{x:+.{digits}f}"
+
+
+def _table(header: list[str], rows: list[list[Any]], align: str | None = None) -> list[str]:
+    align = align or "l" + "r" * (len(header) - 1)
+    marks = {"l": "---", "r": "---:", "c": ":---:"}
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(marks[a] for a in align) + "|"]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+    return lines + [""]
+
+
+def _pairing(c: dict) -> str:
+    return f"{c['heroes_agent']} : {c['dm_agent']}"
+
+
+def _variant_text(v: dict) -> str:
+    entries = [f"{k}={x}" for k, x in ((v["overrides"] or {}).get("set") or {}).items()]
+    if not entries or v["name"] == " ".join(entries):
+        return f"`{v['name']}`" if entries else v["name"]
+    return f"{v['name']} (`{' '.join(entries)}`)"
+
+
+def _experiment_lines(report: dict, command: str | None) -> list[str]:
+    e = report["experiment"]
+    games = (
+        f"{e['games']} per cell" if e["games"] else f"until the 95% interval is within ±{_pct(e['until'])}"
+    )
+    if not e["games"]:
+        games += f" (at most {e['max_games']} per cell)"
+    variants = ", ".join(_variant_text(v) for v in e["variants"])
+    lines = [
+        "# Difficulty report",
+        "",
+        f"- adventures: {', '.join(e['adventures'])}",
+        f"- parties: {'; '.join(','.join(p) for p in e['parties'])}",
+        f"- agents (heroes : DM): {'; '.join(p.replace(':', ' : ') for p in e['pairings'])}",
+        f"- variants: {variants}",
+        f"- games: {games}; game *i* of every cell uses seed {e['seed']} + *i* (common random numbers); "
+        f"turn cap {e['max_turns']}",
+    ]
+    if command:
+        lines.append(f"- reproduce: `{command}`")
+    return lines + [""]
+
+
+def _win_table(report: dict) -> list[str]:
+    rows = [
+        [
+            c["adventure"],
+            ",".join(c["party"]),
+            _pairing(c),
+            c["variant"],
+            c["games"],
+            _pct(c["win"]["rate"]),
+            _ci(c["win"]),
+            *[_pct(c["ends"][e]["rate"]) for e in ENDS[1:]],
+            _num(c["turns"]["mean"], 1),
+            _num(c["light_left"]["mean"], 1),
+        ]
+        for c in report["cells"]
+    ]
+    header = ["adventure", "party", "heroes : DM", "variant", "games", "win rate", "95% interval"]
+    header += ["all dead", "left unfinished", "truncated", "turns", "Light left"]
+    return _table(header, rows, "llll" + "r" * 8)
+
+
+def _comparison_table(report: dict) -> list[str]:
+    rows = [
+        [
+            c["adventure"],
+            ",".join(c["party"]),
+            _pairing(c),
+            c["variant"],
+            c["games"],
+            _pct(c["win_base"]["rate"]),
+            _pct(c["win_variant"]["rate"]),
+            f"{100 * c['win_difference']:+.1f} pts",
+            f"[{100 * c['win_difference_ci'][0]:+.1f}, {100 * c['win_difference_ci'][1]:+.1f}]",
+            c["won_only_with_variant"],
+            c["won_only_with_base"],
+            _signed(c["turns_difference"], 1),
+            _signed(c["light_left_difference"], 1),
+            _signed(c["hero_deaths_difference"]),
+        ]
+        for c in report["comparisons"]
+    ]
+    header = ["adventure", "party", "heroes : DM", "variant", "games", "base wins", "variant wins"]
+    header += ["difference", "95% interval (paired)", "won only with variant", "won only with base"]
+    header += ["Δ turns", "Δ Light left", "Δ hero deaths"]
+    return _table(header, rows, "llll" + "r" * 10)
+
+
+def _sweep_lines(report: dict) -> list[str]:
+    sweep = report["sweep"]
+    lines = [f"## Sweep: `{sweep['param']}`", "", "![win rate over the sweep](sweep.png)", ""]
+    for curve in sweep["curves"]:
+        lines.append(f"{curve['adventure']} · {','.join(curve['party'])} · {_pairing(curve)}")
+        lines.append("")
+        rows = [
+            [p["value"], p["win"]["n"], _pct(p["win"]["rate"]), _ci(p["win"]), _num(p["turns_mean"], 1)]
+            for p in curve["points"]
+        ]
+        lines += _table([sweep["param"], "games", "win rate", "95% interval", "turns"], rows, "rrrlr")
+    return lines
+
+
+def _hero_numbers(h: dict) -> list:
+    return [
+        h["hero_games"],
+        _pct(h["death"]["rate"]),
+        _ci(h["death"]),
+        _num(h["deaths_door_per_game"]),
+        _pct(h["deaths_door_games"]["rate"]),
+        _num(h["damage_per_game"]),
+        _pct(h["escaped"]["rate"]),
+    ]
+
+
+def _cell_lines(c: dict) -> list[str]:
+    t, tc, tr = c["turns"], c["turns_completed"], c["treasure"]
+    lines = [
+        f"### {c['label']}",
+        "",
+        f"{c['games']} games; won {c['win']['count']} ({_pct(c['win']['rate'])}, 95% {_ci(c['win'])}). "
+        f"Turns: mean {_num(t['mean'], 1)}, median {_num(t['median'], 0)}, 10-90% {_num(t['p10'], 0)}-"
+        f"{_num(t['p90'], 0)}; in completed games mean {_num(tc['mean'], 1)}. Light left: mean "
+        f"{_num(c['light_left']['mean'], 1)} (completed games {_num(c['light_left_completed'], 1)}). "
+        f"Hero deaths per game {_num(c['hero_deaths_per_game'])}. Items found per game "
+        f"{_num(tr['items_found_per_game'])}, treasure cards {_num(tr['treasure_per_game'])} worth "
+        f"{_num(tr['gold_per_game'], 1)} gold; games with treasure "
+        f"{_pct(tr['games_with_treasure']['rate'])}.",
+        "",
+    ]
+    numbers = ["hero-games", "death rate", "95% interval", "Death's Door visits / game"]
+    numbers += ["games at Death's Door", "damage taken / game", "escaped"]
+    rows = [[h["hero"], ", ".join(h["traits"]), *_hero_numbers(h)] for h in c["heroes"]]
+    lines += _table(["hero", "traits", *numbers], rows, "ll" + "r" * 7)
+    lines += _table(["trait", *numbers], [[h["trait"], *_hero_numbers(h)] for h in c["traits"]])
+    rows = [
+        [
+            m["monster"],
+            m["spawned"],
+            _num(m["spawned_per_game"]),
+            m["slain"],
+            _pct(m["kill"]["rate"]),
+            _ci(m["kill"]),
+        ]
+        for m in c["monsters"]
+    ]
+    lines += _table(["monster", "appeared", "per game", "slain", "kill rate", "95% interval"], rows)
+    lost = c["games"] - c["win"]["count"]
+    if not c["deciding_checks"]:
+        lines += [
+            f"Checks that decided games: not ranked ({c['win']['count']} won, {lost} lost games; "
+            f"at least {MIN_GROUP} of each are needed).",
+            "",
+        ]
+    else:
+        lines += [
+            "Checks that decided games: the share of a check's rolls that gave the result in lost and in "
+            "won games (z: how far apart, in standard errors), and how often it was rolled:",
+            "",
+        ]
+        rows = [
+            [
+                f"{d['check']}: {d['result']}",
+                _pct(d["share_won"]),
+                _pct(d["share_lost"]),
+                f"{100 * d['difference']:+.1f} pts",
+                f"{d['z']:+.1f}",
+                _num(d["per_won_game"]),
+                _num(d["per_lost_game"]),
+            ]
+            for d in c["deciding_checks"]
+        ]
+        header = ["check: result", "share in won games", "share in lost games", "lost - won", "z"]
+        header += ["per won game", "per lost game"]
+        lines += _table(header, rows)
+    rows = [
+        [
+            f"{k['check']}: {k['result']}",
+            k["count"],
+            _num(k["per_game"]),
+            _pct(k["share"]["rate"]),
+            _ci(k["share"]),
+        ]
+        for k in c["checks"]
+    ]
+    lines += ["<details><summary>Every check</summary>", ""]
+    lines += _table(
+        ["check: result", "count", "per game", "share of the check's rolls", "95% interval"], rows
+    )
+    return lines + ["</details>", ""]
+
+
+def markdown(report: dict, command: str | None = None, plot_files: list[str] | None = None) -> str:
+    """The report as Markdown (the plots are linked by file name, next to it)."""
+    plot_files = plot_files or []
+    lines = _experiment_lines(report, command)
+    lines += ["## Win rates", ""]
+    if "winrate.png" in plot_files:
+        lines += ["![win rate per cell with 95% intervals](winrate.png)", ""]
+    lines += _win_table(report)
+    if report["comparisons"]:
+        lines += ["## Variants against the base rules", ""]
+        lines += [
+            "Each variant played the same game indices, with the same dice streams and agent seeds, as "
+            "the base rules: the paired interval is for the difference of win rates (Newcombe).",
+            "",
+        ]
+        lines += _comparison_table(report)
+    if report["sweep"]:
+        lines += _sweep_lines(report)
+    lines += ["## Cells", ""]
+    for name, caption in (("turns.png", "turns to the end"), ("survival.png", "hero survival")):
+        if name in plot_files:
+            lines += [f"![{caption}]({name})", ""]
+    for c in report["cells"]:
+        lines += _cell_lines(c)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# ------------------------------------------------------------------------------------------- files
+def timing(result: Result) -> dict[str, Any]:
+    e = result.experiment
+    return {
+        "seconds": round(result.seconds, 3),
+        "games_kept": result.games,
+        "games_played": result.games_played,
+        "games_per_second": round(result.games_played / result.seconds, 2) if result.seconds else None,
+        "backend": e.backend,
+        "workers": result.workers,
+    }
+
+
+def write(result: Result, out_dir: str | Path, command: str | None = None, records: bool = False) -> dict:
+    """Write the report files into ``out_dir``; returns the JSON report."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    report = figures(result)
+    (out / "report.json").write_text(json.dumps(report, indent=1) + "\n")
+    (out / "timing.json").write_text(json.dumps(timing(result), indent=1) + "\n")
+    written = plots.write_all(report, out)
+    (out / "report.md").write_text(markdown(report, command, [p.name for p in written]))
+    if records:
+        with (out / "games.jsonl").open("w") as f:
+            for cell, cell_records in zip(result.cells, result.records, strict=True):
+                for r in cell_records:
+                    f.write(json.dumps({"cell": cell.label, **r}) + "\n")
+    return report
+
+
+__all__ = ["FORMAT", "figures", "markdown", "timing", "write"]

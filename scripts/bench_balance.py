@@ -1,0 +1,71 @@
+"""Benchmark of difficulty testing (``make bench``): scripted heroes against the scripted DM on the
+default adventure (flooded_cellar, 3 heroes, turn cap 100).
+
+1. adventures per second in one process (the serial backend: the reference of this run);
+2. adventures per second on all cores (the local backend, worker start-up included);
+3. wall time to a ±2% answer: ``until=0.02``, i.e. until the 95% Wilson interval of the win rate is
+   at most ±2 points wide, on all cores; with the time one process would need for as many games.
+
+    python scripts/bench_balance.py [--single 100] [--parallel 400] [--until 0.02] [--workers 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from difficulty.runner import backend_for, run
+from difficulty.spec import Experiment
+
+
+def timed(experiment: Experiment) -> tuple[float, int, dict]:
+    start = time.perf_counter()
+    backend = backend_for(experiment)
+    try:
+        result = run(experiment, backend=backend)
+    finally:
+        backend.close()
+    seconds = time.perf_counter() - start
+    return seconds, result.games_played, result.records[0]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--single", type=int, default=100, help="games in one process")
+    parser.add_argument("--parallel", type=int, default=400, help="games on all cores")
+    parser.add_argument(
+        "--until", type=float, default=0.02, help="target half-width of the win rate's interval"
+    )
+    parser.add_argument("--workers", type=int, default=0, help="worker processes (0: all cores)")
+    args = parser.parse_args(argv)
+    workers = args.workers or os.cpu_count() or 1
+
+    seconds, games, _ = timed(Experiment(games=args.single, backend="serial", seed=10_000))
+    single = games / seconds
+    print(f"one process:     {games} adventures in {seconds:6.2f} s = {single:6.2f} adventures/s (reference)")
+
+    seconds, games, _ = timed(Experiment(games=args.parallel, workers=workers, seed=20_000))
+    parallel = games / seconds
+    print(
+        f"{workers} processes:     {games} adventures in {seconds:6.2f} s = {parallel:6.2f} adventures/s "
+        f"({parallel / single:.2f}x one process, start-up included)"
+    )
+
+    seconds, games, records = timed(Experiment(until=args.until, workers=workers))
+    wins = sum(r["outcome"] == "completed" for r in records)
+    from training.evaluate import wilson_interval
+
+    low, high = wilson_interval(wins, len(records))
+    print(
+        f"±{100 * args.until:g}% answer:    {seconds:6.2f} s on {workers} processes "
+        f"(win rate {100 * wins / len(records):.1f}% [{100 * low:.1f}, {100 * high:.1f}] after "
+        f"{len(records)} games, {games} played); one process would take {games / single:.1f} s "
+        f"({games / single / seconds:.2f}x)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,287 @@
+"""Difficulty testing without playing games: intervals against known answers, a hand-checked event
+log turned into a record and figures, experiment and override validation, the CLI's errors."""
+
+from __future__ import annotations
+
+import ast
+import math
+import shlex
+from pathlib import Path
+
+import pytest
+
+from difficulty import cli
+from difficulty.metrics import cell_figures, compare, paired_difference, rate
+from difficulty.record import summarize
+from difficulty.spec import Experiment, Pairing, SpecError, parse_agent, party_of
+from training.evaluate import wilson_interval
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ------------------------------------------------------------------------------------ intervals
+@pytest.mark.parametrize(
+    "successes, n, low, high",
+    [  # Newcombe (1998), Statistics in Medicine 17:857, Table II, method 3 (Wilson score, no correction)
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0000, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
+def test_wilson_interval_known_answers(successes, n, low, high):
+    got = wilson_interval(successes, n)
+    assert got == pytest.approx((low, high), abs=5e-5)
+    figure = rate(successes, n)
+    assert figure["ci"] == pytest.approx([low, high], abs=5e-5)
+    assert figure["half_width"] == pytest.approx((high - low) / 2, abs=1e-4)
+
+
+def test_paired_difference_known_answer():
+    # paired 2x2 table [[59, 6], [16, 80]]: estimate -0.0621, Newcombe square-and-add 95% CI
+    # -0.1186 to -0.0046 (Fagerland, Lydersen & Laake, Statistical Analysis of Contingency Tables, ch. 8)
+    low, high = paired_difference(both=59, only_a=6, only_b=16, neither=80)
+    assert (low, high) == pytest.approx((-0.1186, -0.0046), abs=5e-5)
+
+
+def test_paired_difference_without_discordant_pairs_contains_zero():
+    low, high = paired_difference(both=30, only_a=0, only_b=0, neither=10)
+    assert low < 0 < high
+    assert paired_difference(0, 0, 0, 0) == (-1.0, 1.0)
+
+
+# ------------------------------------------------------------------------ a hand-checked game log
+def _unit(uid, name, side, traits=()):
+    return {"id": uid, "name": name, "side": side, "traits": list(traits), "move": 4, "fight": 5}
+
+
+def _roll(check, result, turn=1):
+    base = {"type": "roll", "check": check, "actor": "hero_0", "dice": [3], "modifiers": {}, "modifier": 0}
+    return base | {"total": 3, "result": result, "turn": turn}
+
+
+def _fight(a, b, winner):
+    return {"type": "fight", "a": a, "b": b, "winner": winner, "turn": 2}
+
+
+HEROES = [
+    _unit("hero_0", "Bram Ironhide", "hero", ["strong", "iron_willed"]),
+    _unit("hero_1", "Sela Quickstep", "hero", ["agile", "perceptive"]),
+    _unit("hero_2", "Orwin Greymantle", "hero", ["learned", "iron_willed"]),
+]
+LOG = [
+    {"type": "setup", "adventure": "test", "seed": 7, "light": 20, "units": HEROES},
+    {"type": "spawn", "unit": _unit("m0", "Orc Warrior", "monster"), "how": "guard"},
+    {"type": "spawn", "unit": _unit("m1", "Goblin", "monster"), "how": "patrol"},
+    _roll("open_door", "failed"),
+    _roll("open_door", "opened"),
+    _fight("hero_0", "m0", "m0"),
+    {"type": "damage", "unit": "hero_0", "amount": 2, "source": "m0", "health": 3, "turn": 2},
+    {"type": "damage", "unit": "hero_0", "amount": 3, "source": "m0", "health": 0, "turn": 3},
+    {"type": "deaths_door", "unit": "hero_0", "turn": 3},
+    _roll("deaths_door", "dies", 4),
+    {"type": "death", "unit": "hero_0", "killers": ["m0"], "turn": 4},
+    _fight("m1", "hero_1", "hero_1"),
+    _fight("hero_2", "m1", None),
+    {"type": "damage", "unit": "m1", "amount": 4, "source": "hero_1", "health": -1, "turn": 4},
+    {"type": "slain", "unit": "m1", "killers": ["hero_1"], "turn": 4},
+    {"type": "draw", "deck": "treasure", "item": 0, "card": "gold_pouch", "turn": 5},
+    {"type": "item_found", "unit": "hero_1", "item": 0, "event": 0, "turn": 5},
+    {"type": "draw", "deck": "potions", "item": 1, "card": "healing_potion", "turn": 5},
+    {"type": "item_found", "unit": "hero_2", "item": 1, "event": 0, "turn": 5},
+    _roll("detect_traps", 2, 6),
+    {"type": "exit", "unit": "hero_1", "turn": 11},
+    {"type": "exit", "unit": "hero_2", "turn": 12},
+    {"type": "end", "outcome": "completed", "reason": "every surviving hero left", "turn": 12, "light": 8},
+]
+MONSTERS = {"Orc Warrior": "orc", "Goblin": "goblin"}
+
+
+def _record(log=LOG, i=0):
+    cards = ["bram", "sela", "orwin"]
+    out = summarize(log, hero_cards=cards, monster_id=MONSTERS, treasure_value={"gold_pouch": 10})
+    return {"i": i, "seed": 7 + i, **out}
+
+
+def test_record_of_a_hand_checked_log():
+    r = _record()
+    assert (r["outcome"], r["end"], r["turns"], r["light"]) == ("completed", "completed", 12, 8)
+    fields = ("hero", "traits", "died", "deaths_door", "damage", "escaped")
+    assert [tuple(h[k] for k in fields) for h in r["heroes"]] == [
+        ("bram", ["iron_willed", "strong"], 1, 1, 5, 0),
+        ("sela", ["agile", "perceptive"], 0, 0, 0, 1),
+        ("orwin", ["iron_willed", "learned"], 0, 0, 0, 1),
+    ]
+    assert (r["items_found"], r["treasure"], r["gold"]) == (2, 1, 10)
+    assert r["spawned"] == {"goblin": 1, "orc": 1} and r["slain"] == {"goblin": 1}
+    assert r["checks"] == {
+        "deaths_door:dies": 1,
+        "detect_traps:rolled": 1,
+        "fight:lost": 1,
+        "fight:tied": 1,
+        "fight:won": 1,
+        "open_door:failed": 1,
+        "open_door:opened": 1,
+    }
+
+
+def _lost_log():
+    """The same game, but every hero dies at turn 9 with Light 0."""
+    log = [e for e in LOG if e["type"] not in ("exit", "end", "item_found", "draw")]
+    log += [
+        {"type": "damage", "unit": "hero_1", "amount": 6, "source": "m0", "health": 0, "turn": 8},
+        {"type": "deaths_door", "unit": "hero_1", "turn": 8},
+        _roll("deaths_door", "survives", 8),
+        _roll("deaths_door", "dies", 9),
+        {"type": "death", "unit": "hero_1", "killers": ["m0"], "turn": 9},
+        {"type": "death", "unit": "hero_2", "killers": ["m0"], "turn": 9},
+        {"type": "end", "outcome": "failed", "reason": "every hero is dead", "turn": 9, "light": 0},
+    ]
+    return log
+
+
+def test_figures_of_hand_checked_records():
+    won, lost = _record(i=0), _record(_lost_log(), i=1)
+    assert (lost["outcome"], lost["end"]) == ("failed", "all_dead")
+    f = cell_figures([won, lost])
+    assert f["games"] == 2 and f["win"]["count"] == 1 and f["win"]["rate"] == 0.5
+    assert f["win"]["ci"] == pytest.approx(list(wilson_interval(1, 2)), abs=1e-6)
+    assert f["ends"]["completed"]["count"] == 1 and f["ends"]["all_dead"]["count"] == 1
+    assert f["ends"]["truncated"]["count"] == 0
+    assert f["turns"]["mean"] == 10.5 and f["turns"]["histogram"] == [[9, 1], [12, 1]]
+    assert f["turns_completed"]["mean"] == 12 and f["light_left"]["mean"] == 4.0
+    assert f["hero_deaths_per_game"] == 2.0  # 1 in the won game, 3 in the lost one
+    heroes = {h["hero"]: h for h in f["heroes"]}
+    assert heroes["bram"]["death"]["rate"] == 1.0 and heroes["bram"]["damage_per_game"] == 5.0
+    assert heroes["sela"]["death"]["count"] == 1 and heroes["sela"]["deaths_door_per_game"] == 0.5
+    assert heroes["sela"]["damage_per_game"] == 3.0 and heroes["sela"]["escaped"]["rate"] == 0.5
+    traits = {t["trait"]: t for t in f["traits"]}
+    assert traits["iron_willed"]["hero_games"] == 4  # bram and orwin, two games each
+    assert traits["iron_willed"]["death"]["count"] == 3  # bram twice, orwin once
+    monsters = {m["monster"]: m for m in f["monsters"]}
+    assert monsters["goblin"]["kill"]["rate"] == 1.0 and monsters["orc"]["kill"]["count"] == 0
+    assert monsters["orc"]["spawned_per_game"] == 1.0
+    assert f["treasure"]["gold_per_game"] == 5.0 and f["treasure"]["items_found_per_game"] == 1.0
+    checks = {(c["check"], c["result"]): c for c in f["checks"]}
+    dies = checks["deaths_door", "dies"]
+    assert dies["count"] == 3 and dies["per_won_game"] == 1.0 and dies["per_lost_game"] == 2.0
+    assert dies["share"]["rate"] == pytest.approx(3 / 4) and dies["share_won"] == 1.0
+    assert dies["share_lost"] == pytest.approx(2 / 3) and dies["games_with"]["rate"] == 1.0
+    assert f["deciding_checks"] == []  # fewer than MIN_GROUP won and lost games
+
+
+def test_deciding_checks_rank_luck_on_a_check_not_exposure():
+    def game(i, outcome, door_failed, patrols):
+        checks = {"open_door:failed": door_failed, "open_door:opened": 4 - door_failed}
+        checks |= {"patrol:none": patrols, "detect_traps:rolled": 3}
+        end = "completed" if outcome == "completed" else "all_dead"
+        return {**_record(i=i), "outcome": outcome, "end": end, "checks": checks}
+
+    won = [game(i, "completed", 1, 2) for i in range(10)]
+    lost = [game(10 + i, "failed", 3, 9) for i in range(10)]  # more patrol rolls, but none appeared
+    deciding = cell_figures(won + lost)["deciding_checks"]
+    assert [(d["check"], d["result"]) for d in deciding] == [("open_door", "failed")]  # one per check
+    failed = deciding[0]
+    assert (failed["share_won"], failed["share_lost"], failed["difference"]) == (0.25, 0.75, 0.5)
+    assert failed["z"] == pytest.approx(0.5 / math.sqrt(0.25 * (1 / 40 + 1 / 40)), abs=1e-6)
+    opened = [c for c in cell_figures(won + lost)["checks"] if c["result"] == "opened"][0]
+    assert (opened["share_won"], opened["share_lost"], opened["rolls_won"]) == (0.75, 0.25, 40)
+
+
+def test_comparison_pairs_games_by_index():
+    won, lost = _record(i=0), _record(_lost_log(), i=1)
+    base = [won, {**won, "i": 1}, {**lost, "i": 2}]
+    variant = [{**lost, "i": 0}, {**won, "i": 1}, {**won, "i": 2}, {**won, "i": 3}]  # game 3 unpaired
+    c = compare(variant, base)
+    assert c["games"] == 3 and c["won_only_with_variant"] == 1 and c["won_only_with_base"] == 1
+    assert c["win_difference"] == 0.0 and c["win_difference_ci"][0] < 0 < c["win_difference_ci"][1]
+    assert c["turns_difference"] == pytest.approx(((9 - 12) + 0 + (12 - 9)) / 3)
+
+
+# ------------------------------------------------------------------------------ experiment spec
+def test_agent_specs():
+    assert parse_agent("scripted", "heroes").name == "scripted_heroes"
+    assert parse_agent("scripted", "dm").name == "scripted_dm"
+    search = parse_agent("search[rollouts=8,depth=100]", "heroes")
+    assert (
+        search.options == (("rollouts", 8), ("depth", 100))
+        and search.to_json() == "search[rollouts=8,depth=100]"
+    )
+    assert Pairing.parse("scripted:random").label == "scripted_heroes:random"
+    with pytest.raises(SpecError, match="unknown agent 'wizard'"):
+        parse_agent("wizard", "dm")
+    with pytest.raises(SpecError, match="other side"):
+        parse_agent("scripted_dm", "heroes")
+    with pytest.raises(SpecError, match="no checkpoint"):
+        Pairing.parse("missing/heroes.zip:scripted")
+    with pytest.raises(SpecError, match="heroes_agent:dm_agent"):
+        Pairing.parse("scripted")
+
+
+def test_parties_and_experiment_validation():
+    assert party_of(3) == ("bram", "tovar", "gunnhild")
+    assert party_of("sela,orwin,bram") == ("sela", "orwin", "bram")
+    with pytest.raises(SpecError, match="unknown hero 'gandalf'"):
+        party_of("gandalf,bram,sela")
+    with pytest.raises(SpecError, match="3-5"):
+        party_of(2)
+    with pytest.raises(SpecError, match="unknown adventure 'atlantis'"):
+        Experiment(adventures=("atlantis",))
+    with pytest.raises(SpecError, match="until"):
+        Experiment(until=0.7)
+    e = Experiment(adventures=("all",), parties=(3, "sela,orwin,bram"), games=5)
+    assert len(e.cells) == 5 * 2 and e.to_json()["games"] == 5
+
+
+def test_sweep_values():
+    assert cli.sweep_values(["10:25:5"]) == [10, 15, 20, 25]
+    assert cli.sweep_values(["1:3"]) == [1, 2, 3]
+    assert cli.sweep_values(["1,2,4"]) == [1, 2, 4]
+    assert cli.sweep_values(["+perceptive,-strong", "+agile"]) == ["+perceptive,-strong", "+agile"]
+    with pytest.raises(SpecError):
+        cli.sweep_values(["5:1"])
+
+
+@pytest.mark.parametrize(
+    "args, named",
+    [
+        (["--set", "light.strat=15"], "light.strat"),
+        (["--set", "light.start=lots"], "light.start"),
+        (["--set", "monsters.dragon.fight=3"], "monsters.dragon.fight"),
+        (["--set", "heroes.bram.traits=+flying"], "heroes.bram.traits"),
+        (["--set", "light.start"], "light.start"),
+        (["--adventure", "atlantis"], "atlantis"),
+        (["--heroes-agent", "wizard"], "wizard"),
+    ],
+)
+def test_cli_rejects_bad_experiments_with_exit_code_2(args, named, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["balance", "--games", "1", "--quiet", *args])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "error" in err and named in err and "Traceback" not in err
+
+
+def test_cli_sweep_rejects_an_unknown_parameter(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["sweep", "--param", "light.begin", "--values", "10:20:5", "--quiet"])
+    assert exit_info.value.code == 2 and "light.begin" in capsys.readouterr().err
+
+
+def test_reproduce_command_leaves_out_where_the_games_ran():
+    argv = shlex.split("balance --games 5 --workers 2 --backend=serial --out x --quiet --seed 3")
+    assert cli.reproduce_command(argv) == "dungeon-env balance --games 5 --seed 3"
+
+
+def test_engine_env_and_agents_never_import_difficulty():
+    offenders = []
+    for folder in ("dungeon_env", "agents"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = []
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module]
+                offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] == "difficulty"]
+    assert offenders == []

@@ -1,0 +1,150 @@
+"""Difficulty testing end to end, on short games (a low turn cap): reproducible reports, every backend
+giving the same figures, variants changing what they name under common random numbers, the
+"until ±X" rule, the console script."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import difficulty
+from difficulty import report
+from difficulty.runner import run
+from difficulty.spec import Experiment
+
+SHORT = {"max_turns": 8, "backend": "serial"}
+
+
+def _json(rep: dict) -> str:
+    return json.dumps(rep, indent=1)
+
+
+def _figures(**kw) -> dict:
+    return report.figures(run(Experiment(**{**SHORT, **kw})))
+
+
+def test_same_seed_same_report(tmp_path):
+    kw = {"games": 4, "seed": 11, "variants": (None, ["light.start=15"])}
+    a = report.write(run(Experiment(**SHORT, **kw)), tmp_path / "a")
+    b = report.write(run(Experiment(**SHORT, **kw)), tmp_path / "b")
+    assert _json(a) == _json(b)
+    for name in ("report.json", "report.md"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    records = run(Experiment(**SHORT, games=2, seed=12)).records[0]
+    assert [(r["i"], r["seed"]) for r in records] == [(0, 12), (1, 13)]  # game i: seed + i
+
+
+def test_process_backend_gives_the_serial_figures():
+    kw = {"games": 6, "seed": 3, "adventures": ("flooded_cellar", "goblin_warrens"), "max_turns": 8}
+    serial = report.figures(run(Experiment(backend="serial", **kw)))
+    local = report.figures(run(Experiment(backend="local", workers=2, **kw)))
+    assert _json(local) == _json(serial)
+
+
+def test_variant_changes_what_it_names_and_crn_keeps_the_base():
+    alone = _figures(games=5, seed=1)
+    both = _figures(games=5, seed=1, variants=(None, ["light.start=15"], ["heroes.bram.traits=+perceptive"]))
+    base, light, perceptive = both["cells"]
+    assert _json(alone["cells"][0]) == _json(base)  # adding variants changes nothing in the base cell
+    # 8 turns of a 20 (or 15) Light game: Light left is the start minus the turns played
+    assert light["light_left"]["mean"] < base["light_left"]["mean"] - 4
+    bram = [h for h in perceptive["heroes"] if h["hero"] == "bram"][0]
+    assert "perceptive" in bram["traits"] and "perceptive" not in base["heroes"][0]["traits"]
+    assert {t["trait"] for t in perceptive["traits"]} >= {"perceptive"}
+    light_vs_base = both["comparisons"][0]
+    assert light_vs_base["variant"] == "light.start=15" and light_vs_base["games"] == 5
+    assert light_vs_base["light_left_difference"] < -4
+
+
+def test_until_stops_each_cell_by_the_interval_rule():
+    kw = {
+        "until": 0.12,
+        "max_games": 60,
+        "seed": 5,
+        "max_turns": 6,
+        "pairings": ("scripted:scripted", "random:scripted"),
+    }
+    result = run(Experiment(backend="serial", **kw))
+    figures = report.figures(result)
+    for cell in figures["cells"]:  # narrow enough at a look (50, 75, ...) or at the cap
+        assert cell["win"]["half_width"] <= 0.12 or cell["games"] == 60
+        assert cell["games"] == 60 or (cell["games"] - 50) % 25 == 0
+    # random heroes never finish in 6 turns: 0 wins of 50 is within ±12% at the first look
+    assert figures["cells"][1]["games"] == 50
+    local = report.figures(run(Experiment(backend="local", workers=2, **kw)))
+    assert _json(local) == _json(figures)
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None, reason="ray is not installed (pip install -e '.[ray]')"
+)
+def test_ray_backend_on_a_local_instance():
+    kw = {"games": 3, "seed": 2, "max_turns": 6}
+    serial = report.figures(run(Experiment(backend="serial", **kw)))
+    ray_figures = report.figures(run(Experiment(backend="ray", workers=1, **kw)))
+    assert _json(ray_figures) == _json(serial)
+
+
+def test_sweep_api_draws_a_curve(tmp_path):
+    rep = difficulty.sweep("light.start", [10, 20], games=3, max_turns=6, backend="serial", out=tmp_path)
+    sweep = rep["sweep"]
+    assert sweep["param"] == "light.start" and [p["value"] for p in sweep["curves"][0]["points"]] == [10, 20]
+    assert (tmp_path / "sweep.png").stat().st_size > 0 and "## Sweep" in (tmp_path / "report.md").read_text()
+
+
+def test_console_script_end_to_end(tmp_path):
+    script = Path(sys.executable).parent / "dungeon-env"
+    assert script.exists(), "dungeon-env is not installed: pip install -e '.[dev]'"
+    out = tmp_path / "report"
+    args = ["balance", "--games", "3", "--max-turns", "6", "--set", "light.start=15", "--workers", "2"]
+    done = subprocess.run(
+        [str(script), *args, "--out", str(out)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "light.start=15" in done.stdout and "report.md" in done.stdout
+    for name in ("report.md", "report.json", "timing.json", "winrate.png", "turns.png", "survival.png"):
+        assert (out / name).stat().st_size > 0, name
+    rep = json.loads((out / "report.json").read_text())
+    assert [c["variant"] for c in rep["cells"]] == ["base", "light.start=15"]
+    assert "![win rate per cell" in (out / "report.md").read_text()
+
+
+def test_observation_path_plays_the_same_games_as_the_engine_path():
+    """Trained policies play through the env; scripted agents bound to the env must then play the very
+    games they play on the bare engine (same seeds, same variant)."""
+    from difficulty.play import make_side, play_engine_game, play_env_game
+    from difficulty.spec import parse_agent
+
+    task = {
+        "adventure": "flooded_cellar",
+        "party": ["bram", "sela", "orwin"],
+        "max_turns": 10,
+        "heroes_agent": "scripted_heroes",
+        "dm_agent": "scripted_dm",
+        "variant": {"name": "dark", "set": {"light.start": 12}},
+        "seed": 4,
+    }
+    heroes, dm = (
+        make_side(parse_agent("scripted", "heroes"), "heroes"),
+        make_side(parse_agent("scripted", "dm"), "dm"),
+    )
+    for i in range(2):
+        engine = play_engine_game(task, i, heroes, dm)
+        assert play_env_game(task, i) == engine
+
+
+def test_balance_api_returns_the_report():
+    rep = difficulty.balance(
+        adventures="goblin_warrens", parties="sela,orwin,bram", variants=[None, ["monsters.goblin.health=1"]],
+        games=2, max_turns=4, backend="serial",
+    )  # fmt: skip
+    assert [(c["adventure"], c["party"], c["variant"]) for c in rep["cells"]] == [
+        ("goblin_warrens", ["sela", "orwin", "bram"], "base"),
+        ("goblin_warrens", ["sela", "orwin", "bram"], "monsters.goblin.health=1"),
+    ]
+    assert rep["comparisons"][0]["games"] == 2 and rep["format"] == "dungeon_env.balance/1"
