@@ -10,6 +10,7 @@ from dungeon_env.engine.tables import memoised, passages
 
 INF = 10**9
 STEPS_MEMO_SIZE = 64  # door configurations whose usable steps are kept (about 50 KB each)
+MONSTERS_MEMO_SIZE = 256  # unit status configurations whose active monsters are kept
 
 
 @lru_cache(maxsize=64)
@@ -27,12 +28,25 @@ def active_monsters(g: Game, visible_only: bool = False) -> list[int]:
     """Active monster slots in slot order; with ``visible_only`` those in areas the heroes have
     revealed."""
     s = g.state
-    status, side = s.unit_status.tolist(), s.unit_side.tolist()
-    out = [u for u in range(s.n_heroes, len(status)) if status[u] == ACTIVE and side[u] == SIDE_MONSTER]
+    out = list(_active_monster_slots(g))
     if visible_only and out:
         area, pos, revealed = g.tables.area, s.unit_pos, s.revealed
         out = [u for u in out if revealed[area[pos[u]]]]
     return out
+
+
+def _active_monster_slots(g: Game) -> tuple[int, ...]:
+    """The slots of the active monsters, memoised on the units' status and side (which change only
+    when a figure appears, dies or leaves)."""
+    s = g.state
+
+    def compute() -> tuple[int, ...]:
+        status, side = s.unit_status.tolist(), s.unit_side.tolist()
+        monsters = range(s.n_heroes, len(status))
+        return tuple(u for u in monsters if status[u] == ACTIVE and side[u] == SIDE_MONSTER)
+
+    key = (s.n_heroes, s.unit_status.tobytes(), s.unit_side.tobytes())
+    return memoised(g.tables, "agents.active_monsters", MONSTERS_MEMO_SIZE, key, compute)
 
 
 def active_heroes(g: Game) -> list[int]:

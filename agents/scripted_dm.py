@@ -78,8 +78,7 @@ class ScriptedDM(GameAgent):
         traps = self.trap_squares(g)
         here = int(s.unit_pos[m])
         best, choice = dist[here], END
-        for d, a in enumerate(MOVE_ACTIONS):
-            nxt = int(t.neighbor[here, d])
+        for a, nxt in zip(MOVE_ACTIONS, t.neighbor[here].tolist(), strict=True):
             if a in legal and nxt >= 0 and nxt not in traps and dist[nxt] < best:
                 best, choice = dist[nxt], a
         if choice == END:

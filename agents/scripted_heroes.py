@@ -41,6 +41,8 @@ DM declares first).
 
 from __future__ import annotations
 
+import numpy as np
+
 from agents._common import (
     INF,
     active_heroes,
@@ -174,17 +176,15 @@ class ScriptedHeroes(GameAgent):
             if obj.kind == "slay":
                 guard = next((k for k, gd in enumerate(adv.guards) if gd.at == obj.at), None)
                 uid = int(s.guard_uid[guard]) if guard is not None else -1
-                for u in range(len(s.unit_uid)):
-                    if uid >= 0 and s.unit_uid[u] == uid and s.unit_status[u] == ACTIVE:
-                        return around(g, int(s.unit_pos[u])), False
+                alive = np.flatnonzero((s.unit_uid == uid) & (s.unit_status == ACTIVE)) if uid >= 0 else []
+                if len(alive):
+                    return around(g, int(s.unit_pos[alive[0]])), False
                 return [g.square(*obj.at)], False
             if obj.kind == "retrieve":
                 card = g.item_index[obj.item]
-                if any(
-                    s.item_card[k] == card and 0 <= s.item_holder[k] < s.n_heroes
-                    for k in range(len(s.item_card))
-                ):
-                    continue
+                holders = s.item_holder[s.item_card == card]
+                if np.any((holders >= 0) & (holders < s.n_heroes)):
+                    continue  # a hero holds it already
                 e = next(
                     (
                         k
@@ -288,7 +288,7 @@ class ScriptedHeroes(GameAgent):
         healthy = hurt(g, h) < HURT and not s.deaths_door[h]
         good_odds = len(heroes) >= len(monsters) and healthy
         t = g.tables
-        goal_areas = {int(t.area[q]) for q in goal}
+        goal_areas = set(t.area[goal].tolist())
         at_goal = any(int(t.area[s.unit_pos[k]]) in goal_areas for k in heroes)
         if (good_odds and not is_exit) or (at_goal and not is_exit and healthy):
             return mon_sq, False
@@ -298,8 +298,7 @@ class ScriptedHeroes(GameAgent):
         s, t = g.state, g.tables
         here = int(s.unit_pos[h])
         best, choice = dist[here], END
-        for d, action in enumerate(MOVE_ACTIONS):
-            nxt = int(t.neighbor[here, d])
+        for action, nxt in zip(MOVE_ACTIONS, t.neighbor[here].tolist(), strict=True):
             if action in legal and nxt >= 0 and dist[nxt] < best:
                 best, choice = dist[nxt], action
         return choice
