@@ -10,7 +10,7 @@ of the doors the sight line crosses): ``a`` sees ``b`` iff ``not los_static[a, b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -41,6 +41,10 @@ class Tables:
     is_corridor: np.ndarray  # bool [A]
     patrol_rooms: np.ndarray  # int [R]: non-secret room areas (all revealed -> no more patrols)
     door_squares: tuple[tuple[int, int], ...]  # the two squares of each door
+    # Plain-Python copies of some arrays above for the per-step hot paths (indexing a tuple is several
+    # times faster than indexing a numpy array one element at a time):
+    sides: tuple[tuple[tuple[int, int], ...], ...]  # [sq][d]: (neighbour, or -1 through a wall; door or -1)
+    obstacle: tuple[bool, ...]  # [sq]: furniture or a blockage
     cache: dict = field(default_factory=dict)  # derived look-ups filled lazily (visible areas)
 
     @property
@@ -57,25 +61,6 @@ class Tables:
 
     def area_char(self, area_index: int) -> str:
         return self.board.area_names[area_index]
-
-    # Plain-Python copies of the arrays above for the per-step hot paths (indexing a tuple is
-    # several times faster than indexing a numpy array one element at a time).
-    @cached_property
-    def sides(self) -> tuple[tuple[tuple[int, int], ...], ...]:
-        """``sides[sq][d]``: ``(neighbour, door)`` one step in direction ``d`` (N/E/S/W); the
-        neighbour is -1 off the board or through a wall, the door is -1 where there is none."""
-        return tuple(
-            tuple(
-                (-1 if self.wall[sq, d] else int(self.neighbor[sq, d]), int(self.edge_door[sq, d]))
-                for d in range(4)
-            )
-            for sq in range(self.n_squares)
-        )
-
-    @cached_property
-    def obstacle(self) -> tuple[bool, ...]:
-        """Furniture or a blockage on the square."""
-        return tuple(bool(f or b) for f, b in zip(self.furniture, self.blockage, strict=True))
 
 
 def square(x: int, y: int) -> int:
@@ -152,7 +137,16 @@ def compile_tables(adv: Adventure, board: Board) -> Tables:
         is_corridor=~is_room,
         patrol_rooms=patrol_rooms,
         door_squares=door_squares,
+        sides=_sides(neighbor, wall, edge_door),
+        obstacle=tuple((furniture | blockage).tolist()),
     )
+
+
+def _sides(neighbor: np.ndarray, wall: np.ndarray, edge_door: np.ndarray) -> tuple:
+    """``[sq][d]``: ``(neighbour, door)`` one step in direction ``d`` (N/E/S/W); the neighbour is -1
+    off the board or through a wall, the door is -1 where there is none."""
+    reach = np.where(wall, -1, neighbor).tolist()
+    return tuple(tuple(zip(r, e, strict=True)) for r, e in zip(reach, edge_door.tolist(), strict=True))
 
 
 def _edge_grids(wall: np.ndarray, edge_door: np.ndarray, blockage: np.ndarray):
