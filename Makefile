@@ -18,8 +18,11 @@ $(TRAIN_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev,training,ray]'
 	touch $(TRAIN_STAMP)
 
-demo: $(STAMP)
+# The main job: one adventure of the shipped AI heroes against the shipped AI DM, then a difficulty
+# report on the default adventure (base rules against a darker start), written under reports/demo.
+demo: $(TRAIN_STAMP)
 	$(PY) -m agents.demo
+	$(VENV)/bin/dungeon-env balance --adventure flooded_cellar --games 400 --set light.start=16 --out reports/demo
 
 test: $(TRAIN_STAMP)
 	$(PY) -m pytest -q -n 2

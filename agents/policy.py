@@ -1,9 +1,11 @@
 """``PolicyAgent``: plays a trained MaskablePPO checkpoint (sb3-contrib) with the action mask.
 
-``PolicyAgent(path=None, role="heroes" | "dm", deterministic=True, env=None, game=None, seed=None)``
+``PolicyAgent(path=None, role="heroes" | "dm", deterministic=None, env=None, game=None, seed=None)``
 loads ``path`` (a ``.zip`` saved by ``MaskablePPO.save``); ``path=None`` loads the bundled policy of
 the role, ``agents/policies/<role>.zip`` (the shipped AI opponents). The model is loaded on the CPU
-at first use.
+at first use. ``deterministic=None`` plays a bundled policy the way it was measured to play best
+(``BUNDLED_DETERMINISTIC``: the heroes sample, the DM plays greedily) and any other checkpoint
+greedily.
 
 Two kinds of checkpoint are played, told apart by the model's observation size:
 
@@ -14,8 +16,7 @@ Two kinds of checkpoint are played, told apart by the model's observation size:
   as for the scripted agents.
 
 ``choose(game)`` plays from the engine's game alone (it builds the observation itself), for loops
-that skip the env. ``deterministic=False`` samples from the policy with the agent's own generator
-(``seed``), never torch's global one.
+that skip the env. Sampling uses the agent's own generator (``seed``), never torch's global one.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ from agents.base import find_game
 
 POLICY_DIR = Path(__file__).parent / "policies"
 ROLES = ("heroes", "dm")
+# How each bundled policy plays best, measured over 300 games against the scripted other side:
+# the heroes' policy wins more often sampling its actions (0.89 against 0.84 greedy), the DM's
+# policy holds the heroes lower greedily (0.55 against 0.61 sampled). See README, Training.
+BUNDLED_DETERMINISTIC = {"heroes": False, "dm": True}
 
 
 def default_path(role: str) -> Path:
@@ -42,7 +47,7 @@ class PolicyAgent:
         self,
         path: str | Path | None = None,
         role: str = "heroes",
-        deterministic: bool = True,
+        deterministic: bool | None = None,
         env=None,
         game=None,
         seed: int | None = None,
@@ -51,7 +56,9 @@ class PolicyAgent:
             raise ValueError(f"role must be one of {ROLES}, got {role!r}")
         self.role = role
         self.path = Path(path) if path is not None else default_path(role)
-        self.deterministic = deterministic
+        if deterministic is None:  # the bundled policy's best mode; any other checkpoint: greedy
+            deterministic = BUNDLED_DETERMINISTIC[role] if path is None else True
+        self.deterministic = bool(deterministic)
         if not self.path.is_file():
             hint = (
                 "the bundled policies are missing from this install; reinstall the package, or train "
@@ -165,4 +172,4 @@ class PolicyAgent:
         return int(self.rng.choice(len(probs), p=probs))
 
 
-__all__ = ["POLICY_DIR", "PolicyAgent", "default_path"]
+__all__ = ["BUNDLED_DETERMINISTIC", "POLICY_DIR", "PolicyAgent", "default_path"]

@@ -86,6 +86,15 @@ def test_untrained_advised_policy_plays_exactly_as_its_advisor(advised_checkpoin
     assert decisions > 5
 
 
+def test_make_agent_plays_a_policy_spec_greedily_and_a_path_sampled(advised_checkpoint):
+    from training.common import make_agent
+
+    greedy = make_agent(f"policy:{advised_checkpoint}", "dm", seed=1)
+    sampled = make_agent(str(advised_checkpoint), "dm", seed=1)
+    assert isinstance(greedy, PolicyAgent) and greedy.deterministic
+    assert isinstance(sampled, PolicyAgent) and not sampled.deterministic
+
+
 def test_advised_policy_without_a_game_says_what_it_needs(advised_checkpoint):
     policy = PolicyAgent(advised_checkpoint, role="dm")
     obs = np.zeros(OBS_SPEC.size, np.float32)

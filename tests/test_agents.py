@@ -51,8 +51,9 @@ def test_make_resolves_every_name():
     assert isinstance(agents.make("scripted_heroes"), ScriptedHeroes)
     assert isinstance(agents.make("scripted_dm", seed=0), ScriptedDM)
     assert isinstance(agents.make("search", rollouts=4), SearchAgent)
-    with pytest.raises(FileNotFoundError, match="heroes.zip"):
-        agents.make("policy", role="heroes")  # nothing bundled yet: a clear error naming the file
+    shipped = agents.make("policy", role="heroes")  # the bundled policy, played as measured best
+    assert shipped.path.name == "heroes.zip" and not shipped.deterministic
+    assert agents.make("policy", role="dm").deterministic
     with pytest.raises(ValueError, match="unknown agent"):
         agents.make("nobody")
     for name in ("random", "scripted_heroes", "scripted_dm", "search"):

@@ -67,10 +67,13 @@ def test_settings_become_a_cli_with_field_docs():
         "exploration": 0.05,
         "kills": 0.1,
     }
-    assert parse_settings(Settings, ["--heroes", "4", "--shaping", ""]).env_kwargs() == {
+    assert parse_settings(
+        Settings, ["--heroes", "4", "--shaping", "", "--reward-truncated", "-1"]
+    ).env_kwargs() == {
         "adventure": "flooded_cellar",
         "heroes": 4,
         "max_turns": 30,
+        "reward_truncated": -1.0,
     }
     name = run_name("flooded_cellar", "exp", 3)
     assert name.startswith("flooded_cellar__exp__3__") and name.rsplit("__", 1)[1].isdigit()

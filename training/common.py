@@ -210,7 +210,8 @@ def known_agent_names() -> list[str]:
 
 def make_agent(spec: Any, side: str, seed: int | None = None, env: Any = None) -> Any:
     """An agent for ``side`` (``"heroes"`` or ``"dm"``) from ``spec``: an object with ``act`` (as is),
-    ``"random"``, a MaskablePPO checkpoint path, ``"pool:<dir>"`` (``PoolAgent`` over the other side's
+    ``"random"``, a MaskablePPO checkpoint path (sampled), ``"policy:<path>"`` (played greedily),
+    ``"pool:<dir>"`` (``PoolAgent`` over the other side's
     past checkpoints), or a name for ``agents.make`` (given those of ``side``, ``role``, ``seed`` and
     ``env``, the PettingZoo env, that its signature accepts)."""
     if side not in SIDES:
@@ -221,6 +222,10 @@ def make_agent(spec: Any, side: str, seed: int | None = None, env: Any = None) -
         return spec
     if spec == "random":
         return RandomOpponent(seed)
+    if spec.startswith("policy:"):  # a checkpoint played greedily, as the shipped policies are
+        from agents.policy import PolicyAgent
+
+        return PolicyAgent(spec[len("policy:") :], role=side, deterministic=True, env=env, seed=seed)
     if spec.startswith("pool:"):
         return PoolAgent(spec[len("pool:") :], side, env=env)
     if is_checkpoint(spec):

@@ -2,7 +2,9 @@
 
     python -m training.evaluate --heroes-agent random --dm-agent runs/<run>/final_model.zip --games 1000
 
-Each side is ``random``, a name the ``agents`` package knows, or a MaskablePPO checkpoint (``.zip``).
+Each side is ``random``, a name the ``agents`` package knows (``policy`` is the shipped policy of
+the side), a MaskablePPO checkpoint (``.zip``, its actions sampled) or ``policy:<checkpoint>``
+(played greedily, as the shipped policies are).
 Game ``i`` is played with seed ``seed + i`` (agents are seeded from it too), so a result repeats
 exactly; ``--workers k`` splits the games over ``k`` processes.
 """
@@ -32,9 +34,10 @@ class Settings(EnvSettings):
     """Play N games between a hero side and a DM side and print win rates with 95% Wilson intervals."""
 
     heroes_agent: str = "random"
-    """the heroes' side: random, an agents name, or a MaskablePPO checkpoint (.zip)"""
+    """the heroes' side: random, an agents name (policy: the shipped one), a MaskablePPO checkpoint
+    (.zip, actions sampled) or policy:<checkpoint> (played greedily)"""
     dm_agent: str = "random"
-    """the DM's side: random, an agents name, or a MaskablePPO checkpoint (.zip)"""
+    """the DM's side, as for the heroes"""
     games: int = 100
     """number of games"""
     seed: int = 0

@@ -90,6 +90,9 @@ class Settings(PPOSettings):
     """total environment steps (decisions of the trained side)"""
     checkpoint_freq: int = 50_000
     """save a checkpoint every this many steps"""
+    init_from: str = ""
+    """start from this checkpoint's weights (a .zip of the same policy kind), e.g. to go on with other
+    hyperparameters ('' for fresh weights)"""
 
 
 def make_model(settings: PPOSettings, vec, logger):
@@ -165,6 +168,10 @@ def main(argv: list[str] | None = None) -> dict:
         advised=settings.advised,
     )
     model = make_model(settings, vec, make_logger(run_dir))
+    if settings.init_from:
+        if not Path(settings.init_from).is_file():
+            raise SystemExit(f"--init-from: no checkpoint at {settings.init_from}")
+        model.set_parameters(settings.init_from, exact_match=True, device="cpu")
     timer = steps_per_second_callback()
     checkpoints = CheckpointCallback(
         save_freq=max(settings.checkpoint_freq // settings.n_envs, 1),
