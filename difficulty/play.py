@@ -11,9 +11,10 @@ Game ``i`` is played with seed ``seed + i``, and the two agents are reseeded bef
 seed (``SeedSequence(seed + i).generate_state(2)``, as ``training.evaluate`` does): the same game
 index gets the same dice and the same agent choices in every variant and every process.
 
-Agents that read the engine's game (scripted, search) and the random agent play on the bare engine
-(``agent.choose(game)``, no observation is built: fast); agents that need observations (trained
-policies, checkpoints) play through ``dungeon_env.raw_env`` like ``training.evaluate.play_games``.
+Every agent of the ``agents`` package plays on the bare engine (``agent.choose(game)``: the scripted,
+search and random agents build no observation, trained policies build only their own); the env
+path (``dungeon_env.raw_env``, like ``training.evaluate.play_games``) plays the very same games and
+is kept for agents that only have ``act(observation, mask)``.
 """
 
 from __future__ import annotations
@@ -48,12 +49,14 @@ def make_side(spec: AgentSpec, side: str, env: Any = None) -> Any:
     return agent
 
 
-ENGINE_AGENTS = ("random", "scripted_heroes", "scripted_dm", "search")
+ENGINE_AGENTS = ("random", "scripted_heroes", "scripted_dm", "search", "policy")
 
 
 def plays_on_engine(spec: AgentSpec) -> bool:
-    """True for agents that choose from the engine's game (no observation needed)."""
-    return spec.name in ENGINE_AGENTS
+    """True for agents that choose from the engine's game: all but foreign agents that need the env.
+    Trained policies build their own observation from the game (``PolicyAgent.choose``), so they
+    skip the env's per-step bookkeeping."""
+    return spec.name in ENGINE_AGENTS or spec.is_checkpoint
 
 
 def variant_from(data: Any) -> Any:

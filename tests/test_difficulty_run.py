@@ -114,24 +114,28 @@ def test_console_script_end_to_end(tmp_path):
     assert "![win rate per cell" in (out / "report.md").read_text()
 
 
-def test_observation_path_plays_the_same_games_as_the_engine_path():
-    """Trained policies play through the env; scripted agents bound to the env must then play the very
-    games they play on the bare engine (same seeds, same variant)."""
+@pytest.mark.parametrize("pairing", [("scripted", "scripted"), ("trained", "trained")])
+def test_observation_path_plays_the_same_games_as_the_engine_path(pairing):
+    """Agents bound to the env play the very games they play on the bare engine (same seeds, same
+    variant): scripted agents, and the shipped policies, which build their own observations there."""
     from difficulty.play import make_side, play_engine_game, play_env_game
     from difficulty.spec import parse_agent
+
+    if pairing[0] == "trained":
+        pytest.importorskip("sb3_contrib")
 
     task = {
         "adventure": "flooded_cellar",
         "party": ["bram", "sela", "orwin"],
         "max_turns": 10,
-        "heroes_agent": "scripted_heroes",
-        "dm_agent": "scripted_dm",
+        "heroes_agent": parse_agent(pairing[0], "heroes").name,
+        "dm_agent": parse_agent(pairing[1], "dm").name,
         "variant": {"name": "dark", "set": {"light.start": 12}},
         "seed": 4,
     }
     heroes, dm = (
-        make_side(parse_agent("scripted", "heroes"), "heroes"),
-        make_side(parse_agent("scripted", "dm"), "dm"),
+        make_side(parse_agent(pairing[0], "heroes"), "heroes"),
+        make_side(parse_agent(pairing[1], "dm"), "dm"),
     )
     for i in range(2):
         engine = play_engine_game(task, i, heroes, dm)
