@@ -256,6 +256,9 @@ def _summary(report: dict, out: Path, timing: dict) -> str:
         f"{timing['games_played']} games in {timing['seconds']:.1f} s ({timing['games_per_second']} games/s, "
         f"{timing['workers']} {timing['backend']} workers); report: {out / 'report.md'}"
     )
+    plots = sorted(p.name for p in out.glob("*.png"))
+    if plots:
+        lines.append(f"plots: {', '.join(str(out / name) for name in plots)}")
     return "\n".join(lines)
 
 

@@ -107,6 +107,7 @@ def test_console_script_end_to_end(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "light.start=15" in done.stdout and "report.md" in done.stdout
+    assert f"plots: {out / 'survival.png'}" in done.stdout  # says where the plots are
     for name in ("report.md", "report.json", "timing.json", "winrate.png", "turns.png", "survival.png"):
         assert (out / name).stat().st_size > 0, name
     rep = json.loads((out / "report.json").read_text())
