@@ -3,6 +3,8 @@
 - ``RandomAgent(seed)``: uniform among the legal actions.
 - ``ScriptedHeroes(env=...)``: competent scripted heroes (``agents.scripted_heroes``).
 - ``ScriptedDM(env=..., seed=...)``: a scripted DM that hunts the weak and isolated (``agents.scripted_dm``).
+- ``RunawayDM(env=..., seed=...)``: a stress-test DM whose monsters flee as far as the rules allow
+  (``agents.runaway_dm``).
 - ``SearchAgent(env=..., rollouts=..., seconds=...)``: flat Monte Carlo over engine copies, either
   side; omniscient (``agents.search``).
 - ``PolicyAgent(path=None, role=...)``: a trained MaskablePPO checkpoint (``agents.policy``).
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from agents.base import Agent, GameAgent, RandomAgent, find_game
 from agents.policy import PolicyAgent
+from agents.runaway_dm import RunawayDM
 from agents.scripted_dm import ScriptedDM
 from agents.scripted_heroes import ScriptedHeroes
 from agents.search import SearchAgent
@@ -24,14 +27,15 @@ AGENTS = {
     "random": RandomAgent,
     "scripted_heroes": ScriptedHeroes,
     "scripted_dm": ScriptedDM,
+    "runaway_dm": RunawayDM,
     "search": SearchAgent,
     "policy": PolicyAgent,
 }
 
 
 def make(name: str, **kw):
-    """An agent by name: ``"random"``, ``"scripted_heroes"``, ``"scripted_dm"``, ``"search"`` or
-    ``"policy"``; keyword arguments go to its constructor."""
+    """An agent by name: ``"random"``, ``"scripted_heroes"``, ``"scripted_dm"``, ``"runaway_dm"``,
+    ``"search"`` or ``"policy"``; keyword arguments go to its constructor."""
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; the agents are {sorted(AGENTS)}")
     return AGENTS[name](**kw)
@@ -43,6 +47,7 @@ __all__ = [
     "GameAgent",
     "PolicyAgent",
     "RandomAgent",
+    "RunawayDM",
     "ScriptedDM",
     "ScriptedHeroes",
     "SearchAgent",

@@ -49,7 +49,7 @@ def make_side(spec: AgentSpec, side: str, env: Any = None) -> Any:
     return agent
 
 
-ENGINE_AGENTS = ("random", "scripted_heroes", "scripted_dm", "search", "policy")
+ENGINE_AGENTS = ("random", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "policy")
 
 
 def plays_on_engine(spec: AgentSpec) -> bool:

@@ -9,6 +9,7 @@ Agent specs (one per side, a pairing is ``"heroes_spec:dm_spec"``):
 
 - ``scripted``: ``scripted_heroes`` for the heroes, ``scripted_dm`` for the DM (both names work too);
 - ``random``: uniform legal actions;
+- ``runaway_dm`` (the DM only): monsters that flee as far as the rules allow, a stress test;
 - ``search``: flat Monte Carlo (``agents.search``), options in brackets: ``search[rollouts=8,depth=100]``;
 - ``policy`` or ``trained``: the bundled MaskablePPO policy of the side, or a checkpoint path (``.zip``).
 """
@@ -30,7 +31,8 @@ _NAMES = {
     "scripted": {"heroes": "scripted_heroes", "dm": "scripted_dm"},
     "trained": {"heroes": "policy", "dm": "policy"},
 }
-_KNOWN = ("random", "scripted_heroes", "scripted_dm", "search", "policy")
+_KNOWN = ("random", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "policy")
+_DM_ONLY = ("scripted_dm", "runaway_dm")
 _SPEC = re.compile(r"^(?P<name>[^\[\]]+?)(?:\[(?P<options>[^\[\]]*)\])?$")
 
 
@@ -93,7 +95,7 @@ def parse_agent(spec: str | AgentSpec, side: str) -> AgentSpec:
     elif name not in _KNOWN:
         known = ", ".join(["scripted", "trained", *_KNOWN])
         raise SpecError(f"unknown agent {spec!r} for the {side}; known: {known}, or a checkpoint .zip path")
-    elif name == f"scripted_{'dm' if side == 'heroes' else 'heroes'}":
+    elif (name == "scripted_heroes" and side == "dm") or (name in _DM_ONLY and side == "heroes"):
         raise SpecError(f"agent {spec!r} plays the other side; the {side} take scripted or scripted_{side}")
     return AgentSpec(name, tuple(options))
 
