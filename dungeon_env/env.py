@@ -64,32 +64,39 @@ areas only, detected traps only, the identity of identified items only; the DM s
 ``state()`` is the global state for centralised critics: the DM's view, which hides nothing
 (``state_space`` is the observation's Box).
 
-**Rewards.** Heroes share the team's reward: ``reward_completed`` (+1) when the adventure is
-completed, ``reward_failed`` (-1) when it fails, ``reward_truncated`` (0) at the turn cap; the DM
-gets the opposite. Optional shaping, off by default: ``shaping={"damage": w, "kills": w,
+**Rewards.** Heroes share the team's reward, and every hero gets all of it, including a hero who
+has already left the dungeon or died. At the end of the adventure: ``reward_completed`` (+1) when it
+is completed with every primary goal met, ``reward_completed_without_goal`` (0) when every surviving
+hero walked out without them, ``reward_failed`` (-1) when it fails (every hero dead; a party that met
+the final adventure's primary goals and died has completed it), ``reward_truncated`` (0) at the turn
+cap; the DM gets the opposite. Optional shaping, off by default: ``shaping={"damage": w, "kills": w,
 "treasure": w, "exploration": w}`` adds to the heroes' reward ``w`` per point of damage dealt to a
 monster and ``-w`` per point taken, ``w`` per monster slain and ``-w`` per hero death, ``w`` per item
-a hero takes, ``w`` per area revealed; the DM gets the negative (the game stays zero-sum). Each
-hero in play gets the team's reward at each step; a hero that leaves play before the end gets only
-what came before its end (use ``wrappers.RoleEnv`` for the side's whole return).
+a hero takes, ``w`` per area revealed; the DM gets the negative (the game stays zero-sum). Rewards
+accumulate as PettingZoo's ``_cumulative_rewards``: an agent collects with ``last()`` what came since
+it last acted, so every hero's episode return is the team's return, whenever it stopped acting.
 
-**Termination and truncation.** The episode ends when the adventure is completed or failed
-(every agent terminated) or at ``max_turns`` (every agent truncated). A hero that dies or leaves
-the dungeon is terminated at once: it is selected for one last ``step(None)`` and then removed
-from ``agents`` (PettingZoo's dead-step). ``illegal_action="raise"`` (default) raises
-``IllegalActionError`` naming the agent, the action and the legal actions;
-``illegal_action="penalize"`` gives the offender ``illegal_reward`` (-1) and terminates everyone,
-like PettingZoo's ``TerminateIllegalWrapper``.
+**Termination and truncation.** A hero who dies or leaves the dungeon stays in ``agents``, is
+never selected again (the engine asks only figures on the board) and is not terminated before the
+others. The episode ends for every agent on the same step: all terminated when the adventure is
+completed or failed, all truncated at ``max_turns``; each is then selected once for ``step(None)``
+and removed (PettingZoo's dead-step), which is when it collects its last reward.
+``illegal_action="raise"`` (default) raises ``IllegalActionError`` naming the agent, the action and
+the legal actions; ``illegal_action="penalize"`` gives the offender ``illegal_reward`` (-1) and
+terminates everyone, like PettingZoo's ``TerminateIllegalWrapper``.
 
 **Infos.** ``infos[agent]`` is set when the agent is selected: ``decision`` (the kind asked),
 ``unit`` (the figure), and ``events``, the event log entries since the agent's last step that it
 may know (heroes never see the Detect Traps roll, face-down item identities or figures in the fog;
-the DM sees all). At the end every agent's info also has ``outcome`` and ``reason``.
+the DM sees all). At the end every agent's info also has ``outcome`` (``completed``, ``failed``,
+``truncated`` or ``illegal_action``), ``reason``, ``objectives`` (each goal of the adventure:
+``{"kind", "text", "primary", "met"}``) and ``goals_met`` (every primary goal met).
 ``env.unwrapped.events`` is the whole log, ``env.unwrapped.game`` the engine.
 
 **Options.** ``adventure`` (a bundled name or a path to an adventure file; default the first),
 ``heroes`` (3-5 hero ids or names from the roster, or a count), ``max_turns`` (100),
-``render_mode``, ``reward_completed``, ``reward_failed``, ``reward_truncated``, ``shaping``,
+``render_mode``, ``reward_completed``, ``reward_completed_without_goal``, ``reward_failed``,
+``reward_truncated`` (numbers; anything else is a ``ValueError`` naming the option), ``shaping``,
 ``illegal_action``, ``illegal_reward``, ``variant`` (rule and content overrides: a
 ``dungeon_env.content.variants.Variant``, a list of ``"key=value"`` strings such as
 ``["light.start=15"]``, or a ``.toml`` path; None: the rules as written; docs/VARIANTS.md).
@@ -105,6 +112,13 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
 
 **Version history.**
 - v0 (dungeon_env 0.1): first release.
+- v0, revised 2026-12-01 (issue 10; the engine's rule corrections of that issue change games
+  too, docs/RULINGS.md). Rewards and ends: a hero who exits or dies is no longer terminated at once
+  with 0; it stays in ``agents`` until the episode ends and gets the team's reward (shaping and
+  outcome) like every other hero, and all agents end on the same step. Completing without every
+  primary goal is an outcome of its own (ruling D-01 withdrawn), paid
+  ``reward_completed_without_goal`` (default 0; ``reward_completed`` needs the goals). Final infos
+  carry ``objectives`` and ``goals_met``.
 """
 
 from __future__ import annotations
@@ -124,7 +138,6 @@ from dungeon_env.content.model import WIDTH
 from dungeon_env.content.variants import Variant
 from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
 from dungeon_env.engine.actions import DECISION_NAMES
-from dungeon_env.engine.state import ACTIVE
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
 
 ENV_NAME = "dungeon_v0"
@@ -152,6 +165,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         reward_completed: float = 1.0,
         reward_failed: float = -1.0,
         reward_truncated: float = 0.0,
+        reward_completed_without_goal: float = 0.0,
         shaping: dict[str, float] | None = None,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
@@ -176,19 +190,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.max_turns = int(max_turns)
         self.render_mode = render_mode
         self.outcome_rewards = {
-            "completed": float(reward_completed),
-            "failed": float(reward_failed),
-            "truncated": float(reward_truncated),
+            "completed": _number("reward_completed", reward_completed),
+            "completed_without_goal": _number("reward_completed_without_goal", reward_completed_without_goal),
+            "failed": _number("reward_failed", reward_failed),
+            "truncated": _number("reward_truncated", reward_truncated),
         }
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = _number("illegal_reward", illegal_reward)
+        rewards = self.outcome_rewards
         self.options = {
             "adventure": self.adventure,
             "heroes": list(self.hero_ids),
             "max_turns": self.max_turns,
-            "reward_completed": float(reward_completed),
-            "reward_failed": float(reward_failed),
-            "reward_truncated": float(reward_truncated),
+            "reward_completed": rewards["completed"],
+            "reward_completed_without_goal": rewards["completed_without_goal"],
+            "reward_failed": rewards["failed"],
+            "reward_truncated": rewards["truncated"],
             "shaping": dict(self.shaping) if self.shaping else None,
             "illegal_action": illegal_action,
             "illegal_reward": self.illegal_reward,
@@ -247,7 +264,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.infos = {a: {} for a in self.agents}
         self._seen = dict.fromkeys(self.agents, 0)
         self._hero_log: list[dict | None] = []  # per event: as heroes see it, None if they do not
-        self._in_play = list(range(len(self.hero_ids)))  # hero slots whose agent is still live
         self._rewarded = False
         self._skip_agent_selection = None
         self.actions = []
@@ -292,12 +308,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._after_action(before)
 
     def _after_action(self, before: int) -> None:
-        """Hand out rewards, end the agents whose hero left play, select the agent asked next."""
+        """Hand out this step's team reward to every agent and select the agent asked next, or end
+        every agent at once when the adventure is over. A hero who left play (exited or dead) stays
+        in ``agents``, is never asked (the engine asks only figures on the board) and shares every
+        reward until the end."""
         game = self.game
         s = game.state
         team = self._shaping_reward(game.events[before:]) if self.shaping else 0.0
         if s.outcome:
-            team += self.outcome_rewards[s.outcome]
+            team += self.outcome_reward()
         sides = self.side_rewards
         sides["heroes"], sides["dm"] = team, -team
         if team:
@@ -307,49 +326,56 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         if s.outcome:
             self._end_all()
         else:
-            status = s.unit_status[: len(self.hero_ids)].tolist()
-            gone = [h for h in self._in_play if status[h] != ACTIVE]
-            for h in gone:
-                agent = self.possible_agents[h]
-                self._in_play.remove(h)
-                self.terminations[agent] = True
-                self.infos[agent] = self._info(agent)
             unit = s.stack[-1][1]
             agent = self.possible_agents[unit] if unit < s.n_heroes else "dm"
             self.agent_selection = agent
             self.infos[agent] = self._info(agent)
-            if gone:
-                self._deads_step_first()
         if self._rewarded:
             self._accumulate_rewards()
 
+    def outcome_reward(self) -> float:
+        """The heroes' reward for the way the adventure ended (the DM gets its opposite): completed
+        with every primary goal met, completed without them, failed or truncated."""
+        game = self.game
+        if game.outcome == "completed" and not game.goals_met:
+            return self.outcome_rewards["completed_without_goal"]
+        return self.outcome_rewards[game.outcome]
+
     def _end_all(self) -> None:
+        """Every agent ends on this step (terminated, or truncated at the turn cap), each with the
+        outcome, the reason and the adventure's goals in its final info."""
         game = self.game
         done = self.truncations if game.outcome == "truncated" else self.terminations
+        ending = self._ending(game.outcome, game.state.end_reason)
         for agent in self.agents:
             done[agent] = True
-            info = self._info(agent)
-            info["outcome"], info["reason"] = game.outcome, game.state.end_reason
-            self.infos[agent] = info
-        self._in_play = []
+            self.infos[agent] = self._info(agent) | ending
         self.agent_selection = self.agents[0]
+
+    def _ending(self, outcome: str, reason: str) -> dict:
+        """The keys every agent's final info carries."""
+        game = self.game
+        return {
+            "outcome": outcome,
+            "reason": reason,
+            "objectives": game.objectives(),
+            "goals_met": game.goals_met,
+        }
 
     def _penalize(self, agent: str, action, err: IllegalActionError) -> None:
         kept = int(action) if isinstance(action, int | np.integer) else action  # replays need the value
         if not isinstance(kept, int | float | str | type(None)):
             kept = repr(action)
         self.illegal = {"agent": agent, "action": kept, "error": str(err)}
+        ending = self._ending("illegal_action", str(err))
         for a in self.agents:
             self.rewards[a] = 0.0
             self.terminations[a] = True
-            info = self._info(a)
-            info["outcome"], info["reason"] = "illegal_action", str(err)
-            self.infos[a] = info
+            self.infos[a] = self._info(a) | ending
         self.rewards[agent] = self.illegal_reward
         self._rewarded = True
         team = self.illegal_reward if agent != "dm" else 0.0
         self.side_rewards = {"heroes": team, "dm": self.illegal_reward - team}
-        self._in_play = []
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]
 
@@ -466,6 +492,16 @@ def _role_of(agent: str) -> tuple[int, int]:
     if agent.startswith("hero_"):
         return HERO, int(agent[5:])
     raise KeyError(f"unknown agent {agent!r}")
+
+
+def _number(name: str, value) -> float:
+    """``value`` as a float, or a ValueError naming the option."""
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise ValueError(f"{name} must be a number (a reward), got {value!r}")
+    number = float(value)
+    if not np.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return number
 
 
 def _check_shaping(shaping) -> dict[str, float] | None:

@@ -9,12 +9,16 @@ the name ``"random"`` (uniform among the legal actions, seeded from ``reset``'s 
 - observation: the env's flat observation vector, ``Box(0, 1, (size,), float32)``
 - action: ``Discrete(N_ACTIONS)``; ``action_masks()`` gives the legal actions as booleans, for
   sb3-contrib's ``MaskablePPO`` (also through ``SubprocVecEnv``/``DummyVecEnv`` via ``env_method``)
-- reward: the side's own: the team reward for ``"heroes"`` (counted once, not once per hero), its
-  opposite for ``"dm"``, shaping included if asked, summed over the opponent's moves in between
+- reward: the side's own: the team reward for ``"heroes"`` (counted once, not once per hero: every
+  hero agent of the AEC env gets that same return), its opposite for ``"dm"``, shaping included if
+  asked, summed over the opponent's moves in between; the episode's return is the outcome's reward
+  (``reward_completed`` with every primary goal met, ``reward_completed_without_goal`` without,
+  ``reward_failed``, ``reward_truncated``) plus any shaping
 - terminated: the adventure is completed or failed (or an illegal action ended it); truncated: the
   turn cap. ``illegal_action`` defaults to ``"penalize"`` here (the episode ends with
   ``illegal_reward`` for the side), so that unmasked libraries and checkers run.
-- info: ``agent`` and ``decision`` asked next; at the end ``outcome`` and ``reason``.
+- info: ``agent`` and ``decision`` asked next; at the end ``outcome``, ``reason``, ``objectives``
+  (each goal: ``{"kind", "text", "primary", "met"}``) and ``goals_met``.
 - An episode that ends before the side is asked anything (the opponent finished it) is skipped by
   ``reset``, which draws the next seed: every episode has at least one decision.
 """
@@ -114,8 +118,8 @@ class RoleEnv(gymnasium.Env):
         return (agent == "dm") == (self.role == "dm")
 
     def _play_opponent(self) -> float:
-        """Let the opponent (and dead-steps) play until our side is asked or the episode is over;
-        returns our side's reward over those steps."""
+        """Let the opponent play until our side is asked or the episode is over (then every agent
+        takes its closing dead-step); returns our side's reward over those steps."""
         env, total = self.env, 0.0
         while env.agents:
             agent = env.agent_selection
@@ -143,9 +147,10 @@ class RoleEnv(gymnasium.Env):
         env = self.env
         if not env.agents:
             game = env.game
+            goals = {"objectives": game.objectives(), "goals_met": game.goals_met}
             if env.illegal is not None:
-                return {"outcome": "illegal_action", "reason": env.illegal["error"]}
-            return {"outcome": game.outcome, "reason": game.state.end_reason}
+                return {"outcome": "illegal_action", "reason": env.illegal["error"], **goals}
+            return {"outcome": game.outcome, "reason": game.state.end_reason, **goals}
         agent = env.agent_selection
         return {"agent": agent, "decision": env.infos[agent].get("decision")}
 

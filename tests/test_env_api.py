@@ -16,7 +16,12 @@ from pettingzoo.test import api_test, seed_test
 
 import dungeon_env
 from dungeon_env.engine import IllegalActionError
+from dungeon_env.engine.actions import MOVE_ACTIONS
 from dungeon_env.engine.game import Game
+from dungeon_env.engine.state import ACTIVE
+from tests.builders import ARENA, PLAIN, arena_variant, idle, place
+
+N, E, S, W = MOVE_ACTIONS
 
 ADVENTURE = "flooded_cellar"
 
@@ -76,28 +81,128 @@ def test_the_mask_holds_exactly_the_legal_actions_of_the_agent_asked(adventure):
     assert "dm" in seen_agents and any(a.startswith("hero_") for a in seen_agents)
 
 
-def test_a_hero_that_dies_or_leaves_is_terminated_then_removed_after_its_final_step():
-    env = dungeon_env.env(adventure=ADVENTURE, heroes=4, max_turns=40)
+def returns_by_agent(env, seed: int, rng: random.Random) -> tuple[dict[str, float], set[str]]:
+    """Random legal play, read as RLlib's and Tianshou's PettingZoo wrappers read it: an agent's
+    reward is what ``last()`` gives when the agent is selected. Returns each agent's episode return
+    and the heroes seen off the board (exited or dead) while the game went on. Checks on the way
+    that every agent stays in play until the end, that only heroes still on the board are selected,
+    and that all agents end on the same step."""
+    env.reset(seed=seed)
+    raw, returns, gone_early = env.unwrapped, dict.fromkeys(env.possible_agents, 0.0), set()
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _info = env.last()
+        returns[agent] += reward
+        if terminated or truncated:
+            if len(env.agents) == len(env.possible_agents):  # the first closing step
+                ended = {a for a in env.agents if env.terminations[a] or env.truncations[a]}
+                assert ended == set(env.possible_agents), "all agents end on the same step"
+            env.step(None)
+            continue
+        assert env.agents == env.possible_agents, "every agent is in play until the episode ends"
+        assert not any(env.terminations.values()) and not any(env.truncations.values())
+        status = raw.game.state.unit_status
+        gone_early |= {a for h, a in enumerate(env.possible_agents[:-1]) if status[h] != ACTIVE}
+        assert agent not in gone_early, "a hero who left the board is never selected"
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return returns, gone_early
+
+
+def test_every_hero_gets_the_team_outcome_and_every_agent_ends_on_the_same_step():
+    """Item 13 of issue 10: a hero who exits or dies is not cut off with 0; every hero's return is
+    the team's, the DM's its opposite, and all agents end together."""
+    env = dungeon_env.env(adventure=ADVENTURE, heroes=4, max_turns=40, shaping={"kills": 0.5})
     raw = env.unwrapped
-    for seed in range(40):
-        env.reset(seed=seed)
-        rng = random.Random(seed)
-        removed: set[str] = set()
-        ended_early = None
-        for agent in env.agent_iter():
-            assert agent not in removed, "a removed agent is never selected again"
-            obs, _r, terminated, truncated, _info = env.last()
-            if terminated and not raw.game.over and agent.startswith("hero_"):
-                ended_early = agent
-                assert raw.game.state.unit_status[int(agent[5:])] != 1  # no longer active on the board
-                env.step(None)
-                assert agent not in env.agents and agent not in env.terminations
-                removed.add(agent)
-                continue
-            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        if ended_early:
-            return
-    pytest.fail("no hero died or left early in 40 random games")
+    early = 0
+    for seed in range(12):
+        returns, gone_early = returns_by_agent(env, seed, random.Random(seed))
+        heroes = [returns[a] for a in env.possible_agents if a != "dm"]
+        assert heroes == [heroes[0]] * len(heroes), f"seed {seed}: {returns}"
+        assert returns["dm"] == pytest.approx(-heroes[0])
+        kills = sum(e["type"] == "slain" for e in raw.events) - sum(e["type"] == "death" for e in raw.events)
+        assert heroes[0] == pytest.approx(0.5 * kills + raw.outcome_reward())
+        early += bool(gone_early)
+    assert early, "no hero left play before the end in 12 random games"
+
+
+@pytest.fixture(scope="module")
+def shrine_arena(tmp_path_factory) -> str:
+    """The test arena with a second primary goal, a room the heroes never visit here."""
+    goal = '[[objective]]\nkind = "reach"\ntext = "Find the shrine in room K."\narea = "K"\nprimary = true\n'
+    return arena_variant(tmp_path_factory.mktemp("goals"), "shrine_arena", goal)
+
+
+def walk_out_on_turn_two(env) -> tuple[list[tuple[str, float]], dict[str, dict]]:
+    """The test arena's heroes by its exit (23,27): hero_0 steps out on turn 1; hero_1 and hero_2
+    wait a turn, then step out on turn 2. Returns the ``(agent, reward)`` pairs ``last()`` gave and
+    every agent's final info."""
+    env.reset(seed=0)
+    g = env.unwrapped.game
+    place(g, 0, 22, 27)
+    place(g, 1, 23, 26)
+    place(g, 2, 21, 27)
+    plan = {1: {"hero_0": [E]}, 2: {"hero_1": [S], "hero_2": [E, E]}}
+    seen, finals = [], {}
+    for agent in env.agent_iter(200):
+        _obs, reward, terminated, truncated, info = env.last()
+        seen.append((agent, reward))
+        if terminated or truncated:
+            finals[agent] = info
+            env.step(None)
+            continue
+        assert agent != "hero_0" or g.state.turn == 1, "a hero who left is never selected"
+        if g.state.turn == 2:
+            assert "hero_0" in env.agents and not env.terminations["hero_0"]
+        todo = plan.get(g.state.turn, {}).get(agent)
+        env.step(todo.pop(0) if todo else idle(g))
+    return seen, finals
+
+
+def test_a_hero_who_exits_first_gets_the_completion_reward_at_the_end():
+    env = dungeon_env.env(adventure=ARENA, heroes=PLAIN)
+    seen, finals = walk_out_on_turn_two(env)
+    game = env.unwrapped.game
+    assert game.outcome == "completed" and game.state.turn == 2 and game.goals_met
+    assert [e["unit"] for e in game.events if e["type"] == "exit"] == ["hero_0", "hero_1", "hero_2"]
+    returns = {a: sum(r for b, r in seen if b == a) for a in env.possible_agents}
+    assert returns == {"hero_0": 1.0, "hero_1": 1.0, "hero_2": 1.0, "dm": -1.0}
+    assert seen[-4:] == [("hero_0", 1.0), ("hero_1", 1.0), ("hero_2", 1.0), ("dm", -1.0)]  # at the end
+    for info in finals.values():
+        assert info["outcome"] == "completed" and info["goals_met"] is True
+        assert info["objectives"] == [
+            {"kind": "escape", "text": "Walk out at the far corner.", "primary": True, "met": True}
+        ]
+
+
+@pytest.mark.parametrize("options, heroes_get", [({}, 0.0), ({"reward_completed_without_goal": 0.25}, 0.25)])
+def test_walking_out_without_the_primary_goal_pays_reward_completed_without_goal(
+    shrine_arena, options, heroes_get
+):
+    env = dungeon_env.env(adventure=shrine_arena, heroes=PLAIN, **options)
+    seen, finals = walk_out_on_turn_two(env)
+    game = env.unwrapped.game
+    assert game.outcome == "completed" and not game.goals_met
+    assert [(o["kind"], o["met"]) for o in finals["dm"]["objectives"]] == [("escape", True), ("reach", False)]
+    assert all(info["goals_met"] is False for info in finals.values())
+    returns = {a: sum(r for b, r in seen if b == a) for a in env.possible_agents}
+    assert returns == {"hero_0": heroes_get, "hero_1": heroes_get, "hero_2": heroes_get, "dm": -heroes_get}
+    assert env.unwrapped.options["reward_completed_without_goal"] == heroes_get
+
+
+def test_an_illegal_action_after_a_hero_left_ends_every_agent_with_the_penalty_for_the_offender():
+    env = dungeon_env.env(adventure=ARENA, heroes=PLAIN, illegal_action="penalize")
+    env.reset(seed=0)
+    g = env.unwrapped.game
+    place(g, 0, 22, 27)
+    env.step(E)  # hero_0 leaves the dungeon
+    assert env.agent_selection == "hero_1" and "hero_0" in env.agents
+    env.step(int(np.flatnonzero(env.observe("hero_1")["action_mask"] == 0)[0]))
+    assert all(env.terminations.values()) and set(env.terminations) == set(env.possible_agents)
+    finals = {}
+    while env.agents:
+        finals[env.agent_selection] = env.last()[1]
+        assert env.infos[env.agent_selection]["outcome"] == "illegal_action"
+        env.step(None)
+    assert finals == {"hero_0": 0.0, "hero_1": -1.0, "hero_2": 0.0, "dm": 0.0}
 
 
 def test_truncation_at_the_turn_cap_gives_every_agent_the_truncation_reward():
@@ -107,6 +212,11 @@ def test_truncation_at_the_turn_cap_gives_every_agent_the_truncation_reward():
     def record(env, agent, obs):
         if env.truncations[agent]:
             finals[agent] = env._cumulative_rewards[agent]
+            info = env.infos[agent]
+            assert info["outcome"] == "truncated" and info["goals_met"] is False
+            assert [o["kind"] for o in info["objectives"]] == [
+                o.kind for o in env.unwrapped.game.tables.adventure.objectives
+            ]
 
     play(env, 3, random.Random(3), record)
     assert env.unwrapped.game.outcome == "truncated"
@@ -114,24 +224,24 @@ def test_truncation_at_the_turn_cap_gives_every_agent_the_truncation_reward():
     assert env.agents == []
 
 
-def test_completion_gives_the_heroes_plus_one_and_the_dm_minus_one(monkeypatch):
+def test_failure_gives_the_heroes_minus_one_and_the_dm_plus_one(monkeypatch):
     env = dungeon_env.env(adventure=ADVENTURE, heroes=3)
     env.reset(seed=1)
     game = env.unwrapped.game
 
-    def apply_and_win(action):
+    def apply_and_lose(action):
         Game.apply(game, action)
-        game.finish("completed", "test: the party wins")
+        game.finish("failed", "test: the party falls")
 
-    monkeypatch.setattr(game, "apply", apply_and_win)
+    monkeypatch.setattr(game, "apply", apply_and_lose)
     agent = env.agent_selection
     env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
     assert all(env.terminations.values()) and not any(env.truncations.values())
-    assert env.rewards == {"hero_0": 1.0, "hero_1": 1.0, "hero_2": 1.0, "dm": -1.0}
-    assert env.infos["dm"]["outcome"] == "completed"
+    assert env.rewards == {"hero_0": -1.0, "hero_1": -1.0, "hero_2": -1.0, "dm": 1.0}
+    assert env.infos["dm"]["outcome"] == "failed" and env.infos["dm"]["goals_met"] is False
     while env.agents:
         agent = env.agent_selection
-        assert env.last()[1] == (-1.0 if agent == "dm" else 1.0)
+        assert env.last()[1] == (1.0 if agent == "dm" else -1.0)
         env.step(None)
 
 
@@ -193,6 +303,10 @@ def test_penalize_ends_the_episode_with_the_penalty_for_the_offender():
 def test_bad_options_fail_at_construction_with_the_reason():
     with pytest.raises(ValueError, match="illegal_action"):
         dungeon_env.env(illegal_action="ignore")
+    with pytest.raises(ValueError, match="reward_completed_without_goal must be a number.*'half'"):
+        dungeon_env.env(reward_completed_without_goal="half")
+    with pytest.raises(ValueError, match="reward_failed must be a finite number"):
+        dungeon_env.env(reward_failed=float("nan"))
     with pytest.raises(ValueError, match="render_mode"):
         dungeon_env.env(render_mode="svg")
     with pytest.raises(ValueError, match="unknown hero"):

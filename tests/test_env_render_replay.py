@@ -79,6 +79,19 @@ def test_a_replay_is_small_and_plays_back_the_identical_trajectory(tmp_path):
     assert isinstance(again.game.state, State) and again.game.outcome == rep.outcome
 
 
+def test_a_replay_saved_before_reward_completed_without_goal_existed_still_plays(tmp_path):
+    env = dungeon_env.env(adventure=ADVENTURE, heroes=3, max_turns=6, reward_completed_without_goal=0.5)
+    random_episode(env, 4)
+    data = replay.record(env).to_json()
+    assert data["options"]["reward_completed_without_goal"] == 0.5  # kept with the other options
+    del data["options"]["reward_completed_without_goal"]  # as files written before issue 10 are
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    again = replay.play(replay.load(path))
+    assert again.events == env.unwrapped.events
+    assert again.options["reward_completed_without_goal"] == 0.0  # the default
+
+
 def test_a_replay_that_does_not_match_is_refused():
     env = dungeon_env.env(adventure=ADVENTURE, heroes=3, max_turns=4)
     random_episode(env, 5)

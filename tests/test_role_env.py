@@ -10,8 +10,13 @@ import importlib.util
 import numpy as np
 import pytest
 
+import dungeon_env
+from dungeon_env.engine.actions import MOVE_ACTIONS
 from dungeon_env.observation import OBS_SPEC, unflatten
 from dungeon_env.wrappers import RandomOpponent, RoleEnv
+from tests.builders import ARENA, PLAIN, arena_variant, idle, place
+
+N, E, S, W = MOVE_ACTIONS
 
 KWARGS = {"adventure": "flooded_cellar", "heroes": 3, "max_turns": 4}
 
@@ -86,6 +91,64 @@ def test_seeded_resets_repeat_and_an_unmasked_illegal_action_ends_with_the_penal
     assert (reward, terminated, truncated, info["outcome"]) == (-1.0, True, False, "illegal_action")
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+
+
+def walk_out(env: RoleEnv) -> tuple[float, dict]:
+    """The heroes' side on the test arena, by its exit (23,27): hero_0 steps out on turn 1, hero_1 and
+    hero_2 on turn 2. Returns the side's episode return and the final info."""
+    _obs, info = env.reset(seed=0)
+    g = env.env.game
+    place(g, 0, 22, 27)
+    place(g, 1, 23, 26)
+    place(g, 2, 21, 27)
+    plan = {1: {"hero_0": [E]}, 2: {"hero_1": [S], "hero_2": [E, E]}}
+    total = 0.0
+    for _ in range(200):
+        todo = plan.get(g.state.turn, {}).get(info["agent"])
+        _obs, reward, terminated, truncated, info = env.step(todo.pop(0) if todo else idle(g))
+        total += reward
+        if terminated or truncated:
+            assert terminated and not truncated
+            return total, info
+    raise AssertionError("the heroes did not walk out")
+
+
+def test_the_heroes_return_is_the_outcome_reward_when_a_hero_leaves_first():
+    total, info = walk_out(RoleEnv(role="heroes", adventure=ARENA, heroes=PLAIN))
+    assert total == 1.0 and info["outcome"] == "completed" and info["goals_met"] is True
+    assert info["objectives"] == [
+        {"kind": "escape", "text": "Walk out at the far corner.", "primary": True, "met": True}
+    ]
+
+
+def test_walking_out_without_the_goal_returns_reward_completed_without_goal(tmp_path):
+    goal = '[[objective]]\nkind = "reach"\ntext = "Find room K."\narea = "K"\nprimary = true\n'
+    shrine = arena_variant(tmp_path, "shrine_arena", goal)
+    total, info = walk_out(RoleEnv(role="heroes", adventure=shrine, heroes=PLAIN))
+    assert (total, info["outcome"], info["goals_met"]) == (0.0, "completed", False)
+    env = RoleEnv(role="heroes", adventure=shrine, heroes=PLAIN, reward_completed_without_goal=0.5)
+    total, info = walk_out(env)
+    assert total == 0.5 and [o["met"] for o in info["objectives"]] == [True, False]
+
+
+def test_the_sides_return_equals_every_hero_agents_aec_return():
+    """RoleEnv counts the team reward once; the AEC env gives each hero agent that same return."""
+    kwargs = {"adventure": "flooded_cellar", "heroes": 3, "max_turns": 30, "shaping": {"kills": 0.25}}
+    totals = []
+    for seed in range(3):
+        role = RoleEnv(role="heroes", **kwargs)
+        total, _steps, _info = run_episode(role, seed)
+        aec = dungeon_env.raw_env(illegal_action="penalize", **kwargs)
+        aec.reset(seed=role.env.seed)
+        returns, actions = dict.fromkeys(aec.possible_agents, 0.0), iter(role.env.actions)
+        for agent in aec.agent_iter():  # the same game: the actions RoleEnv's episode applied
+            _obs, reward, terminated, truncated, _info = aec.last()
+            returns[agent] += reward
+            aec.step(None if terminated or truncated else next(actions))
+        assert aec.events == role.env.events
+        assert returns == pytest.approx({"hero_0": total, "hero_1": total, "hero_2": total, "dm": -total})
+        totals.append(total)
+    assert any(totals), "some reward was paid in these games"
 
 
 # ----------------------------------------------------------------- with stable-baselines3
