@@ -1,6 +1,9 @@
-"""Campaign rules (CAMP) and corpses carried out (R-DEATH-05): adventures in order, a finite roster."""
+"""Campaign rules (CAMP) and corpses carried out (R-DEATH-05): adventures in order, a finite roster;
+what completing an adventure without its goals means for the campaign (C-05)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,8 +11,12 @@ import pytest
 from dungeon_env.content import load_adventure, load_heroes, load_items
 from dungeon_env.engine import Game
 from dungeon_env.engine.campaign import Campaign, campaign_order
+from dungeon_env.engine.objectives import ending
 from dungeon_env.engine.state import CORPSE_OUT, EXITED, GONE
 from dungeon_env.engine.units import take_off
+from tests.builders import ARENA
+
+SHRINE = '[[objective]]\nkind = "reach"\ntext = "Find the shrine in room K."\narea = "K"\nprimary = true\n'
 
 
 def _end(game: Game, statuses: dict[int, int], outcome: str) -> Game:
@@ -19,6 +26,38 @@ def _end(game: Game, statuses: dict[int, int], outcome: str) -> Game:
         game.state.unit_status[u] = status
     game.finish(outcome, "set by the test")
     return game
+
+
+def _end_by_the_rules(game: Game, statuses: dict[int, int], shrine_found: bool) -> Game:
+    """Every hero exited or dead as given, room K visited or not, and the game ended as the
+    engine's own rule (``objectives.ending``) says."""
+    for u, status in statuses.items():
+        take_off(game, u)
+        game.state.unit_status[u] = status
+    game.state.visited[game.tables.board.area_names.index("K")] = shrine_found
+    game.finish(*ending(game))
+    return game
+
+
+@pytest.fixture(scope="module")
+def shrine_campaign(tmp_path_factory) -> list[str]:
+    """Two test-arena adventures whose primary goals are to reach room K and to walk out; the second
+    is the final one."""
+    folder = tmp_path_factory.mktemp("campaign")
+    text = Path(ARENA).read_text() + "\n" + SHRINE
+    paths = []
+    for name, extra in (("shrine_first", ""), ("shrine_final", "\nfinal = true")):
+        path = folder / f"{name}.toml"
+        path.write_text(text.replace('id = "arena"', f'id = "{name}"{extra}'))
+        paths.append(str(path))
+    assert not load_adventure(paths[0]).final and load_adventure(paths[1]).final
+    return paths
+
+
+def _at_final(adventures: list[str]) -> Campaign:
+    campaign = Campaign(heroes=["bram", "sela", "hob"], adventures=adventures, seed=1)
+    campaign.index = len(adventures) - 1
+    return campaign
 
 
 def _give(game: Game, u: int, card_id: str, known: bool = True) -> int:
@@ -113,13 +152,65 @@ def test_R_CAMP_04_too_few_heroes_left_loses_the_campaign():
     assert campaign.outcome == "lost"  # two dead, one hero left to pick
 
 
-def test_R_CAMP_05_completing_the_final_adventure_wins_even_if_heroes_died():
-    campaign = Campaign(heroes=["bram", "sela", "hob"], seed=1)
-    campaign.index = len(campaign.adventures) - 1
+def test_R_CAMP_05_completing_the_final_adventure_wins_even_if_heroes_died(shrine_campaign):
+    campaign = _at_final(shrine_campaign)
     campaign.dead = {h for h in load_heroes() if h not in ("bram", "sela", "hob")}  # no replacements left
-    game = campaign.next_game()
-    campaign.record(_end(game, {0: GONE, 1: GONE, 2: EXITED}, "completed"))
+    game = _end_by_the_rules(campaign.next_game(), {0: GONE, 1: GONE, 2: EXITED}, shrine_found=True)
+    assert (game.outcome, game.goals_met) == ("completed", True)
+    campaign.record(game)
     assert campaign.outcome == "won"
+
+
+def test_A_55_a_party_that_dies_completing_the_final_adventure_wins_the_campaign(shrine_campaign):
+    """The engine ends the final adventure as completed when the party met its goal and died doing it
+    (A-55); the campaign takes that as won."""
+    campaign = _at_final(shrine_campaign)
+    game = campaign.next_game()
+    game.state.visited[game.tables.board.area_names.index("K")] = True
+    campaign.record(_end(game, {0: GONE, 1: GONE, 2: GONE}, "completed"))
+    assert campaign.outcome == "won" and campaign.history[-1]["outcome"] == "completed"
+
+
+def test_A_55_a_party_that_dies_without_the_final_goal_plays_it_again(shrine_campaign):
+    campaign = _at_final(shrine_campaign)
+    game = _end_by_the_rules(campaign.next_game(), {0: GONE, 1: GONE, 2: GONE}, shrine_found=False)
+    assert game.outcome == "failed"
+    campaign.record(game)
+    assert campaign.outcome == "" and campaign.index == 1 and campaign.attempt == 1
+    assert set(campaign.heroes).isdisjoint({"bram", "sela", "hob"})
+
+
+def test_C_05_an_adventure_completed_without_its_goals_moves_the_campaign_on(shrine_campaign):
+    campaign = Campaign(heroes=["bram", "sela", "hob"], adventures=shrine_campaign, seed=1)
+    game = _end_by_the_rules(campaign.next_game(), {0: EXITED, 1: EXITED, 2: EXITED}, shrine_found=False)
+    assert (game.outcome, game.goals_met) == ("completed", False)
+    campaign.record(game)
+    assert campaign.outcome == "" and (campaign.index, campaign.attempt) == (1, 0)
+    assert campaign.next_game().tables.adventure.id == "shrine_final"
+    entry = campaign.history[0]
+    assert (entry["adventure"], entry["outcome"], entry["goals_met"]) == (
+        shrine_campaign[0],
+        "completed",
+        False,
+    )
+    assert entry["objectives"] == [
+        {"kind": "escape", "text": "Walk out at the far corner.", "primary": True, "met": True},
+        {"kind": "reach", "text": "Find the shrine in room K.", "primary": True, "met": False},
+    ]
+
+
+def test_C_05_the_final_adventure_completed_without_its_goals_is_played_again(shrine_campaign):
+    campaign = _at_final(shrine_campaign)
+    first = _end_by_the_rules(campaign.next_game(), {0: EXITED, 1: EXITED, 2: EXITED}, shrine_found=False)
+    assert (first.outcome, first.goals_met) == ("completed", False)
+    campaign.record(first)
+    assert campaign.outcome == "" and (campaign.index, campaign.attempt) == (1, 1)
+    assert campaign.heroes == ["bram", "sela", "hob"]  # every hero survived: the same party goes back
+    again = campaign.next_game()
+    assert again.tables.adventure.id == "shrine_final" and again.seed != first.seed
+    campaign.record(_end_by_the_rules(again, {0: EXITED, 1: EXITED, 2: EXITED}, shrine_found=True))
+    assert campaign.outcome == "won"
+    assert [(e["attempt"], e["goals_met"]) for e in campaign.history] == [(0, False), (1, True)]
 
 
 def test_failed_adventure_is_played_again_by_the_new_party():

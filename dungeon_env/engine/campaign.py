@@ -9,8 +9,12 @@ out, last from one adventure to the next.
         campaign.record(game)
     print(campaign.outcome)            # "won", "lost" or "truncated"
 
-Rulings (docs/RULINGS.md): the campaign moves on only when an adventure is completed; a failed
-adventure is played again by the new party (C-01). A truncated adventure ends the campaign as
+Rulings (docs/RULINGS.md): the campaign moves on when an adventure is completed, its goals met or
+not; a failed adventure is played again by the new party (C-01). The final adventure wins the
+campaign only when it is completed with its primary goals met (also when every hero died doing it,
+A-55); completed without them, it is played again like a failed one (C-05). Each ``history`` entry
+records the adventure, the attempt, the outcome, every goal (``objectives``: ``{"kind", "text",
+"primary", "met"}``), ``goals_met`` and the party. A truncated adventure ends the campaign as
 "truncated", which is not a rules outcome (C-02). Items on a corpse carried out go to the hero who
 carried it (C-03). After each adventure, a revive item (Elixir of Life, Holy Talisman) held by a
 survivor is used on the first dead hero whose corpse left the dungeon (C-04).
@@ -85,13 +89,15 @@ class Campaign:
     def record(self, game: Game, pick=None) -> None:
         """Take in a finished adventure: survivors keep what they carried out, the dead are replaced
         by ``pick(available) -> hero id`` (default: the first available), and the campaign is won,
-        lost or goes on (R-CAMP-01..06)."""
+        lost or goes on (R-CAMP-01..06, C-01, C-05)."""
         if not game.over:
             raise ValueError("record() needs a finished game")
         entry = {
             "adventure": self.adventures[self.index],
             "attempt": self.attempt,
             "outcome": game.outcome,
+            "objectives": game.objectives(),
+            "goals_met": game.goals_met,
             "heroes": list(self.heroes),
         }
         self.history.append(entry)
@@ -101,16 +107,17 @@ class Campaign:
         final = load_adventure(self.adventures[self.index]).final or self.index == len(self.adventures) - 1
         self._take_survivors(game)
         self._revive()
-        if game.outcome == "completed" and final:
+        completed = game.outcome == "completed"
+        if completed and final and _final_goal_met(game):
             self.outcome = "won"  # even if heroes died completing it (R-CAMP-05, A-55)
             return
         if not self._replace_dead(pick):
             self.outcome = "lost"  # not enough heroes for every player (R-CAMP-04)
             return
-        if game.outcome == "completed":
+        if completed and not final:  # goals met or not (C-01)
             self.index += 1
             self.attempt = 0
-        else:
+        else:  # failed, or the final adventure completed without its primary goals (C-05)
             self.attempt += 1
         entry["next_party"] = list(self.heroes)
 
@@ -168,6 +175,15 @@ def campaign_order() -> list[str]:
 def _derive_seed(seed: int, index: int, attempt: int) -> int:
     digest = hashlib.sha256(f"campaign:{seed}:{index}:{attempt}".encode()).digest()
     return int.from_bytes(digest[:4], "little")
+
+
+def _final_goal_met(game: Game) -> bool:
+    """A completed final adventure wins the campaign when its primary goals are met (C-05), or when
+    the engine completed it with every hero dead: it does so only for a party that met the final
+    goal and died doing it (A-55), whose ``escape`` goal cannot be met."""
+    s = game.state
+    gave_their_lives = not any(s.unit_status[h] == EXITED for h in range(s.n_heroes))
+    return game.goals_met or gave_their_lives
 
 
 def _held(game: Game, u: int, cards) -> Carried:
