@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ._abilities import check_unique_abilities, parse_abilities
 from ._adventure import parse_adventure, reachable_squares
 from ._checks import Checker, sub
 from .cards import check_starting_spells, load_spells
@@ -37,8 +38,8 @@ ADVENTURES_DIR = CONTENT_DIR / "adventures"
 ROOM_CHARS = "ABCDEFGHIJKLMNOP"
 CORRIDOR_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"  # also the order of corridor areas in Board
 
-# Ability vocabularies: an ability the engine does not know is a content error, not silently ignored.
-HERO_ABILITIES: tuple[str, ...] = ()
+# Monster ability vocabulary: an ability the engine does not know is a content error, not silently
+# ignored. Hero abilities are structured effects (``content/_abilities.py``).
 MONSTER_ABILITIES: tuple[str, ...] = ("mental_combat",)
 
 # Allowed (inclusive) ranges of the card stats, in card order.
@@ -186,7 +187,7 @@ def _hero_card(ck: Checker, key: str, entry: Any) -> HeroCard:
         **stats,
         traits=ck.choices(sub(key, "traits"), entry["traits"], TRAITS, "trait"),
         spells=spells,
-        abilities=ck.choices(sub(key, "abilities"), entry.get("abilities", []), HERO_ABILITIES, "ability"),
+        abilities=parse_abilities(ck, sub(key, "abilities"), entry.get("abilities", [])),
         caster=caster,
     )
 
@@ -206,6 +207,7 @@ def _check_roster(ck: Checker, heroes: dict[str, HeroCard]) -> None:
     magic_users = sum(card.magic >= 1 and not card.caster for card in cards)
     if magic_users < MIN_MAGIC_NON_CASTERS:
         ck.fail("hero", f"expected >= {MIN_MAGIC_NON_CASTERS} non-casters with magic >= 1, got {magic_users}")
+    check_unique_abilities(ck, heroes)
 
 
 def parse_heroes(path: str | Path) -> dict[str, HeroCard]:

@@ -32,10 +32,18 @@ EFFECT_KINDS = (
     "armour",  # -`amount` Damage taken from each lost Fight, never below 1 (while carried, or `duration`)
     "jump_bonus",  # +`amount` to Jump rolls while the item is carried (engine.effects.check_modifiers)
     "door_bonus",  # +`amount` to Open Doors rolls while the item is carried (engine.effects.check_modifiers)
+    "disarm_bonus",  # +`amount` to Disarm rolls (a hero's passive ability; engine.effects.check_modifiers)
+    "detect_bonus",  # +`amount` to Detect Traps rolls, the phase's and room text's (a passive ability)
+    "identify_bonus",  # +`amount` to Identify rolls (a passive ability)
 )
 CASTING_TIMES = ("combat", "explore", "movement", "any")
 SPELL_TARGETS = ("self", "ally", "enemy", "none")
 ITEM_USES = ("passive", "consumable", "reusable")
+ABILITY_USES = ("active", "passive")  # R-BOARD-04: a hero card's abilities are tagged Active or Passive
+ABILITY_LIMITS = ("adventure", "turn")  # an Active ability's uses: per adventure, or once per turn
+ABILITY_MOMENTS = ("movement", "evasion", "explore")  # when an Active ability may be used (A-58)
+ABILITY_TARGETS = ("self", "ally", "none")  # ally: the hero or a hero next to it, as for items
+ABILITY_CONDITIONS = ("outnumbered", "wounded")  # when a conditioned Passive ability counts
 
 Square = tuple[int, int]
 
@@ -123,6 +131,35 @@ class ItemCard:
 
 
 @dataclass(frozen=True)
+class Ability:
+    """A hero card's ability (R-BOARD-04), tagged Active or Passive.
+
+    A *Passive* ability gives its ``effect`` (a standing bonus: ``fight_bonus``, ``armour``,
+    ``door_bonus``, ...) always, or only while its ``condition`` holds: ``"outnumbered"`` (the hero
+    fights two or more enemies this Fighting phase) or ``"wounded"`` (Health at most half its base).
+    An *Active* ability is used with ``ABILITY_k`` in one of its moments ``when`` (the hero's own
+    Movement, Evasion, or the Explore phase; never while surprised, R-SURP-06; it breaks Rest,
+    R-REST-02): ``uses`` times per adventure (``limit = "adventure"``) or once per turn
+    (``limit = "turn"``); its ``effect`` lands on ``target`` (self, an ally next to the hero, or
+    none: the party); a bonus lasts the rest of the turn plus ``effect.duration`` turns."""
+
+    id: str
+    name: str
+    use: str  # one of ABILITY_USES
+    effect: Effect
+    text: str = ""
+    limit: str = ""  # active: one of ABILITY_LIMITS ("" for a passive ability)
+    uses: int = 0  # active: uses per limit (1 for "turn")
+    when: tuple[str, ...] = ()  # active: a subset of ABILITY_MOMENTS
+    target: str = "self"  # active: one of ABILITY_TARGETS
+    condition: str = ""  # passive: "" (always) or one of ABILITY_CONDITIONS
+
+    @property
+    def active(self) -> bool:
+        return self.use == "active"
+
+
+@dataclass(frozen=True)
 class HeroCard:
     id: str
     name: str
@@ -134,7 +171,7 @@ class HeroCard:
     magic: int
     traits: tuple[str, ...]
     spells: tuple[str, ...] = ()  # starting spells (filled in by the spells content, issue 3)
-    abilities: tuple[str, ...] = ()
+    abilities: tuple[Ability, ...] = ()  # at most 2; ABILITY_k uses the k-th (if it is Active)
     caster: bool = False  # one of the two heroes that start the game knowing spells
 
 
