@@ -1,5 +1,6 @@
 """Difficulty testing for the game's designer: "is this adventure too hard for these heroes, and does
-changing rule X fix it?", answered with win rates, 95% intervals, tables and plots.
+changing rule X fix it?", answered with two win rates (the adventure completed, and completed with
+every primary goal met), 95% intervals, tables and plots.
 
 The Python API mirrors the ``dungeon-env`` console script (``difficulty.cli``)::
 
@@ -7,8 +8,9 @@ The Python API mirrors the ``dungeon-env`` console script (``difficulty.cli``)::
 
     report = difficulty.balance(adventures=["flooded_cellar"], variants=[None, ["light.start=15"]],
                                 games=400, seed=0, out="reports/light15")
-    report["cells"][0]["win"]          # {"count", "n", "rate", "ci": [low, high], "half_width"}
-    report["comparisons"][0]           # light.start=15 against the base rules, paired by game index
+    report["cells"][0]["completed_with_goals"]  # {"count", "n", "rate", "ci": [low, high], "half_width"}
+    report["cells"][0]["completed"]     # the same for completion, goals met or not
+    report["comparisons"][0]            # light.start=15 against the base rules, paired by game index
 
     curve = difficulty.sweep("light.start", [10, 15, 20, 25], until=0.03, out="reports/light")
 
@@ -89,7 +91,7 @@ def sweep(
     **kw: Any,
 ) -> dict:
     """One variant per value of ``param`` (on top of ``overrides``); the report's ``sweep`` holds
-    the win-rate curve. Other keywords as for :func:`balance`."""
+    the curves of both rates. Other keywords as for :func:`balance`."""
     from dungeon_env.content.variants import Variant
 
     variants = [Variant.parse([*overrides, f"{param}={v}"], name=f"{param}={v}") for v in values]

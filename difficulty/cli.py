@@ -68,7 +68,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--until",
         type=float,
         metavar="X",
-        help="play until the 95%% interval of every cell's win rate is within ±X (e.g. 0.02)",
+        help="play until the 95%% intervals of both of every cell's win rates are within ±X (e.g. 0.02)",
     )
     parser.add_argument(
         "--max-games", type=int, default=20_000, help="cap per cell with --until (default: 20000)"
@@ -99,8 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     balance = commands.add_parser(
         "balance",
         help="win rates and every metric per adventure × party × pairing × variant",
-        description="Play the base rules and each variant; report win rates with 95%% Wilson intervals, "
-        "how adventures end, per-hero and per-trait figures, monsters, checks.",
+        description="Play the base rules and each variant; report both win rates (completed, and "
+        "completed with every primary goal met) with 95%% Wilson intervals, how adventures end, hero "
+        "deaths, per-hero and per-trait figures, monsters, checks.",
     )
     _common(balance)
     balance.add_argument(
@@ -245,13 +246,21 @@ def _progress_bar(quiet: bool):
 def _summary(report: dict, out: Path, timing: dict) -> str:
     from difficulty.report import _win_table
 
-    lines = _win_table(report)
+    lines = [
+        "completed: every surviving hero left (goals met or not); completed with goals: with every "
+        "primary goal met. Intervals: 95% Wilson.",
+        "",
+        *_win_table(report),
+    ]
     for c in report["comparisons"]:
-        lo, hi = c["win_difference_ci"]
-        lines.append(
-            f"{c['label']}: {100 * c['win_difference']:+.1f} pts against base "
-            f"(95% [{100 * lo:+.1f}, {100 * hi:+.1f}])"
-        )
+        parts = []
+        for key, name in (("completed_with_goals", "completed with goals"), ("completed", "completed")):
+            d = c[key]
+            lo, hi = d["difference_ci"]
+            parts.append(
+                f"{name} {100 * d['difference']:+.1f} pts (paired 95% [{100 * lo:+.1f}, {100 * hi:+.1f}])"
+            )
+        lines.append(f"{c['label']} against base: " + "; ".join(parts))
     lines.append(
         f"{timing['games_played']} games in {timing['seconds']:.1f} s ({timing['games_per_second']} games/s, "
         f"{timing['workers']} {timing['backend']} workers); report: {out / 'report.md'}"

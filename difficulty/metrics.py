@@ -1,10 +1,13 @@
 """Aggregate game records into the report's figures (every figure is defined in docs/DIFFICULTY.md).
 
-``cell_figures(records)``: one cell's figures; ``compare(variant_records, base_records)``: a variant
-against the base rules on the same game indices (common random numbers), with a paired interval
-for the difference of win rates (Newcombe's square-and-add interval for paired proportions, built
-from the two Wilson intervals and the correlation of the pairs). Rates come with 95% Wilson
-intervals (``training.evaluate.wilson_interval``).
+Two rates say how often the heroes win, and every figure says which it uses: ``completed`` (the
+adventure's outcome is ``completed``: every surviving hero left the dungeon, its goals met or not)
+and ``completed_with_goals`` (completed with every primary goal met: a *won* game; every other game
+is *lost*). ``cell_figures(records)``: one cell's figures; ``compare(variant_records, base_records)``:
+a variant against the base rules on the same game indices (common random numbers), with paired
+intervals for the differences of both rates (Newcombe's square-and-add interval for paired
+proportions, built from the two Wilson intervals and the correlation of the pairs). Rates come with
+95% Wilson intervals (``training.evaluate.wilson_interval``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,16 @@ from difficulty.record import ENDS
 from training.evaluate import wilson_interval
 
 DIGITS = 6
-WON = "completed"
+
+
+def is_completed(record: dict) -> bool:
+    """Every surviving hero left the dungeon (the outcome ``completed``), goals met or not."""
+    return record["outcome"] == "completed"
+
+
+def is_won(record: dict) -> bool:
+    """Completed with every primary goal met."""
+    return record["outcome"] == "completed" and bool(record["goals_met"])
 
 
 def _r(x: float) -> float:
@@ -132,9 +144,10 @@ def _rolls(records: list[dict], check: str) -> int:
 
 def check_figures(records: list[dict]) -> list[dict]:
     """Per ``check:result``: its count per game, its share of that check's rolls and the share of
-    games where it happened at least once, overall and split by won and lost games."""
-    won = [r for r in records if r["outcome"] == WON]
-    lost = [r for r in records if r["outcome"] != WON]
+    games where it happened at least once, overall and split by won games (completed with every
+    primary goal met) and lost ones."""
+    won = [r for r in records if is_won(r)]
+    lost = [r for r in records if not is_won(r)]
     rows = []
     for key in sorted({k for r in records for k in r["checks"]}):
         check, result = key.split(":", 1)
@@ -200,16 +213,18 @@ def cell_figures(records: list[dict]) -> dict[str, Any]:
     """Every figure of one cell from its records (in game-index order)."""
     n = len(records)
     ends = Counter(r["end"] for r in records)
-    won = [r for r in records if r["outcome"] == WON]
+    completed = [r for r in records if is_completed(r)]
+    won = [r for r in records if is_won(r)]
     checks = check_figures(records)
     return {
         "games": n,
-        "win": rate(len(won), n),
+        "completed": rate(len(completed), n),
+        "completed_with_goals": rate(len(won), n),
         "ends": {e: rate(ends[e], n) for e in ENDS},
         "turns": distribution([r["turns"] for r in records]),
-        "turns_completed": distribution([r["turns"] for r in won]),
+        "turns_completed": distribution([r["turns"] for r in completed]),
         "light_left": distribution([r["light"] for r in records]),
-        "light_left_completed": _mean([r["light"] for r in won]),
+        "light_left_completed": _mean([r["light"] for r in completed]),
         "treasure": {
             "items_found_per_game": _mean([r["items_found"] for r in records]),
             "treasure_per_game": _mean([r["treasure"] for r in records]),
@@ -248,11 +263,11 @@ def paired_difference(
     return max(-1.0, low), min(1.0, high)
 
 
-def compare(variant: list[dict], base: list[dict]) -> dict[str, Any]:
-    """A variant against the base on the game indices both played (the same dice streams)."""
-    by_index = {r["i"]: r for r in base}
-    pairs = [(r, by_index[r["i"]]) for r in variant if r["i"] in by_index]
-    table = Counter((v["outcome"] == WON, b["outcome"] == WON) for v, b in pairs)
+def paired_rates(pairs: list[tuple[dict, dict]], success) -> dict[str, Any]:
+    """One rate (``success(record) -> bool``) under a variant and the base over paired games: both
+    rates with Wilson intervals, the difference variant − base with Newcombe's paired interval, and
+    the games that succeeded only with the variant and only with the base."""
+    table = Counter((success(v), success(b)) for v, b in pairs)
     both, only_v, only_b, neither = (
         table[True, True],
         table[True, False],
@@ -261,23 +276,43 @@ def compare(variant: list[dict], base: list[dict]) -> dict[str, Any]:
     )
     n = len(pairs)
     low, high = paired_difference(both, only_v, only_b, neither)
+    return {
+        "variant": rate(both + only_v, n),
+        "base": rate(both + only_b, n),
+        "difference": _r((only_v - only_b) / n) if n else 0.0,
+        "difference_ci": [_r(low), _r(high)],
+        "only_variant": only_v,
+        "only_base": only_b,
+    }
+
+
+def compare(variant: list[dict], base: list[dict]) -> dict[str, Any]:
+    """A variant against the base on the game indices both played (the same dice streams)."""
+    by_index = {r["i"]: r for r in base}
+    pairs = [(r, by_index[r["i"]]) for r in variant if r["i"] in by_index]
 
     def mean_diff(get) -> float:
         return _mean([get(v) - get(b) for v, b in pairs])
 
     return {
-        "games": n,
-        "win_variant": rate(both + only_v, n),
-        "win_base": rate(both + only_b, n),
-        "win_difference": _r((only_v - only_b) / n) if n else 0.0,
-        "win_difference_ci": [_r(low), _r(high)],
-        "won_only_with_variant": only_v,
-        "won_only_with_base": only_b,
-        "same_outcome": sum(v["outcome"] == b["outcome"] for v, b in pairs),
+        "games": len(pairs),
+        "completed_with_goals": paired_rates(pairs, is_won),
+        "completed": paired_rates(pairs, is_completed),
+        "same_end": sum(v["end"] == b["end"] for v, b in pairs),
         "turns_difference": mean_diff(lambda r: r["turns"]),
         "light_left_difference": mean_diff(lambda r: r["light"]),
         "hero_deaths_difference": mean_diff(lambda r: sum(h["died"] for h in r["heroes"])),
     }
 
 
-__all__ = ["cell_figures", "compare", "deciding_checks", "distribution", "paired_difference", "rate"]
+__all__ = [
+    "cell_figures",
+    "compare",
+    "deciding_checks",
+    "distribution",
+    "is_completed",
+    "is_won",
+    "paired_difference",
+    "paired_rates",
+    "rate",
+]

@@ -1,9 +1,10 @@
 """PNG plots of a report (matplotlib, Agg backend): drawn from the JSON report alone.
 
-- ``winrate.png``: the win rate of every cell with its 95% Wilson interval;
+- ``winrate.png``: both rates of every cell, completed and completed with every primary goal met,
+  each with its 95% Wilson interval;
 - ``turns.png``: the distribution of turns to the end of the adventure, per cell;
 - ``survival.png``: each hero's survival rate (1 - death rate) with its interval, per cell;
-- ``sweep.png`` (sweeps): the win rate over the swept values, with the interval as a band.
+- ``sweep.png`` (sweeps): both rates over the swept values, with the intervals as bands.
 
 Cells are named by the parts that vary in the experiment (e.g. only the variant).
 """
@@ -15,6 +16,11 @@ from pathlib import Path
 
 MAX_LINES = 10  # cells drawn in the turns and survival plots (the first ones)
 _PARTS = ("adventure", "party", "pairing", "variant")
+# each rate: its label, marker (winrate.png), line style (sweep.png) and offset within a cell's row
+_RATES = {
+    "completed_with_goals": ("completed with every primary goal met", "o", "-", 0.16),
+    "completed": ("completed (goals met or not)", "D", "--", -0.16),
+}
 
 
 def _pyplot():
@@ -42,40 +48,51 @@ def short_labels(cells: list[dict]) -> list[str]:
     return [" · ".join(x[p] for p in varying) for x in parts]
 
 
+def _rate_point(ax, r: dict, y: float, color: str, marker: str, filled: bool) -> None:
+    """One rate with its interval as a horizontal error bar, labelled on the side with room."""
+    ax.errorbar(
+        r["rate"],
+        y,
+        xerr=[[r["rate"] - r["ci"][0]], [r["ci"][1] - r["rate"]]],
+        fmt=marker,
+        color=color,
+        markerfacecolor=color if filled else "white",
+        capsize=3,
+    )
+    right = r["ci"][1] < 0.75
+    ax.annotate(
+        f"{100 * r['rate']:.1f}%",
+        (r["ci"][1] if right else r["ci"][0], y),
+        xytext=(6 if right else -6, -3),
+        textcoords="offset points",
+        ha="left" if right else "right",
+        fontsize="small",
+    )
+
+
 def winrate(report: dict, path: Path) -> Path:
     plt = _pyplot()
     cells = report["cells"]
     labels = short_labels(cells)
-    fig, ax = plt.subplots(figsize=(8, 1.6 + 0.45 * len(cells)))
+    fig, ax = plt.subplots(figsize=(8, 1.9 + 0.6 * len(cells)))
     ys = list(range(len(cells)))[::-1]
     variants = list(dict.fromkeys(c["variant"] for c in cells))
     for y, c in zip(ys, cells, strict=True):
-        w = c["win"]
-        k = variants.index(c["variant"])
-        ax.errorbar(
-            w["rate"],
-            y,
-            xerr=[[w["rate"] - w["ci"][0]], [w["ci"][1] - w["rate"]]],
-            fmt="o",
-            color=f"C{k}",
-            capsize=4,
-        )
-        right = w["ci"][1] < 0.75  # the label beside the interval, on the side with room
-        ax.annotate(
-            f"{100 * w['rate']:.1f}% (n={w['n']})",
-            (w["ci"][1] if right else w["ci"][0], y),
-            xytext=(6 if right else -6, -3),
-            textcoords="offset points",
-            ha="left" if right else "right",
-        )
-    ax.set_yticks(ys, labels)
+        color = f"C{variants.index(c['variant'])}"
+        for key, (_label, marker, _style, offset) in _RATES.items():
+            _rate_point(ax, c[key], y + offset, color, marker, key == "completed_with_goals")
+    for key, (label, marker, _style, _offset) in _RATES.items():
+        filled = "black" if key == "completed_with_goals" else "white"
+        ax.plot([], [], marker, color="black", markerfacecolor=filled, linestyle="none", label=label)
+    ax.set_yticks(ys, [f"{label} (n={c['games']})" for label, c in zip(labels, cells, strict=True)])
     for tick, c in zip(ax.get_yticklabels(), cells, strict=True):
         tick.set_color(f"C{variants.index(c['variant'])}")
     ax.set_ylim(-0.7, len(cells) - 0.3)
     ax.set_xlim(0, 1)
-    ax.set_xlabel("win rate (adventure completed), 95% Wilson interval")
+    ax.set_xlabel("share of games, 95% Wilson interval")
     ax.grid(axis="x", alpha=0.3)
-    ax.set_title("Win rate per cell")
+    ax.legend(fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
+    ax.set_title("Win rates per cell", pad=24)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -150,20 +167,19 @@ def sweep(report: dict, path: Path) -> Path:
     for k, (curve, name) in enumerate(zip(curves, names, strict=True)):
         pts = curve["points"]
         xs = [p["value"] for p in pts] if numeric else list(range(len(pts)))
-        ys = [p["win"]["rate"] for p in pts]
-        ax.fill_between(
-            xs, [p["win"]["ci"][0] for p in pts], [p["win"]["ci"][1] for p in pts], color=f"C{k}", alpha=0.2
-        )
-        ax.plot(xs, ys, "o-", color=f"C{k}", label=name or None)
+        for key, (label, marker, style, _offset) in _RATES.items():
+            low, high = [p[key]["ci"][0] for p in pts], [p[key]["ci"][1] for p in pts]
+            ax.fill_between(xs, low, high, color=f"C{k}", alpha=0.15)
+            text = f"{name}: {label}" if name else label
+            ax.plot(xs, [p[key]["rate"] for p in pts], marker + style, color=f"C{k}", label=text)
     if not numeric:
         ax.set_xticks(range(len(sw["values"])), [str(v) for v in sw["values"]])
     ax.set_xlabel(sw["param"])
-    ax.set_ylabel("win rate")
+    ax.set_ylabel("share of games")
     ax.set_ylim(0, 1)
-    ax.set_title(f"Win rate over {sw['param']} (band: 95% Wilson interval)")
+    ax.set_title(f"Win rates over {sw['param']} (bands: 95% Wilson intervals)")
     ax.grid(alpha=0.3)
-    if any(names):
-        ax.legend(fontsize="small")
+    ax.legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

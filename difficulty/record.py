@@ -7,18 +7,28 @@ the monster ids behind the names, every item slot's card. ``difficulty.metrics``
 
 A record::
 
-    {"i": 0, "seed": 0, "outcome": "completed", "end": "completed", "turns": 29, "light": 0,
+    {"i": 0, "seed": 0, "outcome": "completed", "goals_met": true, "end": "completed_with_goals",
+     "turns": 29, "light": 0,
      "heroes": [{"hero": "bram", "traits": ["strong", "iron_willed"], "died": 1, "deaths_door": 1,
                  "damage": 12, "escaped": 0}, ...],
      "items_found": 1, "treasure": 1, "gold": 25,
      "spawned": {"goblin": 4, ...}, "slain": {"goblin": 4, ...},
      "checks": {"open_door:failed": 2, "deaths_door:dies": 1, "fight:won": 9, ...}}
 
-``end`` is how the adventure ended: ``completed``, ``all_dead`` (every hero died), ``left_unfinished``
-(heroes left without the primary goals) or ``truncated`` (the turn cap). ``checks`` counts every
-roll by ``check:result`` (a Detect Traps roll, whose result is a number of squares, counts as
-``detect_traps:rolled``) and every Fight and Mental Combat that involved a hero, from the heroes'
-side, as ``fight:won|lost|tied`` and ``mental:won|lost|tied``.
+``outcome`` is the ``end`` event's (``completed``: every surviving hero left the dungeon, goals met or
+not; ``failed``: every hero died; ``truncated``: the turn cap), ``goals_met`` says whether every
+primary goal of the adventure was met (the ``end`` event's ``goals_met``), and ``end`` is how the
+adventure ended, one of ``ENDS``:
+
+- ``completed_with_goals``: completed with every primary goal met (in the final adventure, also by a
+  party that met them and died doing it);
+- ``walked_out``: completed without every primary goal (the survivors left without them);
+- ``all_dead``: failed, every hero died;
+- ``truncated``: stopped by the turn cap.
+
+``checks`` counts every roll by ``check:result`` (a Detect Traps roll, whose result is a number of
+squares, counts as ``detect_traps:rolled``) and every Fight and Mental Combat that involved a hero,
+from the heroes' side, as ``fight:won|lost|tied`` and ``mental:won|lost|tied``.
 """
 
 from __future__ import annotations
@@ -27,16 +37,27 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-ENDS = ("completed", "all_dead", "left_unfinished", "truncated")
+ENDS = ("completed_with_goals", "walked_out", "all_dead", "truncated")
+OUTCOMES = ("completed", "failed", "truncated")
 
 
-def end_kind(outcome: str, reason: str) -> str:
-    """``completed``, ``all_dead``, ``left_unfinished`` or ``truncated`` from the ``end`` event."""
+def end_kind(outcome: str, goals_met: bool) -> str:
+    """One of ``ENDS`` from the ``end`` event's outcome and whether every primary goal was met."""
     if outcome == "completed":
-        return "completed"
+        return "completed_with_goals" if goals_met else "walked_out"
+    if outcome == "failed":
+        return "all_dead"
     if outcome == "truncated":
         return "truncated"
-    return "all_dead" if "dead" in reason else "left_unfinished"
+    raise ValueError(f"unknown outcome {outcome!r}; an end event's outcome is one of {OUTCOMES}")
+
+
+def goals_met_of(end: dict) -> bool:
+    """The ``end`` event's ``goals_met`` (or, for a log without it, every primary goal it lists met)."""
+    if "goals_met" in end:
+        return bool(end["goals_met"])
+    goals = [o for o in end.get("objectives", ()) if o.get("primary")]
+    return bool(goals) and all(o.get("met") for o in goals)
 
 
 def _is_hero(unit: Any) -> bool:
@@ -113,9 +134,11 @@ def summarize(
     values = [(treasure_value or {}).get(card_of(slot) or "", 0) for slot in found]
     treasure = [v for slot, v in zip(found, values, strict=True) if card_of(slot) in (treasure_value or {})]
     outcome = end.get("outcome", "")
+    goals_met = goals_met_of(end)
     return {
         "outcome": outcome,
-        "end": end_kind(outcome, end.get("reason", "")) if end else "",
+        "goals_met": goals_met,
+        "end": end_kind(outcome, goals_met) if end else "",
         "turns": int(end.get("turn", 0)),
         "light": int(end.get("light", 0)),
         "heroes": [{**h, "escaped": int(uid in escaped)} for uid, h in heroes.items()],
@@ -151,4 +174,4 @@ def record_of(game, index: int) -> dict[str, Any]:
     return {"i": int(index), "seed": int(game.seed), **record}
 
 
-__all__ = ["ENDS", "end_kind", "record_of", "summarize"]
+__all__ = ["ENDS", "OUTCOMES", "end_kind", "goals_met_of", "record_of", "summarize"]

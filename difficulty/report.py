@@ -20,7 +20,15 @@ from difficulty.record import ENDS
 from difficulty.runner import Result
 from difficulty.spec import BASE
 
-FORMAT = "dungeon_env.balance/1"
+FORMAT = "dungeon_env.balance/2"  # 2: two rates (completed, completed with goals) instead of "win"
+RATES = ("completed", "completed_with_goals")
+RATE_NAMES = {"completed": "completed", "completed_with_goals": "completed with goals"}
+END_NAMES = {
+    "completed_with_goals": "with goals",
+    "walked_out": "walked out",
+    "all_dead": "all dead",
+    "truncated": "truncated",
+}
 
 
 def figures(result: Result) -> dict[str, Any]:
@@ -45,7 +53,7 @@ def figures(result: Result) -> dict[str, Any]:
 
 
 def sweep_curves(result: Result, cells: list[dict]) -> dict | None:
-    """For a sweep: per adventure × party × pairing, the win rate at each value of the parameter."""
+    """For a sweep: per adventure × party × pairing, both rates at each value of the parameter."""
     sweep = result.experiment.sweep
     if not sweep:
         return None
@@ -59,7 +67,8 @@ def sweep_curves(result: Result, cells: list[dict]) -> dict | None:
             {k: fig[k] for k in ("adventure", "party", "heroes_agent", "dm_agent")} | {"points": []},
         )
         point = {"value": by_variant[cell.variant_name], "variant": cell.variant_name}
-        curve["points"].append(point | {"win": fig["win"], "turns_mean": fig["turns"]["mean"]})
+        rates = {k: fig[k] for k in RATES}
+        curve["points"].append(point | rates | {"turns_mean": fig["turns"]["mean"]})
     return {"param": sweep["param"], "values": sweep["values"], "curves": list(curves.values())}
 
 
@@ -123,6 +132,7 @@ def _experiment_lines(report: dict, command: str | None) -> list[str]:
 
 
 def _win_table(report: dict) -> list[str]:
+    """Per cell: both rates with their intervals, how the games ended, hero deaths, turns, Light."""
     rows = [
         [
             c["adventure"],
@@ -130,17 +140,29 @@ def _win_table(report: dict) -> list[str]:
             _pairing(c),
             c["variant"],
             c["games"],
-            _pct(c["win"]["rate"]),
-            _ci(c["win"]),
+            *[x for k in RATES for x in (_pct(c[k]["rate"]), _ci(c[k]))],
             *[_pct(c["ends"][e]["rate"]) for e in ENDS[1:]],
+            _num(c["hero_deaths_per_game"]),
             _num(c["turns"]["mean"], 1),
             _num(c["light_left"]["mean"], 1),
         ]
         for c in report["cells"]
     ]
-    header = ["adventure", "party", "heroes : DM", "variant", "games", "win rate", "95% interval"]
-    header += ["all dead", "left unfinished", "truncated", "turns", "Light left"]
-    return _table(header, rows, "llll" + "r" * 8)
+    header = ["adventure", "party", "heroes : DM", "variant", "games"]
+    header += ["completed", "95% interval", "completed with goals", "95% interval"]
+    header += [END_NAMES[e] for e in ENDS[1:]] + ["hero deaths / game", "turns", "Light left"]
+    return _table(header, rows, "llll" + "r" * (len(header) - 4))
+
+
+def _paired_cells(c: dict) -> list:
+    return [
+        _pct(c["base"]["rate"]),
+        _pct(c["variant"]["rate"]),
+        f"{100 * c['difference']:+.1f} pts",
+        f"[{100 * c['difference_ci'][0]:+.1f}, {100 * c['difference_ci'][1]:+.1f}]",
+        c["only_variant"],
+        c["only_base"],
+    ]
 
 
 def _comparison_table(report: dict) -> list[str]:
@@ -151,35 +173,37 @@ def _comparison_table(report: dict) -> list[str]:
             _pairing(c),
             c["variant"],
             c["games"],
-            _pct(c["win_base"]["rate"]),
-            _pct(c["win_variant"]["rate"]),
-            f"{100 * c['win_difference']:+.1f} pts",
-            f"[{100 * c['win_difference_ci'][0]:+.1f}, {100 * c['win_difference_ci'][1]:+.1f}]",
-            c["won_only_with_variant"],
-            c["won_only_with_base"],
+            *_paired_cells(c["completed_with_goals"]),
+            f"{100 * c['completed']['difference']:+.1f} pts",
             _signed(c["turns_difference"], 1),
             _signed(c["light_left_difference"], 1),
             _signed(c["hero_deaths_difference"]),
         ]
         for c in report["comparisons"]
     ]
-    header = ["adventure", "party", "heroes : DM", "variant", "games", "base wins", "variant wins"]
-    header += ["difference", "95% interval (paired)", "won only with variant", "won only with base"]
-    header += ["Δ turns", "Δ Light left", "Δ hero deaths"]
-    return _table(header, rows, "llll" + "r" * 10)
+    header = ["adventure", "party", "heroes : DM", "variant", "games", "base: with goals"]
+    header += ["variant: with goals", "difference", "95% interval (paired)", "won only with variant"]
+    header += ["won only with base", "Δ completed", "Δ turns", "Δ Light left", "Δ hero deaths"]
+    return _table(header, rows, "llll" + "r" * (len(header) - 4))
 
 
 def _sweep_lines(report: dict) -> list[str]:
     sweep = report["sweep"]
-    lines = [f"## Sweep: `{sweep['param']}`", "", "![win rate over the sweep](sweep.png)", ""]
+    lines = [f"## Sweep: `{sweep['param']}`", "", "![both rates over the sweep](sweep.png)", ""]
     for curve in sweep["curves"]:
         lines.append(f"{curve['adventure']} · {','.join(curve['party'])} · {_pairing(curve)}")
         lines.append("")
         rows = [
-            [p["value"], p["win"]["n"], _pct(p["win"]["rate"]), _ci(p["win"]), _num(p["turns_mean"], 1)]
+            [
+                p["value"],
+                p["completed"]["n"],
+                *[x for k in RATES for x in (_pct(p[k]["rate"]), _ci(p[k]))],
+                _num(p["turns_mean"], 1),
+            ]
             for p in curve["points"]
         ]
-        lines += _table([sweep["param"], "games", "win rate", "95% interval", "turns"], rows, "rrrlr")
+        header = [sweep["param"], "games", "completed", "95% interval", "completed with goals"]
+        lines += _table(header + ["95% interval", "turns"], rows, "rrrlrlr")
     return lines
 
 
@@ -197,12 +221,15 @@ def _hero_numbers(h: dict) -> list:
 
 def _cell_lines(c: dict) -> list[str]:
     t, tc, tr = c["turns"], c["turns_completed"], c["treasure"]
+    done, won = c["completed"], c["completed_with_goals"]
     lines = [
         f"### {c['label']}",
         "",
-        f"{c['games']} games; won {c['win']['count']} ({_pct(c['win']['rate'])}, 95% {_ci(c['win'])}). "
-        f"Turns: mean {_num(t['mean'], 1)}, median {_num(t['median'], 0)}, 10-90% {_num(t['p10'], 0)}-"
-        f"{_num(t['p90'], 0)}; in completed games mean {_num(tc['mean'], 1)}. Light left: mean "
+        f"{c['games']} games; completed {done['count']} ({_pct(done['rate'])}, 95% {_ci(done)}), with "
+        f"every primary goal met {won['count']} ({_pct(won['rate'])}, 95% {_ci(won)}); truncated "
+        f"{_pct(c['ends']['truncated']['rate'])}. Turns: mean {_num(t['mean'], 1)}, median "
+        f"{_num(t['median'], 0)}, 10-90% {_num(t['p10'], 0)}-{_num(t['p90'], 0)}; in completed games "
+        f"mean {_num(tc['mean'], 1)}. Light left: mean "
         f"{_num(c['light_left']['mean'], 1)} (completed games {_num(c['light_left_completed'], 1)}). "
         f"Hero deaths per game {_num(c['hero_deaths_per_game'])}. Items found per game "
         f"{_num(tr['items_found_per_game'])}, treasure cards {_num(tr['treasure_per_game'])} worth "
@@ -227,17 +254,18 @@ def _cell_lines(c: dict) -> list[str]:
         for m in c["monsters"]
     ]
     lines += _table(["monster", "appeared", "per game", "slain", "kill rate", "95% interval"], rows)
-    lost = c["games"] - c["win"]["count"]
+    lost = c["games"] - won["count"]
     if not c["deciding_checks"]:
         lines += [
-            f"Checks that decided games: not ranked ({c['win']['count']} won, {lost} lost games; "
+            f"Checks that decided games: not ranked ({won['count']} won, {lost} lost games; "
             f"at least {MIN_GROUP} of each are needed).",
             "",
         ]
     else:
         lines += [
             "Checks that decided games: the share of a check's rolls that gave the result in lost and in "
-            "won games (z: how far apart, in standard errors), and how often it was rolled:",
+            "won games (won: completed with every primary goal met; z: how far apart, in standard "
+            "errors), and how often it was rolled:",
             "",
         ]
         rows = [
@@ -276,15 +304,24 @@ def markdown(report: dict, command: str | None = None, plot_files: list[str] | N
     """The report as Markdown (the plots are linked by file name, next to it)."""
     plot_files = plot_files or []
     lines = _experiment_lines(report, command)
-    lines += ["## Win rates", ""]
+    lines += ["## Win rates: completed, and completed with goals", ""]
+    lines += [
+        "*Completed*: every surviving hero left the dungeon, the adventure's goals met or not. "
+        "*Completed with goals*: completed with every primary goal met, the heroes' win (a *won* game "
+        "below). How the other games ended: walked out (completed without every primary goal), all dead, "
+        "truncated (the turn cap). Intervals: 95% Wilson.",
+        "",
+    ]
     if "winrate.png" in plot_files:
-        lines += ["![win rate per cell with 95% intervals](winrate.png)", ""]
+        lines += ["![both rates per cell with 95% intervals](winrate.png)", ""]
     lines += _win_table(report)
     if report["comparisons"]:
         lines += ["## Variants against the base rules", ""]
         lines += [
             "Each variant played the same game indices, with the same dice streams and agent seeds, as "
-            "the base rules: the paired interval is for the difference of win rates (Newcombe).",
+            "the base rules: the paired interval is for the difference of the rates of completion with "
+            "every primary goal met (Newcombe); Δ completed is the difference of completion rates "
+            "(its paired interval is in report.json).",
             "",
         ]
         lines += _comparison_table(report)

@@ -3,10 +3,11 @@
 Games are handed out in chunks of consecutive indices, each cell in index order, with at most two
 chunks per worker in flight. With ``games=N`` a cell stops at N games. With ``until=X`` a cell is
 looked at after every ``LOOK_EVERY`` games (from ``FIRST_LOOK`` on) once all the games before that
-point are in: it stops at the first look where the 95% Wilson interval of its win rate is at most
-``±X`` (or at ``max_games``). Records past the stopping point (games already started) are dropped.
-So the games a cell keeps depend only on the experiment, never on the number of workers, the
-backend or the order in which chunks finish: the same seed gives the same report.
+point are in: it stops at the first look where the 95% Wilson intervals of both its rates
+(completed, and completed with every primary goal met) are at most ``±X`` (or at ``max_games``).
+Records past the stopping point (games already started) are dropped. So the games a cell keeps
+depend only on the experiment, never on the number of workers, the backend or the order in which
+chunks finish: the same seed gives the same report.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from difficulty.backends import make_backend
+from difficulty.metrics import is_completed, is_won
 from difficulty.spec import Cell, Experiment, variant_json
 from training.evaluate import wilson_interval
 
@@ -52,7 +54,8 @@ class _CellRun:
     records: dict[int, dict] = dataclasses.field(default_factory=dict)
     submitted: int = 0
     frontier: int = 0  # every game below it has its record
-    wins: int = 0  # wins among the games below the frontier
+    completed: int = 0  # games completed among the games below the frontier
+    wins: int = 0  # games completed with every primary goal met, below the frontier
 
     @property
     def done(self) -> bool:
@@ -61,22 +64,29 @@ class _CellRun:
     def advance(self, until: float | None) -> None:
         """Move the frontier over the records that arrived; decide the stop at each look."""
         while self.frontier in self.records and (self.stop is None or self.frontier < self.stop):
-            self.wins += self.records[self.frontier]["outcome"] == "completed"
+            record = self.records[self.frontier]
+            self.completed += is_completed(record)
+            self.wins += is_won(record)
             self.frontier += 1
             n = self.frontier
-            if self.stop is None and (
-                n == self.cap or (n >= FIRST_LOOK and (n - FIRST_LOOK) % LOOK_EVERY == 0)
-            ):
-                low, high = wilson_interval(self.wins, n, Z)
-                if (high - low) / 2 <= until or n >= self.cap:
-                    self.stop = n
+            look = n == self.cap or (n >= FIRST_LOOK and (n - FIRST_LOOK) % LOOK_EVERY == 0)
+            if self.stop is None and look and (n >= self.cap or self.half_width(n) <= until):
+                self.stop = n
+
+    def half_width(self, n: int) -> float:
+        """The wider half-width of the two rates' 95% Wilson intervals over the first ``n`` games."""
+        widths = []
+        for count in (self.completed, self.wins):
+            low, high = wilson_interval(count, n, Z)
+            widths.append((high - low) / 2)
+        return max(widths)
 
     def expected(self, until: float | None) -> int:
         """The number of games the cell will likely end with (for the progress bar)."""
         if self.stop is not None:
             return self.stop
         n = max(self.frontier, 1)
-        p = (self.wins + 2) / (n + 4)
+        p = min(((c + 2) / (n + 4) for c in (self.completed, self.wins)), key=lambda q: abs(q - 0.5))
         need = math.ceil(Z * Z * p * (1 - p) / (until * until)) if until else self.cap
         return int(min(self.cap, max(need, self.submitted, FIRST_LOOK)))
 

@@ -69,15 +69,18 @@ def main(argv: list[str] | None = None) -> None:
     )
 
     seconds, cpu, games, records = timed(Experiment(until=args.until, workers=workers))
-    wins = sum(r["outcome"] == "completed" for r in records)
+    from difficulty.metrics import is_completed, is_won
     from training.evaluate import wilson_interval
 
-    low, high = wilson_interval(wins, len(records))
+    rates = []
+    for name, test in (("completed", is_completed), ("with goals", is_won)):
+        count = sum(test(r) for r in records)
+        low, high = wilson_interval(count, len(records))
+        rates.append(f"{name} {100 * count / len(records):.1f}% [{100 * low:.1f}, {100 * high:.1f}]")
     print(
         f"±{100 * args.until:g}% answer: {seconds:6.2f} s on {workers} processes "
-        f"(win rate {100 * wins / len(records):.1f}% [{100 * low:.1f}, {100 * high:.1f}] after "
-        f"{len(records)} games, {games} played; one process would take {games / single:.1f} s); "
-        f"CPU {cpu:.1f} s, on {workers} idle cores ~{cpu / workers:.1f} s"
+        f"({', '.join(rates)} after {len(records)} games, {games} played; one process would take "
+        f"{games / single:.1f} s); CPU {cpu:.1f} s, on {workers} idle cores ~{cpu / workers:.1f} s"
     )
 
 

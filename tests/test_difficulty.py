@@ -12,7 +12,7 @@ import pytest
 
 from difficulty import cli
 from difficulty.metrics import cell_figures, compare, paired_difference, rate
-from difficulty.record import summarize
+from difficulty.record import end_kind, summarize
 from difficulty.spec import Experiment, Pairing, SpecError, parse_agent, party_of
 from training.evaluate import wilson_interval
 
@@ -92,7 +92,18 @@ LOG = [
     _roll("detect_traps", 2, 6),
     {"type": "exit", "unit": "hero_1", "turn": 11},
     {"type": "exit", "unit": "hero_2", "turn": 12},
-    {"type": "end", "outcome": "completed", "reason": "every surviving hero left", "turn": 12, "light": 8},
+    {
+        "type": "end",
+        "outcome": "completed",
+        "reason": "every surviving hero left the dungeon with the goals met",
+        "turn": 12,
+        "light": 8,
+        "objectives": [
+            {"kind": "escape", "text": "Get out.", "primary": True, "met": True},
+            {"kind": "slay", "text": "Slay the orc.", "primary": False, "met": False},
+        ],
+        "goals_met": True,
+    },
 ]
 MONSTERS = {"Orc Warrior": "orc", "Goblin": "goblin"}
 
@@ -105,7 +116,13 @@ def _record(log=LOG, i=0):
 
 def test_record_of_a_hand_checked_log():
     r = _record()
-    assert (r["outcome"], r["end"], r["turns"], r["light"]) == ("completed", "completed", 12, 8)
+    assert (r["outcome"], r["goals_met"], r["end"], r["turns"], r["light"]) == (
+        "completed",
+        True,
+        "completed_with_goals",
+        12,
+        8,
+    )
     fields = ("hero", "traits", "died", "deaths_door", "damage", "escaped")
     assert [tuple(h[k] for k in fields) for h in r["heroes"]] == [
         ("bram", ["iron_willed", "strong"], 1, 1, 5, 0),
@@ -135,18 +152,70 @@ def _lost_log():
         _roll("deaths_door", "dies", 9),
         {"type": "death", "unit": "hero_1", "killers": ["m0"], "turn": 9},
         {"type": "death", "unit": "hero_2", "killers": ["m0"], "turn": 9},
-        {"type": "end", "outcome": "failed", "reason": "every hero is dead", "turn": 9, "light": 0},
+        {"type": "end", "outcome": "failed", "reason": "every hero is dead", "turn": 9, "light": 0}
+        | {"objectives": [{"kind": "escape", "text": "Get out.", "primary": True, "met": False}]}
+        | {"goals_met": False},
     ]
     return log
+
+
+def _walked_out_log():
+    """The won game, but a second primary goal (the orc) was not met when the survivors left."""
+    end = {**LOG[-1], "goals_met": False, "reason": "every surviving hero left; goals not met"}
+    end["objectives"] = [end["objectives"][0], {**end["objectives"][1], "primary": True}]
+    return LOG[:-1] + [end]
+
+
+@pytest.mark.parametrize(
+    "outcome, goals_met, end",
+    [
+        ("completed", True, "completed_with_goals"),
+        ("completed", False, "walked_out"),
+        ("failed", False, "all_dead"),
+        ("failed", True, "all_dead"),
+        ("truncated", True, "truncated"),
+        ("truncated", False, "truncated"),
+    ],
+)
+def test_end_kinds(outcome, goals_met, end):
+    assert end_kind(outcome, goals_met) == end
+
+
+def test_end_kinds_reject_an_unknown_outcome_and_old_logs_read_goals_from_the_objectives():
+    with pytest.raises(ValueError, match="unknown outcome 'won'.*completed"):
+        end_kind("won", True)
+    old = {k: v for k, v in LOG[-1].items() if k != "goals_met"}  # an end event without goals_met
+    assert _record(LOG[:-1] + [old])["goals_met"] is True
+    unmet = {**old, "objectives": [{**old["objectives"][0], "met": False}]}
+    assert _record(LOG[:-1] + [unmet])["end"] == "walked_out"
+
+
+def test_a_game_walked_out_of_without_the_goals_is_completed_but_not_won():
+    won, walked, lost = _record(i=0), _record(_walked_out_log(), i=1), _record(_lost_log(), i=2)
+    assert (walked["outcome"], walked["goals_met"], walked["end"]) == ("completed", False, "walked_out")
+    f = cell_figures([won, walked, lost])
+    assert (f["completed"]["count"], f["completed_with_goals"]["count"]) == (2, 1)
+    assert f["completed"]["ci"] == pytest.approx(list(wilson_interval(2, 3)), abs=1e-6)
+    assert f["completed_with_goals"]["ci"] == pytest.approx(list(wilson_interval(1, 3)), abs=1e-6)
+    assert {e: r["count"] for e, r in f["ends"].items()} == {
+        "completed_with_goals": 1,
+        "walked_out": 1,
+        "all_dead": 1,
+        "truncated": 0,
+    }
+    assert f["turns_completed"]["mean"] == 12  # both completed games, goals or not
+    dies = next(c for c in f["checks"] if (c["check"], c["result"]) == ("deaths_door", "dies"))
+    assert dies["rolls_won"] == 1 and dies["rolls_lost"] == 1 + 3  # the walked-out game counts as lost
 
 
 def test_figures_of_hand_checked_records():
     won, lost = _record(i=0), _record(_lost_log(), i=1)
     assert (lost["outcome"], lost["end"]) == ("failed", "all_dead")
     f = cell_figures([won, lost])
-    assert f["games"] == 2 and f["win"]["count"] == 1 and f["win"]["rate"] == 0.5
-    assert f["win"]["ci"] == pytest.approx(list(wilson_interval(1, 2)), abs=1e-6)
-    assert f["ends"]["completed"]["count"] == 1 and f["ends"]["all_dead"]["count"] == 1
+    assert f["games"] == 2 and f["completed"]["count"] == 1 and f["completed"]["rate"] == 0.5
+    assert f["completed_with_goals"] == f["completed"]
+    assert f["completed"]["ci"] == pytest.approx(list(wilson_interval(1, 2)), abs=1e-6)
+    assert f["ends"]["completed_with_goals"]["count"] == 1 and f["ends"]["all_dead"]["count"] == 1
     assert f["ends"]["truncated"]["count"] == 0
     assert f["turns"]["mean"] == 10.5 and f["turns"]["histogram"] == [[9, 1], [12, 1]]
     assert f["turns_completed"]["mean"] == 12 and f["light_left"]["mean"] == 4.0
@@ -174,8 +243,9 @@ def test_deciding_checks_rank_luck_on_a_check_not_exposure():
     def game(i, outcome, door_failed, patrols):
         checks = {"open_door:failed": door_failed, "open_door:opened": 4 - door_failed}
         checks |= {"patrol:none": patrols, "detect_traps:rolled": 3}
-        end = "completed" if outcome == "completed" else "all_dead"
-        return {**_record(i=i), "outcome": outcome, "end": end, "checks": checks}
+        end = "completed_with_goals" if outcome == "completed" else "all_dead"
+        goals = outcome == "completed"
+        return {**_record(i=i), "outcome": outcome, "goals_met": goals, "end": end, "checks": checks}
 
     won = [game(i, "completed", 1, 2) for i in range(10)]
     lost = [game(10 + i, "failed", 3, 9) for i in range(10)]  # more patrol rolls, but none appeared
@@ -193,9 +263,25 @@ def test_comparison_pairs_games_by_index():
     base = [won, {**won, "i": 1}, {**lost, "i": 2}]
     variant = [{**lost, "i": 0}, {**won, "i": 1}, {**won, "i": 2}, {**won, "i": 3}]  # game 3 unpaired
     c = compare(variant, base)
-    assert c["games"] == 3 and c["won_only_with_variant"] == 1 and c["won_only_with_base"] == 1
-    assert c["win_difference"] == 0.0 and c["win_difference_ci"][0] < 0 < c["win_difference_ci"][1]
+    goals = c["completed_with_goals"]
+    assert c["games"] == 3 and goals["only_variant"] == 1 and goals["only_base"] == 1
+    assert goals["difference"] == 0.0 and goals["difference_ci"][0] < 0 < goals["difference_ci"][1]
+    assert c["completed"] == goals  # every completed game met its goals here
     assert c["turns_difference"] == pytest.approx(((9 - 12) + 0 + (12 - 9)) / 3)
+
+
+def test_comparison_of_the_goals_rate_apart_from_the_completion_rate():
+    """The variant walks out of games the base won: as many completions, fewer wins."""
+    won, walked = _record(i=0), _record(_walked_out_log(), i=0)
+    base = [{**won, "i": i} for i in range(4)]
+    variant = [{**walked, "i": 0}, {**walked, "i": 1}, {**won, "i": 2}, {**won, "i": 3}]
+    c = compare(variant, base)
+    assert c["completed"]["difference"] == 0.0 and c["completed"]["only_base"] == 0
+    goals = c["completed_with_goals"]
+    assert (goals["base"]["count"], goals["variant"]["count"], goals["only_base"]) == (4, 2, 2)
+    assert goals["difference"] == -0.5
+    assert goals["difference_ci"] == pytest.approx(list(paired_difference(2, 0, 2, 0)), abs=1e-6)
+    assert c["same_end"] == 2
 
 
 # ------------------------------------------------------------------------------ experiment spec

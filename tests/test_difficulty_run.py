@@ -39,6 +39,30 @@ def test_same_seed_same_report(tmp_path):
     assert [(r["i"], r["seed"]) for r in records] == [(0, 12), (1, 13)]  # game i: seed + i
 
 
+def test_the_report_gives_both_rates_truncation_and_hero_deaths(tmp_path):
+    """The headline says what it counts: completion and completion with every primary goal, each with
+    its Wilson interval; how games ended (truncated among them) and hero deaths per game beside them;
+    comparisons paired on the goals rate."""
+    result = run(Experiment(**SHORT, games=4, seed=2, variants=(None, ["light.start=15"])))
+    rep = report.write(result, tmp_path)
+    for cell, records in zip(rep["cells"], result.records, strict=True):
+        done = sum(r["outcome"] == "completed" for r in records)
+        won = sum(r["outcome"] == "completed" and r["goals_met"] for r in records)
+        assert (cell["completed"]["count"], cell["completed_with_goals"]["count"]) == (done, won)
+        assert cell["ends"]["truncated"]["count"] == sum(r["outcome"] == "truncated" for r in records)
+        deaths = sum(h["died"] for r in records for h in r["heroes"])
+        assert cell["hero_deaths_per_game"] == pytest.approx(deaths / len(records))
+        assert "win" not in cell
+    assert set(rep["comparisons"][0]["completed_with_goals"]) >= {"base", "variant", "difference_ci"}
+    md = (tmp_path / "report.md").read_text()
+    header = next(line for line in md.splitlines() if line.startswith("| adventure | party"))
+    for column in ("completed", "completed with goals", "walked out", "all dead", "truncated"):
+        assert f"| {column} |" in header
+    assert "| hero deaths / game |" in header
+    assert "## Win rates: completed, and completed with goals" in md
+    assert "| base: with goals | variant: with goals |" in md
+
+
 def test_process_backend_gives_the_serial_figures():
     kw = {"games": 6, "seed": 3, "adventures": ("flooded_cellar", "goblin_warrens"), "max_turns": 8}
     serial = report.figures(run(Experiment(backend="serial", **kw)))
@@ -71,8 +95,9 @@ def test_until_stops_each_cell_by_the_interval_rule():
     }
     result = run(Experiment(backend="serial", **kw))
     figures = report.figures(result)
-    for cell in figures["cells"]:  # narrow enough at a look (50, 75, ...) or at the cap
-        assert cell["win"]["half_width"] <= 0.12 or cell["games"] == 60
+    for cell in figures["cells"]:  # both rates narrow enough at a look (50, 75, ...) or at the cap
+        widest = max(cell[k]["half_width"] for k in ("completed", "completed_with_goals"))
+        assert widest <= 0.12 or cell["games"] == 60
         assert cell["games"] == 60 or (cell["games"] - 50) % 25 == 0
     # random heroes never finish in 6 turns: 0 wins of 50 is within ±12% at the first look
     assert figures["cells"][1]["games"] == 50
@@ -107,12 +132,14 @@ def test_console_script_end_to_end(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "light.start=15" in done.stdout and "report.md" in done.stdout
+    assert "| completed | 95% interval | completed with goals | 95% interval |" in done.stdout
+    assert "light.start=15 against base: completed with goals " in done.stdout
     assert f"plots: {out / 'survival.png'}" in done.stdout  # says where the plots are
     for name in ("report.md", "report.json", "timing.json", "winrate.png", "turns.png", "survival.png"):
         assert (out / name).stat().st_size > 0, name
     rep = json.loads((out / "report.json").read_text())
     assert [c["variant"] for c in rep["cells"]] == ["base", "light.start=15"]
-    assert "![win rate per cell" in (out / "report.md").read_text()
+    assert "![both rates per cell" in (out / "report.md").read_text()
 
 
 @pytest.mark.parametrize("pairing", [("scripted", "scripted"), ("trained", "trained")])
@@ -152,4 +179,4 @@ def test_balance_api_returns_the_report():
         ("goblin_warrens", ["sela", "orwin", "bram"], "base"),
         ("goblin_warrens", ["sela", "orwin", "bram"], "monsters.goblin.health=1"),
     ]
-    assert rep["comparisons"][0]["games"] == 2 and rep["format"] == "dungeon_env.balance/1"
+    assert rep["comparisons"][0]["games"] == 2 and rep["format"] == "dungeon_env.balance/2"

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from training.common import EnvSettings, field_docs, make_agent, parse_settings, run_name
@@ -74,6 +75,7 @@ def test_settings_become_a_cli_with_field_docs():
         "heroes": 4,
         "max_turns": 30,
         "reward_truncated": -1.0,
+        "reward_completed_without_goal": 0.0,
     }
     name = run_name("flooded_cellar", "exp", 3)
     assert name.startswith("flooded_cellar__exp__3__") and name.rsplit("__", 1)[1].isdigit()
@@ -114,15 +116,23 @@ def test_evaluate_random_vs_random_prints_a_table_whose_counts_sum_to_n(tmp_path
         [*TINY_ENV, "--games", "12", "--workers", "2", "--json-out", str(tmp_path / "e.json")],
         tmp_path,
     )
-    assert "| outcome | games | rate | 95% Wilson interval |" in out and "| total | 12 |" in out
+    assert "| win rate | games | rate | 95% Wilson interval |" in out and "| total | 12 |" in out
+    assert "| end | games | rate | 95% Wilson interval |" in out
+    assert "| completed (every surviving hero left, goals met or not) |" in out
     result = json.loads((tmp_path / "e.json").read_text())
-    assert sum(result["counts"].values()) == 12 and set(result["counts"]) >= {
-        "completed",
+    assert sum(result["counts"].values()) == 12 and set(result["counts"]) == {
+        "completed_with_goals",
+        "walked_out",
         "failed",
         "truncated",
     }
-    for outcome, count in result["counts"].items():
-        assert result["intervals"][outcome] == pytest.approx(list(wilson_interval(count, 12)))
+    for end, count in result["counts"].items():
+        assert result["intervals"][end] == pytest.approx(list(wilson_interval(count, 12)))
+    counts, wins = result["counts"], result["win_rates"]
+    assert wins["completed"]["count"] == counts["completed_with_goals"] + counts["walked_out"]
+    assert wins["completed_with_goals"]["count"] == counts["completed_with_goals"]
+    for w in wins.values():
+        assert w["interval"] == pytest.approx(list(wilson_interval(w["count"], 12)))
 
 
 @needs_sb3
@@ -158,6 +168,38 @@ def test_selfplay_end_to_end(tmp_path):
     )
     evals = json.loads((run / "eval.json").read_text())
     assert len(evals) == 3 and all(sum(e["counts"].values()) == 2 for e in evals)
+
+
+def test_evaluate_tells_a_party_that_walked_out_from_one_that_met_its_goals(tmp_path):
+    """Heroes who walk straight back out of the start area complete the adventure without its goal:
+    counted as completed, not as completed with the goals."""
+    from tests.builders import ARENA, PLAIN
+    from training.evaluate import ENDS, evaluate, format_table
+
+    text = Path(ARENA).read_text().replace('id = "arena"', 'id = "walk_back_out"')
+    text = text.replace("exits = [[23, 27]]\n", "")  # no exit of its own: the entrance is the exit
+    adventure = tmp_path / "walk_back_out.toml"
+    adventure.write_text(
+        text + '[[objective]]\nkind = "reach"\ntext = "Find K."\narea = "K"\nprimary = true\n'
+    )
+    kwargs = {"adventure": str(adventure), "heroes": PLAIN, "max_turns": 5}
+    result = evaluate(WalkOut(), "random", kwargs, games=3)
+    assert result["counts"] == dict.fromkeys(ENDS, 0) | {"walked_out": 3}
+    assert result["win_rates"]["completed"]["count"] == 3
+    assert result["win_rates"]["completed_with_goals"]["count"] == 0
+    assert "| walked out: completed without every primary goal | 3 | 1.000 |" in format_table(result)
+
+
+class WalkOut:
+    """A hero side that steps onto the start squares (the exits here): east when it can, else west."""
+
+    def act(self, observation, action_mask) -> int:
+        from dungeon_env.engine.actions import END, MOVE_ACTIONS
+
+        for action in (MOVE_ACTIONS[1], MOVE_ACTIONS[3], END):
+            if action_mask[action]:
+                return action
+        return int(np.flatnonzero(action_mask)[0])
 
 
 def test_evaluate_plays_scripted_agents_by_name():

@@ -47,6 +47,9 @@ class EnvSettings:
     reward_truncated: float = 0.0
     """the heroes' reward when the turn cap ends the adventure (the DM gets the opposite); -1 makes
     running out of turns as bad as failing, which is what a win rate counts"""
+    reward_completed_without_goal: float = 0.0
+    """the heroes' reward when every surviving hero walks out without every primary goal met (the
+    DM gets the opposite); completing with the goals pays +1"""
 
     def env_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``RoleEnv`` / ``dungeon_env.env``."""
@@ -56,6 +59,7 @@ class EnvSettings:
             "heroes": heroes,
             "max_turns": self.max_turns,
             "reward_truncated": self.reward_truncated,
+            "reward_completed_without_goal": self.reward_completed_without_goal,
         }
         if self.shaping:
             kwargs["shaping"] = {k: float(v) for k, v in (p.split("=") for p in self.shaping.split(","))}
@@ -314,7 +318,8 @@ def make_vec_env(
 
 
 def outcome_callback():
-    """An SB3 callback logging the share of finished episodes per outcome (``outcome/completed`` ...)."""
+    """An SB3 callback logging the share of finished episodes per outcome (``outcome/completed`` ...)
+    and of those completed with every primary goal met (``outcome/completed_with_goals``)."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class OutcomeCallback(BaseCallback):
@@ -323,6 +328,8 @@ def outcome_callback():
                 if done and "outcome" in info:
                     for outcome in ("completed", "failed", "truncated", "illegal_action"):
                         self.logger.record_mean(f"outcome/{outcome}", float(info["outcome"] == outcome))
+                    won = info["outcome"] == "completed" and bool(info.get("goals_met"))
+                    self.logger.record_mean("outcome/completed_with_goals", float(won))
             return True
 
     return OutcomeCallback()

@@ -1,4 +1,5 @@
-"""Play N games for any pairing of agents and print the outcomes with 95% Wilson intervals.
+"""Play N games for any pairing of agents and print both win rates and how the games ended, with
+95% Wilson intervals.
 
     python -m training.evaluate --heroes-agent random --dm-agent runs/<run>/final_model.zip --games 1000
 
@@ -7,6 +8,12 @@ the side), a MaskablePPO checkpoint (``.zip``, its actions sampled) or ``policy:
 (played greedily, as the shipped policies are).
 Game ``i`` is played with seed ``seed + i`` (agents are seeded from it too), so a result repeats
 exactly; ``--workers k`` splits the games over ``k`` processes.
+
+The two win rates (``win_rates`` in the JSON): ``completed`` (every surviving hero left the dungeon,
+the adventure's goals met or not) and ``completed_with_goals`` (completed with every primary goal
+met). How the games ended (``counts``, ``rates``, ``intervals``; they add up to the games played):
+``completed_with_goals``, ``walked_out`` (completed without every primary goal), ``failed`` (every
+hero dead) and ``truncated`` (the turn cap).
 """
 
 from __future__ import annotations
@@ -26,12 +33,27 @@ import numpy as np
 from dungeon_env.env import raw_env
 from training.common import EnvSettings, make_agent, parse_settings
 
-OUTCOMES = ("completed", "failed", "truncated")
+ENDS = ("completed_with_goals", "walked_out", "failed", "truncated")
+END_TEXT = {
+    "completed_with_goals": "completed with every primary goal met",
+    "walked_out": "walked out: completed without every primary goal",
+    "failed": "failed: every hero dead",
+    "truncated": "truncated: the turn cap",
+}
+WIN_RATES = {
+    "completed": ("completed_with_goals", "walked_out"),
+    "completed_with_goals": ("completed_with_goals",),
+}
+WIN_TEXT = {
+    "completed": "completed (every surviving hero left, goals met or not)",
+    "completed_with_goals": "completed with every primary goal met",
+}
 
 
 @dataclasses.dataclass
 class Settings(EnvSettings):
-    """Play N games between a hero side and a DM side and print win rates with 95% Wilson intervals."""
+    """Play N games between a hero side and a DM side and print both win rates (completed, and
+    completed with every primary goal met) and how the games ended, with 95% Wilson intervals."""
 
     heroes_agent: str = "random"
     """the heroes' side: random, an agents name (policy: the shipped one), a MaskablePPO checkpoint
@@ -61,8 +83,15 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
     return max(0.0, center - half), min(1.0, center + half)
 
 
+def end_of(outcome: str, goals_met: bool) -> str:
+    """How a game ended, one of ``ENDS`` (or the outcome itself if it is none of them)."""
+    if outcome == "completed":
+        return "completed_with_goals" if goals_met else "walked_out"
+    return outcome
+
+
 def play_games(heroes_agent: Any, dm_agent: Any, env_kwargs: dict[str, Any], seeds: list[int]) -> Counter:
-    """Play one game per seed; returns how many ended with each outcome."""
+    """Play one game per seed; returns how many ended each way (``ENDS``)."""
     env = raw_env(**env_kwargs)
     sides = {"heroes": make_agent(heroes_agent, "heroes", env=env), "dm": make_agent(dm_agent, "dm", env=env)}
     counts: Counter = Counter()
@@ -79,7 +108,7 @@ def play_games(heroes_agent: Any, dm_agent: Any, env_kwargs: dict[str, Any], see
                 continue
             actor = sides["dm" if agent == "dm" else "heroes"]
             env.step(int(actor.act(obs["observation"], obs["action_mask"])))
-        counts[env.game.outcome] += 1
+        counts[end_of(env.game.outcome, env.game.goals_met)] += 1
     env.close()
     return counts
 
@@ -100,7 +129,8 @@ def evaluate(
     seed: int = 0,
     workers: int = 1,
 ) -> dict[str, Any]:
-    """Play ``games`` games (in ``workers`` processes) and return counts, rates and Wilson intervals."""
+    """Play ``games`` games (in ``workers`` processes) and return both win rates and how the games
+    ended, as counts, rates and Wilson intervals."""
     seeds = [seed + i for i in range(games)]
     if workers <= 1:
         counts = play_games(heroes_agent, dm_agent, env_kwargs, seeds)
@@ -110,30 +140,43 @@ def evaluate(
         with ProcessPoolExecutor(len(chunks), mp_context=context) as pool:
             parts = pool.map(_play_chunk, [(heroes_agent, dm_agent, env_kwargs, c) for c in chunks])
             counts = sum(parts, Counter())
-    outcomes = list(OUTCOMES) + sorted(set(counts) - set(OUTCOMES))
+    ends = list(ENDS) + sorted(set(counts) - set(ENDS))
+    wins = {name: sum(counts[e] for e in kinds) for name, kinds in WIN_RATES.items()}
     return {
         "heroes_agent": str(heroes_agent),
         "dm_agent": str(dm_agent),
         "adventure": env_kwargs.get("adventure"),
         "games": games,
-        "counts": {o: counts[o] for o in outcomes},
-        "rates": {o: counts[o] / games if games else 0.0 for o in outcomes},
-        "intervals": {o: wilson_interval(counts[o], games) for o in outcomes},
+        "win_rates": {
+            name: {"count": c, "rate": c / games if games else 0.0, "interval": wilson_interval(c, games)}
+            for name, c in wins.items()
+        },
+        "counts": {e: counts[e] for e in ends},
+        "rates": {e: counts[e] / games if games else 0.0 for e in ends},
+        "intervals": {e: wilson_interval(counts[e], games) for e in ends},
     }
 
 
+def _row(name: str, count: int, rate: float, interval) -> str:
+    low, high = interval
+    return f"| {name} | {count} | {rate:.3f} | [{low:.3f}, {high:.3f}] |"
+
+
 def format_table(result: dict[str, Any]) -> str:
-    """The result as a markdown table: outcome, games, rate, 95% Wilson interval."""
+    """The result as two markdown tables (games, rate, 95% Wilson interval): the two win rates, and
+    how the games ended (adding up to the games played)."""
     lines = [
         f"heroes: {result['heroes_agent']}  vs  dm: {result['dm_agent']}  on {result['adventure']}, "
         f"{result['games']} games",
         "",
-        "| outcome | games | rate | 95% Wilson interval |",
+        "| win rate | games | rate | 95% Wilson interval |",
         "|---|---:|---:|---|",
     ]
-    for outcome, count in result["counts"].items():
-        low, high = result["intervals"][outcome]
-        lines.append(f"| {outcome} | {count} | {result['rates'][outcome]:.3f} | [{low:.3f}, {high:.3f}] |")
+    for name, w in result["win_rates"].items():
+        lines.append(_row(WIN_TEXT.get(name, name), w["count"], w["rate"], w["interval"]))
+    lines += ["", "| end | games | rate | 95% Wilson interval |", "|---|---:|---:|---|"]
+    for end, count in result["counts"].items():
+        lines.append(_row(END_TEXT.get(end, end), count, result["rates"][end], result["intervals"][end]))
     lines.append(f"| total | {sum(result['counts'].values())} | | |")
     return "\n".join(lines)
 
