@@ -14,12 +14,17 @@ The observation is the env's observation without its two biggest pieces (the 19 
 ``advised = [units, items, spells, candidates, role, me, ..., turn] + one_hot(advice, N_ACTIONS)``
 
 ``AdvisedObserver`` builds it from the engine's game (for agents) or from the env's flat observation.
+Given the ``layout`` of an older version (``agents.obs_layout``; the shipped policies were trained on
+commit 2df847b's), it builds that version's advised observation instead: the kept pieces of the old
+layout filled from today's observation by names, then an advice one-hot of the old action table's
+size (advice beyond it, a newer action, gives no one-hot).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from agents.obs_layout import advised_size, advised_translator, compact_size
 from dungeon_env.engine import Game
 from dungeon_env.engine.actions import N_ACTIONS
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
@@ -72,10 +77,15 @@ class AdvisedObserver:
     """Advised observations of one side: the advisor's choice for the decision asked, appended to
     the compact observation."""
 
-    def __init__(self, side: str, seed: int | None = None) -> None:
+    def __init__(self, side: str, seed: int | None = None, layout: dict | None = None) -> None:
         self.side = side
         self.advisor = make_advisor(side, seed)
         self._observer = Observer()
+        self.layout = layout
+        self._translate = advised_translator(layout) if layout is not None else None
+        self.size = advised_size(layout) if layout is not None else ADVISED_SIZE
+        self.compact = compact_size(layout) if layout is not None else COMPACT_SIZE
+        self.n_advice = int(layout["advised"]["advice"]) if layout is not None else N_ACTIONS
 
     def seed(self, seed: int | None) -> None:
         self.advisor.seed(seed)
@@ -87,7 +97,14 @@ class AdvisedObserver:
     def from_flat(self, flat: np.ndarray, game: Game | None) -> np.ndarray:
         """The advised observation of an env's flat observation; ``game`` is ``None`` (no advice)
         when nothing is asked (the episode is over)."""
-        return advised_observation(flat, None if game is None or game.over else self.advice(game))
+        advice = None if game is None or game.over else self.advice(game)
+        if self._translate is None:
+            return advised_observation(flat, advice)
+        out = np.zeros(self.size, np.float32)
+        out[: self.compact] = self._translate(flat)
+        if advice is not None and advice < self.n_advice:  # a newer action has no old one-hot
+            out[self.compact + advice] = 1.0
+        return out
 
     def from_game(self, game: Game) -> tuple[np.ndarray, np.ndarray]:
         """The advised observation and the action mask of the agent ``game`` asks now."""

@@ -1,5 +1,7 @@
 """``AdvisedPolicy``: a MaskablePPO actor-critic whose action logits add a learned weight times the
-advisor's one-hot (the last ``N_ACTIONS`` inputs of an advised observation, see ``agents.advised``).
+advisor's one-hot (the last ``n`` inputs of an advised observation, ``n`` the size of the policy's
+action space: ``N_ACTIONS`` today, 76 for a checkpoint of an older action table; see
+``agents.advised``).
 
     logits = action_net(mlp_pi(observation)) + advice_weight * one_hot(advice)
 
@@ -16,8 +18,6 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
-
-from dungeon_env.engine.actions import N_ACTIONS
 
 DEFAULT_ADVICE_WEIGHT = 5.0
 
@@ -70,19 +70,24 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
         self.advice_weight = advice_weight
         super().__init__(*args, **kwargs)
 
+    @property
+    def n_actions(self) -> int:
+        """The advice one-hot's size: the action table the policy was built for."""
+        return int(self.action_space.n)
+
     def _build_mlp_extractor(self) -> None:
         inner = MlpExtractor(
-            self.features_dim - N_ACTIONS,
+            self.features_dim - self.n_actions,
             net_arch=self.net_arch,
             activation_fn=self.activation_fn,
             device=self.device,
         )
-        self.mlp_extractor = AdviceMlpExtractor(inner, N_ACTIONS)
+        self.mlp_extractor = AdviceMlpExtractor(inner, self.n_actions)
 
     def _build(self, lr_schedule) -> None:
         super()._build(lr_schedule)
-        hidden = self.mlp_extractor.latent_dim_pi - N_ACTIONS
-        self.action_net = AdviceHead(hidden, N_ACTIONS, self.advice_weight)
+        hidden = self.mlp_extractor.latent_dim_pi - self.n_actions
+        self.action_net = AdviceHead(hidden, self.n_actions, self.advice_weight)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict:

@@ -17,6 +17,14 @@ Two kinds of checkpoint are played, told apart by the model's observation size:
 
 ``choose(game)`` plays from the engine's game alone (it builds the observation itself), for loops
 that skip the env. Sampling uses the agent's own generator (``seed``), never torch's global one.
+
+A checkpoint trained on an older observation layout and action table (the shipped policies: commit
+2df847b, 76 actions, before ``back`` and the hero abilities) plays on the layout it was trained with:
+the layout is recorded as ``agents/policies/layout_<commit>.json`` (``agents.obs_layout``) and found
+by the model's observation size; its observation is built from today's by names, and the policy
+picks only among the first ``n`` actions of the mask (``n`` its action table's size; those ids are
+unchanged). A decision that offers none of them raises an error (every decision that offers a newer
+action also offers an older one, so it does not happen).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import numpy as np
 
 from agents.advised import ADVISED_SIZE, AdvisedObserver, role_of
 from agents.base import find_game
+from agents.obs_layout import Translator, advised_size, current_layout, load_layout
 
 POLICY_DIR = Path(__file__).parent / "policies"
 ROLES = ("heroes", "dm")
@@ -38,6 +47,28 @@ BUNDLED_DETERMINISTIC = {"heroes": False, "dm": True}
 
 def default_path(role: str) -> Path:
     return POLICY_DIR / f"{role}.zip"
+
+
+def recorded_layouts() -> list[dict]:
+    """The older observation layouts shipped beside the policies (``layout_<commit>.json``)."""
+    return [load_layout(path) for path in sorted(POLICY_DIR.glob("layout_*.json"))]
+
+
+def layout_for(size: int) -> tuple[dict | None, bool]:
+    """``(layout, advised)`` of a checkpoint whose observations have ``size`` floats: None for
+    today's layout; else the recorded layout with that plain or advised size."""
+    from dungeon_env.observation import OBS_SPEC
+
+    if size in (ADVISED_SIZE, OBS_SPEC.size):
+        return None, size == ADVISED_SIZE
+    for layout in recorded_layouts():
+        if size in (advised_size(layout), layout["size"]):
+            return layout, size == advised_size(layout)
+    known = ", ".join(f"{lay['commit']} ({lay['size']} / {advised_size(lay)})" for lay in recorded_layouts())
+    raise ValueError(
+        f"no observation layout has {size} floats: today's is {OBS_SPEC.size} (advised {ADVISED_SIZE}); "
+        f"recorded: {known or 'none'} (scripts/record_layout.py records another)"
+    )
 
 
 class PolicyAgent:
@@ -70,6 +101,9 @@ class PolicyAgent:
         self._model = None
         self._advised: AdvisedObserver | None = None
         self._plain = None  # an Observer, for choose() with a plain checkpoint
+        self._layout: dict | None = None  # an older layout the checkpoint was trained on (None: today's)
+        self._is_advised = False
+        self._old_plain: Translator | None = None  # a plain checkpoint of an older layout
         self.bind(game=game, env=env)
         self.seed(seed)
 
@@ -95,15 +129,31 @@ class PolicyAgent:
                     "PolicyAgent needs sb3-contrib and torch: "
                     "pip install torch==2.13.0, then pip install -e '.[training]'"
                 ) from err
-            self._model = MaskablePPO.load(str(self.path), device="cpu")
-            if self.advised:
-                self._advised = AdvisedObserver(self.role, self._seed)
+            model = MaskablePPO.load(str(self.path), device="cpu")
+            self._layout, self._is_advised = layout_for(int(np.prod(model.observation_space.shape)))
+            if self._is_advised:
+                self._advised = AdvisedObserver(self.role, self._seed, self._layout)
+            elif self._layout is not None:
+                self._old_plain = Translator(self._layout, current_layout())
+            self._model = model
         return self._model
 
     @property
     def advised(self) -> bool:
         """Whether the checkpoint reads the advised observation (``agents.advised``)."""
-        return self.model.observation_space.shape == (ADVISED_SIZE,)
+        _ = self.model
+        return self._is_advised
+
+    @property
+    def layout(self) -> str:
+        """The commit of the observation layout the checkpoint reads (``"current"``: today's)."""
+        _ = self.model
+        return "current" if self._layout is None else self._layout["commit"]
+
+    @property
+    def n_actions(self) -> int:
+        """The size of the checkpoint's action table (its ids are today's first ones)."""
+        return int(self.model.action_space.n)
 
     @property
     def game(self):
@@ -122,8 +172,11 @@ class PolicyAgent:
                 action_mask = observation["action_mask"]
             observation = observation["observation"]
         observation = np.asarray(observation, np.float32)
-        if self.advised and observation.shape != (ADVISED_SIZE,):
+        size = int(np.prod(self.model.observation_space.shape))
+        if self.advised and observation.shape != (size,):
             observation = self._advised.from_flat(observation, self.game)
+        elif self._old_plain is not None and observation.shape != (size,):
+            observation = self._old_plain(observation)
         return self._pick(observation, np.asarray(action_mask).astype(bool))
 
     def choose(self, game) -> int:
@@ -140,10 +193,13 @@ class PolicyAgent:
         self._plain = self._plain or Observer()
         role, me = role_of(game.agent)
         obs = self._plain.observe(game, role, me, True, game.max_turns)
-        return obs["observation"], obs["action_mask"]
+        flat = obs["observation"] if self._old_plain is None else self._old_plain(obs["observation"])
+        return flat, obs["action_mask"]
 
     def probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """The policy's action probabilities for one observation, 0 outside ``mask``."""
+        """The policy's action probabilities over its own action table for one observation, 0
+        outside ``mask`` (today's mask: the checkpoint's first ``n_actions`` entries are used)."""
+        mask = self._own_mask(mask)
         logits = self.logits(observation)
         logits[~mask] = -np.inf
         weights = np.exp(logits - logits.max())
@@ -163,8 +219,22 @@ class PolicyAgent:
             latent = policy.mlp_extractor.forward_actor(features)
             return policy.action_net(latent)[0].numpy().astype(np.float64)
 
+    def _own_mask(self, mask: np.ndarray) -> np.ndarray:
+        """The legal actions among the checkpoint's own ``n_actions`` (an older table's ids are
+        today's first ones); a decision that leaves none is an error, never a random pick."""
+        n = self.n_actions
+        own = np.asarray(mask, bool)[:n]
+        if not own.any():
+            legal = np.flatnonzero(mask).tolist()
+            raise RuntimeError(
+                f"{self.path.name} knows actions 0..{n - 1} only, and this decision offers none of them "
+                f"(legal: {legal}); every decision with a newer action should also offer an older one"
+            )
+        return own
+
     def _pick(self, observation: np.ndarray, mask: np.ndarray) -> int:
         if self.deterministic:
+            mask = self._own_mask(mask)
             logits = self.logits(observation)
             logits[~mask] = -np.inf
             return int(np.argmax(logits))
@@ -172,4 +242,11 @@ class PolicyAgent:
         return int(self.rng.choice(len(probs), p=probs))
 
 
-__all__ = ["BUNDLED_DETERMINISTIC", "POLICY_DIR", "PolicyAgent", "default_path"]
+__all__ = [
+    "BUNDLED_DETERMINISTIC",
+    "POLICY_DIR",
+    "PolicyAgent",
+    "default_path",
+    "layout_for",
+    "recorded_layouts",
+]
