@@ -72,7 +72,7 @@ class ScriptedDM(GameAgent):
             return END
         h = self.victim(g, m)
         if h is None:
-            return END if END in legal else self.rng.choice(legal)
+            return END if END in legal else self.closest_legal(g, m, legal)
         goal = around(g, int(s.unit_pos[h]))
         dist = path_distances(t, goal, s.door_open)
         traps = self.trap_squares(g)
@@ -86,7 +86,26 @@ class ScriptedDM(GameAgent):
                 return EXTRA_MOVE
             if DEFER in legal and 0 < dist[here] < UNREACHABLE:
                 return DEFER  # blocked: let the others move first
-        return choice
+        return choice if choice in legal else self.closest_legal(g, m, legal)
+
+    def closest_legal(self, g: Game, m: int, legal: list[int]) -> int:
+        """When the rules forbid stopping here (R-MON-03): the legal step that gets nearest to any
+        hero, else a Stamina-bought square, else waiting for the others (DEFER)."""
+        s, t = g.state, g.tables
+        goal = [q for h in active_heroes(g) for q in around(g, int(s.unit_pos[h]))]
+        dist = path_distances(t, goal, s.door_open) if goal else None
+        here = int(s.unit_pos[m])
+        steps = [
+            (dist[nxt] if dist else 0, a)
+            for a, nxt in zip(MOVE_ACTIONS, t.neighbor[here].tolist(), strict=True)
+            if a in legal
+        ]
+        if steps:
+            return min(steps)[1]
+        for action in (EXTRA_MOVE, DEFER, END):
+            if action in legal:
+                return action
+        raise ValueError(f"no movement choice for {g.label(m)} among the legal actions {legal}")
 
     # ----------------------------------------------------------------------------- fights
     def fight_stamina(self, g: Game, m: int, legal: list[int]) -> int:

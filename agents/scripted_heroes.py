@@ -14,6 +14,11 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
   with no monster in sight.
 - **Resting.** A hero that is Exhausted or at Death's Door, or low on Stamina, with no monster in
   sight, ends its movement at once (and stays in the Explore phase) to Rest.
+- **Abilities.** An Active ability is used where it obviously helps: a heal when the hero or a
+  neighbour is hurt (on the most hurt), Magic when the hero lacks it, Light at 10 or below, trap
+  detection at the start of a Movement (unless resting), a Fight or Damage bonus when the hero (or,
+  for an ally's bonus, a neighbour) stands next to a monster and ends its move or evades no more.
+  Movement bonuses are not used.
 - **Items and spells.** A hurt hero drinks a potion (or hands it to a hurt neighbour); a healer
   casts its healing on the most hurt hero; in 2.1 a caster picks a damage spell (or a sleep / fight
   spell) when a monster is in sight, a heal when a hero is hurt; targets are the monster most
@@ -56,9 +61,13 @@ from agents._common import (
 )
 from agents.base import GameAgent
 from dungeon_env.engine import Decision, Game
+from dungeon_env.engine import abilities as ability_rules
 from dungeon_env.engine import items as item_rules
 from dungeon_env.engine import spells as spell_rules
 from dungeon_env.engine.actions import (
+    ABILITY_0,
+    ABILITY_ACTIONS,
+    BACK,
     CHOICE_0,
     DISARM_ACTIONS,
     DRAG_ACTIONS,
@@ -80,6 +89,7 @@ from dungeon_env.engine.actions import (
     STAY,
     TAKE,
     TARGET_0,
+    TARGET_ABILITY,
     TARGET_GIVE,
     TARGET_ITEM,
     TARGET_LOOT,
@@ -152,7 +162,7 @@ class ScriptedHeroes(GameAgent):
             Decision.CLAIM_ITEM: lambda g, h, legal: TAKE if TAKE in legal else legal[0],
             Decision.HERO_ACT: self.hero_act,
             Decision.ITEM_VERB: self.item_verb,
-            Decision.SPELL_VERB: lambda g, h, legal: USE if USE in legal else END,
+            Decision.SPELL_VERB: lambda g, h, legal: USE if USE in legal else BACK,
             Decision.DISARM: lambda g, h, legal: next((a for a in legal if a in DISARM_ACTIONS), END),
             Decision.CAST_MODE: lambda g, h, legal: NORMAL_CAST if NORMAL_CAST in legal else legal[0],
         }
@@ -306,6 +316,8 @@ class ScriptedHeroes(GameAgent):
     def hero_move(self, g: Game, h: int, legal: list[int]) -> int:
         s = g.state
         use = self.heal_now(g, h, legal, "movement")
+        if use is None:
+            use = self.ability_now(g, h, legal, fighting=False)
         if use is not None:
             return use
         if not s.moved[h] and self.wants_rest(g, h):
@@ -323,6 +335,9 @@ class ScriptedHeroes(GameAgent):
         if choice == END:
             if self.tried_door_ahead(g, h, dist) and s.move_left[h] > 0:
                 return self.step_aside(g, h, legal, dist)
+            bonus = self.ability_now(g, h, legal, fighting=True)
+            if bonus is not None:
+                return bonus
             if (
                 EXTRA_MOVE in legal
                 and is_exit
@@ -370,7 +385,8 @@ class ScriptedHeroes(GameAgent):
         foes = adjacent_foes(g, h)
         danger = len(foes) >= 2 or (foes and (s.health[h] <= 2 or s.deaths_door[h]))
         if not danger:
-            return END
+            bonus = self.ability_now(g, h, legal, fighting=True)
+            return END if bonus is None else bonus
         here = int(s.unit_pos[h])
         goal, _ = self.goal_targets(g)
         dist = self.distances(g, goal)
@@ -428,6 +444,32 @@ class ScriptedHeroes(GameAgent):
                 if spells:
                     self.intent[h] = USE
                     return spells[0]
+        return None
+
+    def ability_now(self, g: Game, h: int, legal: list[int], fighting: bool) -> int | None:
+        """An Active ability worth using now (see the module docstring); ``fighting``: the hero is
+        done moving, so a Fight bonus would count this turn."""
+        s = g.state
+        for a in legal:
+            if a not in ABILITY_ACTIONS:
+                continue
+            ability = ability_rules.card_abilities(g, h)[a - ABILITY_0]
+            kind, near = ability.effect.kind, ability_rules.targets(g, h)
+            if kind == "heal":
+                good = max(hurt(g, k) for k in near) >= HURT
+            elif kind == "magic":
+                good = s.magic[h] + ability.effect.amount <= s.base_magic[h]
+            elif kind == "light":
+                good = s.light <= 10
+            elif kind == "detect_traps":
+                good = not s.moved[h] and not self.wants_rest(g, h)
+            elif kind in ("fight_bonus", "damage_bonus"):
+                who = near if ability.target == "ally" else [h]
+                good = fighting and any(adjacent_foes(g, k) for k in who)
+            else:
+                good = False
+            if good:
+                return a
         return None
 
     def spell_select(self, g: Game, h: int, legal: list[int]) -> int:
@@ -490,7 +532,16 @@ class ScriptedHeroes(GameAgent):
             return TARGET_0 + self.most_hurt(g, receivers(g, h))
         if a == TARGET_LOOT:
             return TARGET_0 if corpse_items(g, h) else legal[0]
+        if a == TARGET_ABILITY:
+            return TARGET_0 + self.ability_target(g, h, b)
         return legal[0]
+
+    def ability_target(self, g: Game, h: int, k: int) -> int:
+        """The most hurt candidate for a heal; for a Fight bonus the first one next to a monster."""
+        cands = ability_rules.targets(g, h)
+        if ability_rules.card_abilities(g, h)[k].effect.kind in ("heal", "stamina", "magic"):
+            return self.most_hurt(g, cands)
+        return next((i for i, u in enumerate(cands) if adjacent_foes(g, u)), 0)
 
     def mental_bid(self, g: Game, h: int, legal: list[int]) -> int:
         s = g.state
@@ -569,7 +620,7 @@ class ScriptedHeroes(GameAgent):
         want = self.intent.pop(h, USE)
         if want in legal:
             return want
-        return USE if USE in legal and want != GIVE else END
+        return USE if USE in legal and want != GIVE else BACK
 
 
 __all__ = ["ScriptedHeroes"]

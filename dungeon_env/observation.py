@@ -10,7 +10,9 @@ What each side sees:
   blockages, exits) of revealed areas only, an undiscovered secret door as a wall, figures in revealed
   areas only, detected traps and hazards only, and the identity of identified items only (a face-down
   item shows its deck, never its card). The ``items`` and ``spells`` pieces are the observing hero's
-  own (``ITEM_k`` / ``SPELL_k`` pick row ``k``).
+  own (``ITEM_k`` / ``SPELL_k`` pick row ``k``). Hero abilities are public, as the hero cards are:
+  every observer sees which abilities each hero has (``ability_*``) and which Active ones have a use
+  left (``ready_k``, for ``ABILITY_k``).
 - **The DM** sees everything heroes see plus the layout of unrevealed areas, every monster, hidden
   traps (``trap_hidden``), undiscovered secret doors (``secret_door``) and every item's identity.
 
@@ -32,14 +34,17 @@ import numpy as np
 
 from dungeon_env.content import load_heroes, load_items, load_monsters, load_spells
 from dungeon_env.content.model import DECKS, HEIGHT, TRAITS, WIDTH
+from dungeon_env.engine import abilities
 from dungeon_env.engine.actions import (
     DECISION_NAMES,
+    MAX_ABILITIES,
     MAX_HEROES,
     MAX_ITEMS_HELD,
     MAX_SPELLS_KNOWN,
     MAX_TARGETS,
     N_ACTIONS,
     PHASE_NAMES,
+    TARGET_ABILITY,
     TARGET_GIVE,
     TARGET_ITEM,
     TARGET_LOOT,
@@ -115,6 +120,14 @@ UNIT_COLUMNS = (
 _HERO_IDS = tuple(load_heroes())
 _MONSTER_IDS = tuple(load_monsters())
 UNIT_COLUMNS += tuple((f"type_{c}", f"card: {c}") for c in _HERO_IDS + _MONSTER_IDS)
+# Hero abilities (R-BOARD-04; public: every hero card is on the table): which a figure has, by id in
+# roster order, and whether its k-th ability is Active with a use left (engine.abilities.ready).
+_ABILITIES = tuple(a for hero in load_heroes().values() for a in hero.abilities)
+UNIT_COLUMNS += tuple((f"ability_{a.id}", f"has the {a.use} ability {a.name}") for a in _ABILITIES)
+UNIT_COLUMNS += tuple(
+    (f"ready_{k}", f"the k-th ability of its card (k = {k}) is Active with a use left: ABILITY_{k}")
+    for k in range(MAX_ABILITIES)
+)
 UCOL = {name: i for i, (name, _) in enumerate(UNIT_COLUMNS)}
 
 _ITEM_IDS = tuple(load_items())
@@ -152,7 +165,7 @@ ALL_ITEM_COLUMNS = (
     *ITEM_COLUMNS[1:],
 )
 ACOL = {name: i for i, (name, _) in enumerate(ALL_ITEM_COLUMNS)}
-TARGET_PURPOSES = ("spell", "item", "give", "loot")
+TARGET_PURPOSES = ("spell", "item", "give", "loot", "ability")
 ACTING = tuple(f"hero_{i}" for i in range(MAX_HEROES)) + ("dm",)
 
 
@@ -206,7 +219,7 @@ OBS_SPEC = Spec(
         (
             "target_purpose",
             (len(TARGET_PURPOSES),),
-            "choose_target: what is chosen (spell, item, give, loot)",
+            "choose_target: what is chosen (spell, item, give, loot, ability)",
         ),
         ("combat", (1,), "a monster is on the board: the Combat Turn Sequence is in effect"),
         ("light", (1,), "Light / 20"),
@@ -303,6 +316,11 @@ _D1 = _D0 + len(_DYNAMIC)
 if [UCOL[name] for name, _ in _DYNAMIC] != list(range(_D0, _D1)):
     raise RuntimeError("observation: the dynamic unit columns must be contiguous and in _DYNAMIC order")
 _N_HERO_CARDS = len(_HERO_IDS)
+# per hero card (roster order): the unit columns of its abilities; the ready columns
+_ABILITY_COLS = [
+    np.array([UCOL[f"ability_{a.id}"] for a in hero.abilities], np.int64) for hero in load_heroes().values()
+]
+_READY = UCOL["ready_0"]
 _ITEM_CARDS = tuple(load_items().values())
 _DECK_OF = np.array([DECKS.index(c.deck) for c in _ITEM_CARDS], np.int64)
 
@@ -391,6 +409,8 @@ class Observer:
                 cards = figures.cards(game, me)
                 if cards is not None:
                     out[_CARDS] = cards
+        for h, k in abilities.ready_pairs(game):  # Active abilities with a use left (public, like cards)
+            units[_READY + k, h] = 1.0
         if s.effects:
             counts = np.bincount([row[0] for row in s.effects], minlength=MAX_UNITS)[:MAX_UNITS]
             units[UCOL["effects"]] = np.minimum(counts / 3, 1.0) * figures.present
@@ -575,6 +595,8 @@ def _static_rows(s, hero: np.ndarray, monster: np.ndarray, present: np.ndarray) 
     for h in How:
         if h != How.HERO:
             t[:, UCOL[f"how_{h.name.lower()}"]] = (s.unit_how == h) & monster
+    for u in np.flatnonzero(hero & (s.unit_card >= 0)):
+        t[u, _ABILITY_COLS[int(s.unit_card[u])]] = 1.0
     used = np.flatnonzero(s.unit_side >= 0)
     type_index = s.unit_card[used].astype(np.int64) + np.where(monster[used], _N_HERO_CARDS, 0)
     t[used, UCOL[f"type_{_HERO_IDS[0]}"] + type_index] = 1.0
@@ -607,6 +629,8 @@ def _fill_candidates(game, role, unit, purpose, b, out, units) -> None:
         chosen = items.item_targets(game, unit)
     elif purpose == TARGET_GIVE:
         chosen = trade.receivers(game, unit)
+    elif purpose == TARGET_ABILITY:
+        chosen = abilities.targets(game, unit)
     else:
         chosen = []
     for k, u in enumerate(chosen[:MAX_TARGETS]):

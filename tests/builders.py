@@ -194,3 +194,25 @@ def item_action(g: Game, h: int, slot: int) -> int:
     from dungeon_env.engine.actions import ITEM_0
 
     return ITEM_0 + items.held(g, h).index(slot)
+
+
+def pick_item(g: Game, h: int, slot: int, verb: int | None = None) -> None:
+    """Pick item slot ``slot`` of hero ``h`` (ITEM_k) and answer the verb question that follows:
+    ``verb``, or the one verb other than BACK (a verb decision always offers BACK, ruling D-08b)."""
+    from dungeon_env.engine import Decision
+    from dungeon_env.engine.actions import BACK
+
+    g.apply(item_action(g, h, slot))
+    if g.decision is not None and g.decision[0] == Decision.ITEM_VERB and g.decision[1] == h:
+        if verb is None:
+            (verb,) = [a for a in g.legal_actions() if a != BACK]
+        g.apply(verb)
+
+
+def add_statue(g: Game, monster_id: str, x: int, y: int, awake: bool = True, how: How = How.GUARD) -> int:
+    """A monster that cannot walk (Movement 0): for tests of other rules than the duty to attack
+    (R-MON-03), which would otherwise bring every awake monster next to the heroes. It still
+    fights, casts, keeps the Combat Turn Sequence running and may buy squares with Stamina."""
+    u = add_monster(g, monster_id, x, y, awake=awake, how=how)
+    g.state.base_move[u] = 0
+    return u

@@ -35,6 +35,7 @@ CHUNKS = 4
 MAX_TURNS = (5, 12)  # the turn cap of each game is drawn from this range (kept small for time)
 CHECK_ALL_LEGAL_EVERY = 50  # apply every legal action to a copy at about one decision in this many
 MAX_DECISIONS = 20_000  # a game that needs more than this is stuck
+OLD_ACTIONS = 76  # the action table of the shipped policies (commit 2df847b)
 
 ADVENTURES = adventure_names()
 ROSTER = list(load_heroes())
@@ -110,6 +111,7 @@ class Checker:
         g, s = self.g, self.g.state
         self._units(g, s)
         self._items(s)
+        self._abilities(g, s)
         self.light_raised |= any(e["type"] == "light_raised" for e in g.events[self.n_events :])
         assert 0 <= s.light <= 20
         if self.light_raised:
@@ -188,11 +190,26 @@ class Checker:
             assert np.bincount(held).max() <= 12, "a hero holds more than 12 items"
         assert np.all(s.item_card < len(self.g.item_cards))
 
+    def _abilities(self, g: Game, s) -> None:
+        """An Active ability is used at most its uses an adventure (once a turn for a per-turn one)."""
+        for h in range(s.n_heroes):
+            card = g.heroes[int(s.unit_card[h])]
+            for k in range(s.ability_uses.shape[1]):
+                uses = int(s.ability_uses[h, k])
+                if k >= len(card.abilities) or not card.abilities[k].active:
+                    assert uses == 0, "a Passive ability (or none) was used"
+                elif card.abilities[k].limit == "adventure":
+                    assert uses <= card.abilities[k].uses, "an ability used more often than its card allows"
+                else:
+                    assert uses <= s.turn and 0 <= int(s.ability_turn[h, k]) <= s.turn
+
     def _decision(self, g: Game, s) -> None:
         kind, unit = s.stack[-1][:2]
         legal = g.legal_actions()
         assert len(legal) >= 2, "a decision with one (or no) legal action was asked (ruling D-08)"
         assert legal == sorted(set(legal)) and legal[0] >= 0 and legal[-1] < N_ACTIONS
+        # the shipped policies know actions 0..75 only (agents/policy.py): every decision offers one
+        assert legal[0] < OLD_ACTIONS, "a decision offers only actions newer than the shipped policies"
         assert s.unit_status[unit] == ACTIVE
         assert s.phase in PHASE_OF_DECISION[kind]
         if unit < s.n_heroes:
@@ -282,6 +299,7 @@ COUNTED = (
     "mental",
     "item_identified",
     "memorize",
+    "ability",
 )
 
 
@@ -335,6 +353,7 @@ def test_random_play_keeps_every_invariant(chunk):
         "trade",
         "room_event",
         "item_identified",
+        "ability",
     ):
         assert stats.get(kind, 0) > 0, (kind, stats)
 
@@ -364,6 +383,8 @@ def test_monster_with_no_stamina_is_never_exhausted():
         (lambda s: s.exhausted.__setitem__(1, True), "Exhausted at full Stamina"),
         (lambda s: setattr(s, "light", 19), None),
         (lambda s: s.unit_pos.__setitem__(2, s.unit_pos[1]), None),
+        (lambda s: s.ability_uses.__setitem__((0, 0), 1), "a Passive ability"),  # Bram's is passive
+        (lambda s: s.ability_uses.__setitem__((1, 0), 2), "more often than its card allows"),
     ],
 )
 def test_checker_catches_broken_states(corrupt, message):

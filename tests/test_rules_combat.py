@@ -132,13 +132,23 @@ def test_R_CTS_02_spell_selection_step_runs_between_movement_and_monsters():
     assert g.state.magic[0] == 5 and g.state.magic[1] == 4
 
 
-def test_R_CTS_03_monster_moves_allowance_plus_stamina():
-    """The Orc (Movement 4, Stamina 3) buys 2 squares and walks 6 along corridor b, then can step no
-    more; it keeps 1 Stamina and could still buy a 3rd square.
-
-        y=0   0  1  .  2  .  .  .  .  .  O  .  .  .  .  .  .  .   O = Orc at (9, 0) -> (15, 0)
-    """
+def east_end_game():
+    """The arena with the heroes at the far east end of corridor c, (21..23, 0)."""
     g = arena_game(seed=3)
+    for u, x in enumerate((21, 22, 23)):
+        place(g, u, x, 0)
+    return g
+
+
+def test_R_CTS_03_monster_moves_allowance_plus_stamina():
+    """The Orc (Movement 4, Stamina 3) buys 2 squares and walks 6 along corridor b towards the
+    heroes at the far end, then can step no more; it keeps 1 Stamina and could still buy a 3rd
+    square.
+
+        y=0   .  .  .  .  .  .  .  .  .  O  .  .  .  .  .  .  .  .  .  .  .  0  1  2
+                                         O = Orc at (9, 0) -> (15, 0)
+    """
+    g = east_end_game()
     m = add_monster(g, "orc", 9, 0)
     play_to(g, Phase.MONSTER_MOVEMENT)
     assert g.decision == (Decision.MONSTER_MOVE, m)
@@ -166,7 +176,8 @@ def test_R_CTS_03_monster_stamina_for_movement_capped_at_3():
 
 
 def test_R_CTS_03_monster_may_stop_early():
-    g = arena_game(seed=3)
+    """One step closer to the heroes is enough for a monster that cannot reach them (R-MON-03)."""
+    g = east_end_game()
     m = add_monster(g, "orc", 9, 0)
     play_to(g, Phase.MONSTER_MOVEMENT)
     g.apply(MOVE_E)
@@ -341,8 +352,9 @@ def test_R_FIGHT_01_no_fight_through_a_wall_or_closed_door():
 
 @pytest.mark.parametrize("n_enemies", [1, 2, 3, 4])
 def test_R_FIGHT_02_multi_enemy_modifier(n_enemies):
-    """hero_0 (Bram) at (9, 3) with n Goblins on its N, E, S, W sides: -(n-1) in each of its Fights."""
-    g = fight_game(("bram", "hob", "corvin"))
+    """hero_0 (Gunnhild, Fighting Score 6, unhurt: no ability counts) at (9, 3) with n Goblins on its
+    N, E, S, W sides: -(n-1) in each of its Fights."""
+    g = fight_game(("gunnhild", "hob", "corvin"))
     for x, y in [(9, 2), (10, 3), (9, 4), (8, 3)][:n_enemies]:
         add_monster(g, "goblin", x, y)
     place(g, 0, 9, 3)

@@ -349,21 +349,43 @@ def test_R_DMG_10_each_damage_at_deaths_door_forces_an_immediate_roll():
     assert g.state.unit_status[0] == ACTIVE and g.state.health[0] == 0
 
 
-def test_R_DMG_10_second_damage_after_reaching_0_in_the_same_step_rolls():
-    """A-14: Corvin at 2 HP loses to two Orcs (Damage 2): the first brings it to 0 (no roll), the
-    second finds it already at 0 and forces a roll."""
+def test_R_DMG_10_hero_above_0_when_the_damage_step_began_rolls_no_extra_die():
+    """Revised 2026-12-01 (A-14): the Fighting phase's damage is one simultaneous step. Corvin at
+    2 HP loses to two Orcs (Damage 2): it goes to 0 and rolls no extra die in the step, however many
+    Fights it lost; only the Turn End roll follows (1/2 to live, not 1/4).
+
+        y=2   .  O  .
+        y=3   .  0  O
+    """
     g = fight_game()
     add_monster(g, "orc", 9, 2)
     add_monster(g, "orc", 10, 3)
     place(g, 0, 9, 3)
     set_unit(g, 0, health=2)
-    g.dice.force(1, 1, 6, 6, 1, 1, 6, 6, 5, 5)  # two fights, the extra roll, the Turn End roll
+    g.dice.force(1, 1, 6, 6, 1, 1, 6, 6, 5)  # two fights, then the Turn End roll only
     fight_now(g)
     assert g.dice.forced_left == 0
     dd = index_of(g, "roll", check="deaths_door")
     dmg = index_of(g, "damage", unit="hero_0")
-    assert dmg[0] < index_of(g, "deaths_door", unit="hero_0")[0] < dmg[1] < dd[0]
-    assert len(dd) == 2 and dd[1] > index_of(g, "phase", phase="turn_end")[0]
+    assert len(dmg) == 2 and dmg[0] < index_of(g, "deaths_door", unit="hero_0")[0]
+    assert len(dd) == 1 and dd[0] > index_of(g, "phase", phase="turn_end")[0]
+    assert g.state.unit_status[0] == ACTIVE and g.state.health[0] == 0
+
+
+def test_R_DMG_10_statistical_two_lost_fights_from_2_health_live_one_half():
+    """A-14 revised: a hero at 2 Health who loses two Fights to Damage-2 monsters lives through the
+    turn with probability 1/2 (the Turn End roll alone), not 1/4."""
+    lived, n = 0, 2000
+    for seed in range(n):
+        g = fight_game(seed=seed)
+        add_monster(g, "orc", 9, 2)
+        add_monster(g, "orc", 10, 3)
+        place(g, 0, 9, 3)
+        set_unit(g, 0, health=2)
+        g.dice.force(1, 1, 6, 6, 1, 1, 6, 6)  # both Fights lost; the Death's Door dice are free
+        fight_now(g)
+        lived += g.state.unit_status[0] == ACTIVE
+    assert_rate(lived, n, 0.5)
 
 
 def test_R_DMG_11_hero_brought_to_0_in_fights_rolls_once_at_turn_end():

@@ -9,7 +9,7 @@ The event arena is the test arena plus a secret door between rooms B and C and t
     e3  room F      exploring  item     a Short Sword for an exploring hero
     e4  room B      exploring  secret   reveals door 4, (11,1)-(12,1), into room C
     e5  room B      all        check    Strong: a Blood Ruby on a success, 1 damage on a failure
-    e6  corridor t  exploring  ambush   two Goblins (an ordinary encounter)
+    e6  corridor t  exploring  ambush   two Goblins (Ambusher rules all the same, R-MON-09)
     e7  corridor u  exploring  ambush   a Giant Spider (an Ambusher)
 
 plus one hidden trap far away in corridor o (so that the Detect Traps dice are rolled). Areas in
@@ -37,7 +37,7 @@ from dungeon_env.engine.actions import (
 from dungeon_env.engine.state import ACTIVE, EXITED
 from dungeon_env.engine.units import kill_hero, slay_monster, take_off
 from dungeon_env.engine.visibility import sees
-from tests.builders import add_monster, arena_variant, enter_phase, events, place, quiet, rolls
+from tests.builders import add_monster, arena_variant, enter_phase, events, idle, place, quiet, rolls
 
 MN, ME, MS, MW = MOVE_ACTIONS
 PLAIN = ["corvin", "ysolde", "hob"]  # no Strong, no Learned
@@ -332,25 +332,54 @@ def test_R_EXPL_07_a_trait_check_is_d6_plus_1_with_the_trait_4_to_6_succeeds(are
 # -------------------------------------------------------------------------------------------- ambushes
 
 
-def test_event_ambush_spawns_monsters_and_cuts_the_explore_phase_short(arena):
-    """Exploring corridor t brings two Goblins (an ordinary encounter: 3 Surprise rolls); combat is
-    in effect, so the rest of the phase (other actions, Detect rolls) and the Trade phase are
-    skipped (ruling D-E1)."""
+def test_R_MON_09_event_ambush_monsters_follow_the_ambusher_rules_whatever_their_card(arena):
+    """Revised 2026-12-01: exploring corridor t brings two Goblins (not Ambushers by their card) as
+    an ambush: every hero makes an Ambusher Surprise roll (ready only on a 6), the Goblins are never
+    surprised, and combat cuts the rest of the Explore and the Trade phase short (ruling D-E1)."""
     g = new(arena, [(6, 4), (6, 5), (20, 20)])
     g.dice.force(6, 6, 6)
     explore(g, EXPLORE, STAY, STAY)
-    spawned = events(g, "spawn", how="event")
+    spawned = events(g, "spawn", how="ambush")
     assert [(e["unit"]["name"], e["at"]) for e in spawned] == [("Goblin", [6, 1]), ("Goblin", [6, 2])]
-    assert len(rolls(g, "surprise")) == 3 and not rolls(g, "ambush_surprise")
+    assert len(rolls(g, "ambush_surprise")) == 3 and not rolls(g, "surprise")
+    assert not events(g, "monsters_surprised") and not g.state.skip_move.any()
     assert not rolls(g, "detect_traps") and not events(g, "detect_traps")
     assert "trade" not in phases(g)[-3:] and g.state.turn == 2
+
+
+def test_R_MON_09_event_ambush_die_5_surprises(arena):
+    """A 5 is not enough against an event ambush of Goblins (Ambusher rules: a 6 is needed)."""
+    g = new(arena, [(6, 4), (6, 5), (20, 20)])
+    g.dice.force(5, 6, 6)
+    explore(g, EXPLORE, STAY, STAY)
+    assert [e["result"] for e in rolls(g, "ambush_surprise")] == ["surprised", "ready", "ready"]
+    assert g.state.surprised[0] and not g.state.surprised[1]
+
+
+def test_R_SURP_08_surprise_rolled_in_explore_lasts_through_the_next_turn(arena):
+    """A-25 revised: surprised by the Explore-phase ambush of turn 1, hero_0 is still surprised all
+    through turn 2 (the first turn of combat with the Goblins): it skips its Movement and cannot
+    Evade; hero_1, ready, moves. In turn 3 hero_0 acts again."""
+    g = new(arena, [(6, 4), (6, 5), (20, 20)])
+    g.dice.force(1, 6, 6)
+    explore(g, EXPLORE, STAY, STAY)
+    s = g.state
+    assert s.turn == 2 and s.surprised[0] and not s.surprised[1]
+    asked = []
+    while s.turn == 2 and not g.over:
+        asked.append(g.decision)
+        g.apply(idle(g))
+    kinds_of_0 = {kind for kind, unit in asked if unit == 0}
+    assert Decision.HERO_MOVE not in kinds_of_0 and Decision.HERO_EVADE not in kinds_of_0
+    assert (Decision.HERO_MOVE, 1) in asked
+    assert s.turn == 3 and not s.surprised[0]
 
 
 def test_event_ambush_with_ambushers_uses_the_ambusher_rules(arena):
     g = new(arena, [(6, 10), (20, 20), (21, 20)])
     g.dice.force(6, 6, 6)
     explore(g, EXPLORE, STAY, STAY)
-    assert [e["unit"]["name"] for e in events(g, "spawn", how="event")] == ["Giant Spider"]
+    assert [e["unit"]["name"] for e in events(g, "spawn", how="ambush")] == ["Giant Spider"]
     assert len(rolls(g, "ambush_surprise")) == 3 and not rolls(g, "surprise")
 
 
@@ -460,9 +489,10 @@ def test_R_END_03_a_retrieved_item_on_a_corpse_carried_out_counts(tmp_path):
     assert report(g)["retrieve"] == (False, True)
 
 
-def test_D_01_a_primary_retrieve_goal_not_met_makes_leaving_a_failure(tmp_path):
+def test_R_END_03_a_primary_retrieve_goal_not_met_is_reported_beside_completion(tmp_path):
     path = arena_variant(tmp_path, "goal_arena", EXTRA + GOALS.format(primary="primary = true"))
     g = new(path, [(20, 20), (21, 20), (22, 20)])
     walk_out(g)
-    assert g.outcome == "failed" and "Bring out the sword." in g.state.end_reason
+    assert g.outcome == "completed" and not g.goals_met
+    assert "goals not met: Bring out the sword." in g.state.end_reason
     assert all(g.state.unit_status[h] == EXITED for h in range(3))

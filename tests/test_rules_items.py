@@ -20,6 +20,7 @@ from dungeon_env.content import load_items
 from dungeon_env.content.model import DECKS
 from dungeon_env.engine import Decision, Game, Phase, effects, items
 from dungeon_env.engine.actions import (
+    BACK,
     GIVE,
     IDENTIFY,
     MAX_ITEMS_HELD,
@@ -38,6 +39,7 @@ from tests.builders import (
     finish_turn,
     give_item,
     item_action,
+    pick_item,
     place,
     play_to,
     rolls,
@@ -45,6 +47,7 @@ from tests.builders import (
 )
 
 N = 20_000
+PLAIN_LEARNED = ("orwin", "bram", "hob")  # Orwin: Learned, no identify_bonus ability (Ilsabet has +1)
 MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
 
 
@@ -137,19 +140,19 @@ def test_R_IDENT_02_only_a_learned_hero_identifies_once_per_explore_phase():
     to_hero_act(g, 0)
     assert item_action(g, 0, mine) in g.legal_actions()
     g.dice.force(2)
-    g.apply(item_action(g, 0, mine))  # IDENTIFY is the ring's only verb: taken at once (D-08)
+    pick_item(g, 0, mine)  # IDENTIFY is the ring's only verb: taken at once (D-08)
     assert g.decision == (Decision.HERO_ACT, 0)
     assert [r["result"] for r in rolls(g, "identify")] == ["not_yet"]
     assert IDENTIFY not in items.item_verbs(g, 0, mine, "explore")
     assert IDENTIFY not in items.item_verbs(g, 0, other, "explore")  # one attempt per phase, any item
     assert item_action(g, 0, mine) not in g.legal_actions()
     with pytest.raises(IllegalActionError):
-        g.apply(item_action(g, 0, mine))
+        pick_item(g, 0, mine)
     assert items.item_actions(g, 1, "explore") == []  # Bram has nothing to do with his ring
     finish_turn(g)
     to_hero_act(g, 0)
     g.dice.force(5)
-    g.apply(item_action(g, 0, mine))
+    pick_item(g, 0, mine)
     assert g.state.item_known[mine]
     assert events(g, "item_identified")[0]["how"] == "identify"
 
@@ -159,7 +162,7 @@ def test_R_IDENT_02_R_REST_02_identifying_breaks_rest():
     ring = give_item(g, 0, "ring_of_valor")
     to_hero_act(g, 0)
     g.dice.force(3)
-    g.apply(item_action(g, 0, ring))
+    pick_item(g, 0, ring)
     finish_turn(g)
     assert "hero_0" not in [e["unit"] for e in events(g, "rest")]
 
@@ -171,7 +174,7 @@ def test_R_IDENT_02_R_REST_02_identifying_breaks_rest():
     ("die", "result"), [(1, "never"), (2, "not_yet"), (3, "not_yet"), (4, "identified"), (6, "identified")]
 )
 def test_R_IDENT_03_identify_roll_bands(die, result):
-    g = game()
+    g = game(PLAIN_LEARNED)
     ring = give_item(g, 0, "ring_of_valor")
     g.dice.force(die)
     items.identify(g, 0, ring)
@@ -183,7 +186,7 @@ def test_R_IDENT_03_identify_roll_bands(die, result):
 def test_R_IDENT_03_identify_statistics_and_eventual_success():
     """One roll: 1/6 never, 1/3 not yet, 1/2 identified. Retrying every Explore phase until a
     result sticks identifies the item with probability 3/4."""
-    g = game()
+    g = game(PLAIN_LEARNED)
     s = g.state
     ring = give_item(g, 0, "ring_of_valor")
     for _ in range(N):
@@ -205,9 +208,9 @@ def test_R_IDENT_03_identify_statistics_and_eventual_success():
 
 
 def test_A_43_an_identify_1_locks_the_item_for_everyone_until_the_adventure_ends():
-    """Ilsabet rolls 1 on the ring; she gives it to Orwin (Learned): he cannot try either. At the
+    """Orwin rolls 1 on the ring; he gives it to Maelis (Learned): she cannot try either. At the
     adventure's end it is identified."""
-    g = game(("ilsabet", "orwin", "hob"))
+    g = game(("orwin", "maelis", "hob"))
     ring = give_item(g, 0, "ring_of_valor")
     g.dice.force(1)
     items.identify(g, 0, ring)
@@ -263,7 +266,7 @@ def test_R_IDENT_06_an_unidentified_potion_can_be_drunk_and_is_revealed():
     set_unit(g, 2, health=1)
     my_move(g, 2)
     left = int(g.state.move_left[2])
-    g.apply(item_action(g, 2, potion))  # USE, the only verb (D-08)
+    pick_item(g, 2, potion)  # USE, the only verb (D-08)
     assert g.state.health[2] == 5 and g.state.move_left[2] == left
     assert events(g, "item_identified")[0]["how"] == "use"
     assert items.held(g, 2) == [] and g.state.item_holder[potion] == items.DESTROYED
@@ -276,7 +279,7 @@ def test_R_IDENT_06_an_unidentified_elixir_of_life_is_revealed_and_kept():
     g = game()
     elixir = give_item(g, 2, "elixir_of_life")
     my_move(g, 2)
-    g.apply(item_action(g, 2, elixir))
+    pick_item(g, 2, elixir)
     assert g.state.item_known[elixir] and items.held(g, 2) == [elixir]
     assert events(g, "item_wasted")[0]["card"] == "elixir_of_life"
     assert item_action(g, 2, elixir) not in g.legal_actions()
@@ -298,11 +301,11 @@ def test_A_58_R_SURP_06_items_in_movement_and_evasion_but_not_while_surprised():
     g.state.light = 10
     set_unit(g, 2, stamina=4)
     my_move(g, 2)
-    g.apply(item_action(g, 2, torch))
+    pick_item(g, 2, torch)
     assert g.state.light == 13
     play_to(g, Decision.HERO_EVADE, 2)
     assert item_action(g, 2, rations) in g.legal_actions()
-    g.apply(item_action(g, 2, rations))
+    pick_item(g, 2, rations)
     assert g.state.stamina[2] == 7
     g.state.surprised[2] = True
     assert items.item_actions(g, 2, "movement") == items.item_actions(g, 2, "explore") == []
@@ -313,7 +316,7 @@ def test_A_58_using_an_item_breaks_rest():
     g = game()
     torch = give_item(g, 2, "torch")
     my_move(g, 2)
-    g.apply(item_action(g, 2, torch))
+    pick_item(g, 2, torch)
     finish_turn(g)
     rested = [e["unit"] for e in events(g, "rest")]
     assert "hero_2" not in rested and "hero_1" in rested
@@ -333,7 +336,7 @@ def test_a_reusable_item_once_per_turn_and_kept():
     amulet = give_item(g, 2, "amulet_of_vigor", known=True)
     set_unit(g, 2, stamina=2)
     my_move(g, 2)
-    g.apply(item_action(g, 2, amulet))
+    pick_item(g, 2, amulet)
     assert g.state.stamina[2] == 3 and items.held(g, 2) == [amulet]
     assert item_action(g, 2, amulet) not in g.legal_actions()
     finish_turn(g)
@@ -352,7 +355,7 @@ def test_an_item_for_an_ally_asks_the_target_among_the_holder_and_its_neighbours
     place(g, 0, 9, 1)
     set_unit(g, 1, health=0, deaths_door=True)
     my_move(g, 2)
-    g.apply(item_action(g, 2, potion))
+    pick_item(g, 2, potion)
     assert g.decision == (Decision.CHOOSE_TARGET, 2) and g.legal_actions() == [TARGET_0, TARGET_0 + 1]
     g.apply(TARGET_0)
     assert g.state.health[1] == 4 and not g.state.deaths_door[1]
@@ -364,7 +367,7 @@ def test_R_DMG_08_a_healing_potion_lifts_a_hero_off_deaths_door():
     bandages = give_item(g, 1, "bandages")
     set_unit(g, 1, health=0, deaths_door=True)
     my_move(g, 1)
-    g.apply(item_action(g, 1, bandages))
+    pick_item(g, 1, bandages)
     assert g.state.health[1] == 2 and not g.state.deaths_door[1]
 
 
@@ -385,7 +388,7 @@ def test_R_REST_01_magic_comes_back_only_from_rest_or_items():
     assert g.state.magic[0] == 0 and g.state.turn == 6
     potion = give_item(g, 0, "mana_potion")
     play_to(g, Decision.HERO_MOVE, 0)
-    g.apply(item_action(g, 0, potion))
+    pick_item(g, 0, potion)
     assert g.state.magic[0] == 2
 
 
@@ -397,7 +400,7 @@ def test_R_LIGHT_01_R_LIGHT_03_a_torch_at_light_19_gives_20():
     g.state.light = 19
     torch = give_item(g, 0, "torch")
     my_move(g, 0)
-    g.apply(item_action(g, 0, torch))
+    pick_item(g, 0, torch)
     assert g.state.light == 20
     assert events(g, "light_raised")[0]["amount"] == 1
 
@@ -443,7 +446,7 @@ def test_a_used_bonus_lasts_its_turns_and_a_movement_bonus_counts_at_once():
     potion = give_item(g, 2, "swiftness_potion")
     my_move(g, 2)
     left = int(g.state.move_left[2])
-    g.apply(item_action(g, 2, potion))
+    pick_item(g, 2, potion)
     assert g.state.move_left[2] == left + 2
     assert effects.move_bonus(g, 2) == 2
     finish_turn(g)
@@ -456,11 +459,12 @@ def test_a_used_bonus_lasts_its_turns_and_a_movement_bonus_counts_at_once():
 
 
 def test_trade_offers_give_then_asks_the_receiver():
-    """In the Trade phase the verb is GIVE, which asks CHOOSE_TARGET with purpose TARGET_GIVE."""
+    """In the Trade phase the verb is GIVE (and BACK, D-08b), which asks CHOOSE_TARGET with
+    purpose TARGET_GIVE."""
     g = game()
     torch = give_item(g, 0, "torch")
     assert items.item_verbs(g, 0, torch, "trade") == [GIVE]
-    assert items.legal_item_verb(g, 0, torch, items.WHEN.index("trade")) == [GIVE]
+    assert items.legal_item_verb(g, 0, torch, items.WHEN.index("trade")) == [GIVE, BACK]
     g.state.stack.clear()
     items.do_item_verb(g, 0, torch, items.WHEN.index("trade"), GIVE)
     assert g.state.stack[-1] == [int(Decision.CHOOSE_TARGET), 0, TARGET_GIVE, torch]

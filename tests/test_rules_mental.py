@@ -16,7 +16,7 @@ import pytest
 from dungeon_env.engine import Decision, Phase, mental, spells
 from dungeon_env.engine.actions import NORMAL_CAST, SPELL_0, SPEND_0
 from tests.builders import (
-    add_monster,
+    add_statue,
     arena_game,
     assert_rate,
     enter_phase,
@@ -67,7 +67,7 @@ def duel_rates(g, a: int, b: int, a_bid: int = 0, b_bid: int = 0) -> tuple[int, 
 def test_R_MENT_01_equal_bonuses_win_15_36_tie_6_36():
     """Corvin (no Iron Will) against a Goblin, no Magic: d6 against d6."""
     g = game()
-    m = add_monster(g, "goblin", 9, 2)
+    m = add_statue(g, "goblin", 9, 2)
     wins, ties = duel_rates(g, 2, m)
     assert_rate(wins, N, Fraction(15, 36))
     assert_rate(ties, N, Fraction(6, 36))
@@ -76,7 +76,7 @@ def test_R_MENT_01_equal_bonuses_win_15_36_tie_6_36():
 def test_R_MENT_04_iron_willed_wins_21_36():
     """Orwin (Iron-Willed) against a Goblin: +1 is the only difference."""
     g = game()
-    m = add_monster(g, "goblin", 9, 2)
+    m = add_statue(g, "goblin", 9, 2)
     wins, ties = duel_rates(g, 0, m)
     assert_rate(wins, N, Fraction(21, 36))
     assert_rate(ties, N, Fraction(5, 36))
@@ -84,7 +84,7 @@ def test_R_MENT_04_iron_willed_wins_21_36():
 
 def test_R_MENT_04_iron_willed_modifier_in_the_event():
     g = game()
-    m = add_monster(g, "goblin", 9, 2)
+    m = add_statue(g, "goblin", 9, 2)
     g.dice.force(3, 4)
     assert mental.roll(g, 0, m, 2, 0) == mental.AGGRESSOR_WINS
     assert events(g, "mental")[0] == {
@@ -119,8 +119,8 @@ def test_B3_mental_combat_table(k):
     """k made of real modifiers: k = -1 is a plain Warlock attacking Iron-Willed Maelis; k >= 1 is
     Iron-Willed Orwin bidding k - 1 Magic against a Goblin; k = 0 is Corvin against a Goblin."""
     g = game()
-    goblin = add_monster(g, "goblin", 9, 2)
-    warlock = add_monster(g, "dread_warlock", 9, 4)
+    goblin = add_statue(g, "goblin", 9, 2)
+    warlock = add_statue(g, "dread_warlock", 9, 4)
     if k == -1:
         wins, ties = duel_rates(g, warlock, 1)
     elif k == 0:
@@ -139,7 +139,7 @@ def test_R_MENT_02_R_MENT_03_bids_aggressor_first_visible_to_the_defender_paid_e
     the Warlock, seeing the bid in its decision, bids 3 and wins (dice 1 vs 6). Orwin ends at Magic
     1, the Warlock at 2; the Warlock is not asleep."""
     g = game()
-    w = add_monster(g, "dread_warlock", 9, 1)
+    w = add_statue(g, "dread_warlock", 9, 1)
     place(g, 0, 9, 5)
     cast_at(g, 0, "sleep")
     assert g.decision == (Decision.MENTAL_BID, 0)
@@ -161,7 +161,7 @@ def test_R_MENT_02_R_MENT_03_bids_aggressor_first_visible_to_the_defender_paid_e
 
 def test_R_MENT_02_a_bid_is_limited_by_current_magic():
     g = game()
-    w = add_monster(g, "dread_warlock", 9, 1)
+    w = add_statue(g, "dread_warlock", 9, 1)
     place(g, 0, 9, 5)
     set_unit(g, 0, magic=3)
     cast_at(g, 0, "sleep")
@@ -178,7 +178,7 @@ def test_sleep_tie_favours_the_target_and_a_win_puts_the_monster_to_sleep():
     """Sleep (ties: the target) on an Orc (no Magic: its bid of 0 is not asked). Orwin, Iron-Willed,
     rolls 3 against 4: a tie, and nothing happens; the Magic stays spent."""
     g = game()
-    add_monster(g, "orc", 9, 1)
+    add_statue(g, "orc", 9, 1)
     place(g, 0, 9, 5)
     cast_at(g, 0, "sleep")
     g.dice.force(3, 4)
@@ -191,7 +191,7 @@ def test_sleep_win_the_monster_skips_its_movement_and_fights_at_minus_2():
     """Orwin wins (6 vs 1): the Orc sleeps for the rest of turn 1 and all of turn 2: in turn 2 it
     does not move, and in its Fight it has -2 named after the spell; in turn 3 it is awake."""
     g = game()
-    m = add_monster(g, "orc", 9, 1)
+    m = add_statue(g, "orc", 9, 1)
     place(g, 0, 9, 5)
     cast_at(g, 0, "sleep")
     g.dice.force(6, 1)
@@ -199,10 +199,13 @@ def test_sleep_win_the_monster_skips_its_movement_and_fights_at_minus_2():
     assert events(g, "effect_starts")[0]["kind"] == "sleep"
     assert g.state.turn == 2
     place(g, 2, 9, 2)  # Corvin next to the sleeping Orc
-    set_unit(g, m, stamina=0)  # its Fight Stamina is 0 without asking (D-08); Corvin is asked his
+    set_unit(g, m, stamina=0, base_move=5)  # awake, it could walk; Fight Stamina 0 without asking
     enter_phase(g, Phase.SPELL_SELECTION)
-    play_to(g, Decision.FIGHT_STAMINA, 2)
-    assert g.state.skip_move[m] and g.state.unit_pos[m] == g.square(9, 1)
+    asked = []
+    while g.decision != (Decision.FIGHT_STAMINA, 2):
+        asked.append(g.decision)
+        g.apply(idle(g))
+    assert (Decision.MONSTER_MOVE, m) not in asked and g.state.unit_pos[m] == g.square(9, 1)
     assert events(g, "phase", phase="monster_movement", turn=2)
     g.dice.force(3, 3, 3, 3)
     g.apply(SPEND_0)
@@ -217,7 +220,7 @@ def test_sleep_win_the_monster_skips_its_movement_and_fights_at_minus_2():
 def test_mind_spike_tie_favours_the_caster():
     """Maelis learns Mind Spike (ties: the caster): a tie deals its 3 damage."""
     g = game()
-    m = add_monster(g, "orc", 9, 1)
+    m = add_statue(g, "orc", 9, 1)
     learn(g, 1, "mind_spike")
     place(g, 1, 9, 5)
     cast_at(g, 1, "mind_spike")
@@ -235,7 +238,7 @@ def test_mind_lash_the_warlock_attacks_the_nearest_hero_in_sight_at_spell_resolu
     squares: Maelis at distance 3, not Orwin at distance 4. The DM bids first, then Maelis. The
     Warlock wins (6 vs 1): Maelis loses 2 Health."""
     g = game()
-    w = add_monster(g, "dread_warlock", 9, 1)
+    w = add_statue(g, "dread_warlock", 9, 1)
     place(g, 1, 9, 4)
     place(g, 0, 9, 5)
     enter_phase(g, Phase.SPELL_SELECTION)
@@ -254,7 +257,7 @@ def test_mind_lash_the_warlock_attacks_the_nearest_hero_in_sight_at_spell_resolu
 def test_mind_lash_a_hero_win_or_tie_does_nothing_and_defending_does_not_break_rest():
     """Maelis ties (5 vs 4 + Iron Will): no damage; she did nothing else, so she Rests (A-32)."""
     g = game()
-    w = add_monster(g, "dread_warlock", 9, 1)
+    w = add_statue(g, "dread_warlock", 9, 1)
     place(g, 1, 9, 4)
     enter_phase(g, Phase.SPELL_SELECTION)
     play_to(g, Decision.MENTAL_BID, w)
@@ -268,7 +271,7 @@ def test_mind_lash_a_hero_win_or_tie_does_nothing_and_defending_does_not_break_r
 
 def test_mind_lash_not_when_asleep_unseen_or_out_of_reach():
     g = game()
-    w = add_monster(g, "dread_warlock", 9, 1)
+    w = add_statue(g, "dread_warlock", 9, 1)
     place(g, 0, 3, 3)  # room A: no line of sight
     assert mental.lash_target(g, w) == -1
     place(g, 1, 16, 0)
@@ -287,7 +290,7 @@ def test_A_57_magic_spent_defending_before_resolution_makes_the_spell_fail():
     """Maelis (Magic 2) selects Valor (level 2); the Warlock's Mind Lash comes first in 2.5; she
     bids 1 to defend, so at her turn she has 1 Magic: Valor fails, at no further cost."""
     g = game()
-    w = add_monster(g, "dread_warlock", 9, 1)
+    w = add_statue(g, "dread_warlock", 9, 1)
     place(g, 1, 9, 4)
     set_unit(g, 1, magic=2)
     enter_phase(g, Phase.SPELL_SELECTION)

@@ -19,7 +19,7 @@ from dungeon_env.engine import Decision, Game, Phase, encounters
 from dungeon_env.engine.actions import ACTION_NAMES, END, MOVE_ACTIONS, SPEND_ACTIONS
 from dungeon_env.engine.state import ACTIVE, GONE, How
 from dungeon_env.engine.units import kill_hero
-from tests.builders import ARENA, PLAIN, add_monster, arena_game, enter_phase, events, place, rolls
+from tests.builders import ARENA, PLAIN, add_monster, arena_game, enter_phase, events, place, rolls, set_unit
 
 N_TRIALS = 20_000
 N, E, S, W = MOVE_ACTIONS
@@ -199,6 +199,195 @@ def test_R_MON_03_guards_fight_to_the_death_no_flee_action():
     assert events(g, "slain", unit="m0")[0]["killers"] == ["hero_0"]
 
 
+def _monster_turn(g: Game, m: int) -> None:
+    """Start the Monsters' Movement with monster ``m`` asked first (the other heroes far away)."""
+    enter_phase(g, Phase.MONSTER_MOVEMENT)
+    assert g.decision == (Decision.MONSTER_MOVE, m)
+
+
+def _steps(g: Game) -> set[int]:
+    return set(g.legal_actions()) & set(MOVE_ACTIONS)
+
+
+def test_R_MON_03_an_awake_guard_next_to_a_hero_may_only_step_along_the_fight_or_stay():
+    """Revised 2026-12-01 (A-53 duty 1): the Goblin next to hero_0 may stay (END) but not step to
+    a square next to no hero; once hero_1 stands at (8, 4), the step west keeps it in the fight.
+
+        room B   y=3   .  g  .        g = Goblin (9, 3)
+                 y=4   1  0  .        0 = hero_0 (9, 4); 1 = hero_1 (8, 4), second position only
+    """
+    g = arena_game()
+    place(g, 0, 9, 4)
+    place(g, 1, 20, 26)
+    place(g, 2, 21, 26)
+    m = add_monster(g, "goblin", 9, 3)
+    _monster_turn(g, m)
+    assert _steps(g) == set() and END in g.legal_actions()
+    place(g, 1, 8, 4)
+    assert _steps(g) == {W}
+    g.apply(W)
+    assert END in g.legal_actions() and _steps(g) == {E}  # (8, 2), (7, 3): next to nobody
+
+
+def test_R_MON_03_a_guard_that_can_reach_a_hero_must_end_next_to_one():
+    """Duty 2: the Goblin (Movement 5) three squares from a fight square is offered no END until it
+    stands next to hero_0; with no Stamina to buy squares and a Movement of exactly 3, only the steps
+    of a shortest way are offered.
+
+        room B   y=1   .  g  .        g = Goblin (9, 1)
+                 y=5   .  0  .        0 = hero_0 (9, 5)
+    """
+    g = arena_game()
+    place(g, 0, 9, 5)
+    place(g, 1, 20, 26)
+    place(g, 2, 21, 26)
+    m = add_monster(g, "goblin", 9, 1)
+    _monster_turn(g, m)
+    assert END not in g.legal_actions()
+    assert {S, E, W} <= _steps(g)  # any way that still gets there with 5 squares (and 2 Stamina)
+    g.apply(E)
+    assert END not in g.legal_actions()
+    for action in (S, S, S, W):
+        g.apply(action)
+    assert g.xy(int(g.state.unit_pos[m])) == (9, 4)
+    assert END in g.legal_actions()
+    # tight: Movement 3, no Stamina: only the shortest way, a single legal step each time, so the
+    # engine walks it without asking the DM (ruling D-08)
+    g = arena_game()
+    place(g, 0, 9, 5)
+    place(g, 1, 20, 26)
+    place(g, 2, 21, 26)
+    m = add_monster(g, "goblin", 9, 1)
+    set_unit(g, m, base_move=3, stamina=0)
+    enter_phase(g, Phase.MONSTER_MOVEMENT)
+    assert g.xy(int(g.state.unit_pos[m])) == (9, 4)
+    assert [e["to"] for e in events(g, "move", unit=g.label(m))] == [[9, 2], [9, 3], [9, 4]]
+
+
+def test_R_MON_03_a_guard_out_of_reach_must_end_closer_and_never_farther():
+    """Duty 3: a Goblin in corridor l, far from the heroes in corridor a: END is not offered until it
+    has come closer by path distance, and the step away (east) is never offered.
+
+        y=20   . . . g .        g = Goblin (20, 20); the way to the heroes runs west
+    """
+    g = arena_game()
+    m = add_monster(g, "goblin", 20, 20)
+    _monster_turn(g, m)
+    assert END not in g.legal_actions() and _steps(g) == {E, W}
+    g.apply(E)  # a step away is allowed while it can still end closer...
+    assert END not in g.legal_actions()
+    g.apply(W)
+    assert END not in g.legal_actions()  # ...but back where it began is not closer
+    g.apply(W)
+    assert END in g.legal_actions()
+    g.apply(END)
+    assert g.xy(int(g.state.unit_pos[m])) == (19, 20)
+    # with one square left, the step away is no longer offered
+    g = arena_game()
+    m = add_monster(g, "goblin", 20, 20)
+    set_unit(g, m, base_move=1, stamina=0)
+    enter_phase(g, Phase.MONSTER_MOVEMENT)
+    assert g.xy(int(g.state.unit_pos[m])) == (19, 20)  # the only legal step, taken by the engine
+
+
+def test_R_MON_03_no_path_to_any_hero_means_no_duty():
+    """Heroes shut in room A behind its closed doors: the Goblin cannot reach anyone (monsters open
+    no doors, A-31), so it may stay or walk either way."""
+    g = arena_game()
+    for u, (x, y) in enumerate(((2, 2), (3, 2), (4, 2))):
+        place(g, u, x, y)
+    m = add_monster(g, "goblin", 20, 20)
+    _monster_turn(g, m)
+    assert END in g.legal_actions() and _steps(g) == {E, W}
+
+
+def _blocked(g: Game, m: int) -> set[int]:
+    """Squares monster ``m`` cannot walk through: figures, obstacles, hazards and armed traps."""
+    s, t = g.state, g.tables
+    blocked = {int(q) for q in range(t.n_squares) if s.occupant[q] >= 0 and s.occupant[q] != m}
+    blocked |= {q for q in range(t.n_squares) if t.furniture[q] or t.blockage[q]}
+    for i, trap in enumerate(t.adventure.traps):
+        if s.trap_armed[i] or s.trap_detected[i]:
+            blocked.add(g.square(*trap.at))
+    return blocked
+
+
+def _walk_field(g: Game, m: int, sources: list[int]) -> list[int]:
+    """Walking distances for monster ``m``, computed here independently of the engine: through open
+    doors, around figures, obstacles, hazards and armed traps."""
+    s, t = g.state, g.tables
+    blocked = _blocked(g, m)
+    dist = [10**6] * t.n_squares
+    frontier = list(sources)
+    for q in frontier:
+        dist[q] = 0
+    while frontier:
+        nxt = []
+        for q in frontier:
+            for d in range(4):
+                r = int(t.neighbor[q, d])
+                door = int(t.edge_door[q, d])
+                if r < 0 or t.wall[q, d] or (door >= 0 and not s.door_open[door]) or r in blocked:
+                    continue
+                if dist[r] > dist[q] + 1:
+                    dist[r] = dist[q] + 1
+                    nxt.append(r)
+        frontier = nxt
+    return dist
+
+
+def _next_to_hero(g: Game, sq: int) -> bool:
+    s, t = g.state, g.tables
+    for d in range(4):
+        r, door = int(t.neighbor[sq, d]), int(t.edge_door[sq, d])
+        if r < 0 or t.wall[sq, d] or (door >= 0 and not s.door_open[door]):
+            continue
+        u = int(s.occupant[r])
+        if 0 <= u < s.n_heroes and s.unit_status[u] == ACTIVE:
+            return True
+    return False
+
+
+@pytest.mark.slow
+def test_R_MON_03_random_play_every_monster_movement_obeys_the_duty_to_attack():
+    """Many random games on every bundled adventure: at every END of a monster's movement (with no
+    trap sprung on the way), an independent computation checks the three duties of A-53."""
+    import random
+
+    ends = {"stay": 0, "attack": 0, "approach": 0}
+    for seed in range(10):
+        for adventure in adventure_names():
+            g = Game.new(adventure=adventure, heroes=PLAIN, seed=seed, max_turns=25)
+            rng = random.Random(seed)
+            sprung = 0
+            while not g.over:
+                decision, legal = g.decision, g.legal_actions()
+                action = rng.choice(legal)
+                if decision[0] == Decision.MONSTER_MOVE and action == END and not sprung:
+                    m = decision[1]
+                    s = g.state
+                    start, here = int(s.move_from[m]), int(s.unit_pos[m])
+                    heroes = [int(s.unit_pos[h]) for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE]
+                    blocked = _blocked(g, m)
+                    fight = [q for q in range(g.tables.n_squares) if _next_to_hero(g, q) and q not in blocked]
+                    to_fight = _walk_field(g, m, fight)
+                    if _next_to_hero(g, start) or to_fight[start] <= s.base_move[m]:
+                        assert _next_to_hero(g, here), (adventure, seed, g.label(m))
+                        ends["stay" if _next_to_hero(g, start) else "attack"] += 1
+                    else:
+                        fields = [_walk_field(g, m, [h]) for h in heroes]
+                        if any(f[start] < 10**6 for f in fields):
+                            assert any(f[here] < f[start] for f in fields), (adventure, seed, g.label(m))
+                            ends["approach"] += 1
+                before = len(events(g, "trap_sprung"))
+                g.apply(action)
+                if g.decision is None or g.decision[0] != Decision.MONSTER_MOVE:
+                    sprung = 0
+                elif len(events(g, "trap_sprung")) > before:
+                    sprung = 1
+    assert all(n > 10 for n in ends.values()), ends
+
+
 # ------------------------------------------------------------------------------------------- MON-04
 
 
@@ -311,28 +500,61 @@ def test_R_MON_06_patrol_appears_farthest_from_the_heroes(monster_arena):
 # ------------------------------------------------------------------------------------------- MON-07
 
 
-def test_R_MON_07_no_patrol_rolls_once_every_non_secret_room_is_revealed(monster_arena):
+def _rooms_with_an_ordinary_door(g: Game) -> list[int]:
+    t = g.tables
+    rooms = set()
+    for door in t.adventure.doors:
+        if not door.secret:
+            for x, y in (door.a, door.b):
+                area = int(t.area[g.square(x, y)])
+                if area < t.board.n_rooms:
+                    rooms.add(area)
+    secret = {t.board.area_names.index(c) for c in t.adventure.secret_rooms}
+    return sorted(rooms - secret)
+
+
+def test_R_MON_07_no_patrol_rolls_once_every_room_with_an_ordinary_door_is_revealed(monster_arena):
+    """Revised 2026-12-01: the arena gives doors to rooms A, B and C only; once those three are
+    revealed no more Patrol rolls are made, although the other rooms (no door: never enterable) and
+    the secret room K stay in the fog."""
     g = _game(monster_arena)
     for u, x in enumerate((8, 9, 10)):
         place(g, u, x, 0)
     t = g.tables
     secret = t.board.area_names.index("K")
-    assert secret not in t.patrol_rooms.tolist()
-    assert len(t.patrol_rooms) == 15
-    # all rooms but one non-secret room: rolls go on
+    assert t.patrol_rooms.tolist() == _rooms_with_an_ordinary_door(g)
+    assert [t.area_char(int(a)) for a in t.patrol_rooms] == ["A", "B", "C"]
+    # all rooms but one: rolls go on
     for a in t.patrol_rooms[:-1]:
         g.state.revealed[a] = True
     g.dice.force(6)
     _next_turn(g)
     assert len(rolls(g, "patrol")) == 1 and g.dice.forced_left == 0
-    # every non-secret room revealed (the secret room K is not): no more rolls
+    # every room with an ordinary door revealed, nothing else: no more rolls
     g.state.revealed[t.patrol_rooms[-1]] = True
-    assert not g.state.revealed[secret]
+    assert not g.state.revealed[secret] and g.state.revealed[: t.board.n_rooms].sum() == 3
     g.dice.force(1)
     _next_turn(g)
     _next_turn(g)
     assert len(rolls(g, "patrol")) == 1
     assert g.dice.forced_left == 1
+
+
+@pytest.mark.parametrize("adventure", adventure_names())
+def test_R_MON_07_bundled_adventures_stop_patrols_when_their_door_rooms_are_revealed(adventure):
+    """In every bundled adventure the rooms that count are exactly those with an ordinary door, and
+    revealing them (and nothing else) ends the Patrol rolls."""
+    from dungeon_env.engine.encounters import patrols_relevant
+
+    g = Game.new(adventure=adventure, heroes=PLAIN, seed=0)
+    rooms = _rooms_with_an_ordinary_door(g)
+    assert g.tables.patrol_rooms.tolist() == rooms
+    g.state.revealed[:] = False
+    for a in rooms:
+        g.state.revealed[a] = True
+    assert not patrols_relevant(g)
+    g.state.revealed[rooms[0]] = False
+    assert patrols_relevant(g)
 
 
 # ------------------------------------------------------------------------------------------- MON-08
@@ -446,13 +668,14 @@ def test_R_MON_11_monsters_cannot_pass_closed_doors():
 
 def test_R_MON_11_monsters_cannot_pass_occupied_squares():
     """
-    room F:   . . . . .        m = goblin at (9,8): north free, west a hero, east a corpse,
-              . 2 m % .            south the table T at (9,9)
-              . . T . .
+    room F:   . . . 3 .        m = goblin at (9,8): north free, west a hero, east a corpse,
+              . 2 m % .            south the table T at (9,9); hero_2 at (10,7) keeps the
+              . . T . .            north square in the fight (the duty to attack, R-MON-03)
     corridor j: blockage # at (6,20); a second test monster at (5,20) cannot step onto it.
     """
     g = arena_game()
     place(g, 1, 8, 8)
+    place(g, 2, 10, 7)
     place(g, 0, 10, 8)
     kill_hero(g, 0)  # hero_0's corpse at (10,8); hero_1 stays with it
     m = add_monster(g, "goblin", 9, 8)

@@ -235,21 +235,24 @@ def test_R_TURN_09_no_moving_through_or_onto_occupied_squares(blocker):
 
 def test_R_TURN_09_monsters_do_not_pass_occupied_squares_either():
     """A Goblin on the junction (6,13) between another Goblin (5,13) and h0 (7,13): it may step
-    north (6,12) or south (6,14), never east or west.
+    north (6,12) or south (6,14), never east or west (h1 and h2 keep those two squares in the
+    fight, so the duty to attack, R-MON-03, allows them).
 
         x:    5 6 7
+        y11     h1
         y12     u
         y13   g G h0
         y14     v
+        y15     h2
     """
     g = arena_game()
-    line_up(g, (7, 13), (2, 27), (3, 27))
+    line_up(g, (7, 13), (6, 11), (6, 15))
     m = add_monster(g, "goblin", 6, 13)
     add_monster(g, "goblin", 5, 13)
     enter_phase(g, Phase.MONSTER_MOVEMENT)
     assert g.decision[0] == Decision.MONSTER_MOVE
     if g.decision != (Decision.MONSTER_MOVE, m):
-        apply_past_explore(g, END)  # the Goblin on (5,13) moves first (reading order) and stays
+        g.apply(DEFER)  # the Goblin on (5,13) comes first in reading order: it waits its turn
     assert g.decision == (Decision.MONSTER_MOVE, m)
     legal = g.legal_actions()
     assert E not in legal and W not in legal

@@ -23,6 +23,7 @@ import dungeon_env.engine
 from dungeon_env.content import load_heroes, load_items, load_spells
 from dungeon_env.engine import Decision, Phase, items, spells
 from dungeon_env.engine.actions import (
+    BACK,
     END,
     FORGET,
     KEEP_CASTING,
@@ -37,7 +38,7 @@ from dungeon_env.engine.actions import (
 from dungeon_env.engine.combat import HERO_WON, MONSTER_WON, TIE, resolve_fight
 from dungeon_env.engine.game import IllegalActionError
 from tests.builders import (
-    add_monster,
+    add_statue,
     arena_game,
     assert_rate,
     enter_phase,
@@ -150,7 +151,7 @@ def test_R_SPELL_01_spells_come_only_from_the_start_or_from_scrolls():
 def test_R_SPELL_02_R_SPELL_03_a_scroll_cast_costs_no_magic_and_destroys_the_scroll():
     """Bram (no Magic) reads a scroll of Arcane Bolt in 2.1; in 2.5 the Orc 3 squares away takes 2."""
     g = caster_game(("bram", "maelis", "hob"))
-    m = add_monster(g, "orc", 9, 2)
+    m = add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 5)
     scroll = give_item(g, 0, "scroll_arcane_bolt", known=True)
     select(g, 0, item_action(g, 0, scroll))
@@ -177,7 +178,7 @@ def test_R_SPELL_02_memorizing_destroys_the_scroll():
 def test_R_SPELL_08_a_level_2_spell_takes_magic_3_to_1_when_it_resolves():
     """Maelis (Magic 3 of 4) selects Valor (level 2) in 2.1; Magic drops only in 2.5."""
     g = caster_game()
-    add_monster(g, "orc", 9, 2)
+    add_statue(g, "orc", 9, 2)
     place(g, 1, 9, 5)
     set_unit(g, 1, magic=3)
     select(g, 1, spell_action(g, 1, "valor"))
@@ -220,7 +221,9 @@ def test_R_SPELL_04_memorize_once_per_explore_phase_and_never_in_movement():
     assert events(g, "memorize")[0]["spell"] == "arcane_bolt"
     assert g.decision == (Decision.HERO_ACT, 0)
     assert items.item_verbs(g, 0, second, "explore") == [USE]  # it may still be read
-    g.apply(item_action(g, 0, second))  # so picking it casts it at once (the only verb, D-08)
+    g.apply(item_action(g, 0, second))  # reading it is the only verb (besides BACK, D-08b)
+    assert g.legal_actions() == [USE, BACK]
+    g.apply(USE)
     assert g.decision == (Decision.CAST_MODE, 0)
     with pytest.raises(IllegalActionError):
         g.apply(MEMORIZE)
@@ -232,7 +235,7 @@ def test_R_SPELL_04_memorize_once_per_explore_phase_and_never_in_movement():
     finish_turn(g)
     to_hero_act(g, 0)
     g.apply(item_action(g, 0, third))
-    assert g.decision == (Decision.ITEM_VERB, 0) and g.legal_actions() == [USE, MEMORIZE]
+    assert g.decision == (Decision.ITEM_VERB, 0) and g.legal_actions() == [USE, MEMORIZE, BACK]
     verb(g, MEMORIZE)
     assert sorted(spells.known(g, 0)) == sorted([sp(g, "arcane_bolt"), sp(g, "healing_touch")])
 
@@ -251,7 +254,7 @@ def test_R_SPELL_05_a_memorized_spell_stays_until_the_adventure_ends():
     for _ in range(3):
         finish_turn(g)
     assert spells.known(g, 0) == [sp(g, "arcane_bolt")]
-    add_monster(g, "orc", 9, 2)
+    add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 5)
     enter_phase(g, Phase.SPELL_SELECTION)
     play_to(g, Decision.SPELL_SELECT, 0)
@@ -283,28 +286,48 @@ def test_R_SPELL_06_memorized_levels_cannot_exceed_base_magic():
     assert not spells.can_memorize(g, 2, big) and spells.can_memorize(g, 2, small)
 
 
+def test_D_08b_picking_a_spell_that_cannot_be_cast_in_explore_never_forgets_it():
+    """Issue "destructive single choices": Ilsabet picks Valor (a combat spell) in the Explore
+    phase. Forgetting it is not taken for her: she is asked, goes BACK, still knows it, and Valor is
+    not offered again in this Explore phase (so the phase ends); the next Explore phase offers it."""
+    g = caster_game(("ilsabet", "bram", "hob"))
+    learn(g, 0, "valor", "sleep", only=True)
+    to_hero_act(g, 0)
+    g.apply(spell_action(g, 0, "valor"))
+    assert g.decision == (Decision.SPELL_VERB, 0) and g.legal_actions() == [FORGET, BACK]
+    g.apply(BACK)
+    assert g.state.spell_known[0, sp(g, "valor")] and not events(g, "forget")
+    assert g.decision == (Decision.HERO_ACT, 0)
+    assert spell_action(g, 0, "valor") not in g.legal_actions()
+    assert spell_action(g, 0, "sleep") in g.legal_actions()
+    assert events(g, "back", unit="hero_0")[0]["spell"] == "valor"
+
+
 # ---------------------------------------------------------------------------------------- SPELL 07
 
 
 def test_R_SPELL_07_forgetting_makes_room_and_the_spell_is_gone():
     """Ilsabet (base Magic 2) knows Valor (2): no room for Sleep (2). In the Explore phase she picks
-    Valor, a combat spell, so forgetting is the only thing to do with it (taken at once, D-08); she
-    then memorizes Sleep in the same phase, and Valor can no longer be selected in 2.1."""
+    Valor, a combat spell, so forgetting is the only thing to do with it besides going back
+    (D-08b); she forgets it, then memorizes Sleep in the same phase, and Valor can no longer be
+    selected in 2.1."""
     g = caster_game(("ilsabet", "bram", "hob"))
     learn(g, 0, "valor")
     scroll = give_item(g, 0, "scroll_sleep", known=True)
     assert not spells.can_memorize(g, 0, scroll)
     to_hero_act(g, 0)
     assert item_action(g, 0, scroll) not in g.legal_actions()
-    assert spells.legal_spell_verb(g, 0, sp(g, "valor"), -1) == [FORGET]
+    assert spells.legal_spell_verb(g, 0, sp(g, "valor"), -1) == [FORGET, BACK]
     g.apply(spell_action(g, 0, "valor"))
+    assert g.decision == (Decision.SPELL_VERB, 0)
+    g.apply(FORGET)
     assert not g.state.spell_known[0, sp(g, "valor")]
     assert events(g, "forget")[0]["spell"] == "valor"
     g.apply(item_action(g, 0, scroll))
     verb(g, MEMORIZE)
     assert spells.known(g, 0) == [sp(g, "sleep")]
     finish_turn(g)
-    add_monster(g, "orc", 9, 2)
+    add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 5)
     enter_phase(g, Phase.SPELL_SELECTION)
     play_to(g, Decision.SPELL_SELECT, 0)
@@ -319,7 +342,7 @@ def test_R_SPELL_09_an_ongoing_spell_cannot_be_recast_while_it_lasts():
     may select Valor (Orwin knows it too: the ban is global, A-23); in turn 3 it has ended."""
     g = caster_game()
     learn(g, 0, "valor")
-    add_monster(g, "orc", 9, 1)
+    add_statue(g, "orc", 9, 1)
     place(g, 1, 9, 5)
     place(g, 0, 7, 5)
     select(g, 1, spell_action(g, 1, "valor"))
@@ -345,7 +368,7 @@ def test_R_SPELL_09_an_ongoing_spell_cannot_be_recast_while_it_lasts():
 def test_R_SPELL_09_the_ongoing_effect_shows_in_the_fight_log():
     """Valor cast in turn 1 gives +2 in turn 2's Fight, named after the spell (R-FIGHT-04)."""
     g = caster_game()
-    m = add_monster(g, "orc", 9, 3)
+    m = add_statue(g, "orc", 9, 3)
     place(g, 1, 9, 5)
     select(g, 1, spell_action(g, 1, "valor"))
     play_to(g, Decision.CAST_MODE, 1)
@@ -372,9 +395,9 @@ def test_R_SPELL_10_a_spell_is_cast_only_at_its_casting_time():
     play_to(g, Decision.HERO_MOVE, 0)
     assert not set(g.legal_actions()) & {SPELL_0 + k for k in range(8)}
     to_hero_act(g, 0)
-    assert spells.legal_spell_verb(g, 0, sp(g, "arcane_bolt"), -1) == [FORGET]
-    assert spells.legal_spell_verb(g, 0, sp(g, "reveal_traps"), -1) == [USE, FORGET]
-    add_monster(g, "orc", 9, 2)
+    assert spells.legal_spell_verb(g, 0, sp(g, "arcane_bolt"), -1) == [FORGET, BACK]
+    assert spells.legal_spell_verb(g, 0, sp(g, "reveal_traps"), -1) == [USE, FORGET, BACK]
+    add_statue(g, "orc", 9, 2)
     enter_phase(g, Phase.SPELL_SELECTION)
     play_to(g, Decision.SPELL_SELECT, 0)
     assert g.legal_actions() == [END, spell_action(g, 0, "arcane_bolt"), spell_action(g, 0, "sleep")]
@@ -444,7 +467,7 @@ def test_R_SPELL_11_overcast_backlash_statistics():
 def test_R_SPELL_11_overcast_forget_wound_none_deterministic():
     """Orwin overcasts Arcane Bolt three times (turns 1-3) with backlash dice 1, 4, 6."""
     g = caster_game()
-    m = add_monster(g, "troll", 9, 2)
+    m = add_statue(g, "troll", 9, 2)
     place(g, 0, 9, 5)
     results = []
     for die in (6, 4, 1):
@@ -464,7 +487,7 @@ def test_R_SPELL_11_overcast_forget_wound_none_deterministic():
 def test_R_SPELL_11_overcast_from_a_scroll_on_a_1_the_scroll_is_simply_gone():
     """A-20: from a scroll, the Overcast costs no Magic and a backlash 1 forgets nothing."""
     g = caster_game(("bram", "maelis", "hob"))
-    add_monster(g, "troll", 9, 2)
+    add_statue(g, "troll", 9, 2)
     place(g, 0, 9, 5)
     scroll = give_item(g, 0, "scroll_arcane_bolt", known=True)
     select(g, 0, item_action(g, 0, scroll))
@@ -483,7 +506,7 @@ def test_R_SPELL_12_overcast_wound_brings_the_caster_to_deaths_door():
     """Orwin (2 Health) overcasts Fire Burst (level 3), backlash die 3: Health 0, Death's Door."""
     g = caster_game()
     learn(g, 0, "fire_burst")
-    add_monster(g, "troll", 9, 2)
+    add_statue(g, "troll", 9, 2)
     place(g, 0, 9, 5)
     set_unit(g, 0, health=2)
     select(g, 0, spell_action(g, 0, "fire_burst"))
@@ -502,7 +525,7 @@ def test_R_SPELL_12_overcast_wound_at_deaths_door_forces_a_roll():
     """Already at Death's Door, the backlash wound is a damage instance: an immediate Death's Door
     roll (R-DMG-10); die 2 kills Orwin."""
     g = caster_game()
-    add_monster(g, "troll", 9, 2)
+    add_statue(g, "troll", 9, 2)
     place(g, 0, 9, 5)
     set_unit(g, 0, health=0, deaths_door=True)
     select(g, 0, spell_action(g, 0, "arcane_bolt"))
@@ -521,7 +544,7 @@ def test_R_CTS_05_R_SPELL_13_evading_makes_the_spell_fail_at_no_cost():
     """Bram reads a scroll of Arcane Bolt in 2.1, then Evades in 2.3: nothing resolves in 2.5, the
     scroll is kept, no Magic is spent."""
     g = caster_game(("bram", "maelis", "hob"))
-    m = add_monster(g, "orc", 9, 2)
+    m = add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 3)
     scroll = give_item(g, 0, "scroll_arcane_bolt", known=True)
     select(g, 0, item_action(g, 0, scroll))
@@ -535,7 +558,7 @@ def test_R_CTS_05_R_SPELL_13_evading_makes_the_spell_fail_at_no_cost():
 
 def test_R_SPELL_13_letting_the_spell_fail_in_a_fight_costs_nothing():
     g = caster_game()
-    m = add_monster(g, "orc", 9, 2)
+    m = add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 3)
     set_unit(g, 0, stamina=0)
     set_unit(g, m, stamina=0)
@@ -556,7 +579,7 @@ def test_R_SPELL_14_an_unidentified_scroll_can_be_cast_but_not_memorized():
     """Ilsabet holds a face-down scroll (Arcane Bolt): in the Explore phase she may only try to
     identify it; in 2.1 she reads it, and the spell is revealed as it resolves."""
     g = caster_game(("ilsabet", "bram", "hob"))
-    m = add_monster(g, "orc", 9, 2)
+    m = add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 5)
     scroll = give_item(g, 0, "scroll_arcane_bolt")
     assert not g.state.item_known[scroll]
@@ -574,7 +597,7 @@ def test_R_SPELL_14_an_unidentified_scroll_can_be_cast_but_not_memorized():
 def test_R_SPELL_14_an_unidentified_scroll_read_at_the_wrong_moment_is_revealed_and_kept():
     """A face-down scroll of Kindle Light (an explore spell) read in combat: revealed, not cast, kept."""
     g = caster_game(("ilsabet", "bram", "hob"))
-    add_monster(g, "orc", 9, 2)
+    add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 5)
     scroll = give_item(g, 0, "scroll_kindle_light")
     select(g, 0, item_action(g, 0, scroll))
@@ -590,7 +613,7 @@ def test_R_CTS_02_one_spell_per_caster_and_a_second_selection_is_rejected():
     """Both casters are asked in 2.1, hero_0 first; after Orwin picks, he is not asked again, and the
     selection step offers him nothing more this turn (A-19)."""
     g = caster_game()
-    add_monster(g, "orc", 9, 2)
+    add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 5)
     place(g, 1, 7, 5)
     enter_phase(g, Phase.SPELL_SELECTION)
@@ -609,7 +632,7 @@ def test_R_CTS_02_one_spell_per_caster_and_a_second_selection_is_rejected():
 def test_R_CTS_02_heroes_without_castable_spells_are_not_asked():
     """Hob knows no spell and holds no scroll; Maelis at Magic 0 cannot begin a spell (A-17)."""
     g = caster_game()
-    add_monster(g, "orc", 9, 2)
+    add_statue(g, "orc", 9, 2)
     set_unit(g, 1, magic=0)
     enter_phase(g, Phase.SPELL_SELECTION)
     assert g.decision == (Decision.SPELL_SELECT, 0)
@@ -624,7 +647,7 @@ def test_R_CTS_07_magic_is_paid_and_targets_chosen_only_after_the_fights():
     """Orwin selects Arcane Bolt; Maelis fights the Orc in 2.4. Orwin's Magic is unchanged through
     the Fight; in 2.5 he picks the target and pays 1."""
     g = caster_game()
-    m = add_monster(g, "orc", 9, 2)
+    m = add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 5)
     place(g, 1, 9, 3)
     set_unit(g, 1, stamina=0)
@@ -645,8 +668,8 @@ def test_R_FIGHT_10_keep_casting_fights_on_double_ones_in_every_fight():
     """Orwin, between two Goblins, keeps casting: both Fights log his dice as [1, 1], his modifiers
     still apply, and the spell resolves in 2.5."""
     g = caster_game()
-    a = add_monster(g, "goblin", 9, 2)
-    b = add_monster(g, "goblin", 10, 3)
+    a = add_statue(g, "goblin", 9, 2)
+    b = add_statue(g, "goblin", 10, 3)
     place(g, 0, 9, 3)
     for u in (0, a, b):
         set_unit(g, u, stamina=0)
@@ -666,7 +689,7 @@ def test_R_FIGHT_10_keep_casting_fights_on_double_ones_in_every_fight():
 
 def test_R_FIGHT_10_a_caster_not_in_a_fight_is_not_asked():
     g = caster_game()
-    add_monster(g, "orc", 9, 2)
+    add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 5)
     place(g, 1, 9, 3)
     select(g, 0, spell_action(g, 0, "arcane_bolt"))
@@ -689,7 +712,7 @@ def test_R_FIGHT_10_double_ones_table_B2(d):
     """Orwin (Fighting 3, not Strong) keeping his spell against a Goblin whose score is set so that
     the difference is d; ``combat.resolve_fight`` (the Fighting phase's function) N times."""
     g = caster_game()
-    m = add_monster(g, "goblin", 9, 2)
+    m = add_statue(g, "goblin", 9, 2)
     place(g, 0, 9, 3)
     s = g.state
     s.base_fight[m] = 3 - d
@@ -713,7 +736,7 @@ def test_R_FIGHT_10_double_ones_table_B2(d):
 
 def test_R_SURP_06_a_surprised_hero_cannot_select_or_cast_spells():
     g = caster_game()
-    add_monster(g, "orc", 9, 2)
+    add_statue(g, "orc", 9, 2)
     place(g, 0, 9, 5)
     learn(g, 0, "healing_touch")
     g.state.surprised[0] = True
@@ -730,7 +753,7 @@ def test_R_REST_02_selecting_a_spell_breaks_rest_even_if_it_fails():
     """Orwin does nothing all turn but select a spell in 2.1, which then fails in 2.5 (his Magic is
     gone, A-57): the turn is still not a Rest. Hob, who did nothing, Rests."""
     g = caster_game()
-    add_monster(g, "orc", 9, 1)
+    add_statue(g, "orc", 9, 1)
     place(g, 0, 9, 5)
     set_unit(g, 0, magic=1)
     select(g, 0, spell_action(g, 0, "arcane_bolt"))
@@ -779,7 +802,7 @@ def test_R_LIGHT_01_R_LIGHT_03_a_light_spell_in_combat_raises_light_up_to_20():
     """Maelis knows Sunburst (any): cast in 2.5 at Light 17 it gives 20, not 22."""
     g = caster_game()
     learn(g, 1, "sunburst")
-    add_monster(g, "orc", 9, 1)
+    add_statue(g, "orc", 9, 1)
     place(g, 1, 9, 5)
     g.state.light = 17
     select(g, 1, spell_action(g, 1, "sunburst"))
@@ -797,8 +820,8 @@ def test_spell_targets_need_range_by_path_and_line_of_sight():
     room A behind walls (distance by path > 6, no sight) is not; Healing Touch (range 1) reaches
     the hero next to Maelis but not the one two squares away."""
     g = caster_game()
-    orc = add_monster(g, "orc", 9, 1)
-    add_monster(g, "goblin", 3, 3)
+    orc = add_statue(g, "orc", 9, 1)
+    add_statue(g, "goblin", 3, 3)
     place(g, 0, 9, 5)
     assert spells.targets(g, 0, sp(g, "arcane_bolt")) == [orc]
     place(g, 1, 8, 5)
@@ -816,7 +839,7 @@ def test_spell_targets_need_range_by_path_and_line_of_sight():
 def test_an_enemy_spell_with_no_target_left_fails_at_no_cost():
     """The only monster dies in the Fight: Orwin's Arcane Bolt has no target in 2.5 and costs nothing."""
     g = caster_game()
-    m = add_monster(g, "goblin", 9, 2)
+    m = add_statue(g, "goblin", 9, 2)
     set_unit(g, m, health=1, stamina=0)
     place(g, 0, 9, 5)
     place(g, 1, 9, 3)

@@ -334,6 +334,58 @@ def test_R_SURP_08_surprise_lasts_until_the_end_of_its_turn(variant):
     assert {0, 1} <= evaders
 
 
+def test_R_SURP_09_monster_surprise_after_the_monsters_movement_skips_the_next_one():
+    """A-25 revised: monsters surprised by an encounter after this turn's Monsters' Movement (here
+    rolled in the Explore phase: every hero ready) skip the first Monsters' Movement that follows,
+    next turn's, and move in the turn after."""
+    g = arena_game(["corvin", "hob", "bram"], seed=3)
+    for u, x in enumerate((14, 16, 18)):
+        place(g, u, x, 0)
+    m = add_monster(g, "goblin", 20, 20)
+    g.state.phase = int(Phase.EXPLORE)
+    g.dice.force(6, 6, 6)
+    encounter(g, [m], How.GUARD)
+    assert g.state.skip_move[m] and events(g, "monsters_surprised")
+    enter_phase(g, Phase.TURN_END)
+    assert g.state.turn == 2 and g.state.skip_move[m]
+    asked = decisions_until(g, Phase.EVASION)
+    assert (Decision.MONSTER_MOVE, m) not in asked and not g.state.skip_move[m]
+    finish_turn(g)
+    asked = decisions_until(g, Phase.EVASION)
+    assert (Decision.MONSTER_MOVE, m) in asked
+
+
+def test_R_SURP_06_caster_surprised_after_spell_selection_does_not_cast(variant):
+    """Revised 2026-12-01: Maelis selects a spell in 2.1; Corvin Evades into corridor t, the Spider
+    ambush springs and every hero rolls: Maelis is surprised (die 1). Her spell fails at once, no
+    Magic is paid and nothing is cast at 2.5.
+
+        y=0   M  .  .  .  h  g  C        M = Maelis (1, 0), C = Corvin (6, 0), g = a Goblin (5, 0)
+    """
+    g = ambush_position(variant("ambush"), ("maelis", "corvin", "hob"))
+    place(g, 0, 1, 0)
+    place(g, 1, 6, 0)
+    add_monster(g, "goblin", 5, 0)
+    decisions_until(g, Phase.SPELL_SELECTION)
+    assert g.decision == (Decision.SPELL_SELECT, 0)
+    spell = next(a for a in g.legal_actions() if a != END)
+    magic = int(g.state.magic[0])
+    g.apply(spell)
+    assert g.state.casting_spell[0] >= 0
+    decisions_until(g, Phase.EVASION)
+    assert g.decision == (Decision.HERO_EVADE, 0)
+    g.apply(END)  # Maelis does not Evade (that would fail the spell too)
+    assert g.decision == (Decision.HERO_EVADE, 1)
+    g.dice.force(1, 6, 6)
+    g.apply(MOVE_S)  # Corvin Evades into corridor t: the ambush
+    assert g.dice.forced_left == 0
+    assert g.state.surprised[0] and g.state.casting_spell[0] == -1
+    (fail,) = events(g, "spell_fail", unit="hero_0")
+    assert fail["reason"] == "surprised"
+    finish_turn(g)
+    assert not events(g, "cast", unit="hero_0") and g.state.magic[0] == magic
+
+
 # -------------------------------------------------------------------------------------- SURP-09..10
 
 

@@ -12,7 +12,7 @@ behind the closed door (3,0)-(3,1)::
 from __future__ import annotations
 
 from dungeon_env.engine import Decision, Game, Phase, items
-from dungeon_env.engine.actions import END, GIVE, ITEM_0, LOOT, TARGET_0, TARGET_GIVE, TARGET_LOOT
+from dungeon_env.engine.actions import BACK, END, GIVE, ITEM_0, LOOT, TARGET_0, TARGET_GIVE, TARGET_LOOT
 from dungeon_env.engine.units import kill_hero
 from tests.builders import add_monster, arena_game, enter_phase, events, place, quiet
 
@@ -35,14 +35,14 @@ def party(at=((1, 0), (2, 0), (4, 0)), gear=((0, "short_sword"), (0, "torch"))) 
 
 
 def give(g: Game, k: int, target: int) -> None:
-    """The hero being asked gives its k-th item to the target-th candidate (decisions with a single
-    legal action are taken by the engine, ruling D-08)."""
+    """The hero being asked gives its k-th item to the target-th candidate: ITEM_k, the verb GIVE,
+    then the receiver (both questions also offer BACK, ruling D-08b)."""
     g.apply(ITEM_0 + k)
-    if g.decision and g.decision[0] == Decision.ITEM_VERB:
-        g.apply(GIVE)
-    if g.decision and g.decision[0] == Decision.CHOOSE_TARGET:
-        assert g.decision_args[0] == TARGET_GIVE
-        g.apply(TARGET_0 + target)
+    assert g.decision[0] == Decision.ITEM_VERB and g.legal_actions() == [GIVE, BACK]
+    g.apply(GIVE)
+    assert g.decision[0] == Decision.CHOOSE_TARGET and g.decision_args[0] == TARGET_GIVE
+    assert g.legal_actions()[-1] == BACK
+    g.apply(TARGET_0 + target)
 
 
 # ------------------------------------------------------------------------------------------- TRADE-01
@@ -56,8 +56,9 @@ def test_R_TRADE_01_each_hero_gives_at_most_one_and_receives_at_most_one():
     assert g.decision == (Decision.HERO_ACT, 0)
     assert g.legal_actions() == [END, ITEM_0, ITEM_0 + 1]
     g.apply(ITEM_0)
+    g.apply(GIVE)
     assert g.decision[0] == Decision.CHOOSE_TARGET and g.decision_args == (TARGET_GIVE, sword)
-    assert g.legal_actions() == [TARGET_0, TARGET_0 + 1]  # hero_1, hero_2
+    assert g.legal_actions() == [TARGET_0, TARGET_0 + 1, BACK]  # hero_1, hero_2
     g.apply(TARGET_0)
     assert g.state.item_holder[sword] == 1 and g.state.gave[0] and g.state.received[1]
     assert events(g, "trade") == [
@@ -65,7 +66,8 @@ def test_R_TRADE_01_each_hero_gives_at_most_one_and_receives_at_most_one():
     ]
     assert g.decision == (Decision.HERO_ACT, 1)  # hero_0 had nothing left to do
     g.apply(ITEM_0)
-    assert g.legal_actions() == [TARGET_0, TARGET_0 + 1]  # hero_0, hero_2
+    g.apply(GIVE)
+    assert g.legal_actions() == [TARGET_0, TARGET_0 + 1, BACK]  # hero_0, hero_2
     g.apply(TARGET_0 + 1)
     assert g.state.item_holder[sword] == 2 and g.state.item_holder[torch] == 0
 
@@ -78,7 +80,7 @@ def test_R_TRADE_01_a_hero_that_has_received_is_no_candidate():
     assert g.decision == (Decision.HERO_ACT, 1)  # hero_1 may pass the sword on: it does not
     g.apply(END)
     assert g.decision == (Decision.HERO_ACT, 2)
-    g.apply(ITEM_0)  # a single candidate: taken at once
+    give(g, 0, 0)  # the single candidate
     assert g.state.item_holder[torch] == 0
     assert [(e["from"], e["to"]) for e in events(g, "trade")] == [("hero_0", "hero_1"), ("hero_2", "hero_0")]
 
@@ -90,12 +92,48 @@ def test_R_TRADE_02_both_sides_in_the_same_room_or_corridor():
     """hero_2 is in room A behind the door: hero_0's only candidate is hero_1, and hero_2, alone in
     its room, has nobody to trade with (it is not even asked, ruling D-08)."""
     g, (sword, torch) = party(at=((1, 0), (2, 0), (3, 2)), gear=((0, "short_sword"), (2, "torch")))
-    g.apply(ITEM_0)  # a single candidate: taken at once
+    give(g, 0, 0)  # the single candidate
     assert g.state.item_holder[sword] == 1 and g.state.item_holder[torch] == 2
     assert g.decision == (Decision.HERO_ACT, 1)
     g.apply(END)
     assert [(e["from"], e["to"]) for e in events(g, "trade")] == [("hero_0", "hero_1")]
     assert g.state.turn == 2
+
+
+def test_R_TRADE_02_heroes_side_by_side_across_a_segment_boundary_may_trade():
+    """Revised 2026-12-01: hero_0 at (6, 0) in corridor a and hero_1 at (7, 0) in corridor b stand
+    side by side (segment boundaries are invisible to players): they may trade. hero_2, further
+    along corridor b, is neither in hero_0's segment nor beside it: no candidate."""
+    g, (sword,) = party(at=((6, 0), (7, 0), (12, 0)), gear=((0, "short_sword"),))
+    assert g.tables.area[g.square(6, 0)] != g.tables.area[g.square(7, 0)]
+    assert g.decision == (Decision.HERO_ACT, 0)
+    g.apply(ITEM_0)
+    g.apply(GIVE)
+    assert g.legal_actions() == [TARGET_0, BACK]  # hero_1 only: hero_2 is neither in a nor beside
+    g.apply(TARGET_0)
+    assert g.state.item_holder[sword] == 1
+
+
+def test_R_TRADE_02_no_trade_side_by_side_across_a_closed_door():
+    """hero_0 at (3, 0) in corridor a and hero_1 at (3, 1) in room A, the closed door between: no
+    trade."""
+    g, made = party(at=((3, 0), (3, 1), (20, 20)), gear=((0, "short_sword"),))
+    assert not events(g, "trade") and g.state.phase != Phase.TRADE
+
+
+def test_D_08b_giving_away_offers_back_and_the_item_is_kept():
+    """Issue "destructive single choices": a hero who picks an item to give can go back from the
+    verb and from the receiver; the item stays, and is not offered again this phase."""
+    g, (sword, torch) = party()
+    g.apply(ITEM_0)
+    g.apply(GIVE)
+    g.apply(BACK)
+    assert g.state.item_holder[sword] == 0 and not g.state.gave[0]
+    assert g.decision == (Decision.HERO_ACT, 0) and g.legal_actions() == [END, ITEM_0 + 1]
+    g.apply(ITEM_0 + 1)
+    g.apply(BACK)  # nothing is left to offer hero_0, nobody else holds anything: the turn ends
+    assert g.state.item_holder[torch] == 0 and g.state.turn == 2 and not events(g, "trade")
+    assert [e.get("item") for e in events(g, "back")] == [sword, torch]
 
 
 # ------------------------------------------------------------------------------------------- TRADE-03

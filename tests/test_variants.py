@@ -843,7 +843,10 @@ def test_every_key_is_in_the_doc_and_its_default_is_the_content():
     for key, spec in specs.items():
         section, ident, *_ = key.split(".")
         if section == "heroes" and spec.kind == "int":
-            assert spec.default == getattr(heroes[ident], key.rsplit(".", 1)[1])
+            value = heroes[ident]
+            for part in key.split(".")[2:]:  # a stat, or abilities.<k>.effect.amount / .uses
+                value = value[int(part)] if part.isdigit() else getattr(value, part)
+            assert spec.default == value
         assert f"`{ident}`" in doc or section in ("light", "rules")
 
 

@@ -16,6 +16,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ._abilities import ABILITY_AMOUNTS, MAX_USES
 from ._adventure import MAX_DIFFICULTY
 from ._checks import Checker
 from .cards import (
@@ -156,6 +157,27 @@ def _card_spec(section, ident, path, default, lo, hi, meaning) -> KeySpec:
     return KeySpec(key, "int", default, lo, hi, (), meaning, section, ident, tuple(path))
 
 
+def _ability_specs(ident: str, abilities: list[dict]) -> list[KeySpec]:
+    """``heroes.<id>.abilities.<k>.effect.amount`` (and ``.effect.duration`` where non-zero) and, for
+    an Active ability used per adventure, ``heroes.<id>.abilities.<k>.uses`` (k = its place)."""
+    specs = []
+    for k, ability in enumerate(abilities):
+        name = f"ability {k} ({ability['id']})"
+        parts = [(("effect", "amount"), ability["effect"]["amount"], ABILITY_AMOUNTS, f"{name}: its amount")]
+        if ability["effect"].get("duration", 0):
+            duration = ability["effect"]["duration"]
+            parts.append(
+                (("effect", "duration"), duration, (0, MAX_DURATION), f"{name}: its duration in turns")
+            )
+        if ability["use"] == "active" and ability.get("limit", "adventure") == "adventure":
+            parts.append((("uses",), ability.get("uses", 1), (1, MAX_USES), f"{name}: uses per adventure"))
+        for path, default, (lo, hi), meaning in parts:
+            key = ".".join(("heroes", ident, "abilities", str(k), *path))
+            full = ("abilities", k, *path)
+            specs.append(KeySpec(key, "int", default, lo, hi, (), meaning, "heroes", ident, full))
+    return specs
+
+
 def _list_spec(section, ident, name, default, choices, meaning) -> KeySpec:
     key = f"{section}.{ident}.{name}"
     return KeySpec(key, "list", tuple(default), 0, 0, tuple(choices), meaning, section, ident, (name,))
@@ -169,6 +191,7 @@ def _card_specs() -> list[KeySpec]:
         specs += [_card_spec("heroes", ident, (s,), e[s], *HERO_STATS[s], f"base {s}") for s in STATS]
         specs.append(_list_spec("heroes", ident, "traits", e["traits"], TRAITS, "traits"))
         specs.append(_list_spec("heroes", ident, "spells", e.get("spells", []), spell_ids, "starting spells"))
+        specs += _ability_specs(ident, e.get("abilities", []))
     for ident, e in raw["monsters"].items():
         specs += [_card_spec("monsters", ident, (s,), e[s], *MONSTER_STATS[s], f"base {s}") for s in STATS]
         abilities = e.get("abilities", [])

@@ -14,7 +14,9 @@ dungeon_env.content.variants`` prints that page):
   read by the engine as ``game.rules``): Light, the d6 bands of the checks, recovery, Stamina limits,
   carrying limits.
 - ``heroes.<id>.<stat>`` and ``monsters.<id>.<stat>`` (move, fight, damage, health, stamina, magic);
-  ``heroes.<id>.traits``, ``heroes.<id>.spells`` (starting spells), ``monsters.<id>.abilities``.
+  ``heroes.<id>.traits``, ``heroes.<id>.spells`` (starting spells), ``monsters.<id>.abilities``;
+  ``heroes.<id>.abilities.<k>.effect.amount`` (``.effect.duration`` where it has one) and, for an
+  Active ability used per adventure, ``heroes.<id>.abilities.<k>.uses`` (k = its place on the card).
 - ``spells.<id>.level``, ``.range``, ``.effect.amount``, ``.effect.duration``, ``.overcast.amount``,
   ``.overcast.duration``; ``items.<id>.copies``, ``.effect.amount``, ``.effect.duration`` (where the
   card has that part); ``adventures.<id>.difficulty``.

@@ -92,6 +92,9 @@ class Action(IntEnum):
     DISARM_E = 73
     DISARM_S = 74
     DISARM_W = 75
+    BACK = 76  # change one's mind: leave a verb or give decision without losing anything
+    ABILITY_0 = 77  # use the k-th ability of the hero's card (offered only for an Active one)
+    ABILITY_1 = 78
 
 
 N_ACTIONS = len(Action)
@@ -99,10 +102,10 @@ N_ACTIONS = len(Action)
 MOVE_N, JUMP_N, DRAG_N, EXTRA_MOVE, END, DEFER, SPEND_0, HANDOFF_0 = 0, 4, 8, 12, 13, 14, 15, 19
 ITEM_0, SPELL_0, USE, MEMORIZE, IDENTIFY, FORGET, GIVE, LOOT, TARGET_0 = 24, 36, 44, 45, 46, 47, 48, 49, 50
 NORMAL_CAST, OVERCAST, KEEP_CASTING, LET_FAIL, EXPLORE, STAY = 60, 61, 62, 63, 64, 65
-CHOICE_0, TAKE, PASS, DISARM_N = 66, 70, 71, 72
-MAX_ITEMS_HELD, MAX_SPELLS_KNOWN, MAX_TARGETS, MAX_CHOICES = 12, 8, 10, 4
+CHOICE_0, TAKE, PASS, DISARM_N, BACK, ABILITY_0 = 66, 70, 71, 72, 76, 77
+MAX_ITEMS_HELD, MAX_SPELLS_KNOWN, MAX_TARGETS, MAX_CHOICES, MAX_ABILITIES = 12, 8, 10, 4, 2
 # What a CHOOSE_TARGET decision is choosing (its arg ``a``); ``b`` carries the item or spell.
-TARGET_SPELL, TARGET_ITEM, TARGET_GIVE, TARGET_LOOT = 0, 1, 2, 3
+TARGET_SPELL, TARGET_ITEM, TARGET_GIVE, TARGET_LOOT, TARGET_ABILITY = 0, 1, 2, 3, 4
 MOVE_ACTIONS = tuple(range(MOVE_N, MOVE_N + 4))
 JUMP_ACTIONS = tuple(range(JUMP_N, JUMP_N + 4))
 DRAG_ACTIONS = tuple(range(DRAG_N, DRAG_N + 4))
@@ -113,6 +116,7 @@ SPELL_ACTIONS = tuple(range(SPELL_0, SPELL_0 + MAX_SPELLS_KNOWN))
 TARGET_ACTIONS = tuple(range(TARGET_0, TARGET_0 + MAX_TARGETS))
 CHOICE_ACTIONS = tuple(range(CHOICE_0, CHOICE_0 + MAX_CHOICES))
 DISARM_ACTIONS = tuple(range(DISARM_N, DISARM_N + 4))
+ABILITY_ACTIONS = tuple(range(ABILITY_0, ABILITY_0 + MAX_ABILITIES))
 
 ACTION_NAMES = tuple(a.name.lower() for a in Action)
 

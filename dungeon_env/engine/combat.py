@@ -177,8 +177,11 @@ def resolve_fight(g: Game, row: list[int]) -> None:
 
 def apply_fight_damage(g: Game) -> None:
     """All Fight damage lands together after the last Fight (R-DMG-01..05): each winner deals its
-    Damage to each enemy it beat; every creature that damaged a casualty shares the kill."""
+    Damage to each enemy it beat; every creature that damaged a casualty shares the kill. The step
+    is simultaneous (R-DMG-10, A-14): only a hero already at 0 when it began rolls an extra Death's
+    Door die, once per Fight it lost."""
     s = g.state
+    down_before = {row[HERO]: bool(s.health[row[HERO]] == 0) for row in s.fights}
     damagers: dict[int, list[str]] = {}
     for row in s.fights:
         if row[WINNER] in (HERO_WON, MONSTER_WON):
@@ -203,7 +206,8 @@ def apply_fight_damage(g: Game) -> None:
             )
         elif row[WINNER] == MONSTER_WON:
             h = row[HERO]
-            hurt_hero(g, h, effects.damage_of(g, row[MONSTER], h), label(g, row[MONSTER]), damagers[h])
+            amount = effects.damage_of(g, row[MONSTER], h)
+            hurt_hero(g, h, amount, label(g, row[MONSTER]), damagers[h], down_before=down_before[h])
     for m in active_monsters(g):
         if s.health[m] <= 0:
             slay_monster(g, m, damagers.get(m, []))

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine import combat, explore, items, movement, spells, trade, traps, turn
-from dungeon_env.engine.actions import HANDOFF_0, TARGET_GIVE, TARGET_LOOT, Decision, Phase
+from dungeon_env.engine import abilities, combat, explore, items, movement, spells, trade, traps, turn
+from dungeon_env.engine.actions import HANDOFF_0, TARGET_ABILITY, TARGET_GIVE, TARGET_LOOT, Decision, Phase
 
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
@@ -48,13 +48,17 @@ def _act(g: Game, unit: int, a: int, b: int, action: int) -> None:
 
 
 def _legal_target(g: Game, unit: int, a: int, b: int) -> list[int]:
+    if a == TARGET_ABILITY:
+        return abilities.legal_target(g, unit, a, b)
     if a in (TARGET_GIVE, TARGET_LOOT):
         return trade.legal_trade_target(g, unit, a, b)
     return spells.legal_target(g, unit, a, b)
 
 
 def _target(g: Game, unit: int, a: int, b: int, action: int) -> None:
-    if a in (TARGET_GIVE, TARGET_LOOT):
+    if a == TARGET_ABILITY:
+        abilities.do_target(g, unit, a, b, action)
+    elif a in (TARGET_GIVE, TARGET_LOOT):
         trade.do_trade_target(g, unit, a, b, action)
     else:
         spells.do_target(g, unit, a, b, action)
@@ -74,7 +78,7 @@ HANDLERS: dict[int, tuple[Legal, Apply]] = {
     Decision.SPELL_SELECT: (spells.legal_spell_select, spells.do_spell_select),
     Decision.CAST_WHILE_FIGHTING: (spells.legal_cast_while_fighting, spells.do_cast_while_fighting),
     Decision.CAST_MODE: (spells.legal_cast_mode, spells.do_cast_mode),
-    Decision.CHOOSE_TARGET: (_legal_target, _target),  # spells and items: spells; give/loot: trade
+    Decision.CHOOSE_TARGET: (_legal_target, _target),  # spells/items: spells; give/loot: trade; abilities
     Decision.MENTAL_BID: (spells.legal_mental_bid, spells.do_mental_bid),
     Decision.EXPLORE_CHOICE: (explore.legal_explore_choice, explore.do_explore_choice),
     Decision.EVENT_CHOICE: (explore.legal_event_choice, explore.do_event_choice),

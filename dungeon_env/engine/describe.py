@@ -1,7 +1,9 @@
-"""Human-readable tables generated from the code: the action table printed in the README."""
+"""Human-readable tables generated from the code, printed in the README: the action table and the
+heroes with their abilities."""
 
 from __future__ import annotations
 
+from dungeon_env.content import load_heroes
 from dungeon_env.engine.actions import Action
 
 _MEANING = {
@@ -32,6 +34,8 @@ _MEANING = {
     "take": "Take the item found",
     "pass": "Leave the item found to the next exploring hero",
     "disarm": "Try to disarm the detected trap to the {d}",
+    "back": "Change one's mind: leave the verb or give decision without losing anything",
+    "ability": "Use ability number {n} of the hero's card, an Active one (then its target, if any choice)",
 }
 _DIRS = {"n": "north", "e": "east", "s": "south", "w": "west"}
 
@@ -41,7 +45,7 @@ def action_meaning(action: Action) -> str:
     head, _, tail = name.rpartition("_")
     if head in ("move", "jump", "drag", "disarm"):
         return _MEANING[head].format(d=_DIRS[tail])
-    if head in ("spend", "handoff", "item", "spell", "target", "choice"):
+    if head in ("spend", "handoff", "item", "spell", "target", "choice", "ability"):
         return _MEANING[head].format(n=tail)
     return _MEANING[name]
 
@@ -52,5 +56,30 @@ def action_table_markdown() -> str:
     return "\n".join(rows)
 
 
+def _ability_text(ability) -> str:
+    tag = "Active" if ability.active else "Passive"
+    return f"**{ability.name}** ({tag}): {ability.text}"
+
+
+def hero_table_markdown() -> str:
+    """The 10 heroes: profile, traits and abilities (R-BOARD-04), from ``heroes.toml``."""
+    rows = [
+        "| hero | move | fight | damage | health | stamina | magic | traits "
+        "| abilities (`ability_k` uses the k-th) |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for hero in load_heroes().values():
+        traits = ", ".join(t.replace("_", "-") for t in hero.traits)
+        spells = f"; starts with {', '.join(hero.spells)}" if hero.spells else ""
+        abilities = "<br>".join(_ability_text(a) for a in hero.abilities)
+        rows.append(
+            f"| {hero.name} (`{hero.id}`) | {hero.move} | {hero.fight} | {hero.damage} | {hero.health} "
+            f"| {hero.stamina} | {hero.magic} | {traits}{spells} | {abilities} |"
+        )
+    return "\n".join(rows)
+
+
 if __name__ == "__main__":
     print(action_table_markdown())
+    print()
+    print(hero_table_markdown())

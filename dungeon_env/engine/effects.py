@@ -10,8 +10,10 @@ Contract used by other modules:
 - ``damage_of(g, u, target=-1) -> int``: the unit's Damage with its bonuses (A-61), less the
   target's armour (never below 1).
 - ``move_bonus(g, u) -> int``: extra Movement from items and ongoing effects.
-- ``check_modifiers(g, u, check) -> dict[str, int]``: item bonuses to a die check (``"jump"``:
-  jump_bonus, ``"open_door"``: door_bonus), to merge into that check's modifiers.
+- ``check_modifiers(g, u, check) -> dict[str, int]``: item and ability bonuses to a die check
+  (``"jump"``: jump_bonus, ``"open_door"``: door_bonus, ``"disarm"``: disarm_bonus,
+  ``"detect_traps"`` / ``"room_detect"``: detect_bonus, ``"identify"``: identify_bonus), to merge
+  into that check's modifiers.
 - ``tick(g)``: at Turn End, count ongoing effects down and end the expired ones.
 - ``spell_in_play(g, spell)``: an ongoing effect of that spell lasts (the recast ban, A-23);
   ``asleep(g, u)``: a sleep effect holds the monster (it skips its movement).
@@ -21,11 +23,15 @@ left, source, unit uid]`` where source is the spell index (>= 0), ``-1 - item ca
 item, or ``OTHER`` for traps and events. An effect of duration N lasts the rest of the turn it
 starts in and the next N turns: it is counted down at every Turn End and ends when it reaches 0.
 A row whose unit has left the board (or whose slot now holds another monster) is void.
-Passive items give their bonus while carried, once identified (R-IDENT-05).
+Passive items give their bonus while carried, once identified (R-IDENT-05). A hero's Passive
+abilities (R-BOARD-04) give theirs always, or while their condition holds ("outnumbered": two or
+more Fights this Fighting phase; "wounded": Health at most half its base), named ``ability:<id>``;
+an Active ability's lasting bonus has the source ``ABILITY_SOURCE - index`` (``ability_codes``).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,17 +53,26 @@ from dungeon_env.engine.units import (
 from dungeon_env.engine.visibility import sees
 
 if TYPE_CHECKING:
-    from dungeon_env.content.model import Effect
+    from dungeon_env.content.model import Effect, HeroCard
     from dungeon_env.engine.game import Game
 
 LIGHT_MAX = BASE_RULES.light_max  # the rules' cap; a game reads its own, g.rules.light_max (light.max)
 KIND = {kind: i for i, kind in enumerate(EFFECT_KINDS)}
 UNIT, KIND_COL, AMOUNT, TURNS, SOURCE, UID = range(6)
 OTHER = -1000  # the source of a lasting effect from a trap or a room event
+ABILITY_SOURCE = -2000  # an Active ability's lasting effect: ABILITY_SOURCE - its catalogue index
 FIGHT, MOVE, DAMAGE, ARMOUR, SLEEP = (
     KIND[k] for k in ("fight_bonus", "move_bonus", "damage_bonus", "armour", "sleep")
 )
-CHECK_KINDS = {"jump": "jump_bonus", "open_door": "door_bonus"}
+CHECK_KINDS = {
+    "jump": "jump_bonus",
+    "open_door": "door_bonus",
+    "disarm": "disarm_bonus",
+    "detect_traps": "detect_bonus",
+    "room_detect": "detect_bonus",
+    "identify": "identify_bonus",
+}
+FIGHT_HERO = 1  # the hero column of a state.fights row (engine.combat.HERO)
 
 
 # ------------------------------------------------------------------------------------------- sources
@@ -70,15 +85,26 @@ def source_code(g: Game, source: str) -> int:
         return g.spell_index[name]
     if kind == "item" and name in g.item_index:
         return -1 - g.item_index[name]
+    codes = ability_codes(tuple(g.heroes))
+    if kind == "ability" and name in codes:
+        return ABILITY_SOURCE - codes[name]
     return OTHER
 
 
 def source_name(g: Game, code: int) -> str:
     if code >= 0:
         return f"spell:{g.spells[code].id}"
+    if code <= ABILITY_SOURCE:
+        return f"ability:{list(ability_codes(tuple(g.heroes)))[ABILITY_SOURCE - code]}"
     if code != OTHER:
         return f"item:{g.item_cards[-1 - code].id}"
     return "effect"
+
+
+@functools.lru_cache(maxsize=64)
+def ability_codes(heroes: tuple[HeroCard, ...]) -> dict[str, int]:
+    """Every hero ability id of a roster, numbered in card order (ids are unique in a roster)."""
+    return {ability.id: i for i, ability in enumerate(a for hero in heroes for a in hero.abilities)}
 
 
 # -------------------------------------------------------------------------------------- lasting rows
@@ -163,8 +189,30 @@ def carried(g: Game, u: int, kind: str) -> list[tuple[str, int]]:
     return out
 
 
+def innate(g: Game, u: int, kind: str) -> list[tuple[str, int]]:
+    """``(ability id, amount)`` of hero ``u``'s Passive abilities that give ``kind`` now."""
+    s = g.state
+    if u >= s.n_heroes:
+        return []
+    out = []
+    for ability in g.heroes[int(s.unit_card[u])].abilities:
+        if ability.use == "passive" and ability.effect.kind == kind and _holds(g, u, ability.condition):
+            out.append((ability.id, ability.effect.amount))
+    return out
+
+
+def _holds(g: Game, u: int, condition: str) -> bool:
+    s = g.state
+    if condition == "outnumbered":
+        return sum(row[FIGHT_HERO] == u for row in s.fights) >= 2
+    if condition == "wounded":
+        return 2 * int(s.health[u]) <= int(s.base_health[u])
+    return True
+
+
 def _bonus(g: Game, u: int, kind: str) -> int:
     total = sum(amount for _, amount in carried(g, u, kind))
+    total += sum(amount for _, amount in innate(g, u, kind))
     k = KIND[kind]
     return total + sum(row[AMOUNT] for row in rows_of(g, u) if row[KIND_COL] == k)
 
@@ -177,6 +225,8 @@ def fight_modifiers(g: Game, u: int) -> dict[str, int]:
     for item_id, amount in carried(g, u, "fight_bonus"):
         name = f"item:{item_id}"
         mods[name] = mods.get(name, 0) + amount
+    for ability_id, amount in innate(g, u, "fight_bonus"):
+        mods[f"ability:{ability_id}"] = amount
     for row in rows_of(g, u):
         if row[KIND_COL] in (FIGHT, SLEEP):
             name = source_name(g, row[SOURCE])
@@ -204,6 +254,8 @@ def check_modifiers(g: Game, u: int, check: str) -> dict[str, int]:
     mods: dict[str, int] = {}
     for item_id, amount in carried(g, u, kind):
         mods[f"item:{item_id}"] = mods.get(f"item:{item_id}", 0) + amount
+    for ability_id, amount in innate(g, u, kind):
+        mods[f"ability:{ability_id}"] = amount
     return mods
 
 

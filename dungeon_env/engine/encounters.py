@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.engine.actions import Phase
+from dungeon_env.engine.casting import fail_spell, is_casting
 from dungeon_env.engine.state import How
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_monster
@@ -20,7 +21,8 @@ def encounter(g: Game, group: list[int], how: How, unsurprisable: bool = False) 
 
     Surprise is rolled only when this starts the combat sequence, except that Ambushers always
     make every hero roll (ruling A-26). If no hero is surprised, the group is (A-27), unless it was
-    revealed by an alerted door (R-SURP-13) or is an Ambusher group (R-SURP-12).
+    revealed by an alerted door (R-SURP-13) or is an Ambusher group (R-SURP-12); surprised monsters
+    skip the first Monsters' Movement that follows (A-25).
     """
     s = g.state
     starting = not g.monsters_besides(group)
@@ -66,10 +68,21 @@ def _surprise_roll(g: Game, h: int, ambush: bool) -> bool:
         is_surprised = total <= top
     if is_surprised:
         s.surprised[h] = True
+        s.surprise_until[h] = max(int(s.surprise_until[h]), surprise_lasts_until(g))
         if s.phase in (Phase.HERO_MOVEMENT, Phase.EVASION):
             s.move_done[h] = True  # forgoes the rest of its Movement or Evasion (R-SURP-05/06)
             s.move_left[h] = 0
+        if is_casting(g, h):
+            fail_spell(g, h, "surprised")  # a surprised hero cannot cast (R-SURP-06)
     return is_surprised
+
+
+def surprise_lasts_until(g: Game) -> int:
+    """The last turn of a Surprise rolled now: this one, or the next when it is rolled after this
+    turn's Movement and combat sub-steps (an ambush in the Explore phase, ruling A-25 revised), so
+    that it lasts through the first turn of combat with the monsters that caused it."""
+    s = g.state
+    return s.turn + (1 if s.phase >= Phase.SPELL_RESOLUTION else 0)
 
 
 def patrols_relevant(g: Game) -> bool:

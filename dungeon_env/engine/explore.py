@@ -25,8 +25,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine import effects, items, spells, traps
+from dungeon_env.engine import abilities, effects, items, spells, traps
 from dungeon_env.engine.actions import (
+    ABILITY_0,
+    ABILITY_ACTIONS,
     CHOICE_0,
     END,
     EXPLORE,
@@ -134,8 +136,10 @@ def _mark_explored(g: Game) -> None:
 
 
 def legal_hero_act(g: Game, unit: int, a: int, b: int) -> list[int]:
-    """(c) Explore actions: an item (use, identify, memorize...), an Explore spell, or END."""
+    """(c) Explore actions: an item (use, identify, memorize...), an Explore spell, an Active
+    ability, or END."""
     acts = items.item_actions(g, unit, "explore") + spells.spell_actions(g, unit, "explore")
+    acts += abilities.ability_actions(g, unit, "explore")
     return sorted({*acts, END})
 
 
@@ -144,6 +148,8 @@ def do_hero_act(g: Game, unit: int, a: int, b: int, action: int) -> None:
     if action == END:
         if s.act_todo and s.act_todo[0] == unit:
             s.act_todo.pop(0)
+    elif action in ABILITY_ACTIONS:
+        abilities.use(g, unit, action - ABILITY_0, "explore")
     elif action >= SPELL_0:
         spells.pick_spell(g, unit, action - SPELL_0, "explore")
     else:
@@ -341,19 +347,18 @@ def _spot(g: Game, sq: int, area: int) -> int:
 
 
 def spawn_event_monsters(g: Game, e: int) -> list[int]:
-    """An event's monsters appear (R-MON-09): Ambusher rules if their card is an ambusher, else an
-    ordinary encounter (A-26)."""
+    """An event's monsters appear as an ambush: whatever their cards, they follow the Ambusher rules
+    (R-MON-09 revised): every hero needs a 6 to be ready and they are never surprised."""
     event = g.tables.adventure.events[e]
     area = _area_index(g, event)
     group = []
     for monster_id, (x, y) in zip(event.monsters, event.at, strict=True):
         sq = _spot(g, g.square(x, y), area)
-        u = place_monster(g, monster_id, sq, How.EVENT) if sq >= 0 else -1
+        u = place_monster(g, monster_id, sq, How.AMBUSH) if sq >= 0 else -1
         if u >= 0:
             group.append(u)
     if group:
-        ambushers = g.monsters[g.state.unit_card[group[0]]].encounter == "ambusher"
-        encounter(g, group, How.AMBUSH if ambushers else How.EVENT)
+        encounter(g, group, How.AMBUSH)
     return group
 
 

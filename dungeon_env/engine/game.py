@@ -24,7 +24,7 @@ from dungeon_env.engine import items, spells, turn
 from dungeon_env.engine.actions import ACTION_NAMES, Action, Decision, Phase
 from dungeon_env.engine.decisions import HANDLERS
 from dungeon_env.engine.dice import Dice
-from dungeon_env.engine.objectives import ending, objectives_report
+from dungeon_env.engine.objectives import ending, goals_met, objectives_report
 from dungeon_env.engine.state import ACTIVE, EMPTY, MAX_UNITS, NO_UNIT, SIDE_MONSTER, State
 from dungeon_env.engine.tables import Tables, square, tables_for, xy
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_hero, unit_info
@@ -128,6 +128,7 @@ class Game:
         s.event_done = np.zeros(len(adv.events), bool)
         s.door_hidden = np.array([d.secret for d in adv.doors], bool)
         s.spell_known = np.zeros((MAX_HEROES, len(self.spells)), bool)
+        s.declined_spells = np.zeros((MAX_HEROES, len(self.spells)), bool)
         roster_index = {h.id: i for i, h in enumerate(self.heroes)}
         for u, hero_id in enumerate(self.hero_ids):
             place_hero(self, u, roster_index[hero_id], square(*adv.start[u]))
@@ -159,6 +160,16 @@ class Game:
     def outcome(self) -> str:
         """ "" while playing, then "completed", "failed" or "truncated"."""
         return self.state.outcome
+
+    @property
+    def goals_met(self) -> bool:
+        """Every primary goal of the adventure is met (so far; R-END-03). An adventure is
+        ``completed`` when every surviving hero has left, met or not (R-END-01)."""
+        return goals_met(self)
+
+    def objectives(self) -> list[dict]:
+        """Each goal of the adventure: ``{"kind", "text", "primary", "met"}`` (met so far)."""
+        return objectives_report(self)
 
     @property
     def decision(self) -> tuple[Decision, int] | None:
@@ -280,6 +291,7 @@ class Game:
                 "turn": s.turn,
                 "light": s.light,
                 "objectives": objectives_report(self),
+                "goals_met": goals_met(self),
             }
         )
 
@@ -361,19 +373,24 @@ class Game:
             raise ValueError(f"saved game is missing keys {missing}")
         variant = data.get("variant")  # saves from before variants have none: the base rules
         game = cls(data["adventure"], list(data["heroes"]), data["seed"], data["max_turns"], variant)
-        game.state = State.from_json(data["state"])
-        game._check_fits(game.state)
+        fresh = game._fresh_state()
+        game.state = State.from_json(data["state"], fallback=fresh)  # older saves: new fields from it
+        game._check_fits(game.state, fresh)
         game.dice = Dice.from_json(data["dice"])
         if not (isinstance(data["events"], list) and all(isinstance(e, dict) for e in data["events"])):
             raise ValueError("saved game: events must be a list of event objects")
         game.events = list(data["events"])
         return game
 
-    def _check_fits(self, state: State) -> None:
-        """A loaded state must fit this game: every array with the shape and dtype of a new game's."""
+    def _fresh_state(self) -> State:
+        """The state a new game of this configuration starts with (after its set-up)."""
         fresh = Game(self.adventure_ref, self.hero_ids, self.seed, self.max_turns, self.variant)
         fresh._setup()
-        for name, value in vars(fresh.state).items():
+        return fresh.state
+
+    def _check_fits(self, state: State, fresh: State) -> None:
+        """A loaded state must fit this game: every array with the shape and dtype of a new game's."""
+        for name, value in vars(fresh).items():
             if isinstance(value, np.ndarray):
                 got = getattr(state, name)
                 if got.shape != value.shape or got.dtype != value.dtype:

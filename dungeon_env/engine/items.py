@@ -14,8 +14,9 @@ Hooks the rest of the engine calls (keep the names):
 - ``end_adventure(g)``: identify everything (R-IDENT-04).
 - Decision ITEM_VERB: ``legal_item_verb`` / ``do_item_verb``. Verbs by moment: Movement and
   Evasion: USE; Explore: USE, MEMORIZE (scrolls), IDENTIFY; Trade: GIVE (which pushes CHOOSE_TARGET
-  with ``a`` = TARGET_GIVE, ``b`` = the item, resolved by ``trade``). There is no "nothing" verb:
-  an item is offered (ITEM_k) only if some verb is legal, and picking it commits to one.
+  with ``a`` = TARGET_GIVE, ``b`` = the item, resolved by ``trade``); BACK always (nothing happens,
+  and the item is not offered again this phase). An item is offered (ITEM_k) only if some verb
+  is legal.
 - Using an item that targets an ally (the holder or a hero next to it) asks CHOOSE_TARGET with
   ``a`` = TARGET_ITEM, ``b`` = the item (``legal_item_target`` / ``do_item_target``).
 
@@ -34,6 +35,7 @@ import numpy as np
 from dungeon_env.content.model import DECKS
 from dungeon_env.engine import effects, movement, spells
 from dungeon_env.engine.actions import (
+    BACK,
     GIVE,
     IDENTIFY,
     ITEM_0,
@@ -263,13 +265,22 @@ def item_verbs(g: Game, h: int, item: int, when: str) -> list[int]:
 
 def item_actions(g: Game, h: int, when: str) -> list[int]:
     """ITEM_k for each item the hero holds that some verb applies to now (k = its place in
-    ``held``). In the Trade phase every held item, if the hero has not given one yet (the ``trade``
-    module offers them only when there is someone to give to)."""
+    ``held``), except an item it went BACK from in this phase. In the Trade phase every held item,
+    if the hero has not given one yet (the ``trade`` module offers them only when there is someone
+    to give to)."""
     out = []
+    declined = g.state.declined_items[h] if h < g.state.n_heroes else None
     for k, item in enumerate(held(g, h)[:MAX_ITEMS_HELD]):
-        if item_verbs(g, h, item, when):
+        if item_verbs(g, h, item, when) and not (declined is not None and declined[item]):
             out.append(ITEM_0 + k)
     return out
+
+
+def decline(g: Game, h: int, item: int) -> None:
+    """BACK: the hero changes its mind about the picked item; nothing happens, and the item is not
+    offered to it again in this phase (so every phase still ends, ruling D-08b)."""
+    g.state.declined_items[h, item] = True
+    g.log({"type": "back", "unit": label(g, h), "item": item, "turn": g.state.turn})
 
 
 def pick_item(g: Game, h: int, k: int, when: str) -> None:
@@ -278,12 +289,16 @@ def pick_item(g: Game, h: int, k: int, when: str) -> None:
 
 
 def legal_item_verb(g: Game, unit: int, a: int, b: int) -> list[int]:
-    return sorted(item_verbs(g, unit, a, WHEN[b]))
+    """The verbs that apply to the picked item now, and always BACK (picking never commits the hero
+    to losing it: issue "destructive single choices", ruling D-08b)."""
+    return sorted([*item_verbs(g, unit, a, WHEN[b]), BACK])
 
 
 def do_item_verb(g: Game, unit: int, a: int, b: int, action: int) -> None:
     when = WHEN[b]
-    if action == GIVE:
+    if action == BACK:
+        decline(g, unit, a)
+    elif action == GIVE:
         g.push(Decision.CHOOSE_TARGET, unit, TARGET_GIVE, a)
     elif action == IDENTIFY:
         identify(g, unit, a)
@@ -298,7 +313,8 @@ def do_item_verb(g: Game, unit: int, a: int, b: int, action: int) -> None:
 
 def identify(g: Game, h: int, item: int) -> None:
     """Identify roll (R-IDENT-03): 1 never (locked until the adventure ends, A-43), 2-3 not yet,
-    4-6 identified (``rules.identify_never_max``, ``rules.identify_min``). Breaks Rest."""
+    4-6 identified (``rules.identify_never_max``, ``rules.identify_min``); an identify_bonus ability
+    adds (ruling D-A3). Breaks Rest."""
     s = g.state
     s.identified[h] = True
     s.acted[h] = True
@@ -307,7 +323,7 @@ def identify(g: Game, h: int, item: int) -> None:
     def result(total: int) -> str:
         return "never" if total <= never else ("not_yet" if total < identified else "identified")
 
-    total = g.check("identify", label(g, h), "misc", {}, result)
+    total = g.check("identify", label(g, h), "misc", effects.check_modifiers(g, h, "identify"), result)
     if total <= never:
         s.item_locked[item] = True
     elif total >= identified:

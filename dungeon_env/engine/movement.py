@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.content.rules import BASE_RULES
-from dungeon_env.engine import effects, items, spells, traps
+from dungeon_env.engine import abilities, effects, items, pursuit, spells, traps
 from dungeon_env.engine.actions import (
+    ABILITY_0,
+    ABILITY_ACTIONS,
     DEFER,
     DRAG_ACTIONS,
     DRAG_N,
@@ -111,6 +113,7 @@ def legal_hero_move(g: Game, h: int) -> list[int]:
     acts.extend(_handoffs(g, h))
     acts.extend(items.item_actions(g, h, "movement"))
     acts.extend(spells.spell_actions(g, h, "movement"))
+    acts.extend(abilities.ability_actions(g, h, "movement"))
     return sorted(acts)
 
 
@@ -146,13 +149,25 @@ def do_hero_move(g: Game, h: int, action: int) -> None:
         s.acted[h] = True
         g.log({"type": "extra_move", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
     elif action == END:
-        s.move_done[h] = True
+        end_movement(g, h)
         if traps.disarm_actions(g, h):
             g.push(Decision.DISARM, h)
     elif ITEM_0 <= action < ITEM_0 + MAX_ITEMS_HELD:
         items.pick_item(g, h, action - ITEM_0, "movement")
     elif SPELL_0 <= action < SPELL_0 + MAX_SPELLS_KNOWN:
         spells.pick_spell(g, h, action - SPELL_0, "movement")
+    elif action in ABILITY_ACTIONS:
+        abilities.use(g, h, action - ABILITY_0, "movement")
+
+
+def end_movement(g: Game, h: int) -> None:
+    """The hero's Movement is over; a drag ends with it, so the corpse stays where it is and is
+    safe only if a hero stays with it (R-DEATH-04 revised, A-46)."""
+    s = g.state
+    s.move_done[h] = True
+    if s.dragging[h] != NO_UNIT:
+        s.dragging[h] = NO_UNIT
+        check_corpses(g)
 
 
 def step(g: Game, u: int, to: int) -> None:
@@ -251,7 +266,7 @@ def _jump(g: Game, h: int, d: int) -> None:
         step(g, h, int(g.tables.neighbor[over, d]))
     else:
         s.move_left[h] = 0
-        s.move_done[h] = True
+        end_movement(g, h)
         over = int(g.tables.neighbor[s.unit_pos[h], d])
         if traps.is_jumpable(g, over) and free(g, over):
             step(g, h, over)  # a trap that does not block movement: the hero lands on it (R-JUMP-06)
@@ -269,6 +284,7 @@ def legal_evade(g: Game, h: int) -> list[int]:
     acts.append(END)
     acts.extend(_handoffs(g, h))
     acts.extend(items.item_actions(g, h, "evasion"))
+    acts.extend(abilities.ability_actions(g, h, "evasion"))
     return sorted(acts)
 
 
@@ -281,6 +297,9 @@ def do_evade(g: Game, h: int, action: int) -> None:
     if ITEM_0 <= action < ITEM_0 + MAX_ITEMS_HELD:
         items.pick_item(g, h, action - ITEM_0, "evasion")
         return
+    if action in ABILITY_ACTIONS:
+        abilities.use(g, h, action - ABILITY_0, "evasion")
+        return
     spells.on_evade(g, h)
     spend_stamina(g, h, g.rules.evade_cost)
     g.log({"type": "evade", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
@@ -288,17 +307,21 @@ def do_evade(g: Game, h: int, action: int) -> None:
 
 
 def legal_monster_move(g: Game, m: int) -> list[int]:
+    """Steps, Stamina for movement, END and DEFER, as far as the duty to attack allows
+    (``pursuit``, R-MON-03): a step or END that would hold the monster back is not offered."""
     s = g.state
     sq = int(s.unit_pos[m])
-    acts = []
+    steps = []
     if s.move_left[m] >= 1:
         for d in range(4):
             nxt = open_side(g, sq, d)
             if nxt >= 0 and free(g, nxt):
-                acts.append(MOVE_ACTIONS[d])
+                steps.append((MOVE_ACTIONS[d], nxt))
+    acts, end_ok = pursuit.allowed(g, m, steps)
     if can_buy_move(g, m):
         acts.append(EXTRA_MOVE)
-    acts.append(END)
+    if end_ok or not acts:
+        acts.append(END)
     if not s.moved[m] and not s.deferred[m] and s.queue:
         acts.append(DEFER)
     return sorted(acts)

@@ -1,4 +1,4 @@
-"""Adventure goals: which objectives are met, and how the adventure ends (END, ruling D-01).
+"""Adventure goals: which objectives are met, and how the adventure ends (END, A-55).
 
 Kinds: ``escape`` (a hero left by an exit), ``slay`` (the guard on ``at`` is slain), ``reach`` (a
 hero stood in ``area``), ``retrieve`` (an item of card ``item`` was carried out of the dungeon, by a
@@ -51,23 +51,31 @@ def objectives_report(g: Game) -> list[dict]:
     ]
 
 
+def goals_met(g: Game) -> bool:
+    """Every primary objective of the adventure is met (R-END-03: reported beside the outcome)."""
+    return all(objective_met(g, i) for i, o in enumerate(g.tables.adventure.objectives) if o.primary)
+
+
 def ending(g: Game) -> tuple[str, str] | None:
     """``(outcome, reason)`` once no hero is left on the board, else None.
 
-    The adventure is completed when every surviving hero has left the dungeon (R-END-01) with the
-    adventure's primary goals met; leaving without them is a failure (ruling D-01, docs/RULINGS.md).
+    The adventure is completed when every surviving hero has left the dungeon (R-END-01), whether or
+    not its goals were met: each goal is reported met or not met beside the outcome (R-END-03). It
+    fails when every hero is dead (R-END-05), except that in the final adventure a party that met
+    the primary goals and died doing it has completed it (A-55, R-CAMP-05).
     """
     s = g.state
     statuses = [s.unit_status[h] for h in range(s.n_heroes)]
     if any(st == ACTIVE for st in statuses):
         return None
+    met = goals_met(g)
     if not any(st == EXITED for st in statuses):
+        if g.tables.adventure.final and met:
+            return "completed", "the heroes gave their lives to complete the final adventure"
         return "failed", "every hero is dead"
+    if met:
+        return "completed", "every surviving hero left the dungeon with the goals met"
     missing = [
-        o.text
-        for i, o in enumerate(g.tables.adventure.objectives)
-        if o.primary and o.kind != "escape" and not objective_met(g, i)
+        o.text for i, o in enumerate(g.tables.adventure.objectives) if o.primary and not objective_met(g, i)
     ]
-    if missing:
-        return "failed", "the heroes left the dungeon without completing: " + "; ".join(missing)
-    return "completed", "every surviving hero left the dungeon with the goal met"
+    return "completed", "every surviving hero left the dungeon; goals not met: " + "; ".join(missing)

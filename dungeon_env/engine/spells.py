@@ -35,6 +35,7 @@ import numpy as np
 
 from dungeon_env.engine import effects, items, mental
 from dungeon_env.engine.actions import (
+    BACK,
     END,
     FORGET,
     ITEM_0,
@@ -53,6 +54,7 @@ from dungeon_env.engine.actions import (
     Decision,
     Phase,
 )
+from dungeon_env.engine.casting import fail_spell
 from dungeon_env.engine.state import ACTIVE, SIDE_HERO, SIDE_MONSTER
 from dungeon_env.engine.tables import path_distances
 from dungeon_env.engine.units import active_heroes, any_monster, check_corpses, hurt_hero, label
@@ -129,10 +131,13 @@ def spell_level_total(g: Game, h: int) -> int:
 
 
 def spell_actions(g: Game, h: int, when: str) -> list[int]:
+    """SPELL_k for each known spell the hero may do something with now (in the Explore phase each
+    may at least be forgotten), except one it went BACK from in this phase."""
+    declined = g.state.declined_spells[h]
     if when == "explore":
         if g.state.unit_status[h] != ACTIVE or g.state.surprised[h]:
             return []
-        return [SPELL_0 + k for k in range(len(known(g, h)))]  # each may at least be forgotten
+        return [SPELL_0 + k for k, sp in enumerate(known(g, h)) if not declined[sp]]
     if not may_cast(g, h):
         return []
     return [SPELL_0 + k for k, sp in enumerate(known(g, h)) if castable(g, h, sp, when, False)]
@@ -149,7 +154,9 @@ def pick_spell(g: Game, h: int, k: int, when: str) -> None:
 
 
 def legal_spell_verb(g: Game, unit: int, a: int, b: int) -> list[int]:
-    verbs = [FORGET]
+    """FORGET, USE if it can be cast now, and always BACK: a spell that cannot be cast here is never
+    forgotten by picking it (ruling D-08b)."""
+    verbs = [FORGET, BACK]
     if may_cast(g, unit) and castable(g, unit, a, "explore", False):
         verbs.append(USE)
     return sorted(verbs)
@@ -158,6 +165,9 @@ def legal_spell_verb(g: Game, unit: int, a: int, b: int) -> list[int]:
 def do_spell_verb(g: Game, unit: int, a: int, b: int, action: int) -> None:
     if action == USE:
         begin_cast(g, unit, a, -1, "explore")
+    elif action == BACK:
+        g.state.declined_spells[unit, a] = True
+        g.log({"type": "back", "unit": label(g, unit), "spell": g.spells[a].id, "turn": g.state.turn})
     else:
         forget(g, unit, a, "choice")
 
@@ -279,18 +289,7 @@ def do_spell_select(g: Game, unit: int, a: int, b: int, action: int) -> None:
 
 def fail(g: Game, h: int, reason: str) -> None:
     """The selected spell fails: no effect, no Magic paid, the scroll kept (R-SPELL-13)."""
-    s = g.state
-    sp, item = int(s.casting_spell[h]), int(s.casting_item[h])
-    s.casting_spell[h] = s.casting_item[h] = -1
-    g.log(
-        {
-            "type": "spell_fail",
-            "unit": label(g, h),
-            "spell": g.spells[sp].id if item < 0 or s.item_known[item] else None,
-            "reason": reason,
-            "turn": s.turn,
-        }
-    )
+    fail_spell(g, h, reason)
 
 
 def on_evade(g: Game, h: int) -> None:

@@ -9,6 +9,7 @@ is the one being asked. Copying is a handful of ``ndarray.copy()`` calls; JSON r
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -80,8 +81,9 @@ class State:
     magic: np.ndarray = field(default_factory=lambda: _units(np.int16))
     deaths_door: np.ndarray = field(default_factory=lambda: _units(bool))
     exhausted: np.ndarray = field(default_factory=lambda: _units(bool))
-    surprised: np.ndarray = field(default_factory=lambda: _units(bool))  # heroes, until Turn End
-    skip_move: np.ndarray = field(default_factory=lambda: _units(bool))  # surprised monsters, this turn
+    surprised: np.ndarray = field(default_factory=lambda: _units(bool))  # heroes, until surprise_until
+    surprise_until: np.ndarray = field(default_factory=lambda: _units(np.int16))  # last turn of it (A-25)
+    skip_move: np.ndarray = field(default_factory=lambda: _units(bool))  # surprised: skip the next 2.2
     inactive: np.ndarray = field(default_factory=lambda: _units(bool))  # Guards no hero has seen yet
     acted: np.ndarray = field(default_factory=lambda: _units(bool))  # did something that breaks Rest
     fought: np.ndarray = field(default_factory=lambda: _units(bool))  # in a Fight this turn
@@ -90,6 +92,7 @@ class State:
     move_left: np.ndarray = field(default_factory=lambda: _units(np.int16))
     move_bought: np.ndarray = field(default_factory=lambda: _units(np.int8))  # Stamina spent on movement
     move_done: np.ndarray = field(default_factory=lambda: _units(bool))
+    move_from: np.ndarray = field(default_factory=lambda: _units(np.int16, -1))  # square it began on
     moved: np.ndarray = field(default_factory=lambda: _units(bool))  # took a step / acted this phase
     jumped: np.ndarray = field(default_factory=lambda: _units(bool))
     deferred: np.ndarray = field(default_factory=lambda: _units(bool))
@@ -114,6 +117,9 @@ class State:
     deck_next: np.ndarray = field(default_factory=lambda: np.zeros(N_DECKS, np.int16))  # next card to draw
     # --- spells: [hero, spell catalogue index] ---
     spell_known: np.ndarray = field(default_factory=lambda: np.zeros((5, 0), bool))
+    # items and spells a hero picked and then went BACK from, this phase: not offered again (D-08b)
+    declined_items: np.ndarray = field(default_factory=lambda: np.zeros((5, MAX_ITEMS), bool))
+    declined_spells: np.ndarray = field(default_factory=lambda: np.zeros((5, 0), bool))
     casting_spell: np.ndarray = field(default_factory=lambda: np.full(5, -1, np.int16))  # selected in 2.1
     casting_item: np.ndarray = field(default_factory=lambda: np.full(5, -1, np.int16))  # the scroll, or -1
     double_ones: np.ndarray = field(default_factory=lambda: _units(bool))  # keeps casting while fighting
@@ -157,6 +163,9 @@ class State:
     act_step: int = 0  # the step the current Explore / Trade phase is at (explore.STEP_*)
     act_todo: list = field(default_factory=list)  # what that step has left: hero slots or event indices
     explored_bits: int = 0  # bit a: a hero explored area a in some Explore phase (rescue objectives)
+    # --- hero abilities (abilities.py): [hero, k] for the card's k-th ability ---
+    ability_uses: np.ndarray = field(default_factory=lambda: np.zeros((5, 2), np.int16))  # this adventure
+    ability_turn: np.ndarray = field(default_factory=lambda: np.zeros((5, 2), np.int16))  # 0: never used
 
     def copy(self) -> State:
         values = {}
@@ -182,13 +191,17 @@ class State:
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> State:
+    def from_json(cls, data: dict, fallback: State | None = None) -> State:
+        """The state of a save. A save from before a field of ``ADDED_FIELDS`` existed lacks it: it is
+        copied from ``fallback`` (``Game.from_json`` passes a fresh game's set-up); any other missing
+        or unknown field is an error."""
         names = {f.name for f in dataclasses.fields(cls)}
-        if set(data) != names:
-            missing, extra = sorted(names - set(data)), sorted(set(data) - names)
+        older = [n for n in ADDED_FIELDS if n not in data] if fallback is not None else []
+        if set(data) | set(older) != names:
+            missing, extra = sorted(names - set(data) - set(older)), sorted(set(data) - names)
             raise ValueError(f"saved state: missing fields {missing}, unknown fields {extra}")
         defaults = cls()
-        values = {}
+        values = {name: copy.deepcopy(getattr(fallback, name)) for name in older}
         for name, value in data.items():
             try:
                 values[name] = _field_from_json(name, value, getattr(defaults, name))
@@ -221,6 +234,9 @@ class State:
 
 
 _NESTED = {"stack", "fights", "effects"}
+# Fields added after saves were first written, with what a fresh game's set-up gives them: a save
+# from before one existed loads with that value (State.from_json's fallback).
+ADDED_FIELDS = ("surprise_until", "ability_uses", "ability_turn")
 
 
 def _field_from_json(name: str, value, default):

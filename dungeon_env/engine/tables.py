@@ -39,7 +39,7 @@ class Tables:
     los_doors: np.ndarray  # uint64 [N, N]
     area_squares: tuple[np.ndarray, ...]  # squares of each area
     is_corridor: np.ndarray  # bool [A]
-    patrol_rooms: np.ndarray  # int [R]: non-secret room areas (all revealed -> no more patrols)
+    patrol_rooms: np.ndarray  # int [R]: rooms with an ordinary door (all revealed -> no more patrols)
     door_squares: tuple[tuple[int, int], ...]  # the two squares of each door
     # Plain-Python copies of some arrays above for the per-step hot paths (indexing a tuple is several
     # times faster than indexing a numpy array one element at a time):
@@ -119,8 +119,7 @@ def compile_tables(adv: Adventure, board: Board) -> Tables:
     blockage = mask(adv.blockages)
     los_static, los_doors = _line_of_sight(wall, edge_door, blockage)
     area_squares = tuple(np.flatnonzero(area == a).astype(np.int16) for a in range(n_areas))
-    secret = {board.area_names.index(c) for c in adv.secret_rooms}
-    patrol_rooms = np.array([a for a in range(board.n_rooms) if a not in secret], dtype=np.int16)
+    patrol_rooms = np.array(_patrol_rooms(adv, board, area, door_squares), dtype=np.int16)
     return Tables(
         adventure=adv,
         board=board,
@@ -140,6 +139,20 @@ def compile_tables(adv: Adventure, board: Board) -> Tables:
         sides=_sides(neighbor, wall, edge_door),
         obstacle=tuple((furniture | blockage).tolist()),
     )
+
+
+def _patrol_rooms(adv: Adventure, board: Board, area: np.ndarray, door_squares) -> list[int]:
+    """The rooms whose revealing ends the Patrol rolls (R-MON-07 revised): every room that is not
+    secret and that the adventure gives at least one ordinary (not secret) door; a room with no door
+    can never be entered or seen, so it does not count."""
+    secret = {board.area_names.index(c) for c in adv.secret_rooms}
+    with_door = {
+        int(area[sq])
+        for door, squares in zip(adv.doors, door_squares, strict=True)
+        if not door.secret
+        for sq in squares
+    }
+    return [a for a in range(board.n_rooms) if a not in secret and a in with_door]
 
 
 def _sides(neighbor: np.ndarray, wall: np.ndarray, edge_door: np.ndarray) -> tuple:

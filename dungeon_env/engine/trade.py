@@ -1,5 +1,5 @@
 """The Trade phase (TRADE): each hero gives and receives at most one item, within one room or
-corridor; items may be taken from a corpse there (A-45).
+corridor or between heroes side by side; items may be taken from a corpse there (A-45).
 
 Heroes are asked in slot order (HERO_ACT, ``act_todo`` holds the heroes still to ask): ITEM_k picks
 an item to give (``items.pick_item`` asks the verb GIVE, then pushes CHOOSE_TARGET with purpose
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from dungeon_env.engine import items
 from dungeon_env.engine.actions import (
+    BACK,
     END,
     ITEM_0,
     LOOT,
@@ -32,7 +33,7 @@ from dungeon_env.engine.actions import (
     Phase,
 )
 from dungeon_env.engine.state import ACTIVE, CORPSE
-from dungeon_env.engine.units import active_heroes, any_monster, label
+from dungeon_env.engine.units import active_heroes, any_monster, label, together
 
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
@@ -58,18 +59,14 @@ def resume_trade(g: Game) -> None:
     g.goto(Phase.TURN_END)
 
 
-def _same_area(g: Game, a: int, b: int) -> bool:
-    s, area = g.state, g.tables.area
-    return area[s.unit_pos[a]] == area[s.unit_pos[b]]
-
-
 def receivers(g: Game, h: int) -> list[int]:
-    """Heroes that may receive from ``h``: on the board in its room or corridor, not received yet."""
+    """Heroes that may receive from ``h``: on the board in its room or corridor, or side by side
+    with it (R-TRADE-02 revised), and not received yet."""
     s = g.state
     return [
         r
         for r in active_heroes(g)
-        if r != h and not s.received[r] and _same_area(g, h, r) and _room_for_one(g, r)
+        if r != h and not s.received[r] and together(g, h, r) and _room_for_one(g, r)
     ][:MAX_TARGETS]
 
 
@@ -78,12 +75,13 @@ def _room_for_one(g: Game, h: int) -> bool:
 
 
 def corpse_items(g: Game, h: int) -> list[tuple[int, int]]:
-    """``(corpse, item)`` pairs a hero may loot: items on hero corpses in its room or corridor."""
+    """``(corpse, item)`` pairs a hero may loot: items on hero corpses in its room or corridor, or
+    next to it (as for trading)."""
     s = g.state
     found = [
         (c, item)
         for c in range(s.n_heroes)
-        if s.unit_status[c] == CORPSE and _same_area(g, h, c)
+        if s.unit_status[c] == CORPSE and together(g, h, c)
         for item in items.held(g, c)
     ]
     return found[:MAX_TARGETS]
@@ -111,8 +109,10 @@ def do_trade_act(g: Game, unit: int, a: int, b: int, action: int) -> None:
 
 
 def legal_trade_target(g: Game, unit: int, a: int, b: int) -> list[int]:
-    count = len(receivers(g, unit)) if a == TARGET_GIVE else len(corpse_items(g, unit))
-    return [TARGET_0 + k for k in range(count)]
+    """The candidates; giving an item away always offers BACK too (ruling D-08b)."""
+    if a == TARGET_GIVE:
+        return [TARGET_0 + k for k in range(len(receivers(g, unit)))] + [BACK]
+    return [TARGET_0 + k for k in range(len(corpse_items(g, unit)))]
 
 
 def do_trade_target(g: Game, unit: int, a: int, b: int, action: int) -> None:
@@ -120,7 +120,9 @@ def do_trade_target(g: Game, unit: int, a: int, b: int, action: int) -> None:
     goes to the looter, which counts as its receive (R-TRADE-04, A-45)."""
     s = g.state
     k = action - TARGET_0
-    if a == TARGET_GIVE:
+    if action == BACK:
+        items.decline(g, unit, b)
+    elif a == TARGET_GIVE:
         to = receivers(g, unit)[k]
         items.give(g, b, to)
         s.gave[unit] = True

@@ -111,12 +111,13 @@ def spring(g: Game, i: int, u: int, keep_hazard: bool) -> None:
 
 
 def _detect_modifiers(g: Game, h: int) -> dict[str, int]:
-    """Perceptive +1, Light 0 -1 (R-TRAP-04; ``light.dark_penalty``)."""
+    """Perceptive +1, Light 0 -1 (R-TRAP-04; ``light.dark_penalty``), abilities (detect_bonus)."""
     modifiers = {}
     if has_trait(g, h, "perceptive"):
         modifiers["perceptive"] = 1
     if g.state.light == 0 and g.rules.light_dark_penalty:
         modifiers["light"] = -g.rules.light_dark_penalty
+    modifiers.update(effects.check_modifiers(g, h, "detect_traps"))
     return modifiers
 
 
@@ -225,7 +226,8 @@ def legal_disarm(g: Game, unit: int, a: int, b: int) -> list[int]:
 
 
 def do_disarm(g: Game, unit: int, a: int, b: int, action: int) -> None:
-    """Disarm roll d6, no modifiers (R-TRAP-04, R-LIGHT-04): 1 the trap springs on the hero and is
+    """Disarm roll d6, no trait or Light modifiers (R-TRAP-04, R-LIGHT-04; a disarm_bonus ability
+    adds, ruling D-A3): 1 the trap springs on the hero and is
     removed, 2-3 failed (try again next turn), 4-6 disarmed and removed (R-TRAP-07;
     ``rules.disarm_spring_max``, ``rules.disarm_min``)."""
     if action == END:
@@ -241,7 +243,7 @@ def do_disarm(g: Game, unit: int, a: int, b: int, action: int) -> None:
     def result(v: int) -> str:
         return "sprung" if v <= sprung else ("failed" if v < disarmed else "disarmed")
 
-    total = g.check("disarm", label(g, h), STREAM, {}, result)
+    total = g.check("disarm", label(g, h), STREAM, effects.check_modifiers(g, h, "disarm"), result)
     if total <= sprung:
         spring(g, i, h, keep_hazard=False)
     elif total >= disarmed:

@@ -35,8 +35,11 @@ LIGHT_MAX = effects.LIGHT_MAX  # the Light cap (R-LIGHT-01), defined with the ef
 
 
 def begin(g: Game) -> None:
-    g.log({"type": "phase", "phase": _PHASE_NAMES[g.state.phase], "turn": g.state.turn})
-    _BEGIN[g.state.phase](g)
+    s = g.state
+    g.log({"type": "phase", "phase": _PHASE_NAMES[s.phase], "turn": s.turn})
+    s.declined_items[:] = False  # what a hero went back from is offered again in a new phase
+    s.declined_spells[:] = False
+    _BEGIN[s.phase](g)
 
 
 def resume(g: Game) -> None:
@@ -121,6 +124,8 @@ def _next_hero(g: Game, start: int | None = None) -> None:
             g.push(kind, h)
             return
     if s.phase == Phase.HERO_MOVEMENT:
+        s.dragging[:] = NO_UNIT  # every drag ends with its dragger's Movement (R-DEATH-04 revised)
+        check_corpses(g)
         g.goto(Phase.SPELL_SELECTION if any_monster(g) else Phase.EXPLORE)
     else:
         g.goto(Phase.FIGHTING)
@@ -153,8 +158,10 @@ def monster_movement(g: Game) -> None:
         _reset_phase_flags(g, m)
         s.move_done[m] = False
         s.move_left[m] = s.base_move[m]
+        s.move_from[m] = s.unit_pos[m]
         if not s.skip_move[m] and not s.inactive[m]:
             s.queue.append(m)
+    s.skip_move[:] = False  # a monster's surprise (or sleep) skips this one Monsters' Movement (A-25)
     _next_monster(g)
 
 
@@ -231,14 +238,11 @@ def _close_turn(g: Game, rested: dict[int, bool]) -> None:
     s.rested_last[:] = False
     for h, rested_now in rested.items():
         s.rested_last[h] = rested_now
-    s.surprised[:] = False
-    s.skip_move[:] = False
+    s.surprised &= s.surprise_until > s.turn  # a surprise rolled after the Movement lasts one more turn
     s.acted[:] = False
     s.fought[:] = False
-    s.dragging[:] = -1
     for flags in (s.exploring, s.memorized, s.identified, s.gave, s.received, s.disarm_tried, s.double_ones):
         flags[:] = False
-    check_corpses(g)  # a corpse that was safe only while dragged is lost if left alone (A-46)
     s.door_tried[:] = False
     if s.turn >= g.max_turns:
         g.finish("truncated", f"turn cap of {g.max_turns} turns reached")

@@ -158,13 +158,15 @@ def heal(g: Game, u: int, amount: int) -> None:
     g.log({"type": "heal", "unit": label(g, u), "amount": amount, "health": int(s.health[u]), "turn": s.turn})
 
 
-def hurt_hero(g: Game, u: int, amount: int, source: str, killers=()) -> None:
+def hurt_hero(g: Game, u: int, amount: int, source: str, killers=(), down_before: bool | None = None) -> None:
     """Damage a hero (Health floors at 0). Damage to a hero already at Death's Door forces an
-    immediate Death's Door roll (R-DMG-10, ruling A-14)."""
+    immediate Death's Door roll (R-DMG-10, ruling A-14). ``down_before``: whether the hero was at 0
+    when the damage step began, for a step of simultaneous damage (the Fighting phase's): a hero
+    brought to 0 by an earlier blow of the same step makes no extra roll (default: at 0 now)."""
     s = g.state
     if s.unit_status[u] != ACTIVE:
         return
-    already_down = s.health[u] == 0
+    already_down = s.health[u] == 0 if down_before is None else down_before
     s.health[u] = max(0, int(s.health[u]) - amount)
     g.log(
         {
@@ -211,9 +213,23 @@ def slay_monster(g: Game, u: int, killers: list[str]) -> None:
     g.log({"type": "slain", "unit": label(g, u), "killers": killers, "turn": s.turn})
 
 
+def next_to(g: Game, a: int, b: int) -> bool:
+    """Squares ``a`` and ``b`` are orthogonally adjacent with no wall or closed door between them."""
+    door_open = g.state.door_open
+    return any(q == b and (door < 0 or door_open[door]) for q, door in g.tables.sides[a])
+
+
+def together(g: Game, u: int, v: int) -> bool:
+    """Two figures are in the same room or corridor segment, or side by side with no wall or closed
+    door between (segment boundaries are invisible to players: R-TRADE-02, R-DEATH-03 revised)."""
+    s = g.state
+    a, b = int(s.unit_pos[u]), int(s.unit_pos[v])
+    return a >= 0 and b >= 0 and (g.tables.area[a] == g.tables.area[b] or next_to(g, a, b))
+
+
 def check_corpses(g: Game) -> None:
-    """A corpse left with no living hero in its room or corridor is lost at once (R-DEATH-03), unless
-    a hero is dragging it this turn (ruling A-46)."""
+    """A corpse with no living hero in its room or corridor, nor on a square next to it, is lost at
+    once (R-DEATH-03 revised), unless a hero is dragging it (ruling A-46)."""
     s = g.state
     area = g.tables.area
     for c in range(s.n_heroes):
@@ -222,7 +238,7 @@ def check_corpses(g: Game) -> None:
         if any(s.dragging[h] == c for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE):
             continue
         region = area[s.unit_pos[c]]
-        if any(area[s.unit_pos[h]] == region for h in active_heroes(g)):
+        if any(together(g, h, c) for h in active_heroes(g)):
             continue
         take_off(g, c)
         s.unit_status[c] = GONE
