@@ -113,6 +113,7 @@ class State:
     item_holder: np.ndarray = field(default_factory=lambda: np.full(MAX_ITEMS, -1, np.int16))  # unit or -1
     item_known: np.ndarray = field(default_factory=lambda: np.zeros(MAX_ITEMS, bool))  # face up
     item_locked: np.ndarray = field(default_factory=lambda: np.zeros(MAX_ITEMS, bool))  # Identify rolled 1
+    item_claimed: np.ndarray = field(default_factory=lambda: np.zeros(MAX_ITEMS, bool))  # a hero held it
     deck_cards: np.ndarray = field(default_factory=lambda: np.full((N_DECKS, MAX_DECK), -1, np.int16))
     deck_next: np.ndarray = field(default_factory=lambda: np.zeros(N_DECKS, np.int16))  # next card to draw
     # --- spells: [hero, spell catalogue index] ---
@@ -236,7 +237,15 @@ class State:
 _NESTED = {"stack", "fights", "effects"}
 # Fields added after saves were first written, with what a fresh game's set-up gives them: a save
 # from before one existed loads with that value (State.from_json's fallback).
-ADDED_FIELDS = ("surprise_until", "ability_uses", "ability_turn")
+ADDED_FIELDS = (
+    "surprise_until",
+    "move_from",
+    "item_claimed",
+    "declined_items",
+    "declined_spells",
+    "ability_uses",
+    "ability_turn",
+)
 
 
 def _field_from_json(name: str, value, default):
