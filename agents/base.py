@@ -93,8 +93,9 @@ class GameAgent:
     """Base of the agents that read the engine's game (see the module docstring).
 
     Subclasses implement ``choose(game) -> int`` (a legal action of ``game``'s current decision)
-    and may use ``self.rng`` (seeded by ``seed``). ``act`` finds the game, calls ``choose`` and
-    falls back to a random legal action of the mask if the choice is not in it (it never is)."""
+    and may use ``self.rng`` (seeded by ``seed``). ``act`` finds the game and calls ``choose``; a
+    choice outside the mask it is given is a bug, and raises ``ValueError`` rather than being
+    swapped for some legal action."""
 
     def __init__(self, game: Game | None = None, env=None, seed: int | None = None) -> None:
         self._game = game
@@ -124,10 +125,12 @@ class GameAgent:
         if action_mask is None and isinstance(observation, dict):
             action_mask = observation.get("action_mask")
         action = int(self.choose(game))
-        if action_mask is not None:
-            mask = np.asarray(action_mask)
-            if not mask[action]:
-                return int(self.rng.choice(np.flatnonzero(mask).tolist()))
+        if action_mask is not None and not np.asarray(action_mask)[action]:
+            legal = np.flatnonzero(np.asarray(action_mask)).tolist()
+            raise ValueError(
+                f"{type(self).__name__} chose action {action} for {game.agent}, which the mask does not "
+                f"allow (legal: {legal}); the agent is not reading the game the env is playing"
+            )
         return action
 
     def choose(self, game: Game) -> int:  # pragma: no cover - abstract

@@ -199,3 +199,37 @@ def test_policy_agent_plays_a_checkpoint(tmp_path):
     assert info["outcome"] in ("completed", "failed", "truncated")
     with pytest.raises(FileNotFoundError, match="nowhere.zip"):
         PolicyAgent(path=tmp_path / "nowhere.zip")
+
+
+def test_a_game_agent_whose_choice_the_mask_forbids_raises_instead_of_playing_something_else():
+    """No fallback hides a bug: a scripted agent reading another game than the env's is caught."""
+    env = dungeon_env.env(adventure=ADVENTURE, heroes=3)
+    env.reset(seed=1)
+    other = Game.new(adventure=ADVENTURE, heroes=3, seed=1)
+    agent = ScriptedHeroes(game=other)
+    obs = env.observe(env.agent_selection)
+    choice = agent.choose(other)
+    mask = np.zeros_like(obs["action_mask"])
+    mask[(choice + 1) % len(mask)] = 1
+    with pytest.raises(ValueError, match="does not allow"):
+        agent.act(obs["observation"], mask)
+
+
+@pytest.mark.parametrize("adventure", ["flooded_cellar", "goblin_warrens"])
+def test_runaway_dm_plays_legal_games_and_the_rules_make_it_fight(adventure):
+    """The stress-test DM flees as far as the legal actions allow; under the duty to attack
+    (R-MON-03) its monsters still fight: Fights happen and no game is stalled to the turn cap."""
+    from agents import RunawayDM
+
+    fights = 0
+    for seed in range(4):
+        g = Game.new(adventure=adventure, heroes=3, seed=seed, max_turns=100)
+        heroes, dm = ScriptedHeroes(game=g), RunawayDM(game=g, seed=seed)
+        while not g.over:
+            agent = dm if g.agent == "dm" else heroes
+            action = agent.choose(g)
+            assert action in g.legal_actions()
+            g.apply(action)
+        fights += sum(e["type"] == "fight" for e in g.events)
+        assert g.outcome != "truncated"
+    assert fights > 0

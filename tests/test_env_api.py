@@ -76,7 +76,7 @@ def test_the_mask_holds_exactly_the_legal_actions_of_the_agent_asked(adventure):
         info = env.infos[agent]
         assert info["decision"] and info["unit"]
 
-    for seed in range(2):
+    for seed in range(4):  # random heroes meet no monster in some games (then the DM is never asked)
         play(env, seed, random.Random(seed), check)
     assert "dm" in seen_agents and any(a.startswith("hero_") for a in seen_agents)
 

@@ -532,3 +532,107 @@ def test_R_END_03_a_primary_reach_goal_met_is_reported_met(tmp_path):
     assert g.outcome == "completed" and g.goals_met
     assert all(o["met"] for o in events(g, "end")[0]["objectives"])
     assert events(g, "end")[0]["goals_met"] is True
+
+
+# --------------------------------------------------------------------------------- the final adventure
+
+FINAL_GOALS = """
+[[guard]]
+monster = "orc"
+at = [9, 2]
+
+[[objective]]
+kind = "escape"
+text = "Walk out at the far corner."
+
+[[objective]]
+kind = "slay"
+text = "Slay the Orc."
+at = [9, 2]
+primary = true
+"""
+
+
+def _final_arena(tmp_path) -> str:
+    text = Path(ARENA).read_text().replace('id = "arena"', 'id = "final_arena"\nfinal = true')
+    text = text[: text.index("[[objective]]")] + FINAL_GOALS
+    path = tmp_path / "final_arena.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def _last_stand(tmp_path, dice: tuple[int, ...]) -> Game:
+    """hero_0, the last hero alive and at Death's Door, fights the final Guard (1 Health) at (9, 2)
+    and a Goblin at (10, 3); the other two heroes are dead.
+
+        room B   y=2   .  O  .        O = the Orc Guard the final goal names
+                 y=3   .  0  g
+    """
+    g = Game.new(adventure=_final_arena(tmp_path), heroes=PLAIN, seed=0)
+    place(g, 0, 9, 3)
+    for u, x in ((1, 14), (2, 16)):
+        place(g, u, x, 0)
+        kill_hero(g, u)
+    orc = add_monster(g, "orc", 9, 2)
+    g.state.guard_uid[0] = g.state.unit_uid[orc]  # it is the adventure's Guard
+    add_monster(g, "goblin", 10, 3)
+    set_unit(g, 0, health=0, deaths_door=True)
+    for u in range(64):
+        set_unit(g, u, stamina=0)
+    set_unit(g, orc, health=1)
+    g.dice.force(*dice)
+    enter_phase(g, Phase.FIGHTING)
+    return g
+
+
+def test_A_55_final_goal_met_in_the_step_the_last_hero_dies_completes_the_adventure(tmp_path):
+    """Revised 2026-12-01 (A-55, R-CAMP-05): hero_0 slays the final Guard and loses to the Goblin in
+    the same Fighting phase; the extra Death's Door die (1) kills it. The goal is judged before
+    "every hero is dead": the adventure is completed, its primary goal met."""
+    g = _last_stand(tmp_path, (6, 6, 1, 1, 1, 1, 6, 6, 1))
+    assert g.over and g.outcome == "completed" and g.goals_met
+    assert events(g, "death", unit="hero_0") and events(g, "slain")
+    end = events(g, "end")[0]
+    assert end["goals_met"] is True and "gave their lives" in end["reason"]
+
+
+def test_A_55_final_goal_not_met_and_every_hero_dead_is_a_failure(tmp_path):
+    """The same stand, but hero_0 loses both Fights: the Guard lives, and the adventure fails."""
+    g = _last_stand(tmp_path, (1, 1, 6, 6, 1, 1, 6, 6, 1))
+    assert g.outcome == "failed" and not g.goals_met
+
+
+def test_A_55_the_bundled_final_adventure_needs_nothing_carried_out():
+    """sunless_throne's primary goals are the Crown taken (claim) and Malgrath slain; escaping (and
+    anything else carried out) is not among them."""
+    adv = load_adventure("sunless_throne")
+    assert adv.final
+    primary = sorted(o.kind for o in adv.objectives if o.primary)
+    assert primary == ["claim", "slay"]
+
+
+def test_A_55_a_final_adventure_with_a_primary_escape_or_retrieve_is_refused(tmp_path):
+    from dungeon_env.content.loader import ContentError
+
+    for extra in ('kind = "escape"\ntext = "Out."\nprimary = true', 'kind = "slay"\ntext = "x"\nat = [9, 2]'):
+        text = Path(_final_arena(tmp_path)).read_text()
+        text = text.replace('kind = "escape"\ntext = "Walk out at the far corner."', extra, 1)
+        (tmp_path / "bad").mkdir(exist_ok=True)
+        bad = tmp_path / "bad" / "final_arena.toml"
+        bad.write_text(text)
+        with pytest.raises(ContentError, match="A-55"):
+            load_adventure(str(bad))
+
+
+def test_claim_objective_is_met_once_a_hero_has_held_the_item(tmp_path):
+    """A claim goal stays met after the item is given away or its holder dies."""
+    from dungeon_env.engine import items
+
+    g = Game.new(adventure="sunless_throne", heroes=PLAIN, seed=0)
+    claim = next(i for i, o in enumerate(g.tables.adventure.objectives) if o.kind == "claim")
+    assert not g.objectives()[claim]["met"]
+    crown = items.create(g, "jewelled_crown")
+    assert not g.objectives()[claim]["met"]  # lying in the vault
+    items.give(g, crown, 0)
+    kill_hero(g, 0)
+    assert g.objectives()[claim]["met"]

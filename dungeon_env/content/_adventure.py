@@ -17,7 +17,8 @@ Top-level keys: ``id`` (= file stem), ``name``, ``difficulty``, ``goal``, ``star
   ``effect``, ``trait`` (a check: d6, +1 with the trait, 4-6 succeeds), ``fail`` (the effect of a
   failed check), ``item`` or ``deck`` (a find on success).
 - ``[[objective]]``: ``kind`` (``escape``, ``slay`` + ``at``, ``reach`` + ``area``, ``retrieve`` +
-  ``item``: carry an item of that card out, ``rescue`` + ``area``: explore that area and escape),
+  ``item``: carry an item of that card out, ``claim`` + ``item``: a hero takes an item of that card,
+  ``rescue`` + ``area``: explore that area and escape),
   ``text``, ``primary``.
 """
 
@@ -61,14 +62,16 @@ OPTIONAL = (
     "final",
 )
 FURNITURE_KINDS = ("table", "chest", "bookcase", "altar", "throne", "weapon_rack", "fireplace", "tomb")
-OBJECTIVE_KINDS = ("escape", "slay", "reach", "retrieve", "rescue")
+OBJECTIVE_KINDS = ("escape", "slay", "reach", "retrieve", "rescue", "claim")
 OBJECTIVE_KEYS = {
     "escape": (),
     "slay": ("at",),
     "reach": ("area",),
     "retrieve": ("item",),
     "rescue": ("area",),
+    "claim": ("item",),
 }
+CARRIED_OUT = ("escape", "retrieve", "rescue")  # kinds met only by leaving the dungeon
 EVENT_SCOPES = ("all", "exploring")
 # The keys each kind of event needs besides area, scope, kind and text (``item`` events need one of
 # ``item`` / ``deck``); any other of EVENT_EXTRA is an error.
@@ -332,13 +335,32 @@ class _Parser:
             self.objective(sub("objective", i), e, guards, events) for i, e in enumerate(entries)
         )
         escapes = [o for o in objectives if o.kind == "escape"]
-        if len(escapes) != 1 or not escapes[0].primary:
+        got = [(o.kind, o.primary) for o in objectives]
+        if self.data.get("final", False) is True:
+            self._final_objectives(objectives, escapes, got)
+        elif len(escapes) != 1 or not escapes[0].primary:
             self.ck.fail(
-                "objective",
-                "expected exactly one objective of kind 'escape', with primary = true "
-                f"(got {[(o.kind, o.primary) for o in objectives]})",
+                "objective", f"expected exactly one objective of kind 'escape', with primary = true (got {got})"
             )
         return objectives
+
+    def _final_objectives(self, objectives: tuple[Objective, ...], escapes: list, got: list) -> None:
+        """The final adventure may be completed by heroes who die doing it (A-55): none of its primary
+        goals may need anyone to leave the dungeon, and it needs at least one."""
+        if len(escapes) != 1 or escapes[0].primary:
+            self.ck.fail(
+                "objective",
+                "the final adventure needs exactly one objective of kind 'escape', with primary = false: "
+                f"its primary goals must not need the heroes to leave the dungeon (A-55; got {got})",
+            )
+        carried = [o.kind for o in objectives if o.primary and o.kind in CARRIED_OUT]
+        if carried or not any(o.primary for o in objectives):
+            self.ck.fail(
+                "objective",
+                f"the final adventure's primary goals must not need anything carried out (A-55): "
+                f"expected at least one primary slay, reach or claim objective and no primary "
+                f"{', '.join(CARRIED_OUT)} (got {got})",
+            )
 
     def objective(
         self, key: str, entry: Any, guards: tuple[Guard, ...], events: tuple[RoomEvent, ...]
@@ -362,7 +384,7 @@ class _Parser:
                     sub(key, "area"), f"unknown area {area!r}; expected a map character of the board"
                 )
             return Objective(kind=kind, text=text, primary=primary, area=area)
-        if kind == "retrieve":
+        if kind in ("retrieve", "claim"):
             item = self.item(sub(key, "item"), entry["item"])
             placed = {e.item for e in events} | {o.item for e in events for o in e.options}
             if item not in placed:

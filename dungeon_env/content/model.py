@@ -267,11 +267,11 @@ class RoomEvent:
 
 @dataclass(frozen=True)
 class Objective:
-    """``kind`` is ``"escape"`` (all surviving heroes exit), ``"slay"`` (kill the guard at ``at``) or
+    """``kind`` is ``"escape"`` (a hero leaves by an exit), ``"slay"`` (kill the guard at ``at``),
     ``"reach"`` (a hero stands in the area ``area``), ``"retrieve"`` (a hero carries the item ``item``
-    out of the dungeon) or ``"rescue"`` (a hero explores ``area``, freeing the captive, and the party
-    escapes). Primary objectives other than escape must be met for the adventure to count as
-    completed (ruling D-01)."""
+    out of the dungeon), ``"claim"`` (a hero takes the item ``item``) or ``"rescue"`` (a hero explores
+    ``area``, freeing the captive, and the party escapes). Each is reported met or not beside the
+    adventure's outcome (R-END-03); "completed with the goals" means every primary one met."""
 
     kind: str
     text: str

@@ -130,6 +130,7 @@ def create(g: Game, card_id: str) -> int:
     s.item_holder[slot] = NOBODY
     s.item_known[slot] = not g.item_cards[card].face_down
     s.item_locked[slot] = False
+    s.item_claimed[slot] = False
     s.item_used_turn[slot] = 0
     return slot
 
@@ -171,6 +172,8 @@ def give(g: Game, item: int, unit: int) -> bool:
     if not can_hold(g, unit):
         return False
     g.state.item_holder[item] = unit
+    if unit < g.state.n_heroes:
+        g.state.item_claimed[item] = True  # a hero has held it (claim objectives)
     return True
 
 

@@ -2,8 +2,9 @@
 
 Kinds: ``escape`` (a hero left by an exit), ``slay`` (the guard on ``at`` is slain), ``reach`` (a
 hero stood in ``area``), ``retrieve`` (an item of card ``item`` was carried out of the dungeon, by a
-hero or on a corpse dragged out), ``rescue`` (a hero explored ``area`` in an Explore phase and the
-party then escapes: a hero has left by an exit).
+hero or on a corpse dragged out), ``claim`` (a hero has held an item of card ``item``: taken, found or
+looted), ``rescue`` (a hero explored ``area`` in an Explore phase and the party then escapes: a hero
+has left by an exit).
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ def objective_met(g: Game, index: int) -> bool:
         return bool(s.visited[t.board.area_names.index(obj.area)])
     if obj.kind == "retrieve":
         return _carried_out(g, g.item_index.get(obj.item, -1))
+    if obj.kind == "claim":
+        card = g.item_index.get(obj.item, -1)
+        return bool((s.item_claimed & (s.item_card == card)).any())
     if obj.kind == "rescue":
         explored = s.explored_bits >> t.board.area_names.index(obj.area) & 1
         return bool(explored) and any(s.unit_status[h] == EXITED for h in range(s.n_heroes))

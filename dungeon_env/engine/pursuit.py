@@ -22,14 +22,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from dungeon_env.engine.state import ACTIVE, NO_UNIT
 from dungeon_env.engine.tables import UNREACHABLE, memoised, open_steps
-from dungeon_env.engine.units import next_to
 
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
 
-FIELDS_MEMO_SIZE = 256  # distance fields kept per adventure
+FIELDS_MEMO_SIZE = 512  # distance fields kept per adventure (about 5 KB each)
 
 
 def allowed(g: Game, m: int, steps: list[tuple[int, int]]) -> tuple[list[int], bool]:
@@ -40,31 +41,24 @@ def allowed(g: Game, m: int, steps: list[tuple[int, int]]) -> tuple[list[int], b
     if not heroes:
         return [a for a, _ in steps], True
     here = int(s.unit_pos[m])
-    if beside_hero(g, here, heroes):  # duty 1: stay in the fight
-        return [a for a, q in steps if beside_hero(g, q, heroes)], True
+    ring = fight_ring(g, heroes)
+    if here in ring:  # duty 1: stay in the fight
+        return [a for a, q in steps if q in ring], True
+    walk = Walk(g, m)
     budget = _budget(g, m)
-    passable = _passable(g, m)
-    to_fight = _field(g, passable, _fight_squares(g, heroes, passable))
+    reach = int(s.base_move[m]) + g.rules.move_stamina_max + 2  # no budget (nor a step past it) goes farther
+    to_fight = walk.field(tuple(sorted(q for q in ring if walk.passable[q])), reach)
     start = int(s.move_from[m])
-    if _via(g, to_fight, start) <= int(s.base_move[m]) and _via(g, to_fight, here) <= budget:  # duty 2
-        ok = [a for a, q in steps if beside_hero(g, q, heroes) or _via(g, to_fight, q) <= budget - 1]
-        return ok, False
-    return _approach(g, passable, heroes, start, here, steps, budget)
+    if walk.via(to_fight, start) <= int(s.base_move[m]) and walk.via(to_fight, here) <= budget:  # duty 2
+        return [a for a, q in steps if q in ring or walk.via(to_fight, q) <= budget - 1], False
+    return _approach(walk, heroes, start, here, steps, budget, reach)
 
 
-def _via(g: Game, field: tuple[int, ...], q: int) -> int:
-    """The distance of square ``q`` in ``field``; for a square the field does not walk through (an
-    armed trap the monster chooses to step on), one more than its nearest neighbour's."""
-    if field[q] < UNREACHABLE:
-        return field[q]
-    return min((field[r] + 1 for r in open_steps(g.tables, g.state.door_open)[q]), default=UNREACHABLE)
-
-
-def _approach(g: Game, passable, heroes, start: int, here: int, steps, budget: int):
+def _approach(walk: Walk, heroes: list[int], start: int, here: int, steps, budget: int, reach: int):
     """Duty 3: end strictly closer to some hero than at the start, when a path allows it."""
-    fields = [_field(g, passable, (h,)) for h in heroes]
-    began = [_via(g, f, start) for f in fields]
-    now = [_via(g, f, here) for f in fields]
+    fields = [walk.field((h,), reach, around=start) for h in heroes]
+    began = [walk.via(f, start) for f in fields]
+    now = [walk.via(f, here) for f in fields]
     if not any(d < UNREACHABLE for d in began):
         return [a for a, _ in steps], True  # no path to any hero: no duty
 
@@ -73,15 +67,18 @@ def _approach(g: Game, passable, heroes, start: int, here: int, steps, budget: i
 
     end_ok = any(n < d for n, d in zip(now, began, strict=True))
     if end_ok or can_close(now, budget):  # closer already, or it can still get there (maybe buying)
-        return [a for a, q in steps if can_close([_via(g, f, q) for f in fields], budget - 1)], end_ok
+        return [a for a, q in steps if can_close([walk.via(f, q) for f in fields], budget - 1)], end_ok
     # a duty no longer possible (a trap sprung on the way): never farther from every hero
     end_ok = any(n <= d for n, d in zip(now, began, strict=True))
     return ([] if end_ok else [a for a, _ in steps]), True
 
 
-def beside_hero(g: Game, sq: int, hero_squares: list[int]) -> bool:
-    """A living hero stands on a square next to ``sq`` (no wall or closed door between)."""
-    return any(next_to(g, sq, h) for h in hero_squares)
+def fight_ring(g: Game, hero_squares: list[int]) -> frozenset[int]:
+    """The squares next to a living hero (no wall or closed door between): where a monster fights."""
+    door_open = g.state.door_open
+    return frozenset(
+        q for h in hero_squares for q, door in g.tables.sides[h] if q >= 0 and (door < 0 or door_open[door])
+    )
 
 
 def _budget(g: Game, m: int) -> int:
@@ -91,54 +88,45 @@ def _budget(g: Game, m: int) -> int:
     return int(s.move_left[m]) + max(0, buy)
 
 
-def _passable(g: Game, m: int) -> tuple[bool, ...]:
-    """For each square, whether monster ``m`` can walk through it (memoised per board: figures,
-    traps, hazards)."""
-    s = g.state
-    occupant = s.occupant.copy()
-    occupant[s.unit_pos[m]] = NO_UNIT
-    key = (occupant.tobytes(), s.trap_armed.tobytes(), s.trap_detected.tobytes())
+class Walk:
+    """What monster ``m`` can walk through now: the board without the monster itself, with a key
+    for the memoised distance fields (the board changes only when a figure moves or a trap
+    springs, so a monster's fields are computed once for its whole Movement)."""
 
-    def compute() -> tuple[bool, ...]:
-        obstacle = g.tables.obstacle
-        walkable = [c < 0 and not obstacle[q] for q, c in enumerate(occupant.tolist())]
-        armed, detected = s.trap_armed.tolist(), s.trap_detected.tolist()
-        for i, sq in enumerate(_trap_squares(g)):
-            if armed[i] or detected[i]:  # an armed trap, or a hazard (sprung, detected, not armed)
-                walkable[sq] = False
-        return tuple(walkable)
+    def __init__(self, g: Game, m: int) -> None:
+        s = g.state
+        occupant = s.occupant.copy()
+        occupant[s.unit_pos[m]] = NO_UNIT
+        self.g = g
+        self.steps = open_steps(g.tables, s.door_open)
+        boards = (occupant, s.trap_armed, s.trap_detected, s.door_open)
+        self.key = tuple(a.tobytes() for a in boards)
+        self.passable = memoised(
+            g.tables, "pursuit.passable", FIELDS_MEMO_SIZE, self.key, lambda: _walkable(g, occupant)
+        )
 
-    return memoised(g.tables, "pursuit.passable", FIELDS_MEMO_SIZE, key, compute)
+    def field(self, sources: tuple[int, ...], limit: int, around: int = -1) -> tuple[int, ...]:
+        """Walking distance from the nearest source to every square, through walkable squares only
+        (a source itself may be occupied: a hero). Squares farther than ``limit`` are UNREACHABLE;
+        with ``around`` a square, the limit counts from the depth at which that square is reached
+        (the search stops ``limit`` squares past it: all that is compared lies near it)."""
+        key = (self.key, sources, limit, around)
+        return memoised(
+            self.g.tables,
+            "pursuit.fields",
+            FIELDS_MEMO_SIZE,
+            key,
+            lambda: self._search(sources, limit, around),
+        )
 
-
-def _trap_squares(g: Game) -> list[int]:
-    """The square of each of the adventure's traps, in trap order."""
-    return [g.square(*trap.at) for trap in g.tables.adventure.traps]
-
-
-def _fight_squares(g: Game, heroes: list[int], passable) -> tuple[int, ...]:
-    """The walkable squares next to a living hero."""
-    door_open = g.state.door_open
-    found = set()
-    for h in heroes:
-        for q, door in g.tables.sides[h]:
-            if q >= 0 and (door < 0 or door_open[door]) and passable[q]:
-                found.add(q)
-    return tuple(sorted(found))
-
-
-def _field(g: Game, passable, sources: tuple[int, ...]) -> tuple[int, ...]:
-    """Walking distance from the nearest source to every square, through walkable squares only
-    (a source itself may be occupied: a hero's square)."""
-    key = (passable, sources, g.state.door_open.tobytes())
-
-    def compute() -> tuple[int, ...]:
-        steps = open_steps(g.tables, g.state.door_open)
+    def _search(self, sources: tuple[int, ...], limit: int, around: int) -> tuple[int, ...]:
+        steps, passable = self.steps, self.passable
         dist = [UNREACHABLE] * len(passable)
         for q in sources:
             dist[q] = 0
         frontier, d = list(sources), 0
-        while frontier:
+        stop = limit if around < 0 else UNREACHABLE
+        while frontier and d < stop:
             d += 1
             reached = []
             for q in frontier:
@@ -147,6 +135,30 @@ def _field(g: Game, passable, sources: tuple[int, ...]) -> tuple[int, ...]:
                         dist[r] = d
                         reached.append(r)
             frontier = reached
+            if stop == UNREACHABLE and around >= 0 and dist[around] < UNREACHABLE:
+                stop = dist[around] + limit
         return tuple(dist)
 
-    return memoised(g.tables, "pursuit.fields", FIELDS_MEMO_SIZE, key, compute)
+    def via(self, field: tuple[int, ...], q: int) -> int:
+        """The distance of square ``q`` in ``field``; for a square the field does not walk through
+        (an armed trap the monster chooses to step on), one more than its nearest neighbour's."""
+        if field[q] < UNREACHABLE:
+            return field[q]
+        return min((field[r] + 1 for r in self.steps[q]), default=UNREACHABLE)
+
+
+def _walkable(g: Game, occupant: np.ndarray) -> tuple[bool, ...]:
+    """Squares with no figure, no obstacle, no hazard and no armed trap."""
+    s = g.state
+    walkable = (occupant < 0) & ~_obstacles(g)
+    for i, trap in enumerate(g.tables.adventure.traps):
+        if s.trap_armed[i] or s.trap_detected[i]:  # an armed trap, or a hazard (sprung, detected, not armed)
+            walkable[g.square(*trap.at)] = False
+    return tuple(walkable.tolist())
+
+
+def _obstacles(g: Game) -> np.ndarray:
+    cached = g.tables.cache.get("pursuit.obstacles")
+    if cached is None:
+        cached = g.tables.cache["pursuit.obstacles"] = g.tables.furniture | g.tables.blockage
+    return cached
