@@ -339,9 +339,8 @@ class _Parser:
         if self.data.get("final", False) is True:
             self._final_objectives(objectives, escapes, got)
         elif len(escapes) != 1 or not escapes[0].primary:
-            self.ck.fail(
-                "objective", f"expected exactly one objective of kind 'escape', with primary = true (got {got})"
-            )
+            expected = "expected exactly one objective of kind 'escape', with primary = true"
+            self.ck.fail("objective", f"{expected} (got {got})")
         return objectives
 
     def _final_objectives(self, objectives: tuple[Objective, ...], escapes: list, got: list) -> None:
