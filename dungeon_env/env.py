@@ -46,7 +46,7 @@ by groups:
 | 60-63 | `normal_cast`, `overcast`, `keep_casting`, `let_fail` | casting choices |
 | 64-71 | `explore`, `stay`, `choice_0` .. `choice_3`, `take`, `pass` | the Explore phase |
 | 72-75 | `disarm_n` .. `disarm_w` | try to disarm a detected trap |
-| 76-78 | `back`, `ability_0`, `ability_1` | go back from a verb or a gift (nothing lost); a hero's Active ability |
+| 76-78 | `back`, `ability_0`, `ability_1` | go back from a verb or a gift; a hero's Active ability |
 
 ``obs["action_mask"]`` holds exactly the legal actions of the agent asked, and is never all zeros
 for it; every other agent's mask is all zeros.
