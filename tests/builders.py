@@ -210,9 +210,10 @@ def pick_item(g: Game, h: int, slot: int, verb: int | None = None) -> None:
 
 
 def add_statue(g: Game, monster_id: str, x: int, y: int, awake: bool = True, how: How = How.GUARD) -> int:
-    """A monster that cannot walk (Movement 0): for tests of other rules than the duty to attack
-    (R-MON-03), which would otherwise bring every awake monster next to the heroes. It still
-    fights, casts, keeps the Combat Turn Sequence running and may buy squares with Stamina."""
+    """A monster that cannot walk (Movement 0 and no Stamina to buy squares with): for tests of other
+    rules than the duty to attack (R-MON-03), which would otherwise bring every awake monster next to
+    the heroes. It still fights (spending nothing), casts and keeps the Combat Turn Sequence running."""
     u = add_monster(g, monster_id, x, y, awake=awake, how=how)
     g.state.base_move[u] = 0
+    g.state.stamina[u] = 0
     return u
