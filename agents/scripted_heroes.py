@@ -7,8 +7,8 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
   furniture, corpses and hazards are avoided) to its current target:
   the monsters next to it; else, while monsters are in sight, the monsters if the odds are good
   (the party outnumbers them or the hero is healthy) or the party stands at its goal; else the
-  next unmet primary objective (a guard to slay, the room of an item to retrieve, a captive's room
-  to explore, an area to reach), then the exit. A target it cannot reach yet (a secret door) sends
+  next unmet primary objective (a guard to slay, the room of an item to retrieve or claim, a
+  captive's room to explore, an area to reach), then the exit. A target it cannot reach yet (a secret door) sends
   it to the nearest room whose text is not read yet. A hero who finds a door it already tried
   blocking the way steps aside for one who has not. Stamina buys extra squares only on the way out
   with no monster in sight.
@@ -190,7 +190,7 @@ class ScriptedHeroes(GameAgent):
                 if len(alive):
                     return around(g, int(s.unit_pos[alive[0]])), False
                 return [g.square(*obj.at)], False
-            if obj.kind == "retrieve":
+            if obj.kind in ("retrieve", "claim"):
                 card = g.item_index[obj.item]
                 holders = s.item_holder[s.item_card == card]
                 if np.any((holders >= 0) & (holders < s.n_heroes)):

@@ -82,7 +82,7 @@ class Greedy:
                 if where and s.unit_status[where[0]] == ACTIVE:
                     return self.around(int(s.unit_pos[where[0]]))
                 return [g.square(*obj.at)]
-            if obj.kind == "retrieve":
+            if obj.kind in ("retrieve", "claim"):
                 card = g.item_index[obj.item]
                 if any(
                     s.item_card[k] == card and 0 <= s.item_holder[k] < s.n_heroes

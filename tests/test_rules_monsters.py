@@ -209,6 +209,15 @@ def _steps(g: Game) -> set[int]:
     return set(g.legal_actions()) & set(MOVE_ACTIONS)
 
 
+def _goblin_facing_hero_0(hero: tuple[int, int], goblin: tuple[int, int]) -> tuple[Game, int]:
+    """The arena with hero_0 at ``hero``, the other heroes far away in corridor o, and a Goblin."""
+    g = arena_game()
+    place(g, 0, *hero)
+    place(g, 1, 20, 26)
+    place(g, 2, 21, 26)
+    return g, add_monster(g, "goblin", *goblin)
+
+
 def test_R_MON_03_an_awake_guard_next_to_a_hero_may_only_step_along_the_fight_or_stay():
     """Revised 2026-12-01 (A-53 duty 1): the Goblin next to hero_0 may stay (END) but not step to
     a square next to no hero; once hero_1 stands at (8, 4), the step west keeps it in the fight.
@@ -216,11 +225,7 @@ def test_R_MON_03_an_awake_guard_next_to_a_hero_may_only_step_along_the_fight_or
         room B   y=3   .  g  .        g = Goblin (9, 3)
                  y=4   1  0  .        0 = hero_0 (9, 4); 1 = hero_1 (8, 4), second position only
     """
-    g = arena_game()
-    place(g, 0, 9, 4)
-    place(g, 1, 20, 26)
-    place(g, 2, 21, 26)
-    m = add_monster(g, "goblin", 9, 3)
+    g, m = _goblin_facing_hero_0((9, 4), (9, 3))
     _monster_turn(g, m)
     assert _steps(g) == set() and END in g.legal_actions()
     place(g, 1, 8, 4)
@@ -237,11 +242,7 @@ def test_R_MON_03_a_guard_that_can_reach_a_hero_must_end_next_to_one():
         room B   y=1   .  g  .        g = Goblin (9, 1)
                  y=5   .  0  .        0 = hero_0 (9, 5)
     """
-    g = arena_game()
-    place(g, 0, 9, 5)
-    place(g, 1, 20, 26)
-    place(g, 2, 21, 26)
-    m = add_monster(g, "goblin", 9, 1)
+    g, m = _goblin_facing_hero_0((9, 5), (9, 1))
     _monster_turn(g, m)
     assert END not in g.legal_actions()
     assert {S, E, W} <= _steps(g)  # any way that still gets there with 5 squares (and 2 Stamina)
@@ -253,11 +254,7 @@ def test_R_MON_03_a_guard_that_can_reach_a_hero_must_end_next_to_one():
     assert END in g.legal_actions()
     # tight: Movement 3, no Stamina: only the shortest way, a single legal step each time, so the
     # engine walks it without asking the DM (ruling D-08)
-    g = arena_game()
-    place(g, 0, 9, 5)
-    place(g, 1, 20, 26)
-    place(g, 2, 21, 26)
-    m = add_monster(g, "goblin", 9, 1)
+    g, m = _goblin_facing_hero_0((9, 5), (9, 1))
     set_unit(g, m, base_move=3, stamina=0)
     enter_phase(g, Phase.MONSTER_MOVEMENT)
     assert g.xy(int(g.state.unit_pos[m])) == (9, 4)
