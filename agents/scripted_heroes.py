@@ -9,9 +9,9 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
   (the party outnumbers them or the hero is healthy) or the party stands at its goal; else the
   next unmet primary objective (a guard to slay, the room of an item to retrieve or claim, a
   captive's room to explore, an area to reach), then the exit. A target it cannot reach yet (a
-  secret door) sends it to the nearest room whose text is not read yet. A hero who finds a door it already tried
-  blocking the way steps aside for one who has not. Stamina buys extra squares only on the way out
-  with no monster in sight.
+  secret door) sends it to the nearest room whose text is not read yet. A hero who finds a door
+  it already tried blocking the way steps aside for one who has not. Stamina buys extra squares
+  only on the way out with no monster in sight.
 - **Resting.** A hero that is Exhausted or at Death's Door, or low on Stamina, with no monster in
   sight, ends its movement at once (and stays in the Explore phase) to Rest.
 - **Abilities.** An Active ability is used where it obviously helps: a heal when the hero or a
