@@ -91,8 +91,9 @@ def winrate(report: dict, path: Path) -> Path:
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of games, 95% Wilson interval")
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
-    ax.set_title("Win rates per cell", pad=24)
+    # one entry a line: the axes are narrow beside long cell labels
+    ax.legend(fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=1, frameon=False)
+    ax.set_title("Win rates per cell", pad=36)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
