@@ -41,14 +41,19 @@ def _end_by_the_rules(game: Game, statuses: dict[int, int], shrine_found: bool) 
 
 @pytest.fixture(scope="module")
 def shrine_campaign(tmp_path_factory) -> list[str]:
-    """Two test-arena adventures whose primary goals are to reach room K and to walk out; the second
-    is the final one."""
+    """Two test-arena adventures whose primary goal is to reach room K; the first must also be walked
+    out of, the second is the final one, whose primary goals may not need anyone to leave (A-55)."""
     folder = tmp_path_factory.mktemp("campaign")
     text = Path(ARENA).read_text() + "\n" + SHRINE
+    escape = 'text = "Walk out at the far corner."\nprimary = true'
+    assert escape in text
     paths = []
     for name, extra in (("shrine_first", ""), ("shrine_final", "\nfinal = true")):
         path = folder / f"{name}.toml"
-        path.write_text(text.replace('id = "arena"', f'id = "{name}"{extra}'))
+        adventure = text.replace('id = "arena"', f'id = "{name}"{extra}')
+        if extra:
+            adventure = adventure.replace(escape, 'text = "Walk out at the far corner."')
+        path.write_text(adventure)
         paths.append(str(path))
     assert not load_adventure(paths[0]).final and load_adventure(paths[1]).final
     return paths
