@@ -86,7 +86,8 @@ def surprise_lasts_until(g: Game) -> int:
 
 
 def patrols_relevant(g: Game) -> bool:
-    """No more Patrol rolls once every non-secret room has been revealed (R-MON-07)."""
+    """No more Patrol rolls once every room that counts has been revealed: not secret, with an
+    ordinary door (R-MON-07 revised, ``Tables.patrol_rooms``)."""
     return not bool(np.all(g.state.revealed[g.tables.patrol_rooms]))
 
 
