@@ -88,8 +88,10 @@ terminates everyone, like PettingZoo's ``TerminateIllegalWrapper``.
 
 **Infos.** ``infos[agent]`` is set when the agent is selected: ``decision`` (the kind asked),
 ``unit`` (the figure), and ``events``, the event log entries since the agent's last step that it
-may know (heroes never see the Detect Traps roll, face-down item identities or figures in the fog;
-the DM sees all). At the end every agent's info also has ``outcome`` (``completed``, ``failed``,
+may know (``dungeon_env.engine.knowledge``: heroes get no secret roll, no face-down identity, nothing
+about a figure in the fog, their own numbering of the monsters they have seen, doors and room
+events by place rather than by index; the DM gets everything; nobody gets the seed). At the end
+every agent's info also has ``outcome`` (``completed``, ``failed``,
 ``truncated`` or ``illegal_action``), ``reason``, ``objectives`` (each goal of the adventure:
 ``{"kind", "text", "primary", "met"}``) and ``goals_met`` (every primary goal met).
 ``env.unwrapped.events`` is the whole log, ``env.unwrapped.game`` the engine.
@@ -135,16 +137,15 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from dungeon_env.content import adventure_names
-from dungeon_env.content.model import WIDTH
 from dungeon_env.content.variants import Variant
 from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
 from dungeon_env.engine.actions import DECISION_NAMES
+from dungeon_env.engine.knowledge import HeroLens, dm_event
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
 
 ENV_NAME = "dungeon_v0"
 ILLEGAL_ACTIONS = ("raise", "penalize")
 SHAPING_TERMS = ("damage", "kills", "treasure", "exploration")
-SECRET_CHECKS = frozenset({"detect_traps"})  # rolls the DM makes in secret (R-TRAP-03)
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
@@ -265,6 +266,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.infos = {a: {} for a in self.agents}
         self._seen = dict.fromkeys(self.agents, 0)
         self._hero_log: list[dict | None] = []  # per event: as heroes see it, None if they do not
+        self._lens = HeroLens(self.game)
         self._rewarded = False
         self._skip_agent_selection = None
         self.actions = []
@@ -315,7 +317,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         reward until the end."""
         game = self.game
         s = game.state
-        team = self._shaping_reward(game.events[before:]) if self.shaping else 0.0
+        log = self._hero_log
+        log.extend(self._lens.view(game.events[len(log) :]))  # judged as the game stood when logged
+        team = self._shaping_reward(log[before:]) if self.shaping else 0.0
         if s.outcome:
             team += self.outcome_reward()
         sides = self.side_rewards
@@ -385,12 +389,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         game = self.game
         start = self._seen[agent]
         if agent == "dm":
-            info = {"events": game.events[start:]}
+            info = {"events": [dm_event(e) for e in game.events[start:]]}
         else:
-            log = self._hero_log
-            if len(log) < len(game.events):
-                log.extend(hero_view(game, game.events[len(log) :]))
-            info = {"events": list(filter(None, log[start:]))}
+            info = {"events": list(filter(None, self._hero_log[start:]))}
         s = game.state
         if s.stack and not s.outcome:
             kind, unit = s.stack[-1][:2]
@@ -399,10 +400,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
                 info["unit"] = game.label(unit)
         return info
 
-    def _shaping_reward(self, events: list[dict]) -> float:
+    def _shaping_reward(self, events: list[dict | None]) -> float:
+        """The shaping terms of this step's events as heroes know them (None: not known), so that
+        the heroes' reward never counts what happens out of their sight."""
         w = self.shaping
         total = 0.0
-        for e in events:
+        for e in filter(None, events):
             kind = e["type"]
             if kind == "damage":
                 sign = -1.0 if e["unit"].startswith("hero_") else 1.0
@@ -517,29 +520,9 @@ def _check_shaping(shaping) -> dict[str, float] | None:
 
 
 def hero_view(game: Game, events: list[dict]) -> list[dict | None]:
-    """Each event as heroes may know it, or None: no secret DM roll (Detect Traps, R-TRAP-03), no
-    identity of a face-down item (the ``card`` is None), nothing that happens only on squares in the
-    fog. Fog and identities are judged as they are when the events are first handed to a hero (both
-    only ever go from hidden to known)."""
-    s, area = game.state, game.tables.area
-    revealed, known = s.revealed, s.item_known
-
-    def seen(xy) -> bool:
-        return bool(revealed[area[xy[1] * WIDTH + xy[0]]])
-
-    out: list[dict | None] = []
-    for e in events:
-        kind = e["type"]
-        if kind == "roll" and e["check"] in SECRET_CHECKS:
-            e = None
-        elif kind in ("move", "spawn", "trap_sprung"):
-            unit = e["unit"]["id"] if kind == "spawn" else e["unit"]
-            if not unit.startswith("hero_") and not any(seen(e[k]) for k in ("at", "from", "to") if k in e):
-                e = None
-        elif "card" in e and e.get("item") is not None and not known[e["item"]]:
-            e = {**e, "card": None}
-        out.append(e)
-    return out
+    """Each of ``events`` (a game's log from its first event, in order) as heroes may know it, or
+    None (:class:`dungeon_env.engine.knowledge.HeroLens`)."""
+    return HeroLens(game).view(events)
 
 
 def hero_events(game: Game, events: list[dict]) -> list[dict]:

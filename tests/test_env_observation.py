@@ -201,7 +201,7 @@ def test_heroes_never_get_secret_rolls_or_face_down_identities_in_their_events()
         {"type": "move", "unit": "m7", "from": [20, 20], "to": [20, 21], "turn": 1},
     ]
     view = hero_view(game, events)
-    assert view[0] is None and view[1] is events[1] and view[3] is None
+    assert view[0] is None and view[1] == events[1] and view[3] is None
     assert view[2]["card"] is None and view[2]["item"] == slot
     assert [e["type"] for e in hero_events(game, events)] == ["roll", "draw"]
 

@@ -1,9 +1,11 @@
 """Named, seeded dice streams with injectable faces.
 
 Each kind of chance (combat, surprise, doors, ...) has its own stream, so that, say, an extra door
-roll does not shift every later combat roll. A stream is a SplitMix64 generator (64-bit state, a
-well-tested mixer) seeded from ``sha256(seed, name)``: identical in every process and on every
-machine, and its whole state is one integer, so copying a game or saving it as JSON is cheap.
+roll does not shift every later combat roll. The DM's secret rolls (Detect Traps, R-TRAP-03) have
+the ``secret`` stream to themselves, so what heroes see never depends on how many of them were made.
+A stream is a SplitMix64 generator (64-bit state, a well-tested mixer) seeded from
+``sha256(seed, name)``: identical in every process and on every machine, and its whole state is one
+integer, so copying a game or saving it as JSON is cheap.
 Faces are drawn without bias by rejection. Tests put exact faces in with :meth:`Dice.force`;
 forced faces are used first, in order, whatever the stream.
 """
@@ -13,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from contextlib import contextmanager
 
-STREAMS = ("combat", "surprise", "doors", "traps", "patrol", "deaths_door", "jump", "decks", "misc")
+STREAMS = ("combat", "surprise", "doors", "traps", "patrol", "deaths_door", "jump", "decks", "misc", "secret")
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _LIMIT = (1 << 64) - ((1 << 64) % 6)  # largest multiple of 6: values at or above it are redrawn

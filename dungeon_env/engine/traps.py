@@ -36,7 +36,8 @@ from dungeon_env.engine.visibility import sees
 if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
 
-STREAM = "traps"
+STREAM = "traps"  # Disarm rolls, made in the open
+SECRET_STREAM = "secret"  # the DM's secret Detect Traps rolls: no open roll shares their stream
 
 
 # ----------------------------------------------------------------------------------------- look-ups
@@ -167,12 +168,15 @@ def detect_traps(g: Game) -> None:
     """End of the Explore phase: one secret d6 per living hero on the board (A-40); the total is the
     number of squares it searches (a total <= 0 finds nothing, A-39). While no hidden trap is left
     the dice are not rolled, as they could find nothing; every hero still gets its (empty) result,
-    so the heroes learn nothing from it (ruling D-T1)."""
+    so the heroes learn nothing from it (ruling D-T1). The rolls come from the ``secret`` stream,
+    which no open roll uses, so whether they were made shifts no die the heroes see."""
     for h in active_heroes(g):
         if not _hidden_left(g):
             _mark(g, h, [])
             continue
-        total = g.check("detect_traps", label(g, h), STREAM, _detect_modifiers(g, h), lambda v: max(v, 0))
+        total = g.check(
+            "detect_traps", label(g, h), SECRET_STREAM, _detect_modifiers(g, h), lambda v: max(v, 0)
+        )
         _mark(g, h, detect_from(g, h, total))
 
 
@@ -184,7 +188,7 @@ def room_detect(g: Game, h: int, area: int) -> bool:
     def result(v: int) -> str:
         return "success" if v >= need else "fail"
 
-    total = g.check("room_detect", label(g, h), STREAM, _detect_modifiers(g, h), result)
+    total = g.check("room_detect", label(g, h), SECRET_STREAM, _detect_modifiers(g, h), result)
     if total < need:
         return False
     s = g.state

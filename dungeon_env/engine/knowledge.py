@@ -1,0 +1,261 @@
+"""What each side may know of the event log.
+
+The log (``game.events``) is the whole story, for people: every die, the seed, the fog's content.
+The agents get a view of it through :class:`HeroLens` (the heroes) and :func:`dm_event` (the
+Dungeon Master). Both decide *positively*: an event reaches a side because a rule below says that
+side may know it; an event type or roll check that no rule names reaches nobody (and a test lists
+every type the engine can log, so a new one cannot slip through unjudged).
+
+The heroes' rules, judged event by event *as the game stood when it was logged* (the lens folds the
+log in order, so replaying a saved log gives the same view):
+
+- **Figures.** Heroes are always seen. A monster is seen while it stands on a square of a revealed
+  area (its position is tracked from ``spawn`` and ``move``; the areas from ``reveal``). An event
+  about a figure (``damage``, ``slain``, ``effect_starts``, ...) is shown only if that figure is
+  seen; a ``move`` if it starts or ends on a seen square.
+- **Monster ids.** The engine numbers monsters in order of appearance, fog ones included, so a hero
+  seeing ``m5`` after ``m3`` would learn that a monster appeared out of sight. Heroes get their own
+  numbering instead: ``m0``, ``m1``, ... in the order they first saw each monster.
+- **Rolls.** Open rolls (Fights, Death's Door, doors, jumps, surprise, ...) are shown with their
+  dice when their roller is seen; the DM's secret rolls (``detect_traps``, ``room_detect``,
+  R-TRAP-03) never are: heroes learn only the squares a detection found (``detect_traps`` and
+  ``traps_detected`` events, the same whether the roll failed or found nothing).
+- **Content indices.** A door's or a room event's index counts the adventure's hidden content (an
+  undiscovered secret door listed first renumbers the others), so heroes get the door's squares and
+  the event's room (its area letter) instead.
+- **Identities.** The card of an item that is face down (not identified when the event is handed
+  over) is ``None``.
+- **The seed** is in nobody's view (it would predict every die): the ``setup`` event loses it for
+  both sides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dungeon_env.content.model import WIDTH
+
+if TYPE_CHECKING:
+    from dungeon_env.engine.game import Game
+
+# Roll checks made in the open (R-TRAP-03 makes the Detect Traps rolls the DM's secret).
+OPEN_CHECKS = frozenset(
+    {
+        "surprise",
+        "ambush_surprise",
+        "open_door",
+        "jump",
+        "disarm",
+        "identify",
+        "deaths_door",
+        "patrol",
+        "overcast",
+        "trait_check",
+    }
+)
+SECRET_CHECKS = frozenset({"detect_traps", "room_detect"})
+
+# Events about the whole table: always shown (with the redactions of _redact).
+PUBLIC = frozenset(
+    {
+        "setup",
+        "phase",
+        "light",
+        "light_raised",
+        "handoff",
+        "combat_start",
+        "end",
+        "reveal",
+        "explore_choice",
+        "event_choice",
+        "room_event",
+        "item_found",
+        "item_left",
+        "draw",
+        "item_identified",
+        "item_wasted",
+        "detect_traps",
+        "traps_detected",
+        "door_opened",
+        "secret_door",
+        "corpse_lost",
+    }
+)
+# Events about one figure, named by this field: shown if that figure is seen.
+ABOUT = {
+    "move": "unit",
+    "spawn": "unit",
+    "trap_sprung": "unit",
+    "trap_disarmed": "unit",
+    "damage": "unit",
+    "heal": "unit",
+    "slain": "unit",
+    "death": "unit",
+    "deaths_door": "unit",
+    "exhausted": "unit",
+    "exhaustion_ends": "unit",
+    "effect_starts": "unit",
+    "effect_ends": "unit",
+    "stamina": "unit",
+    "magic": "unit",
+    "extra_move": "unit",
+    "guard_alert": "unit",
+    "cast": "unit",
+    "spell_fail": "unit",
+    "spell_select": "unit",
+    "keep_casting": "unit",
+    "spell_discarded": "unit",
+    "memorize": "unit",
+    "forget": "unit",
+    "back": "unit",
+    "item_used": "unit",
+    "ability": "unit",
+    "evade": "unit",
+    "drag": "unit",
+    "exit": "unit",
+    "corpse_out": "unit",
+    "rest": "unit",
+    "recover": "unit",
+    "trade": "from",
+    "fight": "a",
+    "mental": "a",
+    "mind_lash": "unit",
+    "monsters_surprised": "units",
+    "roll": "actor",
+}
+# Other fields of shown events that name figures: a monster heroes do not see there becomes None
+# (dropped from a list); seen monsters get the heroes' numbering.
+FIGURE_FIELDS = (
+    "unit",
+    "a",
+    "b",
+    "winner",
+    "target",
+    "killers",
+    "units",
+    "actor",
+    "to",
+    "from",
+    "corpse",
+    "source",
+)
+_SQUARE_FIELDS = {"move": ("from", "to")}  # fields that hold squares, not figures, in these events
+
+
+def dm_event(event: dict) -> dict:
+    """The event as the Dungeon Master may know it: everything but the seed."""
+    if event["type"] == "setup":
+        return {k: v for k, v in event.items() if k != "seed"}
+    return event
+
+
+def _is_monster(ref) -> bool:
+    return isinstance(ref, str) and ref.startswith("m") and ref[1:].isdigit()
+
+
+class HeroLens:
+    """The heroes' view of one game's log, built event by event in log order (see the module
+    docstring). Feed it every event once, in order: :meth:`see` returns the event as heroes may
+    know it, or None."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        t = game.tables
+        self._area_of = t.area
+        self._area_names = t.board.area_names
+        self.revealed: set[str] = set()
+        self.where: dict[str, int] = {}  # monster id -> square, for the monsters on the board
+        self.names: dict[str, str] = {}  # engine monster id -> the heroes' id for it
+
+    # ----- what heroes see now -----
+    def seen_square(self, xy) -> bool:
+        return self._area_names[int(self._area_of[xy[1] * WIDTH + xy[0]])] in self.revealed
+
+    def sees(self, ref) -> bool:
+        """A figure heroes see: a hero, or a monster on a square of a revealed area."""
+        if not _is_monster(ref):
+            return ref is not None
+        sq = self.where.get(ref)
+        return sq is not None and self._area_names[int(self._area_of[sq])] in self.revealed
+
+    def name(self, ref: str) -> str:
+        """The heroes' id of a monster they see (given in the order they first saw each)."""
+        out = self.names.get(ref)
+        if out is None:
+            out = self.names[ref] = f"m{len(self.names)}"
+        return out
+
+    # ----- the fold -----
+    def view(self, events: list[dict]) -> list[dict | None]:
+        return [self.see(e) for e in events]
+
+    def see(self, event: dict) -> dict | None:
+        kind = event["type"]
+        if kind in PUBLIC:
+            shown = True
+        elif kind not in ABOUT:
+            shown = False  # a type no rule names reaches nobody
+        elif kind == "roll" and event["check"] not in OPEN_CHECKS:
+            shown = False
+        elif kind == "move":
+            shown = _is_monster(event["unit"]) is False or any(
+                self.seen_square(event[k]) for k in ("from", "to")
+            )
+        elif kind == "spawn":
+            shown = event["unit"]["side"] == "hero" or self.seen_square(event["at"])
+        else:
+            subject = event[ABOUT[kind]]
+            if isinstance(subject, list):
+                shown = any(self.sees(ref) for ref in subject)
+            else:
+                shown = self.sees(subject) or subject == "dm"
+        out = self._redact(event) if shown else None
+        self._track(event)
+        return out
+
+    def _track(self, event: dict) -> None:
+        kind = event["type"]
+        if kind == "reveal":
+            self.revealed.add(event["area"])
+        elif kind == "spawn" and event["unit"]["side"] == "monster":
+            self.where[event["unit"]["id"]] = event["at"][1] * WIDTH + event["at"][0]
+        elif kind == "move" and _is_monster(event["unit"]):
+            self.where[event["unit"]] = event["to"][1] * WIDTH + event["to"][0]
+        elif kind == "slain":
+            self.where.pop(event["unit"], None)
+
+    def _redact(self, event: dict) -> dict:
+        kind = event["type"]
+        out = dict(event)
+        if kind == "setup":
+            del out["seed"]
+        elif kind == "spawn" and event["unit"]["side"] == "monster":
+            out["unit"] = {**event["unit"], "id": self.name(event["unit"]["id"])}
+        if "door" in out and kind in ("door_opened", "secret_door"):
+            del out["door"]  # its squares say which door
+        if "event" in out and kind != "room_event":
+            out["area"] = self.game.tables.adventure.events[event["event"]].area
+        out.pop("event", None)
+        item = out.get("item")
+        if "card" in out and isinstance(item, int) and not self.game.state.item_known[item]:
+            out["card"] = None
+        squares = _SQUARE_FIELDS.get(kind, ())
+        for key in FIGURE_FIELDS:
+            if key in out and key not in squares and kind != "spawn":
+                value = out[key]
+                out[key] = (
+                    [v for v in map(self._figure, value) if v is not None]
+                    if isinstance(value, list)
+                    else self._figure(value)
+                )
+        return out
+
+    def _figure(self, ref):
+        """A figure field as heroes may know it: heroes as they are, seen monsters by the heroes'
+        id, unseen ones None."""
+        if not _is_monster(ref):
+            return ref
+        return self.name(ref) if self.sees(ref) else None
+
+
+__all__ = ["ABOUT", "OPEN_CHECKS", "PUBLIC", "SECRET_CHECKS", "HeroLens", "dm_event"]
