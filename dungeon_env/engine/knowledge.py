@@ -21,8 +21,9 @@ log in order, so replaying a saved log gives the same view):
   R-TRAP-03) never are: heroes learn only the squares a detection found (``detect_traps`` and
   ``traps_detected`` events, the same whether the roll failed or found nothing).
 - **Content indices.** A door's or a room event's index counts the adventure's hidden content (an
-  undiscovered secret door listed first renumbers the others), so heroes get the door's squares and
-  the event's room (its area letter) instead.
+  undiscovered secret door listed first renumbers the others), so heroes get the door's squares, and
+  for a room event its room (``area``, the letter) and its rank among that room's events
+  (``area_event``), instead.
 - **Identities.** The card of an item that is face down (not identified when the event is handed
   over) is ``None``.
 - **The seed** is in nobody's view (it would predict every die): the ``setup`` event loses it for
@@ -117,6 +118,7 @@ ABOUT = {
     "rest": "unit",
     "recover": "unit",
     "trade": "from",
+    "loot": "unit",
     "fight": "a",
     "mental": "a",
     "mind_lash": "unit",
@@ -233,9 +235,8 @@ class HeroLens:
             out["unit"] = {**event["unit"], "id": self.name(event["unit"]["id"])}
         if "door" in out and kind in ("door_opened", "secret_door"):
             del out["door"]  # its squares say which door
-        if "event" in out and kind != "room_event":
-            out["area"] = self.game.tables.adventure.events[event["event"]].area
-        out.pop("event", None)
+        if "event" in out:
+            out["area"], out["area_event"] = self._event_place(out.pop("event"))
         item = out.get("item")
         if "card" in out and isinstance(item, int) and not self.game.state.item_known[item]:
             out["card"] = None
@@ -249,6 +250,13 @@ class HeroLens:
                     else self._figure(value)
                 )
         return out
+
+    def _event_place(self, e: int) -> tuple[str, int]:
+        """A room event as heroes may name it: its room's letter and its rank among that room's
+        events (a global index would count the events of rooms heroes know nothing of)."""
+        events = self.game.tables.adventure.events
+        area = events[e].area
+        return area, sum(1 for other in events[:e] if other.area == area)
 
     def _figure(self, ref):
         """A figure field as heroes may know it: heroes as they are, seen monsters by the heroes'

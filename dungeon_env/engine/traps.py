@@ -182,18 +182,18 @@ def detect_traps(g: Game) -> None:
 
 def room_detect(g: Game, h: int, area: int) -> bool:
     """Room text calls for a Detect Traps roll: 4-6 succeeds and finds the area's armed traps
-    (R-TRAP-05; ``rules.room_detect_min``)."""
+    (R-TRAP-05; ``rules.room_detect_min``). Either way the hero gets its ``detect_traps`` event,
+    empty on a failure, so heroes learn which squares were found and nothing else (R-TRAP-03)."""
     need = g.rules.room_detect_min
 
     def result(v: int) -> str:
         return "success" if v >= need else "fail"
 
     total = g.check("room_detect", label(g, h), SECRET_STREAM, _detect_modifiers(g, h), result)
-    if total < need:
-        return False
     s = g.state
-    _mark(g, h, [i for i in traps_in_area(g, area) if s.trap_armed[i] and not s.trap_detected[i]])
-    return True
+    found = [i for i in traps_in_area(g, area) if s.trap_armed[i] and not s.trap_detected[i]]
+    _mark(g, h, found if total >= need else [])  # a failure looks like a success that found nothing
+    return total >= need
 
 
 # ----------------------------------------------------------------------------------------- disarming

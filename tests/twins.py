@@ -1,0 +1,533 @@
+"""Twin games: two games identical in everything heroes may know, differing in one hidden thing.
+
+A twin pair is two raw envs reset with the same seed, one of them changed in a single hidden way
+(a trap on another square, two face-down cards swapped in a deck, a monster in the fog, a secret
+door or a room event taken out of the adventure file, other dice for the DM's secret rolls). Both
+are then played with the same hero actions, and every channel the env hands a hero is compared at
+every step: each hero's observation and mask, its infos, its rewards, its end flags, and whose turn
+it is. They must stay identical until the hidden thing becomes knowable by the rules, which each
+twin kind says for itself (the trap is found or sprung, the card is identified, the monster comes
+into sight...).
+
+The Dungeon Master may know everything, so its choices may depend on the hidden thing:
+- a decision about a monster heroes do not see is played in each game alone, by its own dice;
+- a decision about a figure heroes see is played in both with the same action (drawn from a
+  random stream keyed by the step), unless the two games offer the DM different choices: then the
+  DM's play may show the hidden thing from there on (monsters know every trap, R-MON-10), and the
+  comparison stops there, with that reason.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+import dungeon_env
+from dungeon_env.content.model import WIDTH
+from dungeon_env.engine import Game
+from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER, How
+from dungeon_env.engine.units import place_monster
+from dungeon_env.observation import unflatten
+
+ADVENTURES = Path(dungeon_env.__file__).parent / "content" / "adventures"
+
+
+@dataclass
+class Twins:
+    """Two envs and the rule for when their difference becomes knowable to heroes."""
+
+    kind: str
+    a: dungeon_env.raw_env
+    b: dungeon_env.raw_env
+    knowable: Callable[[Game, Game], str]  # a reason once heroes may know the difference, else ""
+    note: str = ""
+    exempt: tuple[str, ...] = ()  # the hidden monster itself: its moves may differ
+
+
+@dataclass
+class Verdict:
+    kind: str
+    note: str
+    compared: int = 0  # joint steps at which every hero channel was compared
+    stop: str = ""  # why the comparison ended
+    hero_choices: list = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------------------ the channels
+
+
+def hero_channels(env) -> dict:
+    """Everything the env hands heroes at this step (every hero, asked or not)."""
+    out = {"selected": env.agent_selection if env.agent_selection != "dm" else "dm"}
+    for agent in env.possible_agents:
+        if agent == "dm" or agent not in env.agents:
+            continue
+        obs = env.observe(agent)
+        out[agent] = {
+            "observation": obs["observation"],
+            "mask": obs["action_mask"],
+            "infos": env.infos.get(agent),
+            "reward": env.rewards.get(agent),
+            "return": env._cumulative_rewards.get(agent),
+            "terminated": env.terminations.get(agent),
+            "truncated": env.truncations.get(agent),
+        }
+    return out
+
+
+def differences(x: dict, y: dict) -> list[str]:
+    """The channels that differ, by name (observation pieces named by the layout)."""
+    out = []
+    if x["selected"] != y["selected"]:
+        out.append(f"whose turn: {x['selected']} / {y['selected']}")
+    for agent in sorted(set(x) | set(y)):
+        if agent == "selected":
+            continue
+        cx, cy = x.get(agent), y.get(agent)
+        if cx is None or cy is None:
+            out.append(f"{agent}: in one game only")
+            continue
+        for key in cx:
+            a, b = cx[key], cy[key]
+            if key == "observation":
+                if not np.array_equal(a, b):
+                    out.append(f"{agent} observation {_pieces_apart(a, b)}")
+            elif key == "mask":
+                if not np.array_equal(a, b):
+                    out.append(f"{agent} mask {np.flatnonzero(a).tolist()} / {np.flatnonzero(b).tolist()}")
+            elif key == "infos" and a and b and a.get("events") != b.get("events"):
+                ea, eb = a.get("events", []), b.get("events", [])
+                k = next(
+                    (k for k, (x, y) in enumerate(zip(ea, eb, strict=False)) if x != y), min(len(ea), len(eb))
+                )
+                out.append(
+                    f"{agent} infos events part at {k}: {_short(ea[k : k + 2])} / {_short(eb[k : k + 2])}"
+                )
+            elif a != b:
+                out.append(f"{agent} {key}: {_short(a)} / {_short(b)}")
+    return out
+
+
+def _pieces_apart(a: np.ndarray, b: np.ndarray) -> str:
+    """The observation pieces that differ, with the planes / columns and slots of tables."""
+    from dungeon_env.observation import PLANES, UNIT_COLUMNS
+
+    pa, pb = unflatten(a), unflatten(b)
+    out = []
+    for name in pa:
+        x, y = pa[name], pb[name]
+        if np.array_equal(x, y):
+            continue
+        where = np.argwhere(x != y)[:4].tolist()
+        if name == "board":
+            where = [(PLANES[p][0], r, c) for p, r, c in where]
+        elif name == "units":
+            where = [(UNIT_COLUMNS[f][0], slot) for f, slot in where]
+        out.append(f"{name} at {where}")
+    return "; ".join(out)
+
+
+def first_divergence(ga: Game, gb: Game) -> str:
+    """Where the two full logs part (for the failure message)."""
+    for k, (x, y) in enumerate(zip(ga.events, gb.events, strict=False)):
+        if x != y:
+            before = _short(ga.events[k - 3 : k])
+            return f"the full logs part at event {k}: {_short(x)} / {_short(y)}; before: {before}"
+    return f"one full log is a prefix of the other ({len(ga.events)} / {len(gb.events)} events)"
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) < 600 else text[:600] + "..."
+
+
+# ------------------------------------------------------------------------------------ playing twins
+
+
+def acting_unseen(game: Game) -> bool:
+    """The decision asked is about a monster heroes do not see (in the fog)."""
+    s = game.state
+    if game.over or not s.stack:
+        return False
+    u = s.stack[-1][1]
+    if u < s.n_heroes or s.unit_side[u] != SIDE_MONSTER:
+        return False
+    pos = int(s.unit_pos[u])
+    return pos < 0 or not s.revealed[game.tables.area[pos]]
+
+
+def _dm_alone(env, seed: int, record: list, limit: int = 5000) -> None:
+    """Play the DM's decisions about unseen monsters in this game alone: the k-th decision about a
+    monster gets the same action in both games when both offer the same choices. ``record`` gets
+    (monster, choices) of each decision."""
+    for _ in range(limit):
+        game = env.game
+        if not acting_unseen(game):
+            return
+        who = game.label(game.state.stack[-1][1])
+        legal = np.flatnonzero(env.observe("dm")["action_mask"]).tolist()
+        k = sum(1 for r in record if r[0] == who)
+        record.append((who, legal))
+        env.step(random.Random(f"{seed}:{who}:{k}").choice(legal))
+    raise AssertionError("the DM was asked about unseen monsters too long")
+
+
+def play_twins(twins: Twins, heroes: str = "random", seed: int = 0, max_steps: int = 3000) -> Verdict:
+    """Play both games as described in the module docstring; raise AssertionError at the first step
+    where a hero channel differs before the difference is knowable."""
+    from agents.scripted_heroes import ScriptedHeroes
+
+    a, b = twins.a, twins.b
+    verdict = Verdict(twins.kind, twins.note)
+    hero_rng = random.Random(seed)
+    alone: dict[int, list] = {id(a): [], id(b): []}
+    scripted = {id(a): ScriptedHeroes(env=a), id(b): ScriptedHeroes(env=b)} if heroes == "scripted" else {}
+    for step in range(max_steps):
+        for env in (a, b):
+            if env.agents:
+                _dm_alone(env, seed, alone[id(env)])
+        ra, rb = ([r for r in alone[id(e)] if r[0] not in twins.exempt] for e in (a, b))
+        reason = twins.knowable(a.game, b.game)
+        if not reason and ra != rb:
+            reason = "the DM's choices for an unseen monster depend on the hidden thing"
+        if reason:
+            verdict.stop = reason
+            return verdict
+        ca, cb = hero_channels(a), hero_channels(b)
+        diff = differences(ca, cb)
+        if diff:
+            raise AssertionError(
+                f"{twins.kind} ({twins.note}), step {step}: heroes can tell the twins apart: "
+                + "; ".join(diff)
+                + "\n"
+                + first_divergence(a.game, b.game)
+            )
+        verdict.compared += 1
+        if not a.agents:
+            verdict.stop = "both games over"
+            return verdict
+        agent = a.agent_selection
+        if a.terminations[agent] or a.truncations[agent]:
+            a.step(None)
+            b.step(None)
+            continue
+        if agent == "dm":
+            mask_a, mask_b = a.observe("dm")["action_mask"], b.observe("dm")["action_mask"]
+            if not np.array_equal(mask_a, mask_b):
+                verdict.stop = "the DM's choices for a figure heroes see depend on the hidden thing"
+                return verdict
+            action = random.Random(f"{seed}:{step}").choice(np.flatnonzero(mask_a).tolist())
+        elif scripted:
+            action = scripted[id(a)].act(a.observe(agent))
+            other = scripted[id(b)].act(b.observe(agent))
+            assert action == other, (
+                f"{twins.kind} ({twins.note}), step {step}: the scripted heroes choose {action} and {other}"
+            )
+            verdict.hero_choices.append(action)
+        else:
+            action = hero_rng.choice(np.flatnonzero(ca[agent]["mask"]).tolist())
+        a.step(action)
+        b.step(action)
+    verdict.stop = "step limit"
+    return verdict
+
+
+# ------------------------------------------------------------------------------------ making twins
+
+
+def make_env(adventure: str | Path, heroes: int, seed: int, max_turns: int = 60):
+    env = dungeon_env.raw_env(adventure=str(adventure), heroes=heroes, max_turns=max_turns)
+    env.reset(seed=seed)
+    return env
+
+
+def unrevealed_floor(game: Game, rng: random.Random, away: int = 3) -> list[int]:
+    """Plain free squares of unrevealed areas at least ``away`` steps from every revealed square
+    (shuffled)."""
+    s, t = game.state, game.tables
+    revealed = s.revealed[t.area]
+    occupied = s.occupant >= 0
+    traps = {ty * WIDTH + tx for tx, ty in (tr.at for tr in t.adventure.traps)}
+    near = revealed.copy()
+    for _ in range(away):
+        grown = near.copy()
+        for d in range(4):
+            nb = t.neighbor[:, d]
+            ok = nb >= 0
+            grown[ok] |= near[nb[ok]]
+        near = grown
+    out = [
+        q
+        for q in range(t.n_squares)
+        if not near[q]
+        and not occupied[q]
+        and not t.furniture[q]
+        and not t.blockage[q]
+        and not t.exit[q]
+        and q not in traps
+    ]
+    rng.shuffle(out)
+    return out
+
+
+def _blocks(text: str, header: str) -> list[tuple[int, int]]:
+    """(start, end) character spans of the ``[[header]]`` tables of a TOML file."""
+    starts = [m.start() for m in re.finditer(r"^\[\[", text, re.M)]
+    spans = []
+    for k, start in enumerate(starts):
+        if text.startswith(f"[[{header}]]", start):
+            end = starts[k + 1] if k + 1 < len(starts) else len(text)
+            spans.append((start, end))
+    return spans
+
+
+def _write(folder: Path, name: str, text: str) -> Path:
+    """The edited adventure file, under the adventure's own name (its id must match the file's)."""
+    adventure, _, variant = name.partition("_twin_")
+    path = folder / variant / f"{adventure}.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def trap_moved(folder: Path, adventure: str, seed: int, heroes: int = 3) -> Twins | None:
+    """A hidden trap of an unrevealed area on another unrevealed square (the adventure file edited)."""
+    a = make_env(adventure, heroes, seed)
+    game, rng = a.game, random.Random(seed)
+    text = (ADVENTURES / f"{adventure}.toml").read_text()
+    spans = _blocks(text, "trap")
+    s, t = game.state, game.tables
+    hidden = [
+        i
+        for i, tr in enumerate(t.adventure.traps)
+        if not s.revealed[t.area[tr.at[1] * WIDTH + tr.at[0]]] and s.trap_armed[i]
+    ]
+    squares = unrevealed_floor(game, rng)
+    if not hidden or not squares or len(spans) != len(t.adventure.traps):
+        return None
+    i, to = rng.choice(hidden), squares[0]
+    old = t.adventure.traps[i].at
+    start, end = spans[i]
+    at = f"at = [{to % WIDTH}, {to // WIDTH}]"
+    block = re.sub(r"^at = \[\s*\d+,\s*\d+\s*\]", at, text[start:end], count=1, flags=re.M)
+    path = _write(folder, f"{adventure}_twin_trap_{seed}", text[:start] + block + text[end:])
+    b = make_env(path, heroes, seed)
+    squares_ab = [old[1] * WIDTH + old[0], to]
+
+    def knowable(ga: Game, gb: Game) -> str:
+        for g in (ga, gb):
+            if g.state.trap_detected[i] or not g.state.trap_armed[i]:
+                return "the trap was found or sprung"
+            if any(int(g.state.occupant[q]) >= 0 for q in squares_ab):
+                return "a figure stands on one of the two squares"
+        return ""
+
+    return Twins("trap_moved", a, b, knowable, f"{adventure} seed {seed}: trap {i} {old} -> {squares_ab[1]}")
+
+
+def deck_order(adventure: str, seed: int, heroes: int = 3) -> Twins | None:
+    """Two different face-down cards still in a deck swapped in one game."""
+    a = make_env(adventure, heroes, seed)
+    b = copy.deepcopy(a)
+    s = b.game.state
+    rng = random.Random(seed)
+    cards = b.game.item_cards
+    for d in rng.sample(range(len(s.deck_cards)), len(s.deck_cards)):
+        left = [k for k in range(int(s.deck_next[d]), s.deck_cards.shape[1]) if s.deck_cards[d, k] >= 0]
+        face_down = [k for k in left if cards[int(s.deck_cards[d, k])].face_down]
+        others = [k for k in face_down if face_down and s.deck_cards[d, k] != s.deck_cards[d, face_down[0]]]
+        if others:
+            x, y = face_down[0], others[0]  # the next face-down card to come, and a different one
+            s.deck_cards[d, [x, y]] = s.deck_cards[d, [y, x]]
+            break
+    else:
+        return None
+
+    def knowable(ga: Game, gb: Game) -> str:
+        sa, sb = ga.state, gb.state
+        differ = np.flatnonzero((sa.item_card != sb.item_card) & (sa.item_card >= 0))
+        for slot in differ:
+            if sa.item_known[slot] or sb.item_known[slot]:
+                return "a swapped card was identified"
+            for g in (ga, gb):
+                if any(e.get("item") == slot and e["type"] in REVEALING for e in g.events[-40:]):
+                    return "a swapped card was put to use"
+        return ""
+
+    return Twins("deck_order", a, b, knowable, f"{adventure} seed {seed}: deck {d} cards {x} and {y} swapped")
+
+
+REVEALING = frozenset({"item_used", "memorize", "cast", "item_wasted", "item_identified"})
+
+
+def fog_monster(adventure: str, seed: int, heroes: int = 3, monster: str = "goblin") -> Twins | None:
+    """The same monster placed in the fog in both games, on a different unrevealed square."""
+    a = make_env(adventure, heroes, seed)
+    b = copy.deepcopy(a)
+    squares = unrevealed_floor(a.game, random.Random(seed))
+    if len(squares) < 2:
+        return None
+    ua = place_monster(a.game, monster, squares[0], How.PATROL)
+    place_monster(b.game, monster, squares[1], How.PATROL)  # the same slot and id in both
+    for env in (a, b):
+        _restart(env)
+    note = f"{adventure} seed {seed}: {monster} at {squares[:2]}"
+    return Twins("fog_monster", a, b, _monster_knowable(ua), note, (a.game.label(ua),))
+
+
+def extra_fog_monster(adventure: str, seed: int, heroes: int = 3, monster: str = "goblin") -> Twins | None:
+    """Mid-game, while a monster heroes see keeps the Combat Turn Sequence on: one game gets one
+    more monster, in the fog."""
+    a = make_env(adventure, heroes, seed)
+    rng = random.Random(seed)
+    for _ in range(4000):
+        if not a.agents:
+            return None
+        s = a.game.state
+        seen = [
+            u
+            for u in range(s.n_heroes, len(s.unit_status))
+            if s.unit_status[u] == ACTIVE and s.unit_side[u] == SIDE_MONSTER and not _unseen(a.game, u)
+        ]
+        if seen and a.agent_selection != "dm":
+            break
+        agent = a.agent_selection
+        a.step(None if a.terminations[agent] else rng.choice(np.flatnonzero(a.observe(agent)["action_mask"])))
+    else:
+        return None
+    b = copy.deepcopy(a)
+    squares = unrevealed_floor(b.game, rng)
+    if not squares:
+        return None
+    u = place_monster(b.game, monster, squares[0], How.PATROL)
+    _restart(b)
+    note = f"{adventure} seed {seed}"
+    return Twins("extra_fog_monster", a, b, _monster_knowable(u, extra=True), note, (b.game.label(u),))
+
+
+def _unseen(game: Game, u: int) -> bool:
+    pos = int(game.state.unit_pos[u])
+    return pos < 0 or not game.state.revealed[game.tables.area[pos]]
+
+
+def _monster_knowable(u: int, extra: bool = False) -> Callable[[Game, Game], str]:
+    def knowable(ga: Game, gb: Game) -> str:
+        for g in (ga, gb) if not extra else (gb,):
+            if g.state.unit_status[u] != ACTIVE or g.state.unit_side[u] != SIDE_MONSTER:
+                return "the fog monster left the board"
+            if not _unseen(g, u):
+                return "the fog monster came into sight"
+        if (_monsters_on_board(ga) > 0) != (_monsters_on_board(gb) > 0):
+            return "the Combat Turn Sequence is on in one game only (the rules make it public)"
+        if _spawns(ga, u) != _spawns(gb, u):
+            return "a monster was placed differently (A-07: the Patrol's square depends on free squares)"
+        return ""
+
+    return knowable
+
+
+def _spawns(game: Game, u: int) -> list:
+    """Where the monsters other than the twin's own hidden one were placed."""
+    hidden = f"m{int(game.state.unit_uid[u])}" if game.state.unit_uid[u] >= 0 else None
+    return [e["at"] for e in game.events if e["type"] == "spawn" and e["unit"]["id"] != hidden]
+
+
+def _monsters_on_board(game: Game) -> int:
+    s = game.state
+    return int(np.sum((s.unit_status == ACTIVE) & (s.unit_side == SIDE_MONSTER)))
+
+
+def _restart(env) -> None:
+    """After changing an env's game by hand: forget what was built from the old game."""
+    env._observer.reset()
+    env.game._legal = None
+
+
+def secret_door_removed(folder: Path, adventure: str, seed: int, heroes: int = 3) -> Twins | None:
+    """The adventure file without one of its secret doors (and the room text that finds it)."""
+    text = (ADVENTURES / f"{adventure}.toml").read_text()
+    doors = [span for span in _blocks(text, "door") if "secret = true" in text[span[0] : span[1]]]
+    secret_events = [span for span in _blocks(text, "event") if 'kind = "secret"' in text[span[0] : span[1]]]
+    if not doors:
+        return None
+    cut = sorted([doors[0], *secret_events[:1]], reverse=True)
+    edited = text
+    for start, end in cut:
+        edited = edited[:start] + edited[end:]
+    path = _write(folder, f"{adventure}_twin_nosecret_{seed}", edited)
+    a, b = make_env(adventure, heroes, seed), make_env(path, heroes, seed)
+
+    def knowable(ga: Game, gb: Game) -> str:
+        if any(e["type"] == "secret_door" for e in ga.events):
+            return "the secret door was found"
+        return _room_text_read(ga, gb)
+
+    return Twins("secret_door_removed", a, b, knowable, f"{adventure} seed {seed}")
+
+
+def room_event_removed(folder: Path, adventure: str, seed: int, heroes: int = 3) -> Twins | None:
+    """The adventure file without one room event of a room that is not revealed at the start (one
+    the adventure can lose: no objective needs it)."""
+    text = (ADVENTURES / f"{adventure}.toml").read_text()
+    a = make_env(adventure, heroes, seed)
+    g = a.game
+    names = g.tables.board.area_names
+    spans = _blocks(text, "event")
+    events = g.tables.adventure.events
+    rng = random.Random(seed)
+    order = rng.sample(range(len(events)), len(events))
+    for e in order:
+        ev = events[e]
+        if g.state.revealed[names.index(ev.area)] or ev.kind == "secret" or ev.item:
+            continue
+        start, end = spans[e]
+        path = _write(folder, f"{adventure}_twin_noevent_{seed}", text[:start] + text[end:])
+        try:
+            b = make_env(path, heroes, seed)
+        except ValueError:
+            continue
+
+        def knowable(ga: Game, gb: Game, area=ev.area) -> str:
+            for game in (ga, gb):
+                for x in game.events[-60:]:
+                    if (
+                        x["type"] in ("room_event", "item_found", "event_choice")
+                        and _event_area(game, x) == area
+                    ):
+                        return "a hero explored the room of the removed event"
+            return ""
+
+        return Twins("room_event_removed", a, b, knowable, f"{adventure} seed {seed}: event {e} in {ev.area}")
+    return None
+
+
+def _event_area(game: Game, event: dict) -> str:
+    return event.get("area") or game.tables.adventure.events[event["event"]].area
+
+
+def _room_text_read(ga: Game, gb: Game) -> str:
+    ka = [e for e in ga.events if e["type"] == "room_event"]
+    kb = [e for e in gb.events if e["type"] == "room_event"]
+    if [(e["area"], e["text"]) for e in ka] != [(e["area"], e["text"]) for e in kb]:
+        return "the room texts read differ (a hero explored a room whose text changed)"
+    return ""
+
+
+def secret_dice(adventure: str, seed: int, heroes: int = 3) -> Twins | None:
+    """Other dice for the DM's secret Detect Traps rolls (their successes and faces differ)."""
+    a = make_env(adventure, heroes, seed)
+    b = copy.deepcopy(a)
+    b.game.dice._state["secret"] ^= 0x5DEECE66D * (seed + 1)
+
+    def knowable(ga: Game, gb: Game) -> str:
+        if not np.array_equal(ga.state.trap_detected, gb.state.trap_detected):
+            return "the detections found different traps"
+        return ""
+
+    return Twins("secret_dice", a, b, knowable, f"{adventure} seed {seed}")
