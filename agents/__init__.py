@@ -5,13 +5,13 @@
 - ``ScriptedDM(env=..., seed=...)``: a scripted DM that hunts the weak and isolated (``agents.scripted_dm``).
 - ``RunawayDM(env=..., seed=...)``: a stress-test DM whose monsters flee as far as the rules allow
   (``agents.runaway_dm``).
-- ``SearchAgent(env=..., rollouts=..., seconds=...)``: flat Monte Carlo over engine copies, either
-  side; omniscient (``agents.search``).
+- ``SearchAgent(env=..., rollouts=..., seconds=...)``: flat Monte Carlo over copies of its side's
+  view of the game, either side (``agents.search``).
 - ``PolicyAgent(path=None, role=...)``: a trained MaskablePPO checkpoint (``agents.policy``).
 
-``make(name, **kw)`` builds one by name. The scripted and search agents read the engine's game:
-pass ``env=`` (a PettingZoo env or a ``RoleEnv``) or ``game=``, or call ``bind`` later (see
-``agents.base``).
+``make(name, **kw)`` builds one by name. The scripted and search agents read the engine's game,
+each through its side's view (``dungeon_env.engine.sideview``): pass ``env=`` (a PettingZoo env or
+a ``RoleEnv``) or ``game=``, or call ``bind`` later (see ``agents.base``).
 """
 
 from __future__ import annotations

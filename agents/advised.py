@@ -27,6 +27,7 @@ import numpy as np
 from agents.obs_layout import advised_size, advised_translator, compact_size
 from dungeon_env.engine import Game
 from dungeon_env.engine.actions import N_ACTIONS
+from dungeon_env.engine.sideview import side_view
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
 
 SIDES = ("heroes", "dm")
@@ -91,8 +92,9 @@ class AdvisedObserver:
         self.advisor.seed(seed)
 
     def advice(self, game: Game) -> int:
-        """The advisor's action for the decision ``game`` asks now."""
-        return int(self.advisor.choose(game))
+        """The advisor's action for the decision ``game`` asks now, computed on the asked side's
+        view of the game (``sideview.side_view``: the heroes' advice never reads hidden state)."""
+        return int(self.advisor.choose(side_view(game)))
 
     def from_flat(self, flat: np.ndarray, game: Game | None) -> np.ndarray:
         """The advised observation of an env's flat observation; ``game`` is ``None`` (no advice)

@@ -25,8 +25,13 @@ builds a new game at each ``reset``):
 - ``Agent(game=game)`` / ``agent.bind(game)``: a bare engine ``Game``.
 - ``agent.choose(game)``: the engine-level call, no observation needed (what search rollouts use).
 
-They see the true state of the game (the DM's view); the scripted heroes only use what heroes may
-know (revealed areas, detected traps, identified items) except where their docstring says so.
+Each reads its own side's view of the game (``dungeon_env.engine.sideview``, ruling D-24):
+``act`` hands ``choose`` the side view of the side asked (``GameAgent.view``): at a hero's decision
+the heroes' view (a redacted copy holding only what heroes may know: no hidden traps, face-down
+identities, fog monsters, undiscovered secret doors or the DM's book), at the DM's the DM's view
+(the whole game but the future dice). The agents that play one side also make that view themselves
+when ``choose`` is handed the real game (``ScriptedHeroes``, ``SearchAgent``), so the engine-level
+call reads only their side's knowledge too.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from dungeon_env.engine import Game
+from dungeon_env.engine.sideview import side_view
 
 
 @runtime_checkable
@@ -93,9 +99,9 @@ class GameAgent:
     """Base of the agents that read the engine's game (see the module docstring).
 
     Subclasses implement ``choose(game) -> int`` (a legal action of ``game``'s current decision)
-    and may use ``self.rng`` (seeded by ``seed``). ``act`` finds the game and calls ``choose``; a
-    choice outside the mask it is given is a bug, and raises ``ValueError`` rather than being
-    swapped for some legal action."""
+    and may use ``self.rng`` (seeded by ``seed``). ``act`` finds the game and calls ``choose`` on
+    its side view (``view``; the view's legal actions are the game's); a choice outside the mask it
+    is given is a bug, and raises ``ValueError`` rather than being swapped for some legal action."""
 
     def __init__(self, game: Game | None = None, env=None, seed: int | None = None) -> None:
         self._game = game
@@ -120,11 +126,16 @@ class GameAgent:
             )
         return self._game
 
+    def view(self, game: Game) -> Game:
+        """The side view of ``game`` that ``choose`` reads: the heroes' view at a hero's decision,
+        the DM's view at the DM's (``sideview.side_view``); a view is returned as it is."""
+        return side_view(game)
+
     def act(self, observation=None, action_mask=None) -> int:
         game = self.game
         if action_mask is None and isinstance(observation, dict):
             action_mask = observation.get("action_mask")
-        action = int(self.choose(game))
+        action = int(self.choose(self.view(game)))
         if action_mask is not None and not np.asarray(action_mask)[action]:
             legal = np.flatnonzero(np.asarray(action_mask)).tolist()
             raise ValueError(

@@ -7,11 +7,16 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
   furniture, corpses and hazards are avoided) to its current target:
   the monsters next to it; else, while monsters are in sight, the monsters if the odds are good
   (the party outnumbers them or the hero is healthy) or the party stands at its goal; else the
-  next unmet primary objective (a guard to slay, the room of an item to retrieve or claim, a
-  captive's room to explore, an area to reach), then the exit. A target it cannot reach yet (a
-  secret door) sends it to the nearest room whose text is not read yet. A hero who finds a door
-  it already tried blocking the way steps aside for one who has not. Stamina buys extra squares
-  only on the way out with no monster in sight.
+  next unmet primary objective (a guard to slay, the room the quest names for an item to retrieve
+  or claim, a captive's room to explore, an area to reach), then the exit. Paths are planned on
+  what the heroes know: in unrevealed areas an edge is passable only where the printed board has no
+  wall (a door nobody has seen is not assumed), so the plan is made again after each reveal. A
+  target it cannot reach yet (no door to it is known) sends it first to the unrevealed squares
+  next to the target's area (going there reveals the doors on that side), else to the nearest room
+  no hero has explored yet or area no hero has seen. A hero who finds a door it already tried
+  blocking the way steps aside for one who has not. Stamina buys extra squares only on the way out
+  with no monster in sight.
+  A hero boxed in (a corpse or a pit on every way on) jumps over it if that gets it nearer.
 - **Resting.** A hero that is Exhausted or at Death's Door, or low on Stamina, with no monster in
   sight, ends its movement at once (and stays in the Explore phase) to Rest.
 - **Abilities.** An Active ability is used where it obviously helps: a heal when the hero or a
@@ -38,10 +43,18 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
 - **A fallen comrade.** When no monster is in sight and every primary objective is met, a hero next
   to a comrade's corpse drags it towards the exit.
 
-Knowledge: the heroes know the adventure's text (its objectives, where the room events are), the
-monsters in revealed areas and the traps they detected; they do not use hidden information
-(undetected traps, monsters in the fog). Fight odds use the monster's declared Stamina (A-09: the
-DM declares first).
+Knowledge: the heroes read only the heroes' side view of the game
+(``dungeon_env.engine.sideview.heroes_view``, ruling D-24), which ``choose`` makes itself when it is
+handed the real game. They know the printed board, the adventure's scenario text (its objectives,
+and for an item to retrieve or claim the room the quest names), the start squares and exits, the
+cards and rules, every hero's state and items (a face-down item only as "an unknown card of its
+deck": an unread scroll in 2.1 counts as a weak spell, so its caster lets it fail rather than
+fight on double ones), the doors, furniture, blockages and monsters of revealed areas, the traps
+they detected and the hazards they saw, and the decision's legal actions and target candidates.
+They do not know, because the view does not hold them: the dice, undetected traps, face-down
+identities, monsters in the fog, undiscovered secret doors, doors and furniture of unrevealed
+areas, and the DM's book (guards not met yet, ambushes, the Patrol set, room events not read yet).
+Fight odds use the monster's declared Stamina (A-09: the DM declares first).
 """
 
 from __future__ import annotations
@@ -77,6 +90,7 @@ from dungeon_env.engine.actions import (
     GIVE,
     IDENTIFY,
     ITEM_0,
+    JUMP_ACTIONS,
     KEEP_CASTING,
     LET_FAIL,
     LOOT,
@@ -98,6 +112,7 @@ from dungeon_env.engine.actions import (
     Phase,
 )
 from dungeon_env.engine.objectives import objective_met
+from dungeon_env.engine.sideview import HEROES, heroes_view, target_candidates, view_side
 from dungeon_env.engine.state import ACTIVE, CORPSE, SIDE_HERO
 from dungeon_env.engine.tables import memoised
 from dungeon_env.engine.trade import corpse_items, receivers
@@ -119,22 +134,29 @@ class ScriptedHeroes(GameAgent):
 
     def __init__(self, game: Game | None = None, env=None, seed: int | None = None) -> None:
         super().__init__(game=game, env=env, seed=seed)
-        self._game_seen = None
         self._now: dict | None = None  # what one decision computes more than once (see choose)
-        self.intent: dict[int, int] = {}  # hero -> the verb it picked an item for
+        # hero -> (verb, item slot, turn): what it picked that item for (read at the ITEM_VERB that
+        # follows the ITEM_k; a pick of another item, turn or game does not match)
+        self.intent: dict[int, tuple[int, int, int]] = {}
         self._handlers = self._dispatch()
 
     # ----------------------------------------------------------------------------- the dispatch
     def choose(self, game: Game) -> int:
-        """The action for the decision asked; facts of the position that several rules consult
-        (the monsters in sight) are computed once per call."""
-        if self._game_seen is not game:
-            self._game_seen, self.intent = game, {}
+        """The action for the decision asked, read from the heroes' view of ``game`` (made here
+        unless ``game`` is one); facts of the position that several rules consult (the monsters in
+        sight) are computed once per call."""
+        if view_side(game) != HEROES:
+            game = heroes_view(game)
         self._now = {}
         try:
             return self._choose(game)
         finally:
             self._now = None
+
+    def pick_item(self, g: Game, h: int, action: int, verb: int) -> int:
+        """``action`` (an ITEM_k), remembering that the hero picked that item to ``verb`` it."""
+        self.intent[h] = (verb, item_rules.held(g, h)[action - ITEM_0], g.state.turn)
+        return action
 
     def _choose(self, g: Game) -> int:
         kind, h = g.decision
@@ -194,30 +216,37 @@ class ScriptedHeroes(GameAgent):
                 card = g.item_index[obj.item]
                 holders = s.item_holder[s.item_card == card]
                 if np.any((holders >= 0) & (holders < s.n_heroes)):
-                    continue  # a hero holds it already
-                e = next(
-                    (
-                        k
-                        for k, ev in enumerate(adv.events)
-                        if ev.item == obj.item or any(o.item == obj.item for o in ev.options)
-                    ),
-                    None,
-                )
-                if e is None:
-                    continue
-                return self.area_squares(g, adv.events[e].area), False
+                    continue  # a hero holds it already (face up: the heroes know which card it is)
+                if obj.area is None:
+                    continue  # the quest does not say where it is
+                return self.area_squares(g, obj.area), False
             if obj.kind == "rescue" and s.explored_bits >> self.names(g).index(obj.area) & 1:
                 continue
             if obj.kind in ("rescue", "reach"):
                 return self.area_squares(g, obj.area), False
         return [g.square(*sq) for sq in adv.exits], True
 
-    def pending_event_targets(self, g: Game) -> list[int]:
-        s, adv = g.state, g.tables.adventure
+    def approach_targets(self, g: Game, targets: list[int]) -> list[int]:
+        """The squares next to the areas of ``targets`` that lie in areas nobody has seen yet: where
+        a hero learns the doors on that side of a target it knows no way into."""
+        s, t = g.state, g.tables
+        goal = set(t.area[targets].tolist())
+        out = set()
+        for q in targets:
+            for r in t.neighbor[q].tolist():
+                if r >= 0 and int(t.area[r]) not in goal and not s.revealed[t.area[r]]:
+                    out.add(r)
+        return sorted(out)
+
+    def unexplored_targets(self, g: Game) -> list[int]:
+        """The squares of the rooms no hero has explored yet (``state.explored_bits``) and of the
+        areas no hero has seen: where heroes look for the way on."""
+        s, t = g.state, g.tables
         out = []
-        for e, ev in enumerate(adv.events):
-            if not s.event_done[e]:
-                out.extend(self.area_squares(g, ev.area))
+        for a in range(t.n_areas):
+            room = not t.is_corridor[a]
+            if (room and not s.explored_bits >> a & 1) or not s.revealed[a]:
+                out.extend(t.area_squares[a].tolist())
         return out
 
     def costs(self, g: Game) -> list[int]:
@@ -329,9 +358,15 @@ class ScriptedHeroes(GameAgent):
                 return drag
         dist = self.distances(g, targets)
         here = int(s.unit_pos[h])
-        if dist[here] >= INF:
-            dist = self.distances(g, self.pending_event_targets(g) or targets)
+        if dist[here] >= INF:  # no known way there: go and look for one
+            approach = self.approach_targets(g, targets)
+            if approach:
+                dist = self.distances(g, approach)
+            if dist[here] >= INF:
+                dist = self.distances(g, self.unexplored_targets(g) or targets)
         choice = self.step_towards(g, h, legal, dist)
+        if choice == END and dist[here] >= INF:  # boxed in (a corpse, a pit): jump out if it helps
+            choice = self.jump_out(g, h, legal, dist)
         if choice == END:
             if self.tried_door_ahead(g, h, dist) and s.move_left[h] > 0:
                 return self.step_aside(g, h, legal, dist)
@@ -347,6 +382,19 @@ class ScriptedHeroes(GameAgent):
                 and s.stamina[h] >= 4
             ):
                 return EXTRA_MOVE
+        return choice
+
+    def jump_out(self, g: Game, h: int, legal: list[int], dist: list[int]) -> int:
+        """The legal Jump whose landing square is nearest the target (by ``dist``), or END."""
+        t = g.tables
+        here = int(g.state.unit_pos[h])
+        best, choice = INF, END
+        for a in JUMP_ACTIONS:
+            if a in legal:
+                over = int(t.neighbor[here, a - JUMP_ACTIONS[0]])
+                land = int(t.neighbor[over, a - JUMP_ACTIONS[0]]) if over >= 0 else -1
+                if land >= 0 and dist[land] < best:
+                    best, choice = dist[land], a
         return choice
 
     def drag(self, g: Game, h: int, legal: list[int]) -> int | None:
@@ -435,14 +483,12 @@ class ScriptedHeroes(GameAgent):
         if hurt(g, h) >= HURT or s.deaths_door[h]:
             potions = self.potion_actions(g, h, legal)
             if potions:
-                self.intent[h] = USE
-                return potions[0]
+                return self.pick_item(g, h, potions[0], USE)
         if when in ("movement", "explore"):
             heroes = active_heroes(g)
             if heroes and max(hurt(g, k) for k in heroes) >= HURT:
                 spells = self.heal_spell_actions(g, h, legal)
                 if spells:
-                    self.intent[h] = USE
                     return spells[0]
         return None
 
@@ -506,6 +552,8 @@ class ScriptedHeroes(GameAgent):
         return choice
 
     def cast_while_fighting(self, g: Game, h: int, legal: list[int]) -> int:
+        """Fight on double ones only for a strong spell (level 2+) of a healthy caster; an unread
+        scroll's spell is unknown (the view's placeholder, level 1), so it is let fail."""
         s = g.state
         sp = int(s.casting_spell[h]) if h < len(s.casting_spell) else -1
         strong = sp >= 0 and g.spells[sp].level >= 2
@@ -514,8 +562,9 @@ class ScriptedHeroes(GameAgent):
     def choose_target(self, g: Game, h: int, legal: list[int]) -> int:
         s = g.state
         _, _, a, b = s.stack[-1]
+        given = target_candidates(g)  # the decision's candidates as the real game lists them
         if a == TARGET_SPELL:
-            cands = spell_rules.targets(g, h, b)
+            cands = given if given is not None else spell_rules.targets(g, h, b)
             if not cands:
                 return legal[0]
             if g.spells[b].target == "enemy":
@@ -527,18 +576,18 @@ class ScriptedHeroes(GameAgent):
                     k = fighters[0] if fighters else k
             return TARGET_0 + k
         if a == TARGET_ITEM:
-            return TARGET_0 + self.most_hurt(g, item_rules.item_targets(g, h))
+            return TARGET_0 + self.most_hurt(g, given if given is not None else item_rules.item_targets(g, h))
         if a == TARGET_GIVE:
-            return TARGET_0 + self.most_hurt(g, receivers(g, h))
+            return TARGET_0 + self.most_hurt(g, given if given is not None else receivers(g, h))
         if a == TARGET_LOOT:
-            return TARGET_0 if corpse_items(g, h) else legal[0]
+            return TARGET_0 if (given if given is not None else corpse_items(g, h)) else legal[0]
         if a == TARGET_ABILITY:
-            return TARGET_0 + self.ability_target(g, h, b)
+            return TARGET_0 + self.ability_target(g, h, b, given)
         return legal[0]
 
-    def ability_target(self, g: Game, h: int, k: int) -> int:
+    def ability_target(self, g: Game, h: int, k: int, given: list[int] | None = None) -> int:
         """The most hurt candidate for a heal; for a Fight bonus the first one next to a monster."""
-        cands = ability_rules.targets(g, h)
+        cands = given if given is not None else ability_rules.targets(g, h)
         if ability_rules.card_abilities(g, h)[k].effect.kind in ("heal", "stamina", "magic"):
             return self.most_hurt(g, cands)
         return next((i for i, u in enumerate(cands) if adjacent_foes(g, u)), 0)
@@ -596,8 +645,7 @@ class ScriptedHeroes(GameAgent):
                 verbs = item_rules.item_verbs(g, h, held[a - ITEM_0], "explore")
                 for verb in (IDENTIFY, MEMORIZE):
                     if verb in verbs:
-                        self.intent[h] = verb
-                        return a
+                        return self.pick_item(g, h, a, verb)
         return END
 
     def trade_act(self, g: Game, h: int, legal: list[int]) -> int:
@@ -612,12 +660,12 @@ class ScriptedHeroes(GameAgent):
                 held = item_rules.held(g, h)
                 known = [a for a in potions if s.item_known[held[a - ITEM_0]]]
                 if known:
-                    self.intent[h] = GIVE
-                    return known[0]
+                    return self.pick_item(g, h, known[0], GIVE)
         return END
 
     def item_verb(self, g: Game, h: int, legal: list[int]) -> int:
-        want = self.intent.pop(h, USE)
+        verb, item, turn = self.intent.pop(h, (USE, -1, -1))
+        want = verb if (item, turn) == (g.decision_args[0], g.state.turn) else USE
         if want in legal:
             return want
         return USE if USE in legal and want != GIVE else BACK

@@ -1,17 +1,22 @@
-"""A search agent for either side: flat Monte Carlo over copies of the engine's game.
+"""A search agent for either side: flat Monte Carlo over copies of its side's view of the game.
 
 At a decision with several legal actions, ``SearchAgent`` spends its budget (``rollouts`` in total,
 and at most ``seconds`` of wall time if given) round-robin over the legal actions: each rollout
-copies the game (``game.copy()``), gives the copy fresh dice (so the search does not foresee the
-real rolls), applies the action and plays on with a fast policy (``rollout="scripted"``: the scripted
+copies the side's view of the game (``dungeon_env.engine.sideview``, ruling D-24), gives the copy
+dice of its own (seeded from the agent's RNG, so the search does not foresee the real rolls),
+applies the action and plays on with a fast policy (``rollout="scripted"``: the scripted
 heroes and DM; ``"random"``: uniform legal actions) for at most ``depth`` decisions. A finished game
 scores +1 / -1 / 0 for the searching side (completed / failed / truncated, the DM's the opposite);
 a cut-off one is scored by a heuristic in [-0.5, 0.5] (the share of Health, heroes' against
 monsters', and the objectives met). The action with the best mean wins; ties go to the lower
 action id. A single legal action is taken at once.
 
-**It is an omniscient baseline**: the copy holds the true state (monsters in the fog, hidden traps,
-face-down items), and no determinisation is done, so the heroes' search sees what heroes may not.
+What it searches over: for the heroes, copies of ``heroes_view(game)``, a determinisation that holds
+only what heroes know (no hidden traps, no monsters in the fog, no undiscovered secret doors, no
+unread room events, ambushes or Patrols, face-down cards as their deck's placeholder card): the
+world as the heroes see it, with nothing hidden in it. For the DM, copies of the whole game (the DM
+knows it all) with fresh dice. An action the heroes' view does not allow (rare: say a target list
+the view computes differently) is scored by a rollout whose first step the rollout policy picks.
 Given a ``seed`` and no ``seconds`` limit it is deterministic; with ``seconds`` the number of
 rollouts depends on the machine's speed.
 """
@@ -27,6 +32,7 @@ from agents.scripted_heroes import ScriptedHeroes
 from dungeon_env.engine import Game
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import objective_met
+from dungeon_env.engine.sideview import DM, HEROES, dm_view, heroes_view, view_side
 
 ROLLOUT_POLICIES = ("scripted", "random")
 
@@ -57,6 +63,8 @@ class SearchAgent(GameAgent):
         if len(legal) == 1:
             return legal[0]
         side = "dm" if game.agent == "dm" else "heroes"
+        if view_side(game) != (DM if side == "dm" else HEROES):
+            game = dm_view(game) if side == "dm" else heroes_view(game)
         totals = dict.fromkeys(legal, 0.0)
         counts = dict.fromkeys(legal, 0)
         start = time.perf_counter()
@@ -74,13 +82,16 @@ class SearchAgent(GameAgent):
         return best
 
     def simulate(self, game: Game, action: int, side: str, seed: int) -> float:
+        """One rollout from ``game`` (a side view) after ``action``; its value for ``side``."""
         g = game.copy()
         g.dice = Dice(seed % (2**31))
-        g.apply(action)
         if self.rollout == "scripted":
             heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=seed)
         else:
             heroes = dm = RandomAgent(seed)
+        if action not in g.legal_actions():  # the view's own rules do not offer it: the policy plays
+            action = (dm if g.agent == "dm" else heroes).choose(g)
+        g.apply(action)
         steps = 0
         while not g.over and steps < self.depth:
             g.apply((dm if g.agent == "dm" else heroes).choose(g))

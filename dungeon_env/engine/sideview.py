@@ -1,0 +1,692 @@
+"""Side views of a game: what each side may know, as a real ``Game`` an agent can read (D-24).
+
+``heroes_view(game)`` is a redacted copy holding only what the heroes may know; ``dm_view(game)`` is
+the whole game but for the future dice. Both are ordinary :class:`~dungeon_env.engine.game.Game`
+objects, so code written against the engine (the scripted agents, search rollouts) reads them
+unchanged, and playable: a copy of a view can be played on (a *determinisation*: the world as the
+side knows it, with dice of its own).
+
+The heroes may know (ruling D-24, ``docs/RULINGS.md``):
+
+- **Public**: the printed board (areas and walls of ``board.txt``), the adventure's scenario text
+  (id, name, goal, objectives, and for a ``retrieve`` or ``claim`` objective the room holding its
+  item: the quest names where to go, ``Objective.area``), start squares and exits, the catalogue of
+  cards and the rules, Light, turn, phase, the decision asked and its legal actions (and a
+  ``choose_target`` decision's candidates, ``view.target_candidates``), every hero's state, which
+  items each hero holds (their identity only if face up), the decks' sizes.
+- **Revealed areas only**: doors on an edge with a revealed side (an undiscovered secret door is a
+  wall), furniture and blockages, the monsters standing there (with their state), the hazards.
+- **Detected traps.**
+
+Everything else is absent from the heroes' view: the seed and the dice (the view has fresh dice and
+``seed`` None), undetected traps, the cards behind face-down items and the decks' order (each such
+card is its deck's placeholder, ``PLACEHOLDER_ITEMS``, appended to ``view.item_cards``; an unread
+scroll's spell is ``PLACEHOLDER_SPELL``), monsters in the fog (their slots empty, their effects,
+Fights and queue places dropped), the DM's book (guards not yet met, ambushes, the Patrol set, room
+events not yet read, traps not yet found), the doors, furniture and blockages of unrevealed areas.
+Lists sized by hidden content are re-indexed to the public lists: the view's
+``tables.adventure.doors`` / ``traps`` / ``guards`` / ``events`` hold only the known ones and the
+state arrays follow them (``door_*``, ``trap_*``, ``guard_*``, ``event_done``; no ambushes). Monster
+ids are renumbered by slot (``unit_uid``, ``next_uid``), so they count no fog monster. The event log
+(``view.events``) is what the caller passes as ``events=`` (the heroes' lens of the log), by default
+nothing.
+
+The view's tables are its own object (fresh ``cache``): walls where the printed board or an unknown
+door edge has one, the known doors re-indexed, furniture and blockages of revealed areas, and line
+of sight from those (computed a row at a time from a per-adventure table, ``_los_param``). They are
+cached per public configuration in the real tables' cache (``sideview.heroes``, a small LRU), so
+building a view costs a state copy and a few array operations.
+
+Objectives on the view read the view: a ``slay`` goal is met when the heroes saw its guard slain
+(its ``slain`` event names a hero among the killers); ``retrieve`` and ``claim`` count only items
+whose card the heroes know.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from dungeon_env.content.model import DECKS, WIDTH, Effect, ItemCard, Spell
+from dungeon_env.engine import abilities, effects, items, trade
+from dungeon_env.engine import spells as spell_rules
+from dungeon_env.engine.actions import (
+    TARGET_ABILITY,
+    TARGET_GIVE,
+    TARGET_ITEM,
+    TARGET_LOOT,
+    TARGET_SPELL,
+    Decision,
+    Phase,
+)
+from dungeon_env.engine.dice import Dice
+from dungeon_env.engine.explore import STEP_EVENTS
+from dungeon_env.engine.state import _NESTED, ACTIVE, MAX_UNITS, NO_UNIT, SIDE_MONSTER, State
+from dungeon_env.engine.tables import (
+    DOOR,
+    WALL,
+    Tables,
+    _cross_horizontal,
+    _cross_vertical,
+    _edge_grids,
+    _line_of_sight,
+    _patrol_rooms,
+    _sides,
+    memoised,
+    square,
+    xy,
+)
+
+if TYPE_CHECKING:
+    from dungeon_env.engine.game import Game
+
+HEROES, DM = "heroes", "dm"
+VIEW_MEMO_SIZE = 16  # public configurations whose hero tables are kept per adventure
+NO_EFFECT = Effect(kind="treasure", amount=0)  # "no use in play": what an unknown card does
+PLACEHOLDER_SPELL = Spell(
+    id="unknown_spell",
+    name="Unknown spell",
+    level=1,
+    casting="any",
+    target="self",
+    range=0,
+    effect=NO_EFFECT,
+    text="The spell of a scroll nobody has read yet.",
+)
+PLACEHOLDER_ITEMS = tuple(
+    ItemCard(
+        id=f"unknown_{deck}",
+        name=f"Unknown {deck.replace('_', ' ')} card",
+        deck=deck,
+        use="consumable" if deck in ("potions", "spells") else "passive",
+        effect=NO_EFFECT if deck == "potions" else None,
+        spell=PLACEHOLDER_SPELL.id if deck == "spells" else None,
+        copies=0,
+        text="A card whose face the heroes have not seen.",
+    )
+    for deck in DECKS
+)
+_DECK = {deck: d for d, deck in enumerate(DECKS)}
+_BLANK = State()
+_UNIT_FIELDS = tuple(  # the per-unit arrays, with the value of an empty slot
+    (f.name, getattr(_BLANK, f.name)[0])
+    for f in dataclasses.fields(State)
+    if isinstance(getattr(_BLANK, f.name), np.ndarray) and getattr(_BLANK, f.name).shape == (MAX_UNITS,)
+)
+_REPLACED = {  # state fields the heroes' view rebuilds rather than copies
+    "door_open",
+    "door_alert",
+    "door_tried",
+    "door_hidden",
+    "trap_armed",
+    "trap_detected",
+    "guard_uid",
+    "guard_slain",
+    "ambush_fired",
+    "event_done",
+    "deck_cards",
+    "spell_known",
+    "declined_spells",
+    "effects",
+    "fights",
+    "queue",
+    "mind_queue",
+    "stack",
+    "act_todo",
+}
+_COPY = tuple(  # (field, 0: array, 1: list of lists, 2: list, 3: a plain value) of the others
+    (
+        f.name,
+        0 if isinstance(v, np.ndarray) else (1 if f.name in _NESTED else 2) if isinstance(v, list) else 3,
+    )
+    for f in dataclasses.fields(State)
+    if f.name not in _REPLACED
+    for v in (getattr(_BLANK, f.name),)
+)
+_DICE: dict[int, Dice] = {}  # fresh dice by seed, copied for each view
+_GAME_FIELDS = (  # what a view takes from the game as it is (the rest is redacted or replaced)
+    "adventure_ref",
+    "variant",
+    "rules",
+    "heroes",
+    "monsters",
+    "monster_index",
+    "hero_ids",
+    "max_turns",
+)
+
+
+# ------------------------------------------------------------------------------------------ the views
+
+
+def view_side(game: Game) -> str | None:
+    """``"heroes"`` or ``"dm"`` for a side view, None for a real game."""
+    return getattr(game, "side", None)
+
+
+def side_view(game: Game, *, seed: int = 0) -> Game:
+    """The view of the side asked to decide now (the heroes', or the DM's; the DM's when the game is
+    over). A view is returned as it is."""
+    if view_side(game) is not None:
+        return game
+    return dm_view(game, seed=seed) if game.agent in (None, "dm") else heroes_view(game, seed=seed)
+
+
+def dm_view(game: Game, *, seed: int = 0) -> Game:
+    """The Dungeon Master's view: the same game, but with fresh dice (seeded ``seed``, not the real
+    streams), ``seed`` None and the seed out of the log's ``setup`` event."""
+    legal = list(game.legal_actions())
+    view = game.copy()
+    view.seed = None
+    view.dice = fresh_dice(seed)
+    if view.events and view.events[0].get("type") == "setup":
+        view.events[0] = {k: v for k, v in view.events[0].items() if k != "seed"}
+    _settle(view, DM, legal, game)
+    return view
+
+
+def heroes_view(game: Game, *, events=None, seed: int = 0) -> Game:
+    """The heroes' view: a playable copy of ``game`` holding only what heroes may know (see the
+    module docstring). ``events``: the log as heroes may know it (``view.events``; default empty);
+    ``seed`` seeds the view's own dice. Its ``legal_actions()`` are the real game's."""
+    from dungeon_env.engine.game import Game
+
+    legal = list(game.legal_actions())
+    ht = _hero_tables(game)
+    view = Game.__new__(Game)
+    for name in _GAME_FIELDS:
+        setattr(view, name, getattr(game, name))
+    view.tables = ht.tables
+    view.vis_cache = ht.tables.cache
+    view.carried = None
+    view.seed = None
+    view.dice = fresh_dice(seed)
+    view.events = list(events) if events is not None else []
+    view.item_cards, view.item_index, view.spells, view.spell_index = _catalogue(game)
+    view.state = _redact(game, ht, len(game.item_cards), len(game.spells))
+    _settle(view, HEROES, legal, game)
+    return view
+
+
+def _settle(view: Game, side: str, legal: list[int], game: Game) -> None:
+    """The view's side, and the real game's legal actions and target candidates, which hold for
+    the decision asked now only: a copy or an applied action recomputes them from the view."""
+    view.side = side
+    view._legal = legal
+    view.target_candidates = (legal, _candidates(game))
+
+
+def target_candidates(game: Game) -> list | None:
+    """The candidates of the ``choose_target`` decision asked now, in ``TARGET_k`` order, as the
+    real game lists them (for a view, at the decision it was built for), else None (compute them
+    from the game)."""
+    stored = getattr(game, "target_candidates", None)
+    if stored is None or stored[0] is not game._legal:
+        return None
+    return stored[1]
+
+
+_CATALOGUES: dict[tuple[int, int], tuple] = {}
+
+
+def _catalogue(game: Game) -> tuple:
+    """The view's item cards and spells: the game's, then the placeholders (the lists are shared by
+    the views of one catalogue: read them, never change them)."""
+    key = (id(game.item_cards), id(game.spells))
+    found = _CATALOGUES.get(key)
+    if found is None or found[0] is not game.item_cards or found[1] is not game.spells:
+        base = len(game.item_cards)
+        found = (
+            game.item_cards,
+            game.spells,
+            [*game.item_cards, *PLACEHOLDER_ITEMS],
+            {**game.item_index, **{c.id: base + d for d, c in enumerate(PLACEHOLDER_ITEMS)}},
+            [*game.spells, PLACEHOLDER_SPELL],
+            {**game.spell_index, PLACEHOLDER_SPELL.id: len(game.spells)},
+        )
+        if len(_CATALOGUES) >= 16:
+            _CATALOGUES.clear()
+        _CATALOGUES[key] = found
+    return found[2:]
+
+
+def fresh_dice(seed: int) -> Dice:
+    """New dice seeded ``seed`` (a copy of a kept template: making one hashes every stream's seed)."""
+    dice = _DICE.get(seed)
+    if dice is None:
+        if len(_DICE) >= 64:
+            _DICE.clear()
+        dice = _DICE[seed] = Dice(seed)
+    return dice.copy()
+
+
+def _candidates(game: Game) -> list | None:
+    """The candidates of a ``choose_target`` decision in ``TARGET_k`` order, as the real game lists
+    them (the observation shows them to the agent asked): units, or ``(corpse, item)`` for a loot."""
+    d = game.decision
+    if d is None or d[0] != Decision.CHOOSE_TARGET:
+        return None
+    unit, (purpose, b) = d[1], game.decision_args
+    if purpose == TARGET_SPELL:
+        return spell_rules.targets(game, unit, b)
+    if purpose == TARGET_ITEM:
+        return items.item_targets(game, unit)
+    if purpose == TARGET_GIVE:
+        return trade.receivers(game, unit)
+    if purpose == TARGET_LOOT:
+        return trade.corpse_items(game, unit)
+    if purpose == TARGET_ABILITY:
+        return abilities.targets(game, unit)
+    return None
+
+
+# ------------------------------------------------------------------------------ the heroes' tables
+
+
+@dataclasses.dataclass(frozen=True)
+class _HeroTables:
+    tables: Tables
+    doors: np.ndarray  # the real index of each view door
+    traps: np.ndarray  # ... of each view trap
+    guards: np.ndarray  # ... of each view guard
+    events: np.ndarray  # ... of each view room event
+    event_map: np.ndarray  # real room event -> view index, or -1
+
+
+def _static(t: Tables) -> dict:
+    """Per-adventure look-ups (kept in the real tables' cache)."""
+    cached = t.cache.get("sideview.static")
+    if cached is None:
+        adv, names = t.adventure, t.board.area_names
+        slay_at = {o.at for o in adv.objectives if o.kind == "slay"}
+        cached = {
+            "door_areas": np.array([[t.area[a], t.area[b]] for a, b in t.door_squares], np.int16).reshape(
+                -1, 2
+            ),
+            "trap_areas": np.array([t.area[square(*tr.at)] for tr in adv.traps], np.int16),
+            "slay_guards": np.array([gd.at in slay_at for gd in adv.guards], bool),
+            "objectives": _public_objectives(adv, names),
+        }
+        t.cache["sideview.static"] = cached
+    return cached
+
+
+def _public_objectives(adv, names) -> tuple:
+    """The objectives with, for a retrieve or claim goal, the room of the room event that gives its
+    item (``area``): the quest text says where to go."""
+    out = []
+    for obj in adv.objectives:
+        if obj.kind in ("retrieve", "claim") and obj.area is None:
+            room = next(
+                (
+                    ev.area
+                    for ev in adv.events
+                    if ev.item == obj.item or any(o.item == obj.item for o in ev.options)
+                ),
+                None,
+            )
+            obj = dataclasses.replace(obj, area=room)
+        out.append(obj)
+    return tuple(out)
+
+
+def _hero_tables(game: Game) -> _HeroTables:
+    """The heroes' tables of the game's public configuration (memoised per adventure)."""
+    s, t = game.state, game.tables
+    static = _static(t)
+    revealed = s.revealed
+    door_areas = static["door_areas"]
+    doors = ~s.door_hidden & (revealed[door_areas[:, 0]] | revealed[door_areas[:, 1]])
+    traps = s.trap_detected & revealed[static["trap_areas"]]
+    guards = (s.guard_uid >= 0) | static["slay_guards"]
+    key = (
+        t.adventure.difficulty,
+        revealed.tobytes(),
+        doors.tobytes(),
+        traps.tobytes(),
+        guards.tobytes(),
+        s.event_done.tobytes(),
+    )
+    return memoised(
+        t,
+        "sideview.heroes",
+        VIEW_MEMO_SIZE,
+        key,
+        lambda: _build_tables(
+            t,
+            revealed,
+            np.flatnonzero(doors),
+            np.flatnonzero(traps),
+            np.flatnonzero(guards),
+            np.flatnonzero(s.event_done),
+            static,
+        ),
+    )
+
+
+def _build_tables(t: Tables, revealed, doors, traps, guards, events, static) -> _HeroTables:
+    adv = t.adventure
+    seen = revealed[t.area]  # [square]: in a revealed area
+    door_map = np.full(t.n_doors + 1, -1, np.int16)  # [-1] stays -1: "no door"
+    door_map[doors] = np.arange(len(doors))
+    edge_door = door_map[t.edge_door]
+    wall = t.wall | ((t.edge_door >= 0) & (edge_door < 0))  # an unknown door edge is a wall
+    furniture = t.furniture & seen
+    blockage = t.blockage & seen
+    event_map = np.full(len(adv.events), -1, np.int16)
+    event_map[events] = np.arange(len(events))
+
+    def known_event(e: int):
+        ev = adv.events[e]
+        if ev.door is not None:
+            door = int(door_map[ev.door])
+            ev = dataclasses.replace(ev, door=door if door >= 0 else None)
+        return ev
+
+    door_squares = tuple(t.door_squares[i] for i in doors)
+    view_adv = dataclasses.replace(
+        adv,
+        doors=tuple(adv.doors[i] for i in doors),
+        blockages=tuple(q for q in adv.blockages if seen[square(*q)]),
+        furniture=tuple(f for f in adv.furniture if any(seen[square(*q)] for q in f.squares)),
+        guards=tuple(adv.guards[i] for i in guards),
+        patrol=(),
+        ambushes=(),
+        objectives=static["objectives"],
+        secret_rooms=(),
+        traps=tuple(adv.traps[i] for i in traps),
+        events=tuple(known_event(int(e)) for e in events),
+    )
+    los_static, los_doors = _view_los(t, doors, blockage, wall, edge_door)
+    tables = Tables(
+        adventure=view_adv,
+        board=t.board,
+        area=t.area,
+        neighbor=t.neighbor,
+        wall=wall,
+        edge_door=edge_door,
+        furniture=furniture,
+        blockage=blockage,
+        exit=t.exit,
+        los_static=los_static,
+        los_doors=los_doors,
+        area_squares=t.area_squares,
+        is_corridor=t.is_corridor,
+        patrol_rooms=np.array(_patrol_rooms(view_adv, t.board, t.area, door_squares), np.int16),
+        door_squares=door_squares,
+        sides=_sides(t.neighbor, wall, edge_door),
+        obstacle=tuple((furniture | blockage).tolist()),
+    )
+    return _HeroTables(tables, doors, traps, guards, events, event_map)
+
+
+# ------------------------------------------------------------------------------ line of sight
+
+
+def _los_param(t: Tables):
+    """Line of sight of the adventure with every door and every blockage given a bit of its own
+    (doors first, then blockages in square order): ``(static, bits, blockage squares)``, where
+    ``static`` is blocked by the printed walls alone and ``bits`` holds what else a line crosses.
+    Computed once per adventure; None if doors and blockages need more than 64 bits."""
+    cached = t.cache.get("sideview.los")
+    if cached is None:
+        blocks = [int(q) for q in np.flatnonzero(t.blockage)]
+        if t.n_doors + len(blocks) > 64:
+            cached = ()
+        else:
+            v, h, vbit, hbit = _edge_grids(t.wall, t.edge_door, np.zeros_like(t.blockage))
+            for j, q in enumerate(blocks):
+                bit = np.uint64(1) << np.uint64(t.n_doors + j)
+                x, y = xy(q)
+                for grid, bits, at in (
+                    (v, vbit, (y, x)),
+                    (v, vbit, (y, x + 1)),
+                    (h, hbit, (y, x)),
+                    (h, hbit, (y + 1, x)),
+                ):
+                    if grid[at] != WALL:
+                        grid[at] = DOOR
+                        bits[at] |= bit
+            n = t.n_squares
+            xs, ys = np.arange(n) % WIDTH, np.arange(n) // WIDTH
+            ax, ay = np.repeat(xs, n), np.repeat(ys, n)
+            bx, by = np.tile(xs, n), np.tile(ys, n)
+            static = np.zeros(n * n, bool)
+            bits = np.zeros(n * n, np.uint64)
+            _cross_vertical(ax, ay, bx, by, v, h, vbit, hbit, static, bits)
+            _cross_horizontal(ax, ay, bx, by, h, hbit, static, bits)
+            cached = (static.reshape(n, n), bits.reshape(n, n), tuple(blocks))
+        t.cache["sideview.los"] = cached
+    return cached or None
+
+
+def _view_los(t: Tables, doors, blockage, wall, edge_door):
+    """The view's ``los_static`` and ``los_doors``: unknown doors and known blockages block, unknown
+    blockages do not, known doors carry their view bit."""
+    param = _los_param(t)
+    if param is None:  # too many doors and blockages for the bit table: compute it all (slow)
+        return _line_of_sight(wall, edge_door, blockage)
+    static, bits, blocks = param
+    known = np.zeros(t.n_doors, bool)
+    known[doors] = True
+    hide = 0
+    for i in range(t.n_doors):
+        if not known[i]:
+            hide |= 1 << i
+    for j, q in enumerate(blocks):
+        if blockage[q]:
+            hide |= 1 << (t.n_doors + j)
+    # view door bits from the real ones, 8 real bits at a time through a look-up table
+    luts = []
+    for start in range(0, t.n_doors, 8):
+        lut = np.zeros(256, np.uint64)
+        for pattern in range(256):
+            out = 0
+            for k in range(8):
+                i = start + k
+                if pattern >> k & 1 and i < t.n_doors and known[i]:
+                    out |= 1 << int(np.searchsorted(doors, i))
+            lut[pattern] = out
+        luts.append((np.uint64(start), lut))
+    rows = _LosRows(static, bits, np.uint64(hide), luts)
+    return rows.static, rows.doors
+
+
+class _LosRows:
+    """The view's line of sight, computed one source square (row) at a time, when first read."""
+
+    def __init__(self, static, bits, hide, luts) -> None:
+        self._static, self._bits, self._hide, self._luts = static, bits, hide, luts
+        n = static.shape[0]
+        self._rows: list = [None] * n
+        self.static = _LazyTable(self, 0, (n, n), np.dtype(bool))
+        self.doors = _LazyTable(self, 1, (n, n), np.dtype(np.uint64))
+
+    def row(self, a: int) -> tuple[np.ndarray, np.ndarray]:
+        row = self._rows[a]
+        if row is None:
+            bits = self._bits[a]
+            static = self._static[a] | ((bits & self._hide) != 0)
+            doors = np.zeros(bits.shape, np.uint64)
+            byte = np.uint64(255)
+            for start, lut in self._luts:
+                doors |= lut[((bits >> start) & byte).astype(np.intp)]
+            row = self._rows[a] = (static, doors)
+        return row
+
+
+class _LazyTable:
+    """A read-only ``[N, N]`` table whose rows come from ``_LosRows`` (``t[a]``, ``t[a, b]``, or as
+    a whole through ``np.asarray``)."""
+
+    def __init__(self, rows: _LosRows, which: int, shape, dtype) -> None:
+        self._source, self._which, self.shape, self.dtype, self.ndim = rows, which, shape, dtype, 2
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int | np.integer):
+            return self._source.row(int(key[0]))[self._which][key[1]]
+        if isinstance(key, int | np.integer):
+            return self._source.row(int(key))[self._which]
+        return np.asarray(self)[key]
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __array__(self, dtype=None, copy=None):
+        out = np.stack([self._source.row(a)[self._which] for a in range(self.shape[0])])
+        return out if dtype is None else out.astype(dtype)
+
+
+# ------------------------------------------------------------------------------ the heroes' state
+
+
+def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int) -> State:
+    s, t = game.state, game.tables
+    v = _copy_state(s)
+    # --- figures: monsters off the revealed areas (or gone) leave no trace ---
+    revealed, area = s.revealed, t.area
+    visible, hidden = [], []
+    for u in np.flatnonzero(s.unit_side == SIDE_MONSTER).tolist():
+        sq = int(s.unit_pos[u])
+        seen = s.unit_status[u] == ACTIVE and sq >= 0 and revealed[area[sq]]
+        (visible if seen else hidden).append(u)
+    hide = set(hidden)
+    if hidden:
+        for name, blank in _UNIT_FIELDS:
+            getattr(v, name)[hidden] = blank
+        for u in hidden:
+            sq = int(s.unit_pos[u])
+            if sq >= 0 and v.occupant[sq] == u:
+                v.occupant[sq] = NO_UNIT
+    uid_map = {int(s.unit_uid[u]): u for u in visible}
+    v.unit_uid[visible] = visible  # monster ids by slot: they count no fog monster
+    v.next_uid = 2 * MAX_UNITS
+    v.queue = [m for m in s.queue if m not in hide]
+    v.mind_queue = [m for m in s.mind_queue if m not in hide]
+    uid = v.unit_uid
+    v.effects = [
+        [*row[: effects.UID], int(uid[row[effects.UNIT]]), *row[effects.UID + 1 :]]
+        for row in s.effects
+        if row[effects.UNIT] not in hide and effects.live(game, row)
+    ]
+    if hide:
+        kept = [row[0] not in hide for row in s.fights]
+        v.fights = [list(row) for row, keep in zip(s.fights, kept, strict=True) if keep]
+        v.fight_index = sum(kept[: s.fight_index])
+        if s.mental and (s.mental[0] in hide or s.mental[1] in hide):
+            v.mental = []
+        if v.controller in hide:
+            v.controller = NO_UNIT
+    else:
+        v.fights = [list(row) for row in s.fights]
+    # --- doors, traps, guards, room events: the known ones, re-indexed ---
+    doors = ht.doors
+    v.door_open = s.door_open[doors]
+    v.door_alert = s.door_alert[doors]
+    v.door_tried = s.door_tried[:, doors]
+    v.door_hidden = np.zeros(len(doors), bool)
+    v.closed_bits = sum(1 << k for k, is_open in enumerate(v.door_open.tolist()) if not is_open)
+    v.trap_armed = s.trap_armed[ht.traps]
+    v.trap_detected = s.trap_detected[ht.traps]
+    v.ambush_fired = np.zeros(0, bool)
+    v.event_done = np.ones(len(ht.events), bool)
+    guard_uid = np.full(len(ht.guards), -1, np.int16)
+    guard_slain = np.zeros(len(ht.guards), bool)
+    for j, i in enumerate(ht.guards.tolist()):
+        real = int(s.guard_uid[i])
+        if real >= 0:
+            guard_uid[j] = uid_map.get(real, MAX_UNITS + j)
+            guard_slain[j] = bool(s.guard_slain[i]) and _seen_slain(game, real)
+    v.guard_uid, v.guard_slain = guard_uid, guard_slain
+    # --- face-down cards: their deck's placeholder ---
+    unknown = np.flatnonzero((s.item_card >= 0) & ~s.item_known).tolist()
+    for item in unknown:
+        v.item_card[item] = item_base + _DECK[game.item_cards[int(s.item_card[item])].deck]
+    v.deck_cards = np.where(s.deck_cards >= 0, _deck_placeholders(item_base), -1)
+    v.spell_known = _pad(s.spell_known)
+    v.declined_spells = _pad(s.declined_spells)
+    unread = set(unknown)
+    for h, item in enumerate(s.casting_item.tolist()):
+        if item in unread:
+            v.casting_spell[h] = spell_base
+    if v.cast and v.cast[spell_rules.ITEM] in unread:
+        v.cast[spell_rules.SPELL] = spell_base
+    # --- the decisions pending: none about a hidden figure, room events re-indexed ---
+    stack = []
+    for kind, unit, a, b in s.stack:
+        if unit in hide:
+            continue
+        if kind == Decision.EVENT_CHOICE or kind == Decision.CLAIM_ITEM:
+            a = int(ht.event_map[a])
+            if a < 0:
+                continue
+        elif kind == Decision.CAST_MODE and b in unread:
+            a = spell_base
+        stack.append([kind, unit, a, b])
+    v.stack = stack
+    if s.phase == Phase.EXPLORE and s.act_step == STEP_EVENTS:
+        v.act_todo = [int(ht.event_map[e]) for e in s.act_todo if ht.event_map[e] >= 0]
+    else:
+        v.act_todo = list(s.act_todo)
+    return v
+
+
+_PLACEHOLDER_DECKS: dict[int, np.ndarray] = {}
+
+
+def _deck_placeholders(item_base: int) -> np.ndarray:
+    """``[deck, k]``: the placeholder card of each deck, for a catalogue of ``item_base`` cards."""
+    out = _PLACEHOLDER_DECKS.get(item_base)
+    if out is None:
+        out = np.repeat(
+            item_base + np.arange(len(DECKS), dtype=np.int16)[:, None], _BLANK.deck_cards.shape[1], 1
+        )
+        out = _PLACEHOLDER_DECKS[item_base] = out.astype(_BLANK.deck_cards.dtype)
+    return out
+
+
+def _copy_state(s: State) -> State:
+    """A copy of the state's fields but those the view rebuilds (``_REPLACED``)."""
+    out = State.__new__(State)
+    values, source = out.__dict__, s.__dict__
+    for name, kind in _COPY:
+        value = source[name]
+        if kind == 0:
+            value = value.copy()
+        elif kind == 1:
+            value = [list(item) for item in value]
+        elif kind == 2:
+            value = list(value)
+        values[name] = value
+    return out
+
+
+def _pad(known: np.ndarray) -> np.ndarray:
+    """``[hero, spell]`` with a column for the placeholder spell (known by nobody)."""
+    out = np.zeros((known.shape[0], known.shape[1] + 1), bool)
+    out[:, :-1] = known
+    return out
+
+
+def _seen_slain(game: Game, uid: int) -> bool:
+    """The monster ``m<uid>`` was slain before the heroes' eyes: a hero is among its killers."""
+    name = f"m{uid}"
+    for event in reversed(game.events):
+        if event.get("type") == "slain" and event.get("unit") == name:
+            return any(str(k).startswith("hero_") for k in event.get("killers", ()))
+    return False
+
+
+__all__ = [
+    "DM",
+    "HEROES",
+    "PLACEHOLDER_ITEMS",
+    "PLACEHOLDER_SPELL",
+    "dm_view",
+    "heroes_view",
+    "side_view",
+    "target_candidates",
+    "view_side",
+]
