@@ -14,7 +14,9 @@ The Dungeon Master may know everything, so its choices may depend on the hidden 
 - a decision about a figure heroes see is played in both with the same action (drawn from a
   random stream keyed by the step), unless the two games offer the DM different choices: then the
   DM's play may show the hidden thing from there on (monsters know every trap, R-MON-10), and the
-  comparison stops there, with that reason.
+  comparison stops there, with that reason. This DM never defers a monster heroes see: whether it
+  may (``defer``) counts the monsters still to move, fog ones included, and the order in which the
+  DM moves its monsters is its own business.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 import dungeon_env
 from dungeon_env.content.model import WIDTH
 from dungeon_env.engine import Game
+from dungeon_env.engine.actions import DEFER
 from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER, How
 from dungeon_env.engine.units import place_monster
 from dungeon_env.observation import unflatten
@@ -162,12 +165,26 @@ def acting_unseen(game: Game) -> bool:
     return pos < 0 or not s.revealed[game.tables.area[pos]]
 
 
+def _forced(env) -> int | None:
+    """The DM's only choice besides ``defer``, if that is all it has: the engine plays a single legal
+    action by itself, and ``defer`` is legal only while another monster (fog ones included) is still
+    to move, so one game may ask what the other plays at once."""
+    if env.agent_selection != "dm" or env.game.over:
+        return None
+    legal = [a for a in env.game.legal_actions() if a != DEFER]
+    return legal[0] if len(legal) == 1 else None
+
+
 def _dm_alone(env, seed: int, record: list, limit: int = 5000) -> None:
-    """Play the DM's decisions about unseen monsters in this game alone: the k-th decision about a
-    monster gets the same action in both games when both offer the same choices. ``record`` gets
-    (monster, choices) of each decision."""
+    """Play, in this game alone, the DM's decisions about unseen monsters (the k-th decision about a
+    monster gets the same action in both games when both offer the same choices; ``record`` gets
+    (monster, choices) of each) and its forced ones (see :func:`_forced`)."""
     for _ in range(limit):
         game = env.game
+        forced = _forced(env)
+        if forced is not None and not acting_unseen(game):
+            env.step(forced)
+            continue
         if not acting_unseen(game):
             return
         who = game.label(game.state.stack[-1][1])
@@ -199,6 +216,9 @@ def play_twins(twins: Twins, heroes: str = "random", seed: int = 0, max_steps: i
         if reason:
             verdict.stop = reason
             return verdict
+        if "dm" in (a.agent_selection, b.agent_selection) and a.agent_selection != b.agent_selection:
+            verdict.stop = "the DM's choices for a figure heroes see depend on the hidden thing"
+            return verdict  # one game asks the DM what the other could only play one way
         ca, cb = hero_channels(a), hero_channels(b)
         diff = differences(ca, cb)
         if diff:
@@ -219,6 +239,7 @@ def play_twins(twins: Twins, heroes: str = "random", seed: int = 0, max_steps: i
             continue
         if agent == "dm":
             mask_a, mask_b = a.observe("dm")["action_mask"], b.observe("dm")["action_mask"]
+            mask_a[DEFER] = mask_b[DEFER] = 0  # the order the DM moves its monsters in is its own
             if not np.array_equal(mask_a, mask_b):
                 verdict.stop = "the DM's choices for a figure heroes see depend on the hidden thing"
                 return verdict
@@ -332,21 +353,21 @@ def trap_moved(folder: Path, adventure: str, seed: int, heroes: int = 3) -> Twin
 
 
 def deck_order(adventure: str, seed: int, heroes: int = 3) -> Twins | None:
-    """Two different face-down cards still in a deck swapped in one game."""
+    """In every face-down deck, the next card to come swapped with a different one further down."""
     a = make_env(adventure, heroes, seed)
     b = copy.deepcopy(a)
     s = b.game.state
-    rng = random.Random(seed)
     cards = b.game.item_cards
-    for d in rng.sample(range(len(s.deck_cards)), len(s.deck_cards)):
+    swapped = []
+    for d in range(len(s.deck_cards)):
         left = [k for k in range(int(s.deck_next[d]), s.deck_cards.shape[1]) if s.deck_cards[d, k] >= 0]
         face_down = [k for k in left if cards[int(s.deck_cards[d, k])].face_down]
-        others = [k for k in face_down if face_down and s.deck_cards[d, k] != s.deck_cards[d, face_down[0]]]
+        others = [k for k in face_down if s.deck_cards[d, k] != s.deck_cards[d, face_down[0]]]
         if others:
-            x, y = face_down[0], others[0]  # the next face-down card to come, and a different one
+            x, y = face_down[0], others[0]
             s.deck_cards[d, [x, y]] = s.deck_cards[d, [y, x]]
-            break
-    else:
+            swapped.append(d)
+    if not swapped:
         return None
 
     def knowable(ga: Game, gb: Game) -> str:
@@ -360,7 +381,7 @@ def deck_order(adventure: str, seed: int, heroes: int = 3) -> Twins | None:
                     return "a swapped card was put to use"
         return ""
 
-    return Twins("deck_order", a, b, knowable, f"{adventure} seed {seed}: deck {d} cards {x} and {y} swapped")
+    return Twins("deck_order", a, b, knowable, f"{adventure} seed {seed}: decks {swapped}")
 
 
 REVEALING = frozenset({"item_used", "memorize", "cast", "item_wasted", "item_identified"})
@@ -373,12 +394,13 @@ def fog_monster(adventure: str, seed: int, heroes: int = 3, monster: str = "gobl
     squares = unrevealed_floor(a.game, random.Random(seed))
     if len(squares) < 2:
         return None
+    placed = (len(a.game.events), len(b.game.events))
     ua = place_monster(a.game, monster, squares[0], How.PATROL)
     place_monster(b.game, monster, squares[1], How.PATROL)  # the same slot and id in both
     for env in (a, b):
         _restart(env)
     note = f"{adventure} seed {seed}: {monster} at {squares[:2]}"
-    return Twins("fog_monster", a, b, _monster_knowable(ua), note, (a.game.label(ua),))
+    return Twins("fog_monster", a, b, _monster_knowable(ua, placed), note, (a.game.label(ua),))
 
 
 def extra_fog_monster(adventure: str, seed: int, heroes: int = 3, monster: str = "goblin") -> Twins | None:
@@ -398,17 +420,21 @@ def extra_fog_monster(adventure: str, seed: int, heroes: int = 3, monster: str =
         if seen and a.agent_selection != "dm":
             break
         agent = a.agent_selection
-        a.step(None if a.terminations[agent] else rng.choice(np.flatnonzero(a.observe(agent)["action_mask"])))
+        done = a.terminations[agent] or a.truncations[agent]
+        a.step(None if done else rng.choice(np.flatnonzero(a.observe(agent)["action_mask"])))
     else:
         return None
     b = copy.deepcopy(a)
     squares = unrevealed_floor(b.game, rng)
     if not squares:
         return None
+    placed = (None, len(b.game.events))
     u = place_monster(b.game, monster, squares[0], How.PATROL)
     _restart(b)
     note = f"{adventure} seed {seed}"
-    return Twins("extra_fog_monster", a, b, _monster_knowable(u, extra=True), note, (b.game.label(u),))
+    return Twins(
+        "extra_fog_monster", a, b, _monster_knowable(u, placed, extra=True), note, (b.game.label(u),)
+    )
 
 
 def _unseen(game: Game, u: int) -> bool:
@@ -416,7 +442,10 @@ def _unseen(game: Game, u: int) -> bool:
     return pos < 0 or not game.state.revealed[game.tables.area[pos]]
 
 
-def _monster_knowable(u: int, extra: bool = False) -> Callable[[Game, Game], str]:
+def _monster_knowable(u: int, placed: tuple, extra: bool = False) -> Callable[[Game, Game], str]:
+    """When heroes may know of the twins' fog monster (slot ``u``; ``placed``: the index of its
+    hand-made spawn event in each game's log, None where there is none)."""
+
     def knowable(ga: Game, gb: Game) -> str:
         for g in (ga, gb) if not extra else (gb,):
             if g.state.unit_status[u] != ACTIVE or g.state.unit_side[u] != SIDE_MONSTER:
@@ -425,17 +454,16 @@ def _monster_knowable(u: int, extra: bool = False) -> Callable[[Game, Game], str
                 return "the fog monster came into sight"
         if (_monsters_on_board(ga) > 0) != (_monsters_on_board(gb) > 0):
             return "the Combat Turn Sequence is on in one game only (the rules make it public)"
-        if _spawns(ga, u) != _spawns(gb, u):
+        if _spawns(ga, placed[0]) != _spawns(gb, placed[1]):
             return "a monster was placed differently (A-07: the Patrol's square depends on free squares)"
         return ""
 
     return knowable
 
 
-def _spawns(game: Game, u: int) -> list:
-    """Where the monsters other than the twin's own hidden one were placed."""
-    hidden = f"m{int(game.state.unit_uid[u])}" if game.state.unit_uid[u] >= 0 else None
-    return [e["at"] for e in game.events if e["type"] == "spawn" and e["unit"]["id"] != hidden]
+def _spawns(game: Game, skip: int | None) -> list:
+    """Where the monsters were placed, but for the twin's hand-placed one (event index ``skip``)."""
+    return [e["at"] for k, e in enumerate(game.events) if e["type"] == "spawn" and k != skip]
 
 
 def _monsters_on_board(game: Game) -> int:
