@@ -12,6 +12,7 @@ import agents
 import dungeon_env
 from agents import PolicyAgent, RandomAgent, ScriptedDM, ScriptedHeroes, SearchAgent
 from dungeon_env.engine import Game
+from dungeon_env.engine.state import CORPSE, CORPSE_OUT, GONE
 from dungeon_env.wrappers import RoleEnv
 
 ADVENTURE = "flooded_cellar"
@@ -124,15 +125,21 @@ def test_scripted_heroes_beat_the_random_dm_far_more_often_than_random_heroes():
     assert scripted - randoms >= 0.5 * n
 
 
-def test_scripted_dm_lowers_the_scripted_heroes_completion_rate():
-    """Measured on 40 seeds: 40/40 completions against the random DM, 35/40 against the scripted
-    DM; the scripted DM also makes random heroes fail (8/40 failed vs 0/40)."""
+def test_the_scripted_dm_is_harder_than_a_random_one():
+    """Measured on 40 seeds (scripted heroes reading the heroes' view, issue 11): 46 hero deaths
+    against the scripted DM, 19 against the random DM; both complete 40/40 (before the heroes read
+    only their side: 35/40 and 40/40)."""
     n = 40
-    vs_scripted = sum(
-        play_engine(ADVENTURE, s, "scripted", "scripted").outcome == "completed" for s in range(n)
-    )
-    vs_random = sum(play_engine(ADVENTURE, s, "scripted", "random").outcome == "completed" for s in range(n))
-    assert vs_scripted < vs_random
+    games = {
+        dm: [play_engine(ADVENTURE, s, "scripted", dm) for s in range(n)] for dm in ("scripted", "random")
+    }
+    completed = {dm: sum(g.outcome == "completed" for g in gs) for dm, gs in games.items()}
+    deaths = {
+        dm: sum(int(st) in (CORPSE, CORPSE_OUT, GONE) for g in gs for st in g.state.unit_status[:3])
+        for dm, gs in games.items()
+    }
+    assert completed["scripted"] <= completed["random"]
+    assert deaths["scripted"] > 1.5 * deaths["random"], deaths
 
 
 def _mid_game(seed: int, decisions: int = 60) -> Game:

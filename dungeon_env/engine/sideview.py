@@ -15,7 +15,9 @@ The heroes may know (ruling D-24, ``docs/RULINGS.md``):
   ``choose_target`` decision's candidates, ``view.target_candidates``), every hero's state, which
   items each hero holds (their identity only if face up), the decks' sizes.
 - **Revealed areas only**: doors on an edge with a revealed side (an undiscovered secret door is a
-  wall), furniture and blockages, the monsters standing there (with their state), the hazards.
+  wall), furniture and blockages (and a blockage next to a revealed square: it blocks sight like a
+  wall, so it is seen from there as a wall is, and the legal moves show it), the monsters standing
+  there (with their state), the hazards.
 - **Detected traps.**
 
 Everything else is absent from the heroes' view: the seed and the dice (the view has fresh dice and
@@ -145,7 +147,9 @@ _COPY = tuple(  # (field, 0: array, 1: list of lists, 2: list, 3: a plain value)
     if f.name not in _REPLACED
     for v in (getattr(_BLANK, f.name),)
 )
-_DICE: dict[int, Dice] = {}  # fresh dice by seed, copied for each view
+_DICE: dict[int, Dice] = {}
+_NONE = np.zeros(0, bool)
+_EXPLORE = int(Phase.EXPLORE)  # fresh dice by seed, copied for each view
 _GAME_FIELDS = (  # what a view takes from the game as it is (the rest is redacted or replaced)
     "adventure_ref",
     "variant",
@@ -308,6 +312,7 @@ def _static(t: Tables) -> dict:
             "trap_areas": np.array([t.area[square(*tr.at)] for tr in adv.traps], np.int16),
             "slay_guards": np.array([gd.at in slay_at for gd in adv.guards], bool),
             "objectives": _public_objectives(adv, names),
+            "area": t.area.tolist(),
         }
         t.cache["sideview.static"] = cached
     return cached
@@ -375,6 +380,8 @@ def _build_tables(t: Tables, revealed, doors, traps, guards, events, static) -> 
     wall = t.wall | ((t.edge_door >= 0) & (edge_door < 0))  # an unknown door edge is a wall
     furniture = t.furniture & seen
     blockage = t.blockage & seen
+    for q in np.flatnonzero(t.blockage & ~seen).tolist():  # seen from next door, like a wall
+        blockage[q] = any(r >= 0 and seen[r] for r, _ in t.sides[q])
     event_map = np.full(len(adv.events), -1, np.int16)
     event_map[events] = np.arange(len(events))
 
@@ -389,7 +396,7 @@ def _build_tables(t: Tables, revealed, doors, traps, guards, events, static) -> 
     view_adv = dataclasses.replace(
         adv,
         doors=tuple(adv.doors[i] for i in doors),
-        blockages=tuple(q for q in adv.blockages if seen[square(*q)]),
+        blockages=tuple(q for q in adv.blockages if blockage[square(*q)]),
         furniture=tuple(f for f in adv.furniture if any(seen[square(*q)] for q in f.squares)),
         guards=tuple(adv.guards[i] for i in guards),
         patrol=(),
@@ -546,20 +553,22 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int) -> Sta
     s, t = game.state, game.tables
     v = _copy_state(s)
     # --- figures: monsters off the revealed areas (or gone) leave no trace ---
-    revealed, area = s.revealed, t.area
+    revealed, area = s.revealed.tolist(), _static(t)["area"]
+    pos, status = s.unit_pos.tolist(), s.unit_status.tolist()
     visible, hidden = [], []
     for u in np.flatnonzero(s.unit_side == SIDE_MONSTER).tolist():
-        sq = int(s.unit_pos[u])
-        seen = s.unit_status[u] == ACTIVE and sq >= 0 and revealed[area[sq]]
+        sq = pos[u]
+        seen = status[u] == ACTIVE and sq >= 0 and revealed[area[sq]]
         (visible if seen else hidden).append(u)
     hide = set(hidden)
     if hidden:
+        index = np.array(hidden, np.intp)
         for name, blank in _UNIT_FIELDS:
-            getattr(v, name)[hidden] = blank
+            getattr(v, name)[index] = blank
+        occupant = v.occupant
         for u in hidden:
-            sq = int(s.unit_pos[u])
-            if sq >= 0 and v.occupant[sq] == u:
-                v.occupant[sq] = NO_UNIT
+            if pos[u] >= 0 and occupant[pos[u]] == u:
+                occupant[pos[u]] = NO_UNIT
     uid_map = {int(s.unit_uid[u]): u for u in visible}
     v.unit_uid[visible] = visible  # monster ids by slot: they count no fog monster
     v.next_uid = 2 * MAX_UNITS
@@ -590,21 +599,22 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int) -> Sta
     v.closed_bits = sum(1 << k for k, is_open in enumerate(v.door_open.tolist()) if not is_open)
     v.trap_armed = s.trap_armed[ht.traps]
     v.trap_detected = s.trap_detected[ht.traps]
-    v.ambush_fired = np.zeros(0, bool)
-    v.event_done = np.ones(len(ht.events), bool)
+    v.ambush_fired = _NONE.copy()
+    v.event_done = np.ones(len(ht.events), bool) if len(ht.events) else _NONE.copy()
     guard_uid = np.full(len(ht.guards), -1, np.int16)
     guard_slain = np.zeros(len(ht.guards), bool)
+    real_uid, real_slain = s.guard_uid.tolist(), s.guard_slain.tolist()
     for j, i in enumerate(ht.guards.tolist()):
-        real = int(s.guard_uid[i])
+        real = real_uid[i]
         if real >= 0:
             guard_uid[j] = uid_map.get(real, MAX_UNITS + j)
-            guard_slain[j] = bool(s.guard_slain[i]) and _seen_slain(game, real)
+            guard_slain[j] = real_slain[i] and _seen_slain(game, real)
     v.guard_uid, v.guard_slain = guard_uid, guard_slain
     # --- face-down cards: their deck's placeholder ---
     unknown = np.flatnonzero((s.item_card >= 0) & ~s.item_known).tolist()
     for item in unknown:
         v.item_card[item] = item_base + _DECK[game.item_cards[int(s.item_card[item])].deck]
-    v.deck_cards = np.where(s.deck_cards >= 0, _deck_placeholders(item_base), -1)
+    v.deck_cards = _deck_placeholders(s.deck_cards, item_base)
     v.spell_known = _pad(s.spell_known)
     v.declined_spells = _pad(s.declined_spells)
     unread = set(unknown)
@@ -626,25 +636,29 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int) -> Sta
             a = spell_base
         stack.append([kind, unit, a, b])
     v.stack = stack
-    if s.phase == Phase.EXPLORE and s.act_step == STEP_EVENTS:
+    if s.phase == _EXPLORE and s.act_step == STEP_EVENTS:
         v.act_todo = [int(ht.event_map[e]) for e in s.act_todo if ht.event_map[e] >= 0]
     else:
         v.act_todo = list(s.act_todo)
     return v
 
 
-_PLACEHOLDER_DECKS: dict[int, np.ndarray] = {}
+_PLACEHOLDER_DECKS: dict[tuple[bytes, int], np.ndarray] = {}
 
 
-def _deck_placeholders(item_base: int) -> np.ndarray:
-    """``[deck, k]``: the placeholder card of each deck, for a catalogue of ``item_base`` cards."""
-    out = _PLACEHOLDER_DECKS.get(item_base)
+def _deck_placeholders(decks: np.ndarray, item_base: int) -> np.ndarray:
+    """``decks`` (``[deck, k]``, a game's deck order, which never changes after set-up: only
+    ``deck_next`` moves) with every card its deck's placeholder (a catalogue of ``item_base``
+    cards); a copy of a kept result."""
+    key = (decks.tobytes(), item_base)
+    out = _PLACEHOLDER_DECKS.get(key)
     if out is None:
-        out = np.repeat(
-            item_base + np.arange(len(DECKS), dtype=np.int16)[:, None], _BLANK.deck_cards.shape[1], 1
-        )
-        out = _PLACEHOLDER_DECKS[item_base] = out.astype(_BLANK.deck_cards.dtype)
-    return out
+        placeholder = item_base + np.arange(len(DECKS), dtype=decks.dtype)[:, None]
+        out = np.where(decks >= 0, placeholder, -1).astype(decks.dtype)
+        if len(_PLACEHOLDER_DECKS) >= 64:
+            _PLACEHOLDER_DECKS.clear()
+        _PLACEHOLDER_DECKS[key] = out
+    return out.copy()
 
 
 def _copy_state(s: State) -> State:
@@ -670,13 +684,28 @@ def _pad(known: np.ndarray) -> np.ndarray:
     return out
 
 
+_SLAIN_AT: dict[tuple[int, int], int] = {}  # (id of a log, uid) -> index of the monster's slain event
+
+
 def _seen_slain(game: Game, uid: int) -> bool:
-    """The monster ``m<uid>`` was slain before the heroes' eyes: a hero is among its killers."""
-    name = f"m{uid}"
-    for event in reversed(game.events):
-        if event.get("type") == "slain" and event.get("unit") == name:
-            return any(str(k).startswith("hero_") for k in event.get("killers", ()))
-    return False
+    """The monster ``m<uid>`` was slain before the heroes' eyes: a hero is among its killers. (The
+    place of its ``slain`` event in the log is remembered; a log only grows, and the event found
+    there is checked, so a reused ``id`` cannot mislead.)"""
+    name, log = f"m{uid}", game.events
+    key = (id(log), uid)
+    at = _SLAIN_AT.get(key, -1)
+    if not (0 <= at < len(log) and _is_slain(log[at], name)):
+        at = next((k for k in range(len(log) - 1, -1, -1) if _is_slain(log[k], name)), -1)
+        if at < 0:
+            return False
+        if len(_SLAIN_AT) >= 4096:
+            _SLAIN_AT.clear()
+        _SLAIN_AT[key] = at
+    return any(str(k).startswith("hero_") for k in log[at].get("killers", ()))
+
+
+def _is_slain(event: dict, name: str) -> bool:
+    return event.get("type") == "slain" and event.get("unit") == name
 
 
 __all__ = [
