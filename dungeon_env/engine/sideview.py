@@ -65,6 +65,7 @@ from dungeon_env.engine.actions import (
 )
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.explore import STEP_EVENTS
+from dungeon_env.engine.knowledge import dm_event
 from dungeon_env.engine.state import _NESTED, ACTIVE, MAX_UNITS, NO_UNIT, SIDE_MONSTER, State
 from dungeon_env.engine.tables import (
     DOOR,
@@ -85,7 +86,7 @@ if TYPE_CHECKING:
     from dungeon_env.engine.game import Game
 
 HEROES, DM = "heroes", "dm"
-VIEW_MEMO_SIZE = 16  # public configurations whose hero tables are kept per adventure
+VIEW_MEMO_SIZE = 32  # public configurations whose hero tables are kept per adventure
 NO_EFFECT = Effect(kind="treasure", amount=0)  # "no use in play": what an unknown card does
 PLACEHOLDER_SPELL = Spell(
     id="unknown_spell",
@@ -150,6 +151,7 @@ _COPY = tuple(  # (field, 0: array, 1: list of lists, 2: list, 3: a plain value)
 _DICE: dict[int, Dice] = {}
 _NONE = np.zeros(0, bool)
 _EXPLORE = int(Phase.EXPLORE)  # fresh dice by seed, copied for each view
+_UNIT_BLANK = dict(_UNIT_FIELDS)
 _GAME_FIELDS = (  # what a view takes from the game as it is (the rest is redacted or replaced)
     "adventure_ref",
     "variant",
@@ -180,21 +182,23 @@ def side_view(game: Game, *, seed: int = 0) -> Game:
 
 def dm_view(game: Game, *, seed: int = 0) -> Game:
     """The Dungeon Master's view: the same game, but with fresh dice (seeded ``seed``, not the real
-    streams), ``seed`` None and the seed out of the log's ``setup`` event."""
+    streams), ``seed`` None and the log as ``knowledge.dm_event`` gives it (no seed)."""
     legal = list(game.legal_actions())
     view = game.copy()
     view.seed = None
     view.dice = fresh_dice(seed)
-    if view.events and view.events[0].get("type") == "setup":
-        view.events[0] = {k: v for k, v in view.events[0].items() if k != "seed"}
+    view.events = [dm_event(event) for event in game.events]  # the log as the DM may know it
     _settle(view, DM, legal, game)
     return view
 
 
 def heroes_view(game: Game, *, events=None, seed: int = 0) -> Game:
     """The heroes' view: a playable copy of ``game`` holding only what heroes may know (see the
-    module docstring). ``events``: the log as heroes may know it (``view.events``; default empty);
-    ``seed`` seeds the view's own dice. Its ``legal_actions()`` are the real game's."""
+    module docstring). Its ``legal_actions()`` are the real game's. ``seed`` seeds the view's own
+    dice. ``events``: the log as heroes may know it, for ``view.events`` (default empty: folding the
+    whole log at every decision would cost more than the view itself); a caller that keeps a
+    ``knowledge.HeroLens`` of the game passes the events it let through. (The lens numbers the
+    monsters in the order heroes saw them; the view's ``unit_uid`` numbers them by slot.)"""
     from dungeon_env.engine.game import Game
 
     legal = list(game.legal_actions())
@@ -486,16 +490,14 @@ def _view_los(t: Tables, doors, blockage, wall, edge_door):
         if blockage[q]:
             hide |= 1 << (t.n_doors + j)
     # view door bits from the real ones, 8 real bits at a time through a look-up table
+    view_bit = {int(i): k for k, i in enumerate(doors)}
+    patterns = np.arange(256, dtype=np.uint64)
     luts = []
     for start in range(0, t.n_doors, 8):
         lut = np.zeros(256, np.uint64)
-        for pattern in range(256):
-            out = 0
-            for k in range(8):
-                i = start + k
-                if pattern >> k & 1 and i < t.n_doors and known[i]:
-                    out |= 1 << int(np.searchsorted(doors, i))
-            lut[pattern] = out
+        for k in range(8):
+            if start + k in view_bit:
+                lut |= ((patterns >> np.uint64(k)) & np.uint64(1)) << np.uint64(view_bit[start + k])
         luts.append((np.uint64(start), lut))
     rows = _LosRows(static, bits, np.uint64(hide), luts)
     return rows.static, rows.doors
@@ -551,7 +553,6 @@ class _LazyTable:
 
 def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int) -> State:
     s, t = game.state, game.tables
-    v = _copy_state(s)
     # --- figures: monsters off the revealed areas (or gone) leave no trace ---
     revealed, area = s.revealed.tolist(), _static(t)["area"]
     pos, status = s.unit_pos.tolist(), s.unit_status.tolist()
@@ -561,10 +562,8 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int) -> Sta
         seen = status[u] == ACTIVE and sq >= 0 and revealed[area[sq]]
         (visible if seen else hidden).append(u)
     hide = set(hidden)
+    v = _copy_state(s, hidden)
     if hidden:
-        index = np.array(hidden, np.intp)
-        for name, blank in _UNIT_FIELDS:
-            getattr(v, name)[index] = blank
         occupant = v.occupant
         for u in hidden:
             if pos[u] >= 0 and occupant[pos[u]] == u:
@@ -661,14 +660,18 @@ def _deck_placeholders(decks: np.ndarray, item_base: int) -> np.ndarray:
     return out.copy()
 
 
-def _copy_state(s: State) -> State:
-    """A copy of the state's fields but those the view rebuilds (``_REPLACED``)."""
+def _copy_state(s: State, hidden: list[int]) -> State:
+    """A copy of the state's fields but those the view rebuilds (``_REPLACED``), the slots of
+    ``hidden`` emptied in the per-unit arrays."""
     out = State.__new__(State)
     values, source = out.__dict__, s.__dict__
+    index = np.array(hidden, np.intp) if hidden else None
     for name, kind in _COPY:
         value = source[name]
         if kind == 0:
             value = value.copy()
+            if index is not None and name in _UNIT_BLANK:
+                value[index] = _UNIT_BLANK[name]
         elif kind == 1:
             value = [list(item) for item in value]
         elif kind == 2:
