@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import pytest
 
-from dungeon_env.engine import Game, Phase
+from dungeon_env.engine import Decision, Game, Phase
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
 from dungeon_env.engine.units import kill_hero
 from dungeon_env.render.text import render_text
-from tests.builders import add_monster, arena_game, enter_phase, place, set_unit
+from tests.builders import (
+    add_monster,
+    arena_game,
+    arena_variant,
+    enter_phase,
+    place,
+    play_to,
+    set_unit,
+)
 
 N, E, S, W = MOVE_ACTIONS
 BOARD_LINES = 28 + 27
@@ -66,15 +74,17 @@ def test_heroes_are_drawn_on_their_squares():
 def test_walls_and_doors():
     """Arena room A (x 1..5, y 1..5): a door north at (3,0)/(3,1), a door east at (5,3)/(6,3)."""
     g = arena_game()
-    rows = board(render_text(g))
+    rows = board(render_text(g, fog=False))
     assert rows[1][2 * 3] == "+"  # closed door between rows 0 and 1 at x=3
     assert rows[1][2 * 2] == "-"  # room A's north wall
     assert rows[2 * 3][2 * 5 + 1] == "+"  # closed door between (5,3) and (6,3)
     assert rows[2 * 2][2 * 0 + 1] == "|"  # room A's west wall
     assert rows[2 * 2][2 * 1 + 1] == " "  # inside the room: no wall
     g.state.door_open[0] = True
-    rows = board(render_text(g))
+    rows = board(render_text(g, fog=False))
     assert rows[1][2 * 3] == "/"
+    foggy = board(render_text(g))  # corridor a is revealed: the edges on its side are known
+    assert foggy[1][2 * 3] == "/" and foggy[1][2 * 2] == "-" and foggy[2 * 2][2 * 0 + 1] == "|"
 
 
 def test_fog_hides_unrevealed_areas():
@@ -101,7 +111,7 @@ def test_monsters_and_corpses():
     place(g, 2, 8, 0)
     place(g, 0, 9, 0)
     kill_hero(g, 0)
-    text = render_text(g)
+    text = render_text(g, fog=False)  # the orc stands in room A, still in the fog
     assert char(text, 3, 3) == "a"
     assert char(text, 9, 0) == "%"
     lines = status(text)
@@ -111,7 +121,7 @@ def test_monsters_and_corpses():
     corpse = next(line for line in lines if " hero_0 " in line)
     assert corpse.startswith("% hero_0") and "corpse" in corpse
     g.state.inactive[m] = False
-    assert "asleep" not in next(line for line in status(render_text(g)) if " m0 " in line)
+    assert "asleep" not in next(line for line in status(render_text(g, fog=False)) if " m0 " in line)
 
 
 def test_status_lines():
@@ -143,3 +153,72 @@ def test_status_after_the_end():
     assert all("exited" in line for line in lines[1:4])
     assert not any(line.startswith("Waiting for") for line in lines)
     assert char(render_text(g), 23, 27) == "E"
+
+
+# ------------------------------------------------------------------ fog: what heroes may know (issue 11)
+
+SECRET = """
+[[door]]
+between = [[11, 1], [12, 1]]
+secret = true
+
+[[event]]
+area = "B"
+scope = "exploring"
+kind = "secret"
+text = "A draught from the east wall."
+door = 4
+"""  # door 4 joins rooms B and C
+
+
+@pytest.fixture(scope="module")
+def secret_arena(tmp_path_factory) -> str:
+    return arena_variant(tmp_path_factory.mktemp("secret"), "secret_arena", SECRET)
+
+
+def test_fog_render_draws_no_secret_door_or_fog_monster(secret_arena):
+    g = Game.new(adventure=secret_arena, heroes=["corvin", "ysolde", "hob"], seed=0)
+    place(g, 0, 9, 2)  # hero_0 in room B: B is revealed, C is not
+    m = add_monster(g, "orc", 8, 9)  # room F, in the fog
+    enter_phase(g, Phase.MONSTER_MOVEMENT)
+    play_to(g, Decision.MONSTER_MOVE, m)
+    foggy, clear = render_text(g), render_text(g, fog=False)
+    assert board(foggy)[2 * 1][2 * 11 + 1] == "|", "an undiscovered secret door is a wall"
+    assert board(clear)[2 * 1][2 * 11 + 1] == "+"
+    assert char(foggy, 8, 9) == " " and char(clear, 8, 9) == "a"
+    assert not any(" m0 " in line for line in status(foggy))
+    assert any(line.startswith("a m0 ") for line in status(clear))
+    assert status(foggy)[-1] == "Waiting for dm" and "m0" not in foggy
+    assert status(clear)[-1] == "Waiting for dm: monster_move of m0"
+    g.state.door_hidden[:] = False  # found
+    assert board(render_text(g))[2 * 1][2 * 11 + 1] == "+"
+
+
+def test_fog_render_draws_no_door_or_wall_between_unrevealed_areas():
+    """Door 2, (11,3)-(12,3), joins rooms B and C; door 3, (9,5)-(9,6), room B and corridor e: none of
+    them revealed at set-up."""
+    g = arena_game()
+    foggy, clear = board(render_text(g)), board(render_text(g, fog=False))
+    assert foggy[2 * 3][2 * 11 + 1] == " " and clear[2 * 3][2 * 11 + 1] == "+"
+    assert foggy[2 * 5 + 1][2 * 9] == " " and clear[2 * 5 + 1][2 * 9] == "+"
+    assert foggy[2 * 2][2 * 5 + 1] == " " and clear[2 * 2][2 * 5 + 1] == "|"  # room A | corridor t
+    assert foggy[1][2 * 3] == "+"  # door 0 opens on corridor a, which is revealed
+
+
+def test_fog_render_letters_and_lists_only_the_monsters_heroes_see():
+    g = arena_game()
+    add_monster(g, "orc", 8, 9)  # room F, in the fog: slot 3
+    place(g, 0, 2, 2)  # room A revealed
+    seen = add_monster(g, "goblin", 4, 4)
+    enter_phase(g, Phase.MONSTER_MOVEMENT)
+    play_to(g, Decision.MONSTER_MOVE, seen)
+    text = render_text(g)
+    assert char(text, 4, 4) == "a" and char(text, 8, 9) == " "
+    lines = status(text)
+    # one monster line, lettered "a"; labels count every monster placed (m1: one came before, in the
+    # fog), so the fog render names a monster by its letter only
+    monsters = [line for line in lines if "Orc" in line or "Goblin" in line]
+    assert len(monsters) == 1 and monsters[0].startswith("a monster  ") and "Goblin" in monsters[0]
+    assert lines[-1] == "Waiting for dm: monster_move of a"
+    assert "m0" not in text and "m1" not in text
+    assert status(render_text(g, fog=False))[-1] == f"Waiting for dm: monster_move of {g.label(seen)}"
