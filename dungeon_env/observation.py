@@ -6,19 +6,34 @@ call :func:`layout_markdown`) for the table of pieces, planes and columns, gener
 
 What each side sees:
 
-- **Heroes** see what heroes may know: the layout (rooms, corridors, walls, doors, furniture,
-  blockages, exits) of revealed areas only, an undiscovered secret door as a wall, figures in revealed
-  areas only, detected traps and hazards only, and the identity of identified items only (a face-down
-  item shows its deck, never its card). The ``items`` and ``spells`` pieces are the observing hero's
-  own (``ITEM_k`` / ``SPELL_k`` pick row ``k``). Hero abilities are public, as the hero cards are:
-  every observer sees which abilities each hero has (``ability_*``) and which Active ones have a use
-  left (``ready_k``, for ``ABILITY_k``).
+- **Heroes** see what heroes may know, each thing shown because heroes may know it (never because
+  nobody listed it as hidden): the layout (rooms, corridors, walls, doors, furniture, blockages,
+  exits) of revealed areas, an edge's wall or door if a square on either side is revealed, an
+  undiscovered secret door as a wall; detected traps and hazards on revealed squares; every hero
+  (on the board, out, or a corpse) and the monsters on revealed squares, nothing of any other figure
+  (effects, ability flags, acting and candidate marks included); and the identity of identified
+  items only (a face-down item shows its deck, never its card; ``all_items`` lists the cards held by
+  heroes or lying where found). The ``items`` and ``spells`` pieces are the observing hero's own
+  (``ITEM_k`` / ``SPELL_k`` pick row ``k``). Hero abilities are public, as the hero cards are: every
+  observer sees which abilities each hero has (``ability_*``) and which Active ones have a use left
+  (``ready_k``, for ``ABILITY_k``). Their ``units`` columns are their own numbering: the
+  heroes in their slots, then the monsters they see in the order the monsters appeared (a monster's
+  engine slot counts the fog monsters that held lower slots when it was placed, so it is not shown;
+  a candidate's ``slot`` and a Mental Combat's opponent are given as the heroes' column too).
 - **The DM** sees everything heroes see plus the layout of unrevealed areas, every monster, hidden
   traps (``trap_hidden``), undiscovered secret doors (``secret_door``) and every item's identity.
 
 The pieces that describe the decision (``phase``, ``decision``, ``decision_args``,
 ``target_purpose``, ``acting``, the ``acting`` unit column and ``acting_unit`` plane, and the
-``candidates`` of a ``choose_target`` decision) are the same for every observer: who is asked what.
+``candidates`` of a ``choose_target`` decision) say who is asked what. The DM sees them all. Heroes
+see them when the decision is about a figure they see (a hero, or a monster on a revealed square);
+about any other figure (the DM moving a monster in the fog) they see only ``acting`` = dm and the
+phase. In heroes' ``decision_args`` each arg is shown by a rule of its decision kind
+(``_HERO_ARGS``): public values as they are (item slots, spell ids, target purposes, ability
+indices, moments, bids), a unit slot as the unit's column if heroes see it, and a room event
+(``event_choice``, ``claim_item``: ``a`` is its index in the adventure's list, which counts events
+in rooms heroes have not seen) as its room's board area index instead; an arg with no rule is not
+shown.
 
 ``Observer`` builds an observation for one agent with a handful of numpy operations: the board
 planes that change only when an area is revealed, a door opens or a trap is found are cached per
@@ -70,13 +85,13 @@ PLANES = (
     ("furniture", "furniture (an obstacle that can be jumped)"),
     ("blockage", "a blockage (blocks movement and sight)"),
     ("exit", "an exit square"),
-    ("trap_detected", "an armed trap the heroes have detected"),
-    ("hazard", "a sprung trap that stays and blocks movement (a pit)"),
+    ("trap_detected", "an armed trap the heroes have detected (heroes: on revealed squares)"),
+    ("hazard", "a sprung trap that stays and blocks movement, a pit (heroes: on revealed squares)"),
     ("trap_hidden", "DM only: an armed trap the heroes have not detected"),
     ("heroes", "a living hero on the board"),
     ("monsters", "a monster (heroes: in revealed areas only)"),
     ("corpses", "a hero's corpse"),
-    ("acting_unit", "the figure the current decision is about"),
+    ("acting_unit", "the figure the current decision is about (heroes: a figure they see)"),
 )
 PLANE = {name: i for i, (name, _) in enumerate(PLANES)}
 N_PLANES = len(PLANES)
@@ -86,7 +101,7 @@ UNIT_COLUMNS = (
     ("hero", "side: hero"),
     ("monster", "side: monster"),
     ("me", "the observing hero itself"),
-    ("acting", "the figure the current decision is about"),
+    ("acting", "the figure the current decision is about (heroes: a figure they see)"),
     ("candidate", "a candidate of the current choose_target decision"),
     ("active", "status: on the board and alive"),
     ("exited", "status: a hero that left the dungeon"),
@@ -150,7 +165,7 @@ CANDIDATE_COLUMNS = (
     ("present", "TARGET_k is a candidate"),
     ("unit", "the candidate is a figure"),
     ("item", "the candidate is an item (loot from a corpse)"),
-    ("slot", "its unit slot / 63, or its item slot / 95"),
+    ("slot", "its unit slot / 63 (heroes: its units column), or its item slot / 95"),
     ("x", "the figure's (or the corpse's) column / 23"),
     ("y", "row / 27"),
     ("identified", "an item candidate that is face up"),
@@ -199,7 +214,8 @@ OBS_SPEC = Spec(
         (
             "units",
             (len(UNIT_COLUMNS), MAX_UNITS),
-            "[feature, figure slot]: one column per slot (heroes first), see the unit features",
+            "[feature, figure slot]: one column per slot (heroes first), see the unit features; heroes: "
+            "the monsters they see follow the heroes, in the order they appeared",
         ),
         (
             "all_items",
@@ -214,8 +230,17 @@ OBS_SPEC = Spec(
         ("my_turn", (1,), "1 if the observer is the agent asked to act now"),
         ("acting", (len(ACTING),), "one-hot: the agent asked to act (hero_0..hero_4, dm)"),
         ("phase", (len(PHASE_NAMES),), "one-hot: the turn phase, combat sub-steps included"),
-        ("decision", (len(DECISION_NAMES),), "one-hot: the kind of decision asked"),
-        ("decision_args", (2,), "the decision's two context ints a, b as (v + 1) / 128 (0 when unused)"),
+        (
+            "decision",
+            (len(DECISION_NAMES),),
+            "one-hot: the kind of decision asked (heroes: 0 when about a figure they do not see)",
+        ),
+        (
+            "decision_args",
+            (2,),
+            "the decision's two context ints a, b as (v + 1) / 128 (0 when unused or not shown; "
+            "heroes: a room event's a is its room's board area index)",
+        ),
         (
             "target_purpose",
             (len(TARGET_PURPOSES),),
@@ -361,7 +386,7 @@ class Observer:
         self.reset()
 
     def reset(self) -> None:
-        self._templates: dict[int, list] = {}  # role -> [board key, figures, vector, fog look-up]
+        self._templates: dict[int, list] = {}  # role -> [board key, figures, vector, revealed look-up]
         self._figures: _Figures | None = None
         self._masks: dict[tuple, np.ndarray] = {}  # legal actions -> mask
 
@@ -396,25 +421,28 @@ class Observer:
         np.multiply(np.array(_GET_DYNAMIC(s)), figures.scale, out=values)
         np.minimum(values, 1.0, out=values)
         np.take(_XY_T, pos, axis=1, out=units[_XY_COL : _XY_COL + 2])
-        out[figures.planes + pos[figures.slots]] = 1.0  # the figures on the board
+        slots, planes, sight = figures.slots, figures.planes, None
         if role == HERO:
-            monsters = figures.monsters
-            if len(monsters):
-                hidden = monsters[template[3][pos[monsters]]]
-                if len(hidden):  # monsters outside the revealed areas leave no trace for heroes
-                    units[:, hidden] = 0.0
-                    out[_MONSTER_PLANE + pos[hidden]] = 0.0
+            # The figures heroes may see, decided positively: every hero, and each monster standing
+            # on a square of a revealed area (template[3]: revealed per square, False off the board).
+            seen = figures.monsters_present & template[3][pos] if figures.any_monster else figures.no_monster
+            sight = figures.sight(s, seen)
+            slots, planes = sight.slots, sight.planes
             if 0 <= me < s.n_heroes:
                 units[_ME_COL, me] = 1.0
                 cards = figures.cards(game, me)
                 if cards is not None:
                     out[_CARDS] = cards
+        out[planes + pos[slots]] = 1.0  # the figures on the board (heroes: those they see)
         for h, k in abilities.ready_pairs(game):  # Active abilities with a use left (public, like cards)
             units[_READY + k, h] = 1.0
         if s.effects:
             counts = np.bincount([row[0] for row in s.effects], minlength=MAX_UNITS)[:MAX_UNITS]
             units[UCOL["effects"]] = np.minimum(counts / 3, 1.0) * figures.present
-        _fill_context(game, role, me, to_act, max_turns, out, units, len(figures.monsters) > 0)
+        column = None if sight is None else sight.column
+        _fill_context(game, role, me, to_act, max_turns, out, units, len(figures.monsters) > 0, column)
+        if sight is not None:
+            sight.to_hero_columns(units)
         return out
 
     def _figures_of(self, s) -> _Figures:
@@ -447,9 +475,9 @@ class Observer:
         if template is None:
             template = self._templates[role] = [None, None, np.zeros(OBS_SPEC.size, np.float32), None]
         if template[0] != board_key:
-            block, fog = _layout_block(game, role)
+            block, known = _layout_block(game, role)
             template[2][:_BOARD] = block
-            template[0], template[3] = board_key, fog
+            template[0], template[3] = board_key, known
         if template[1] is not figures:
             template[2][_UNITS] = figures.static.ravel()  # [feature, unit]
             template[2][_ALL_ITEMS] = figures.all_items(s, role)
@@ -457,9 +485,47 @@ class Observer:
         return template
 
 
-def _fill_context(game, role, me, to_act, max_turns, out, units, combat: bool) -> None:
+class _Sight:
+    """What heroes see of the figures, for one set of monsters in sight: ``column[slot]``, the
+    figure's column in the heroes' units piece (-1: not seen), the heroes in their slots and then
+    the monsters seen in the order they appeared (by id), so that no fog monster counts; and the
+    figures on the board they see, with the offsets of their planes."""
+
+    def __init__(self, figures: _Figures, s, seen_monsters: np.ndarray) -> None:
+        n_heroes = s.n_heroes
+        column = figures.hero_columns.copy()
+        seen = np.flatnonzero(seen_monsters)
+        order = seen[np.argsort(s.unit_uid[seen])]
+        column[order] = np.arange(n_heroes, n_heroes + len(order))
+        self.column = column
+        shown = column[figures.slots] >= 0
+        self.slots, self.planes = figures.slots[shown], figures.planes[shown]
+        self._n_heroes = n_heroes
+        if np.array_equal(order, np.arange(n_heroes, n_heroes + len(order))):
+            self._order = None  # in place already (the common case: no fog monster holds a lower slot)
+            self._keep = (column >= 0).astype(np.float32)
+        else:
+            self._order, self._keep = order, None
+            self._heroes = figures.heroes[:n_heroes].astype(np.float32)
+
+    def to_hero_columns(self, units: np.ndarray) -> None:
+        """Last step of a hero's observation: the units piece keeps the columns of the figures heroes
+        see, in their columns; every other column is 0, whoever wrote it."""
+        if self._order is None:
+            np.multiply(units, self._keep, out=units)
+            return
+        n, k = self._n_heroes, len(self._order)
+        moved = units[:, self._order]
+        units[:, :n] *= self._heroes
+        units[:, n:] = 0.0
+        units[:, n : n + k] = moved
+
+
+def _fill_context(game, role, me, to_act, max_turns, out, units, combat: bool, column) -> None:
     """Role, whose turn, the phase, the decision asked (kind, agent, figure, args, candidates),
-    combat, Light and turn."""
+    combat, Light and turn. ``column`` (heroes; None for the DM): each slot's column in the heroes'
+    units, -1 for a figure heroes do not see; a decision about such a figure shows heroes only the
+    agent asked (the DM) and the phase, and the args are shown by the rules of ``_HERO_ARGS``."""
     s = game.state
     ones = [_ROLE + role, _PHASE + s.phase]
     if me >= 0:
@@ -471,23 +537,61 @@ def _fill_context(game, role, me, to_act, max_turns, out, units, combat: bool) -
     stack = s.stack
     if stack and not s.outcome:
         kind, unit, a, b = stack[-1]
-        ones.append(_DECISION + kind)
         ones.append(_ACTING + (unit if unit < s.n_heroes else MAX_HEROES))
-        units[_ACTING_COL, unit] = 1.0
-        p = int(s.unit_pos[unit])
-        if p >= 0:
-            ones.append(_ACTING_PLANE + p)
-        if a >= 0:
-            out[_ARGS] = (a + 1) / 128 if a < 127 else 1.0
-        if b >= 0:
-            out[_ARGS + 1] = (b + 1) / 128 if b < 127 else 1.0
-        if kind == _CHOOSE_TARGET:
-            ones.append(_PURPOSE + a)
-            _fill_candidates(game, role, unit, a, b, out, units)
+        if column is None or column[unit] >= 0:
+            ones.append(_DECISION + kind)
+            units[_ACTING_COL, unit] = 1.0
+            p = int(s.unit_pos[unit])
+            if p >= 0:
+                ones.append(_ACTING_PLANE + p)
+            shown_a, shown_b = (
+                (a, b) if column is None or a == b == -1 else _hero_args(game, kind, a, b, column)
+            )
+            if shown_a >= 0:
+                out[_ARGS] = (shown_a + 1) / 128 if shown_a < 127 else 1.0
+            if shown_b >= 0:
+                out[_ARGS + 1] = (shown_b + 1) / 128 if shown_b < 127 else 1.0
+            if kind == _CHOOSE_TARGET:
+                ones.append(_PURPOSE + a)
+                _fill_candidates(game, role, unit, a, b, out, units, column)
     out[ones] = 1.0
     light, turn = s.light, s.turn
     out[_LIGHT] = light / 20 if light < 20 else 1.0
     out[_TURN] = turn / max_turns if turn < max_turns else 1.0
+
+
+# How heroes see each arg (a, b) of a decision, by kind: _PUBLIC as it is (a value heroes know whatever
+# is hidden); _SEEN_UNIT a unit slot, shown as the unit's column in the heroes' units piece if they
+# see it (a slot counts the fog monsters that held lower slots when it was taken); _EVENT_AREA a room
+# event's index, shown as its room's board area index (the adventure's list counts events in rooms
+# heroes have not seen; the printed board is the same in every adventure). No rule: not shown.
+_HIDDEN, _PUBLIC, _SEEN_UNIT, _EVENT_AREA = range(4)
+_HERO_ARGS = {
+    int(Decision.CAST_MODE): (_PUBLIC, _PUBLIC),  # the spell (a scroll turns face up as it is cast), item
+    int(Decision.CHOOSE_TARGET): (_PUBLIC, _PUBLIC),  # purpose; the spell, item slot or ability index
+    int(Decision.MENTAL_BID): (_SEEN_UNIT, _PUBLIC),  # the other side's slot; the aggressor's bid (R-MENT-03)
+    int(Decision.EVENT_CHOICE): (_EVENT_AREA, _HIDDEN),  # the room event
+    int(Decision.CLAIM_ITEM): (_EVENT_AREA, _PUBLIC),  # the room event; the item slot found
+    int(Decision.ITEM_VERB): (_PUBLIC, _PUBLIC),  # the item slot; the moment (WHEN index)
+    int(Decision.SPELL_VERB): (_PUBLIC, _HIDDEN),  # the spell
+}
+_NO_ARGS = (_HIDDEN, _HIDDEN)
+
+
+def _hero_args(game, kind: int, a: int, b: int, column: np.ndarray) -> tuple[int, int]:
+    """The decision's args as heroes see them (-1: not shown), by the rules of ``_HERO_ARGS``."""
+    rules = _HERO_ARGS.get(kind, _NO_ARGS)
+    return _hero_arg(game, rules[0], a, column), _hero_arg(game, rules[1], b, column)
+
+
+def _hero_arg(game, rule: int, v: int, column: np.ndarray) -> int:
+    if v < 0 or rule == _HIDDEN:
+        return -1
+    if rule == _PUBLIC:
+        return v
+    if rule == _SEEN_UNIT:
+        return int(column[v]) if v < len(column) else -1
+    return _static_planes(game.tables)["event_area"][v]  # _EVENT_AREA
 
 
 _ROLE, _PHASE, _ME, _MY_TURN, _COMBAT = (_OFF[k] for k in ("role", "phase", "me", "my_turn", "combat"))
@@ -500,7 +604,6 @@ _XY_COL = UCOL["x"]
 _ME_COL = UCOL["me"]
 _ACTING_COL = UCOL["acting"]
 _ACTING_PLANE = PLANE["acting_unit"] * N_SQUARES
-_MONSTER_PLANE = PLANE["monsters"] * N_SQUARES
 _CARDS = slice(_ITEMS.start, _SPELLS.stop)
 if _ITEMS.stop != _SPELLS.start:
     raise RuntimeError("observation: the items and spells pieces must be adjacent")
@@ -510,8 +613,8 @@ class _Figures:
     """What changes only when a figure is placed, dies or leaves, an item changes hands or is
     identified, a spell is learned, or a turn begins: the static unit rows, the [value, unit] scales
     of the per-call values (0 for absent units), the figures on the board with the offsets of their
-    planes, the monsters on the board, and (made when first asked) each hero's items and spells and
-    the all-items table."""
+    planes, the monsters on the board, the present heroes and monsters (for what heroes see), and
+    (made when first asked) each hero's items and spells and the all-items table."""
 
     def __init__(self, key, s) -> None:
         self.key = key
@@ -521,6 +624,12 @@ class _Figures:
             hero & np.isin(status, (ACTIVE, EXITED, CORPSE, CORPSE_OUT))
         )
         self.present = present.astype(np.float32)
+        self.heroes = hero & present  # every hero is known to heroes: on the board, out or dead
+        self.monsters_present = monster & present
+        self.any_monster = bool(self.monsters_present.any())
+        self.hero_columns = np.where(self.heroes, np.arange(MAX_UNITS), -1)  # monsters: see _Sight
+        self.no_monster = np.zeros(MAX_UNITS, bool)
+        self._sights: dict[bytes, _Sight] = {}
         self.static = _static_rows(s, hero, monster, present)
         scale = np.zeros((len(_DYNAMIC), MAX_UNITS), np.float32)
         for i, (name, norm) in enumerate(_DYNAMIC):
@@ -537,6 +646,14 @@ class _Figures:
         self.monsters = np.flatnonzero(on_board & monster)
         self._cards: dict[int, np.ndarray | None] = {}
 
+    def sight(self, s, seen_monsters: np.ndarray) -> _Sight:
+        """What heroes see of the figures when ``seen_monsters`` (a mask by slot) are in sight."""
+        key = seen_monsters.tobytes()
+        sight = self._sights.get(key)
+        if sight is None:
+            sight = self._sights[key] = _Sight(self, s, seen_monsters)
+        return sight
+
     def cards(self, game, me: int) -> np.ndarray | None:
         """Hero ``me``'s items and spells pieces, or None if it has neither."""
         if me not in self._cards:
@@ -544,9 +661,12 @@ class _Figures:
         return self._cards[me]
 
     def all_items(self, s, role: int) -> np.ndarray:
-        """The all_items piece for a role (heroes: face-down cards hidden)."""
+        """The all_items piece for a role (heroes: face-down cards hidden, and only the cards lying
+        where found or held by a hero)."""
         table = np.zeros((MAX_ITEMS, len(ALL_ITEM_COLUMNS)), np.float32)
-        slots = np.flatnonzero((s.item_card >= 0) & (s.item_holder >= -1))
+        holders = s.item_holder
+        known = (holders >= -1) if role == DM else ((holders >= -1) & (holders < s.n_heroes))
+        slots = np.flatnonzero((s.item_card >= 0) & known)
         if len(slots):
             rows = _item_rows(s, slots, role == DM, ACOL)
             holder = s.item_holder[slots]
@@ -605,8 +725,14 @@ def _static_rows(s, hero: np.ndarray, monster: np.ndarray, present: np.ndarray) 
     return np.ascontiguousarray(t.T)
 
 
-def _fill_candidates(game, role, unit, purpose, b, out, units) -> None:
-    """Rows of the candidates of a choose_target decision, in TARGET_k order (the engine's lists)."""
+def _fill_candidates(game, role, unit, purpose, b, out, units, column=None) -> None:
+    """Rows of the candidates of a choose_target decision, in TARGET_k order (the engine's lists).
+
+    They are the candidates of the decision asked now (the acting agent's), shown to heroes only when
+    that decision is about a figure they see (``_fill_context``). The engine offers a hero only figures
+    heroes see (in its line of sight, or next to it; tests/test_hero_observation_fog.py checks it in
+    random play); a figure heroes do not see (``column`` -1) would get no row all the same. For
+    heroes a figure's ``slot`` is its column in their units piece."""
     from dungeon_env.engine import items, spells, trade
 
     s = game.state
@@ -634,9 +760,11 @@ def _fill_candidates(game, role, unit, purpose, b, out, units) -> None:
     else:
         chosen = []
     for k, u in enumerate(chosen[:MAX_TARGETS]):
+        if column is not None and column[u] < 0:
+            continue
         row = table[k]
         row[[CCOL["present"], CCOL["unit"]]] = 1.0
-        row[CCOL["slot"]] = u / (MAX_UNITS - 1)
+        row[CCOL["slot"]] = (u if column is None else column[u]) / (MAX_UNITS - 1)
         row[CCOL["x"] : CCOL["x"] + 2] = _XY[s.unit_pos[u]]
         units[UCOL["candidate"], u] = 1.0
 
@@ -662,6 +790,7 @@ def _static_planes(tables) -> dict[str, np.ndarray]:
             "exit": tables.exit.astype(np.float32),
             "door_sides": door_sides,
             "trap_sq": [int(tr.at[1]) * WIDTH + int(tr.at[0]) for tr in tables.adventure.traps],
+            "event_area": [tables.board.area_names.index(e.area) for e in tables.adventure.events],
         }
         tables.cache["obs_planes"] = cached
     return cached
@@ -669,10 +798,10 @@ def _static_planes(tables) -> dict[str, np.ndarray]:
 
 def _layout_block(game, role: int) -> tuple[np.ndarray, np.ndarray]:
     """The board planes that change only with reveals, doors and traps (figures left at 0), and
-    a per-square "in the fog" look-up with an extra False at the end for position -1.
+    a per-square "revealed" look-up with an extra False at the end for position -1.
 
     Heroes see the layout of a square if its area is revealed, or, for an edge, if the square on
-    either side is revealed."""
+    either side is revealed; a trap if they detected it and its square is revealed."""
     s, t = game.state, game.tables
     st = _static_planes(t)
     block = np.zeros((N_PLANES, N_SQUARES), np.float32)
@@ -698,13 +827,15 @@ def _layout_block(game, role: int) -> tuple[np.ndarray, np.ndarray]:
             block[PLANE["door_closed_e"] + i, sq] = 1.0
     for i, sq in enumerate(st["trap_sq"]):
         armed, detected = bool(s.trap_armed[i]), bool(s.trap_detected[i])
+        if role != DM and not (detected and revealed[sq]):
+            continue  # heroes: a trap shows once detected, on a revealed square
         if armed and detected:
             block[PLANE["trap_detected"], sq] = 1.0
         elif detected:
             block[PLANE["hazard"], sq] = 1.0
-        elif armed and role == DM:
+        elif armed:
             block[PLANE["trap_hidden"], sq] = 1.0
-    return block.ravel(), np.append(~revealed, False)
+    return block.ravel(), np.append(revealed, False)
 
 
 def _edge_known(known: np.ndarray) -> np.ndarray:

@@ -117,8 +117,9 @@ def test_undetected_traps_leave_no_trace_for_heroes():
     hidden = unflatten(dm_armed)["board"][PLANE["trap_hidden"]]
     assert all(hidden[y, x] == 1.0 for x, y in (t.at for t in traps))
     s.trap_armed[:], s.trap_detected[0] = True, True  # the heroes find the first one
-    board = views(env, "hero_0")["board"]
     x, y = traps[0].at
+    s.revealed[env.game.tables.area[env.game.square(x, y)]] = True  # in a room they see
+    board = views(env, "hero_0")["board"]
     assert board[PLANE["trap_detected"], y, x] == 1.0 and board[PLANE["trap_detected"]].sum() == 1.0
     assert not board[PLANE["trap_hidden"]].any()
 
