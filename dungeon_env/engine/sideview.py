@@ -29,9 +29,9 @@ events not yet read, traps not yet found), the doors, furniture and blockages of
 Lists sized by hidden content are re-indexed to the public lists: the view's
 ``tables.adventure.doors`` / ``traps`` / ``guards`` / ``events`` hold only the known ones and the
 state arrays follow them (``door_*``, ``trap_*``, ``guard_*``, ``event_done``; no ambushes). Monster
-ids are renumbered by slot (``unit_uid``, ``next_uid``), so they count no fog monster. The event log
-(``view.events``) is what the caller passes as ``events=`` (the heroes' lens of the log), by default
-nothing.
+ids are renumbered by order of appearance among the monsters in sight (``unit_uid``, ``next_uid``),
+so they count no fog monster. The event log (``view.events``) is what the caller passes as
+``events=`` (the heroes' lens of the log), by default nothing.
 
 The view's tables are its own object (fresh ``cache``): walls where the printed board or an unknown
 door edge has one, the known doors re-indexed, furniture and blockages of revealed areas, and line
@@ -198,7 +198,8 @@ def heroes_view(game: Game, *, events=None, seed: int = 0) -> Game:
     dice. ``events``: the log as heroes may know it, for ``view.events`` (default empty: folding the
     whole log at every decision would cost more than the view itself); a caller that keeps a
     ``knowledge.HeroLens`` of the game passes the events it let through. (The lens numbers the
-    monsters in the order heroes saw them; the view's ``unit_uid`` numbers them by slot.)"""
+    monsters in the order heroes saw them; the view's ``unit_uid`` numbers those in sight by order
+    of appearance.)"""
     from dungeon_env.engine.game import Game
 
     legal = list(game.legal_actions())
@@ -568,8 +569,12 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int) -> Sta
         for u in hidden:
             if pos[u] >= 0 and occupant[pos[u]] == u:
                 occupant[pos[u]] = NO_UNIT
-    uid_map = {int(s.unit_uid[u]): u for u in visible}
-    v.unit_uid[visible] = visible  # monster ids by slot: they count no fog monster
+    # monster ids by order of appearance among those in sight: they count no fog monster (and,
+    # unlike slots, which are reused, their order does not depend on one)
+    by_age = sorted(visible, key=lambda u: int(s.unit_uid[u]))
+    uid_map = {int(s.unit_uid[u]): s.n_heroes + k for k, u in enumerate(by_age)}
+    for k, u in enumerate(by_age):
+        v.unit_uid[u] = s.n_heroes + k
     v.next_uid = 2 * MAX_UNITS
     v.queue = [m for m in s.queue if m not in hide]
     v.mind_queue = [m for m in s.mind_queue if m not in hide]

@@ -89,8 +89,10 @@ def may_cast(g: Game, h: int) -> bool:
 
 
 def targets(g: Game, h: int, sp: int) -> list[int]:
-    """Candidate targets of the spell cast by ``h`` (units in slot order): heroes (ally) or monsters
-    (enemy) within range by path distance (A-39) and in line of sight; at most the 10 nearest."""
+    """Candidate targets of the spell cast by ``h``: heroes (ally, in seat order) or monsters (enemy,
+    in the order they came on the board, which counts no figure the heroes never saw, unlike the
+    slots that are reused) within range by path distance (A-39) and in line of sight; at most the
+    10 nearest."""
     s = g.state
     spell = g.spells[sp]
     if spell.target == "self":
@@ -103,12 +105,16 @@ def targets(g: Game, h: int, sp: int) -> list[int]:
     if spell.range == 0:
         return [u for u in units if u == h]
     dist = path_distances(g.tables, [here], s.door_open)
+
+    def order(u: int) -> int:
+        return u if side == SIDE_HERO else int(s.unit_uid[u])
+
     near = [
-        (dist[int(s.unit_pos[u])], u)
+        (dist[int(s.unit_pos[u])], order(u), u)
         for u in units
         if dist[int(s.unit_pos[u])] <= spell.range and sees(g, here, int(s.unit_pos[u]))
     ]
-    return sorted(u for _, u in sorted(near)[:MAX_TARGETS])
+    return [u for _, _, u in sorted(sorted(near)[:MAX_TARGETS], key=lambda row: row[1])]
 
 
 def castable(g: Game, h: int, sp: int, when: str, scroll: bool) -> bool:
