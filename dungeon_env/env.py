@@ -90,7 +90,8 @@ terminates everyone, like PettingZoo's ``TerminateIllegalWrapper``.
 ``unit`` (the figure), and ``events``, the event log entries since the agent's last step that it
 may know (``dungeon_env.engine.knowledge``: heroes get no secret roll, no face-down identity, nothing
 about a figure in the fog, their own numbering of the monsters they have seen, doors and room
-events by place rather than by index; the DM gets everything; nobody gets the seed). At the end
+events by place rather than by index; the DM gets everything else; nobody gets the seed or the
+faces of the secret Detect Traps rolls). At the end
 every agent's info also has ``outcome`` (``completed``, ``failed``,
 ``truncated`` or ``illegal_action``), ``reason``, ``objectives`` (each goal of the adventure:
 ``{"kind", "text", "primary", "met"}``) and ``goals_met`` (every primary goal met).
@@ -389,7 +390,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         game = self.game
         start = self._seen[agent]
         if agent == "dm":
-            info = {"events": [dm_event(e) for e in game.events[start:]]}
+            info = {"events": [e for e in map(dm_event, game.events[start:]) if e is not None]}
         else:
             info = {"events": list(filter(None, self._hero_log[start:]))}
         s = game.state

@@ -27,7 +27,8 @@ log in order, so replaying a saved log gives the same view):
 - **Identities.** The card of an item that is face down (not identified when the event is handed
   over) is ``None``.
 - **The seed** is in nobody's view (it would predict every die): the ``setup`` event loses it for
-  both sides.
+  both sides; nor are the faces of the secret rolls, which the DM's view leaves out too (the
+  squares they found are in the ``detect_traps`` events).
 """
 
 from __future__ import annotations
@@ -144,10 +145,15 @@ FIGURE_FIELDS = (
 _SQUARE_FIELDS = {"move": ("from", "to")}  # fields that hold squares, not figures, in these events
 
 
-def dm_event(event: dict) -> dict:
-    """The event as the Dungeon Master may know it: everything but the seed."""
-    if event["type"] == "setup":
+def dm_event(event: dict) -> dict | None:
+    """The event as the Dungeon Master's agent gets it: everything but the seed and the faces of the
+    secret Detect Traps rolls (None for those: no agent's infos carry a die of a secret roll; what
+    they found is in the ``detect_traps`` events, and the dice stay in the full log)."""
+    kind = event["type"]
+    if kind == "setup":
         return {k: v for k, v in event.items() if k != "seed"}
+    if kind == "roll" and event["check"] in SECRET_CHECKS:
+        return None
     return event
 
 

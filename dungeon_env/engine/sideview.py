@@ -182,12 +182,13 @@ def side_view(game: Game, *, seed: int = 0) -> Game:
 
 def dm_view(game: Game, *, seed: int = 0) -> Game:
     """The Dungeon Master's view: the same game, but with fresh dice (seeded ``seed``, not the real
-    streams), ``seed`` None and the log as ``knowledge.dm_event`` gives it (no seed)."""
+    streams), ``seed`` None and the log as ``knowledge.dm_event`` gives it (no seed, no secret
+    roll)."""
     legal = list(game.legal_actions())
     view = game.copy()
     view.seed = None
     view.dice = fresh_dice(seed)
-    view.events = [dm_event(event) for event in game.events]  # the log as the DM may know it
+    view.events = [e for e in map(dm_event, game.events) if e is not None]  # as the DM may know it
     _settle(view, DM, legal, game)
     return view
 
