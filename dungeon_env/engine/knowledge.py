@@ -219,7 +219,7 @@ class HeroLens:
                 shown = self.sees(subject) or subject == "dm"
         out = self._redact(event) if shown else None
         self._track(event)
-        return out
+        return event if out == event else out  # unchanged: the log's own dict, not a copy
 
     def _track(self, event: dict) -> None:
         kind = event["type"]
