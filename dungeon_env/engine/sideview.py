@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dungeon_env.content.model import DECKS, WIDTH, Effect, ItemCard, Spell
+from dungeon_env.content.model import DECKS, Effect, ItemCard, Spell
 from dungeon_env.engine import abilities, effects, items, trade
 from dungeon_env.engine import spells as spell_rules
 from dungeon_env.engine.actions import (
@@ -71,13 +71,12 @@ from dungeon_env.engine.tables import (
     DOOR,
     WALL,
     Tables,
-    _cross_horizontal,
-    _cross_vertical,
     _edge_grids,
     _line_of_sight,
     _patrol_rooms,
     _sides,
     memoised,
+    sight_lines,
     square,
     xy,
 )
@@ -462,15 +461,7 @@ def _los_param(t: Tables):
                     if grid[at] != WALL:
                         grid[at] = DOOR
                         bits[at] |= bit
-            n = t.n_squares
-            xs, ys = np.arange(n) % WIDTH, np.arange(n) // WIDTH
-            ax, ay = np.repeat(xs, n), np.repeat(ys, n)
-            bx, by = np.tile(xs, n), np.tile(ys, n)
-            static = np.zeros(n * n, bool)
-            bits = np.zeros(n * n, np.uint64)
-            _cross_vertical(ax, ay, bx, by, v, h, vbit, hbit, static, bits)
-            _cross_horizontal(ax, ay, bx, by, h, hbit, static, bits)
-            cached = (static.reshape(n, n), bits.reshape(n, n), tuple(blocks))
+            cached = (*sight_lines(v, h, vbit, hbit), tuple(blocks))
         t.cache["sideview.los"] = cached
     return cached or None
 

@@ -192,7 +192,12 @@ def _line_of_sight(wall: np.ndarray, edge_door: np.ndarray, blockage: np.ndarray
     Where it passes exactly through a grid corner it is blocked only if the walls meeting there
     separate the square it leaves from the square it enters; touching a corner is not blocking.
     """
-    v, h, vbit, hbit = _edge_grids(wall, edge_door, blockage)
+    return sight_lines(*_edge_grids(wall, edge_door, blockage))
+
+
+def sight_lines(v, h, vbit, hbit) -> tuple[np.ndarray, np.ndarray]:
+    """``(static, bits)`` for every pair of squares ``[a, b]``, given the edge grids: blocked by a
+    wall edge, and the bits of the door edges the line crosses."""
     n = WIDTH * HEIGHT
     xs, ys = np.arange(n) % WIDTH, np.arange(n) // WIDTH
     ax, ay = np.repeat(xs, n), np.repeat(ys, n)
