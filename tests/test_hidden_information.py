@@ -220,7 +220,7 @@ def test_shaping_counts_only_what_heroes_know():
     assert env._shaping_reward(log[start:]) == 2.0
 
 
-def test_a_room_text_detect_that_fails_looks_like_one_that_finds_nothing():
+def test_R_TRAP_03_a_room_text_detect_that_fails_looks_like_one_that_finds_nothing():
     """R-TRAP-03 as revised: heroes learn only the squares found."""
     outcomes = []
     for face in (1, 6):
@@ -232,7 +232,7 @@ def test_a_room_text_detect_that_fails_looks_like_one_that_finds_nothing():
     assert outcomes[0] == outcomes[1] and outcomes[0][0]["type"] == "detect_traps"
 
 
-def test_secret_rolls_shift_no_open_die():
+def test_R_TRAP_01_secret_detect_rolls_shift_no_open_die():
     """Leak 8: Detect Traps rolls have a stream of their own, so an undetected trap (which decides
     whether they are made) cannot shift the Disarm or other dice heroes see."""
     a, b = arena_game(seed=5), arena_game(seed=5)
