@@ -33,7 +33,7 @@ def place(g: Game, u: int, x: int, y: int) -> None:
         raise ValueError(f"({x}, {y}) is occupied")
     put(g, u, sq)
     g.state.revealed[g.tables.area[sq]] = True
-    g._legal = None  # the pending decision's legal actions depend on where figures stand
+    g.state_edited()  # the pending decision's legal actions depend on where figures stand
 
 
 def add_monster(g: Game, monster_id: str, x: int, y: int, awake: bool = True, how: How = How.GUARD) -> int:
@@ -52,7 +52,7 @@ def set_unit(g: Game, u: int, **values) -> None:
 def enter_phase(g: Game, phase: Phase) -> None:
     """Drop any pending decision and start ``phase`` of the current turn (its opening runs now)."""
     g.state.stack.clear()
-    g._legal = None
+    g.state_edited()
     g.goto(phase)
     g._advance()
 
@@ -100,7 +100,7 @@ def give_item(g: Game, u: int, card_id: str, known: bool | None = None) -> int:
     items.give(g, slot, u)
     if known is not None:
         g.state.item_known[slot] = known
-    g._legal = None
+    g.state_edited()
     return slot
 
 
@@ -110,7 +110,7 @@ def learn(g: Game, u: int, *spell_ids: str, only: bool = False) -> None:
         g.state.spell_known[u, :] = False
     for spell_id in spell_ids:
         g.state.spell_known[u, g.spell_index[spell_id]] = True
-    g._legal = None
+    g.state_edited()
 
 
 # ---------------------------------------------------------------------- traps, events, trading (issue 3)

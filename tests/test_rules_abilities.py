@@ -384,7 +384,7 @@ def test_R_SURP_06_a_surprised_hero_cannot_use_an_active_ability():
     play_to(g, Decision.HERO_EVADE, 0)
     assert ABILITY_0 in g.legal_actions()
     g.state.surprised[0] = True
-    g._legal = None
+    g.state_edited()
     assert ABILITY_0 not in g.legal_actions()
     assert all(abilities.ability_actions(g, 0, when) == [] for when in abilities.MOMENTS)
 

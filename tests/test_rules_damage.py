@@ -413,7 +413,7 @@ def test_R_DMG_12_deaths_door_hero_acts_normally():
     enter_phase(g, Phase.HERO_MOVEMENT)
     dd = g.copy()
     set_unit(dd, 0, health=0, deaths_door=True)
-    dd._legal = None
+    dd.state_edited()
     for phase in (Phase.HERO_MOVEMENT, Phase.EVASION, Phase.FIGHTING):
         enter_phase(g, phase)
         enter_phase(dd, phase)

@@ -140,7 +140,7 @@ def test_R_DOOR_02_attempt_is_a_d6_roll_from_a_square_next_to_the_door():
     place(g, 0, 3, 1)
     refresh(g)
     g.state.move_left[0] = 0
-    g._legal = None
+    g.state_edited()
     assert MN in g.legal_actions()
     g.dice.force(5)
     g.apply(MN)
@@ -168,7 +168,7 @@ def test_R_DOOR_03_result_1_2_fails_flags_the_door_and_bars_a_retry():
     assert MS not in g.legal_actions()
     # h0 steps aside; h1 may try the same door this turn
     place(g, 2, 8, 0)
-    g._legal = None
+    g.state_edited()
     g.apply(ME)  # h0 (3,0) -> (4,0)
     g.apply(END)
     assert g.decision == (Decision.HERO_MOVE, 1)
@@ -257,7 +257,7 @@ def test_R_DOOR_07_flag_stays_until_opened_by_anyone(guard_arena):
     surprised), yet the Goblin is not surprised: it will move."""
     g = at_door(adventure=guard_arena)
     place(g, 2, 8, 0)
-    g._legal = None
+    g.state_edited()
     g.dice.force(1)
     g.apply(MS)
     assert g.state.door_alert[DOOR]
@@ -459,7 +459,7 @@ def test_R_JUMP_03_landing_straight_beyond_free_and_within_movement():
     assert JN not in g.legal_actions()
     g.state.door_open[DOOR] = True
     g.state.closed_bits &= ~(1 << DOOR)
-    g._legal = None
+    g.state_edited()
     assert JN in g.legal_actions()
     g.dice.force(6)
     g.apply(JN)

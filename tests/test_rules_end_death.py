@@ -497,7 +497,7 @@ def _walk_everyone_out(g: Game) -> None:
         place(g, h, 23, 26)
         g.state.controller = h
         g.state.stack[-1] = [int(Decision.HERO_MOVE), h, -1, -1]
-        g._legal = None
+        g.state_edited()
         g.apply(S)
 
 
@@ -525,7 +525,7 @@ def test_R_END_03_a_primary_reach_goal_met_is_reported_met(tmp_path):
     enter_phase(g, Phase.HERO_MOVEMENT)
     place(g, 0, 23, 20)  # corridor l; one step south is corridor 4
     g.state.stack[-1] = [int(Decision.HERO_MOVE), 0, -1, -1]
-    g._legal = None
+    g.state_edited()
     g.apply(S)
     assert g.state.visited[g.tables.board.area_names.index("4")]
     _walk_everyone_out(g)

@@ -438,7 +438,7 @@ def walk_out(g: Game) -> None:
         place(g, h, 23, 26)
         g.state.controller = h
         g.state.stack[-1] = [int(Decision.HERO_MOVE), h, -1, -1]
-        g._legal = None
+        g.state_edited()
         g.apply(MS)
 
 

@@ -250,7 +250,7 @@ def test_R_IDENT_05_an_unidentified_magic_item_cannot_be_used_nor_give_its_bonus
     assert item_action(g, 1, staff) not in g.legal_actions()
     assert effects.fight_modifiers(g, 1) == {}
     g.state.item_known[[staff, blade]] = True
-    g._legal = None
+    g.state_edited()
     assert item_action(g, 1, staff) in g.legal_actions()
     assert effects.fight_modifiers(g, 1) == {"item:runeblade": 2}
 

@@ -500,7 +500,7 @@ def test_evasion_blocked_by_occupied_squares_closed_doors_and_no_jumps():
     assert g.decision == (Decision.HERO_EVADE, 0)
     assert not set(MOVE_ACTIONS) & set(g.legal_actions())
     place(g, 0, 8, 9)
-    g._legal = None
+    g.state_edited()
     legal = g.legal_actions()
     assert E not in legal and not set(JUMP_ACTIONS) & set(legal) and not set(DRAG_ACTIONS) & set(legal)
     assert not rolls_of(g)

@@ -377,7 +377,7 @@ def test_R_TRAP_07_statistics_of_disarming(trap_arena):
         while result == "failed":
             g.state.stack[-1:] = [[int(Decision.DISARM), 0, -1, -1]]
             g.state.disarm_tried[0] = False
-            g._legal = None
+            g.state_edited()
             k = len(g.events)
             g._apply_top(DE)
             result = next(e["result"] for e in g.events[k:] if e["type"] == "roll")

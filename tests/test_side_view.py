@@ -59,7 +59,7 @@ def test_the_heroes_view_holds_no_hidden_content():
     scroll = give_item(g, 1, next(c.id for c in g.item_cards if c.deck == "spells"), known=False)
     found = next(i for i, tr in enumerate(adv.traps) if s.revealed[t.area[g.square(*tr.at)]])
     s.trap_detected[found] = True
-    g._legal = None
+    g.state_edited()
     v = heroes_view(g)
     vs, vt, va = v.state, v.tables, v.tables.adventure
     assert view_side(v) == "heroes" and view_side(g) is None

@@ -474,7 +474,7 @@ def _monsters_on_board(game: Game) -> int:
 def _restart(env) -> None:
     """After changing an env's game by hand: forget what was built from the old game."""
     env._observer.reset()
-    env.game._legal = None
+    env.game.state_edited()
 
 
 def secret_door_removed(folder: Path, adventure: str, seed: int, heroes: int = 3) -> Twins | None:

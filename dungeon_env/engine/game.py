@@ -195,6 +195,11 @@ class Game:
             self._legal = self._legal_for_top()
         return self._legal
 
+    def state_edited(self) -> None:
+        """Forget the cached legal actions after ``state`` was edited by hand (tests, side views):
+        the next ``legal_actions()`` recomputes them from the decision on top."""
+        self._legal = None
+
     def apply(self, action: int) -> None:
         """Apply one legal action of the current decision, then run the game on to the next one."""
         if self.over:
