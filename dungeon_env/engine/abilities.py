@@ -33,13 +33,13 @@ from dungeon_env.engine.units import label
 
 if TYPE_CHECKING:
     from dungeon_env.content.model import Ability
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 MOMENTS = ("movement", "evasion", "explore")
 _MOMENT_OF_PHASE = {Phase.HERO_MOVEMENT: "movement", Phase.EVASION: "evasion", Phase.EXPLORE: "explore"}
 
 
-def card_abilities(g: Game, h: int) -> tuple[Ability, ...]:
+def card_abilities(g: Context, h: int) -> tuple[Ability, ...]:
     """Hero ``h``'s abilities, in card order (ABILITY_k is the k-th); none for a monster."""
     s = g.state
     if h >= s.n_heroes:
@@ -47,7 +47,7 @@ def card_abilities(g: Game, h: int) -> tuple[Ability, ...]:
     return g.heroes[int(s.unit_card[h])].abilities[:MAX_ABILITIES]
 
 
-def ready(g: Game, h: int, k: int) -> bool:
+def ready(g: Context, h: int, k: int) -> bool:
     """The k-th ability is Active and has a use left: this adventure (``uses``), or this turn."""
     abilities = card_abilities(g, h)
     if k >= len(abilities) or not abilities[k].active:
@@ -58,7 +58,7 @@ def ready(g: Game, h: int, k: int) -> bool:
     return int(s.ability_uses[h, k]) < abilities[k].uses
 
 
-def ready_pairs(g: Game) -> list[tuple[int, int]]:
+def ready_pairs(g: Context) -> list[tuple[int, int]]:
     """``(hero, k)`` for every Active ability of a hero on the board with a use left (``ready``),
     computed in one pass over plain lists (the observation asks at every step)."""
     s = g.state
@@ -76,7 +76,7 @@ def ready_pairs(g: Game) -> list[tuple[int, int]]:
     return out
 
 
-def ability_actions(g: Game, h: int, when: str) -> list[int]:
+def ability_actions(g: Context, h: int, when: str) -> list[int]:
     """ABILITY_k for each Active ability hero ``h`` may use now: on the board, not surprised
     (R-SURP-06), in one of the ability's moments, with a use left."""
     s = g.state
@@ -89,7 +89,7 @@ def ability_actions(g: Game, h: int, when: str) -> list[int]:
     ]
 
 
-def use(g: Game, h: int, k: int, when: str) -> None:
+def use(g: Context, h: int, k: int, when: str) -> None:
     """Hero ``h`` uses its k-th ability (ABILITY_k, known to be legal): ask the target if there is a
     choice, else the effect lands at once."""
     ability = card_abilities(g, h)[k]
@@ -99,7 +99,7 @@ def use(g: Game, h: int, k: int, when: str) -> None:
     _land(g, h, k, h, when)
 
 
-def targets(g: Game, h: int) -> list[int]:
+def targets(g: Context, h: int) -> list[int]:
     """The hero and the heroes orthogonally next to it with no wall or closed door between, in slot
     order (as for an item used on an ally, ruling D-M14)."""
     s = g.state
@@ -111,15 +111,15 @@ def targets(g: Game, h: int) -> list[int]:
     return [u for u in range(s.n_heroes) if s.unit_status[u] == ACTIVE and int(s.unit_pos[u]) in near]
 
 
-def legal_target(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_target(g: Context, unit: int, a: int, b: int) -> list[int]:
     return [TARGET_0 + i for i in range(len(targets(g, unit)))]
 
 
-def do_target(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_target(g: Context, unit: int, a: int, b: int, action: int) -> None:
     _land(g, unit, b, targets(g, unit)[action - TARGET_0], _MOMENT_OF_PHASE.get(g.state.phase, ""))
 
 
-def _land(g: Game, h: int, k: int, target: int, when: str) -> None:
+def _land(g: Context, h: int, k: int, target: int, when: str) -> None:
     s = g.state
     ability = card_abilities(g, h)[k]
     s.acted[h] = True  # using an ability is an activity: no Rest this turn (R-REST-02)

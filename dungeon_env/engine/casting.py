@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 from dungeon_env.engine.units import label
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 
-def is_casting(g: Game, h: int) -> bool:
+def is_casting(g: Context, h: int) -> bool:
     return h < len(g.state.casting_spell) and g.state.casting_spell[h] >= 0
 
 
-def fail_spell(g: Game, h: int, reason: str) -> None:
+def fail_spell(g: Context, h: int, reason: str) -> None:
     """The selected spell fails: no effect, no Magic paid, the scroll kept (R-SPELL-13). The log
     names the spell only if heroes may know it (not an unidentified scroll's)."""
     s = g.state

@@ -26,14 +26,14 @@ from dungeon_env.engine.units import (
 )
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 MONSTER, HERO, M_SPEND, H_SPEND, WINNER = range(5)
 UNRESOLVED, TIE, HERO_WON, MONSTER_WON = -1, 0, 1, 2
 MAX_FIGHT_STAMINA = BASE_RULES.fight_stamina_max  # as written; a game reads rules.fight_stamina_max
 
 
-def gather_fights(g: Game) -> list[list[int]]:
+def gather_fights(g: Context) -> list[list[int]]:
     """Every hero fights every monster orthogonally adjacent to it with no wall or closed door
     between them (R-FIGHT-01). Order: monster square, then hero square, in reading order (A-09)."""
     from dungeon_env.engine.movement import open_side
@@ -63,7 +63,7 @@ def enemy_counts(fights: list[list[int]]) -> dict[int, int]:
     return counts
 
 
-def begin_fighting(g: Game) -> bool:
+def begin_fighting(g: Context) -> bool:
     """Set up the phase's Fights; returns False if there are none."""
     s = g.state
     s.fights = gather_fights(g)
@@ -77,7 +77,7 @@ def begin_fighting(g: Game) -> bool:
     return True
 
 
-def _ask_stamina(g: Game) -> None:
+def _ask_stamina(g: Context) -> None:
     """The DM declares the monster's Stamina first, then the hero (A-09): the hero's question is
     pushed first so that the DM's is on top of the stack."""
     row = g.state.fights[g.state.fight_index]
@@ -85,14 +85,14 @@ def _ask_stamina(g: Game) -> None:
     g.push(Decision.FIGHT_STAMINA, row[MONSTER])
 
 
-def legal_fight_stamina(g: Game, u: int) -> list[int]:
+def legal_fight_stamina(g: Context, u: int) -> list[int]:
     s = g.state
     if s.exhausted[u]:
         return [SPEND_ACTIONS[0]]
     return list(SPEND_ACTIONS[: min(g.rules.fight_stamina_max, int(s.stamina[u])) + 1])
 
 
-def do_fight_stamina(g: Game, u: int, action: int) -> None:
+def do_fight_stamina(g: Context, u: int, action: int) -> None:
     s = g.state
     amount = action - SPEND_ACTIONS[0]
     row = s.fights[s.fight_index]
@@ -109,7 +109,7 @@ def do_fight_stamina(g: Game, u: int, action: int) -> None:
         apply_fight_damage(g)
 
 
-def hero_modifiers(g: Game, h: int, enemies: int, spend: int) -> dict[str, int]:
+def hero_modifiers(g: Context, h: int, enemies: int, spend: int) -> dict[str, int]:
     """-1 per enemy beyond the first (``rules.enemy_penalty``), surprised -1, Light 0 -1
     (``light.dark_penalty``), items and effects, Stamina spent."""
     s, r = g.state, g.rules
@@ -126,7 +126,7 @@ def hero_modifiers(g: Game, h: int, enemies: int, spend: int) -> dict[str, int]:
     return mods
 
 
-def monster_modifiers(g: Game, m: int, enemies: int, spend: int) -> dict[str, int]:
+def monster_modifiers(g: Context, m: int, enemies: int, spend: int) -> dict[str, int]:
     mods = {}
     if enemies > 1 and g.rules.enemy_penalty:
         mods["enemies"] = -(enemies - 1) * g.rules.enemy_penalty
@@ -136,7 +136,7 @@ def monster_modifiers(g: Game, m: int, enemies: int, spend: int) -> dict[str, in
     return mods
 
 
-def resolve_fight(g: Game, row: list[int]) -> None:
+def resolve_fight(g: Context, row: list[int]) -> None:
     """Each side rolls 2d6 + modified Fighting Score; higher total wins, ties go to a Strong hero,
     otherwise nobody wins (R-FIGHT-06..08)."""
     s = g.state
@@ -175,7 +175,7 @@ def resolve_fight(g: Game, row: list[int]) -> None:
     )
 
 
-def apply_fight_damage(g: Game) -> None:
+def apply_fight_damage(g: Context) -> None:
     """All Fight damage lands together after the last Fight (R-DMG-01..05): each winner deals its
     Damage to each enemy it beat; every creature that damaged a casualty shares the kill. The step
     is simultaneous (R-DMG-10, A-14): only a hero already at 0 when it began rolls an extra Death's

@@ -14,40 +14,40 @@ from dungeon_env.engine import abilities, combat, explore, items, movement, spel
 from dungeon_env.engine.actions import HANDOFF_0, TARGET_ABILITY, TARGET_GIVE, TARGET_LOOT, Decision, Phase
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
-Legal = Callable[["Game", int, int, int], list[int]]
-Apply = Callable[["Game", int, int, int, int], None]
+Legal = Callable[["Context", int, int, int], list[int]]
+Apply = Callable[["Context", int, int, int, int], None]
 
 
-def _hero_move(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def _hero_move(g: Context, unit: int, a: int, b: int, action: int) -> None:
     if HANDOFF_0 <= action < HANDOFF_0 + 5:
         turn.handoff(g, action - HANDOFF_0)
     else:
         movement.do_hero_move(g, unit, action)
 
 
-def _hero_evade(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def _hero_evade(g: Context, unit: int, a: int, b: int, action: int) -> None:
     if HANDOFF_0 <= action < HANDOFF_0 + 5:
         turn.handoff(g, action - HANDOFF_0)
     else:
         movement.do_evade(g, unit, action)
 
 
-def _legal_act(g: Game, unit: int, a: int, b: int) -> list[int]:
+def _legal_act(g: Context, unit: int, a: int, b: int) -> list[int]:
     if g.state.phase == Phase.TRADE:
         return trade.legal_trade_act(g, unit, a, b)
     return explore.legal_hero_act(g, unit, a, b)
 
 
-def _act(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def _act(g: Context, unit: int, a: int, b: int, action: int) -> None:
     if g.state.phase == Phase.TRADE:
         trade.do_trade_act(g, unit, a, b, action)
     else:
         explore.do_hero_act(g, unit, a, b, action)
 
 
-def _legal_target(g: Game, unit: int, a: int, b: int) -> list[int]:
+def _legal_target(g: Context, unit: int, a: int, b: int) -> list[int]:
     if a == TARGET_ABILITY:
         return abilities.legal_target(g, unit, a, b)
     if a in (TARGET_GIVE, TARGET_LOOT):
@@ -55,7 +55,7 @@ def _legal_target(g: Game, unit: int, a: int, b: int) -> list[int]:
     return spells.legal_target(g, unit, a, b)
 
 
-def _target(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def _target(g: Context, unit: int, a: int, b: int, action: int) -> None:
     if a == TARGET_ABILITY:
         abilities.do_target(g, unit, a, b, action)
     elif a in (TARGET_GIVE, TARGET_LOOT):

@@ -54,7 +54,7 @@ from dungeon_env.engine.visibility import sees
 
 if TYPE_CHECKING:
     from dungeon_env.content.model import Effect, HeroCard
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 LIGHT_MAX = BASE_RULES.light_max  # the rules' cap; a game reads its own, g.rules.light_max (light.max)
 KIND = {kind: i for i, kind in enumerate(EFFECT_KINDS)}
@@ -78,7 +78,7 @@ FIGHT_HERO = 1  # the hero column of a state.fights row (engine.combat.HERO)
 # ------------------------------------------------------------------------------------------- sources
 
 
-def source_code(g: Game, source: str) -> int:
+def source_code(g: Context, source: str) -> int:
     """The ``source`` column of a lasting effect from its log label."""
     kind, _, name = source.partition(":")
     if kind == "spell" and name in g.spell_index:
@@ -91,7 +91,7 @@ def source_code(g: Game, source: str) -> int:
     return OTHER
 
 
-def source_name(g: Game, code: int) -> str:
+def source_name(g: Context, code: int) -> str:
     if code >= 0:
         return f"spell:{g.spells[code].id}"
     if code <= ABILITY_SOURCE:
@@ -110,26 +110,26 @@ def ability_codes(heroes: tuple[HeroCard, ...]) -> dict[str, int]:
 # -------------------------------------------------------------------------------------- lasting rows
 
 
-def live(g: Game, row: list[int]) -> bool:
+def live(g: Context, row: list[int]) -> bool:
     s = g.state
     u = row[UNIT]
     return s.unit_status[u] == ACTIVE and s.unit_uid[u] == row[UID]
 
 
-def rows_of(g: Game, u: int) -> list[list[int]]:
+def rows_of(g: Context, u: int) -> list[list[int]]:
     return [row for row in g.state.effects if row[UNIT] == u and live(g, row)]
 
 
-def spell_in_play(g: Game, spell: int) -> bool:
+def spell_in_play(g: Context, spell: int) -> bool:
     """An ongoing effect of this spell lasts, on anyone (the recast ban is global, ruling A-23)."""
     return any(row[SOURCE] == spell and live(g, row) for row in g.state.effects)
 
 
-def asleep(g: Game, u: int) -> bool:
+def asleep(g: Context, u: int) -> bool:
     return any(row[KIND_COL] == SLEEP for row in rows_of(g, u))
 
 
-def add_lasting(g: Game, effect: Effect, source: str, target: int) -> None:
+def add_lasting(g: Context, effect: Effect, source: str, target: int) -> None:
     s = g.state
     turns = effect.duration + 1  # the rest of this turn, then `duration` more turns
     s.effects.append(
@@ -148,7 +148,7 @@ def add_lasting(g: Game, effect: Effect, source: str, target: int) -> None:
     )
 
 
-def tick(g: Game) -> None:
+def tick(g: Context) -> None:
     """Turn End: every lasting effect counts down one turn; the expired and void ones end."""
     s = g.state
     kept = []
@@ -174,7 +174,7 @@ def tick(g: Game) -> None:
 # ---------------------------------------------------------------------------------------- carried items
 
 
-def carried(g: Game, u: int, kind: str) -> list[tuple[str, int]]:
+def carried(g: Context, u: int, kind: str) -> list[tuple[str, int]]:
     """``(item id, amount)`` of the identified passive items ``u`` holds that give ``kind``."""
     s = g.state
     if u >= s.n_heroes:
@@ -189,7 +189,7 @@ def carried(g: Game, u: int, kind: str) -> list[tuple[str, int]]:
     return out
 
 
-def innate(g: Game, u: int, kind: str) -> list[tuple[str, int]]:
+def innate(g: Context, u: int, kind: str) -> list[tuple[str, int]]:
     """``(ability id, amount)`` of hero ``u``'s Passive abilities that give ``kind`` now."""
     s = g.state
     if u >= s.n_heroes:
@@ -201,7 +201,7 @@ def innate(g: Game, u: int, kind: str) -> list[tuple[str, int]]:
     return out
 
 
-def _holds(g: Game, u: int, condition: str) -> bool:
+def _holds(g: Context, u: int, condition: str) -> bool:
     s = g.state
     if condition == "outnumbered":
         return sum(row[FIGHT_HERO] == u for row in s.fights) >= 2
@@ -210,7 +210,7 @@ def _holds(g: Game, u: int, condition: str) -> bool:
     return True
 
 
-def _bonus(g: Game, u: int, kind: str) -> int:
+def _bonus(g: Context, u: int, kind: str) -> int:
     total = sum(amount for _, amount in carried(g, u, kind))
     total += sum(amount for _, amount in innate(g, u, kind))
     k = KIND[kind]
@@ -220,7 +220,7 @@ def _bonus(g: Game, u: int, kind: str) -> int:
 # ------------------------------------------------------------------------------------------ the hooks
 
 
-def fight_modifiers(g: Game, u: int) -> dict[str, int]:
+def fight_modifiers(g: Context, u: int) -> dict[str, int]:
     mods: dict[str, int] = {}
     for item_id, amount in carried(g, u, "fight_bonus"):
         name = f"item:{item_id}"
@@ -235,7 +235,7 @@ def fight_modifiers(g: Game, u: int) -> dict[str, int]:
     return {k: v for k, v in mods.items() if v}
 
 
-def damage_of(g: Game, u: int, target: int = -1) -> int:
+def damage_of(g: Context, u: int, target: int = -1) -> int:
     """``u``'s Damage with its weapons and effects, less ``target``'s armour; never below 1."""
     damage = int(g.state.base_damage[u]) + _bonus(g, u, "damage_bonus")
     if target >= 0:
@@ -243,11 +243,11 @@ def damage_of(g: Game, u: int, target: int = -1) -> int:
     return max(1, damage)
 
 
-def move_bonus(g: Game, u: int) -> int:
+def move_bonus(g: Context, u: int) -> int:
     return _bonus(g, u, "move_bonus")
 
 
-def check_modifiers(g: Game, u: int, check: str) -> dict[str, int]:
+def check_modifiers(g: Context, u: int, check: str) -> dict[str, int]:
     kind = CHECK_KINDS.get(check)
     if kind is None:
         return {}
@@ -262,7 +262,7 @@ def check_modifiers(g: Game, u: int, check: str) -> dict[str, int]:
 # ----------------------------------------------------------------------------------- applying effects
 
 
-def raise_light(g: Game, amount: int, source: str) -> None:
+def raise_light(g: Context, amount: int, source: str) -> None:
     """Light rises, never above the cap: 20, ``light.max`` (R-LIGHT-01/03)."""
     s = g.state
     before = s.light
@@ -278,7 +278,7 @@ def raise_light(g: Game, amount: int, source: str) -> None:
     )
 
 
-def detect_traps_near(g: Game, u: int, radius: int, source: str) -> list[int]:
+def detect_traps_near(g: Context, u: int, radius: int, source: str) -> list[int]:
     """Every armed trap within ``radius`` squares (path distance, A-39) of ``u`` that ``u`` can see
     becomes known to the heroes; returns the trap indices newly detected."""
     s, t = g.state, g.tables
@@ -305,7 +305,7 @@ def detect_traps_near(g: Game, u: int, radius: int, source: str) -> list[int]:
     return found
 
 
-def _damage(g: Game, amount: int, source: str, target: int, by: int) -> None:
+def _damage(g: Context, amount: int, source: str, target: int, by: int) -> None:
     s = g.state
     if target < s.n_heroes:
         killers = (label(g, by),) if by >= 0 else (source,)
@@ -330,7 +330,7 @@ def _damage(g: Game, amount: int, source: str, target: int, by: int) -> None:
         g.check_end()
 
 
-def _gain(g: Game, effect: Effect, source: str, target: int) -> None:
+def _gain(g: Context, effect: Effect, source: str, target: int) -> None:
     s = g.state
     if effect.kind == "heal":
         heal(g, target, effect.amount)
@@ -352,7 +352,7 @@ def _gain(g: Game, effect: Effect, source: str, target: int) -> None:
     )
 
 
-def _lasting(g: Game, effect: Effect, source: str, target: int) -> None:
+def _lasting(g: Context, effect: Effect, source: str, target: int) -> None:
     s = g.state
     add_lasting(g, effect, source, target)
     if effect.kind == "move_bonus" and s.phase == Phase.HERO_MOVEMENT and not s.move_done[target]:
@@ -361,7 +361,7 @@ def _lasting(g: Game, effect: Effect, source: str, target: int) -> None:
         s.skip_move[target] = True
 
 
-def apply_effect(g: Game, effect: Effect, source: str, target: int, by: int = -1) -> None:
+def apply_effect(g: Context, effect: Effect, source: str, target: int, by: int = -1) -> None:
     """Apply one effect; an effect on a unit that is no longer on the board does nothing."""
     s = g.state
     kind = effect.kind

@@ -13,10 +13,10 @@ from dungeon_env.engine.tables import UNREACHABLE, path_distances
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_monster
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 
-def encounter(g: Game, group: list[int], how: How, unsurprisable: bool = False) -> None:
+def encounter(g: Context, group: list[int], how: How, unsurprisable: bool = False) -> None:
     """Newly placed monsters meet the heroes.
 
     Surprise is rolled only when this starts the combat sequence, except that Ambushers always
@@ -43,7 +43,7 @@ def encounter(g: Game, group: list[int], how: How, unsurprisable: bool = False) 
         g.log({"type": "monsters_surprised", "units": [label(g, u) for u in group], "turn": s.turn})
 
 
-def _surprise_roll(g: Game, h: int, ambush: bool) -> bool:
+def _surprise_roll(g: Context, h: int, ambush: bool) -> bool:
     """Surprised on a total of 1-2 (``rules.surprise_max``); facing Ambushers, unless 6
     (``rules.ambush_ready_min``). Perceptive +1, Light 0 -1 (``light.dark_penalty``)."""
     s, r = g.state, g.rules
@@ -77,7 +77,7 @@ def _surprise_roll(g: Game, h: int, ambush: bool) -> bool:
     return is_surprised
 
 
-def surprise_lasts_until(g: Game) -> int:
+def surprise_lasts_until(g: Context) -> int:
     """The last turn of a Surprise rolled now: this one, or the next when it is rolled after this
     turn's Movement and combat sub-steps (an ambush in the Explore phase, ruling A-25 revised), so
     that it lasts through the first turn of combat with the monsters that caused it."""
@@ -85,13 +85,13 @@ def surprise_lasts_until(g: Game) -> int:
     return s.turn + (1 if s.phase >= Phase.SPELL_RESOLUTION else 0)
 
 
-def patrols_relevant(g: Game) -> bool:
+def patrols_relevant(g: Context) -> bool:
     """No more Patrol rolls once every room that counts has been revealed: not secret, with an
     ordinary door (R-MON-07 revised, ``Tables.patrol_rooms``)."""
     return not bool(np.all(g.state.revealed[g.tables.patrol_rooms]))
 
 
-def roll_patrols(g: Game) -> None:
+def roll_patrols(g: Context) -> None:
     """Turn Start: one d6 per corridor that held a hero at the previous Turn End; a 1 brings a
     fresh copy of the Patrol set into that corridor (R-MON-04..06, rulings A-05..A-07; a roll of at
     most ``rules.patrol_max``)."""
@@ -107,7 +107,7 @@ def roll_patrols(g: Game) -> None:
             spawn_patrol(g, area)
 
 
-def spawn_patrol(g: Game, area: int) -> list[int]:
+def spawn_patrol(g: Context, area: int) -> list[int]:
     s, t = g.state, g.tables
     squares = [int(q) for q in t.area_squares[area] if _free(g, int(q))]
     heroes = active_heroes(g)
@@ -129,14 +129,14 @@ def spawn_patrol(g: Game, area: int) -> list[int]:
     return group
 
 
-def _free(g: Game, sq: int) -> bool:
+def _free(g: Context, sq: int) -> bool:
     """The movement rules' "nothing stands there" (movement imports this module, so import late)."""
     from dungeon_env.engine.movement import free
 
     return free(g, sq)
 
 
-def _nearest_free_in_area(g: Game, start: int, area: int, count: int) -> list[int]:
+def _nearest_free_in_area(g: Context, start: int, area: int, count: int) -> list[int]:
     """Free squares of ``area`` in order of walking distance from ``start`` (ties: reading order)."""
     dist = path_distances(g.tables, [start], g.state.door_open)
     candidates = [int(q) for q in g.tables.area_squares[area] if _free(g, int(q)) and dist[q] < UNREACHABLE]
@@ -144,7 +144,7 @@ def _nearest_free_in_area(g: Game, start: int, area: int, count: int) -> list[in
     return candidates[:count]
 
 
-def trigger_ambushes(g: Game, h: int) -> None:
+def trigger_ambushes(g: Context, h: int) -> None:
     """The first time a hero enters an area with an ambush, its Ambushers spawn (R-MON-09)."""
     s, t = g.state, g.tables
     area = t.area[s.unit_pos[h]]

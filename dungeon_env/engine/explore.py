@@ -54,7 +54,7 @@ from dungeon_env.engine.units import (
 
 if TYPE_CHECKING:
     from dungeon_env.content.model import Effect, EventOption, RoomEvent
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 STEP_CHOICE, STEP_EVENTS, STEP_ACTS = 0, 1, 2
 TARGETLESS = ("light",)  # effects that act on the party, not on one hero: applied once per event
@@ -63,7 +63,7 @@ TARGETLESS = ("light",)  # effects that act on the party, not on one hero: appli
 # ----------------------------------------------------------------------------------------- the phase
 
 
-def begin_explore(g: Game) -> None:
+def begin_explore(g: Context) -> None:
     """(a) each living hero on the board says whether it explores or stays put (R-EXPL-02)."""
     s = g.state
     s.act_step = STEP_CHOICE
@@ -71,7 +71,7 @@ def begin_explore(g: Game) -> None:
     resume_explore(g)
 
 
-def resume_explore(g: Game) -> None:
+def resume_explore(g: Context) -> None:
     """Go on with the phase where it stands: (a) the next explore choice, (b) the next event due,
     (c) the next hero's other Explore actions, then (d) the Detect Traps rolls and on to Trade."""
     s = g.state
@@ -100,7 +100,7 @@ def resume_explore(g: Game) -> None:
     g.goto(Phase.TRADE)
 
 
-def _ask_next(g: Game, kind: Decision, pop: bool) -> bool:
+def _ask_next(g: Context, kind: Decision, pop: bool) -> bool:
     """Ask the first hero of ``act_todo`` still on the board; ``pop`` takes it off the list now
     (else its END does). False when nobody is left."""
     s = g.state
@@ -116,11 +116,11 @@ def _ask_next(g: Game, kind: Decision, pop: bool) -> bool:
     return False
 
 
-def legal_explore_choice(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_explore_choice(g: Context, unit: int, a: int, b: int) -> list[int]:
     return [EXPLORE, STAY]
 
 
-def do_explore_choice(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_explore_choice(g: Context, unit: int, a: int, b: int, action: int) -> None:
     s = g.state
     s.exploring[unit] = action == EXPLORE
     if action == EXPLORE:
@@ -128,14 +128,14 @@ def do_explore_choice(g: Game, unit: int, a: int, b: int, action: int) -> None:
     g.log({"type": "explore_choice", "unit": label(g, unit), "explore": action == EXPLORE, "turn": s.turn})
 
 
-def _mark_explored(g: Game) -> None:
+def _mark_explored(g: Context) -> None:
     s, t = g.state, g.tables
     for h in active_heroes(g):
         if s.exploring[h]:
             s.explored_bits |= 1 << int(t.area[s.unit_pos[h]])
 
 
-def legal_hero_act(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_hero_act(g: Context, unit: int, a: int, b: int) -> list[int]:
     """(c) Explore actions: an item (use, identify, memorize...), an Explore spell, an Active
     ability, or END."""
     acts = items.item_actions(g, unit, "explore") + spells.spell_actions(g, unit, "explore")
@@ -143,7 +143,7 @@ def legal_hero_act(g: Game, unit: int, a: int, b: int) -> list[int]:
     return sorted({*acts, END})
 
 
-def do_hero_act(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_hero_act(g: Context, unit: int, a: int, b: int, action: int) -> None:
     s = g.state
     if action == END:
         if s.act_todo and s.act_todo[0] == unit:
@@ -159,7 +159,7 @@ def do_hero_act(g: Game, unit: int, a: int, b: int, action: int) -> None:
 # ----------------------------------------------------------------------------------------- room events
 
 
-def area_order(g: Game) -> list[int]:
+def area_order(g: Context) -> list[int]:
     """Areas in the board's reading order (by each area's first square), built once per adventure."""
     cache = g.tables.cache
     order = cache.get("area_order")
@@ -169,11 +169,11 @@ def area_order(g: Game) -> list[int]:
     return order
 
 
-def _area_index(g: Game, event: RoomEvent) -> int:
+def _area_index(g: Context, event: RoomEvent) -> int:
     return g.tables.board.area_names.index(event.area)
 
 
-def _due_events(g: Game) -> list[int]:
+def _due_events(g: Context) -> list[int]:
     """Events not yet fired in the areas that hold a hero, in board reading order of the areas,
     then in file order (A-60)."""
     s, t = g.state, g.tables
@@ -185,7 +185,7 @@ def _due_events(g: Game) -> list[int]:
     return [e for a in area_order(g) if a in occupied for e in by_area.get(a, [])]
 
 
-def affected(g: Game, e: int) -> list[int]:
+def affected(g: Context, e: int) -> list[int]:
     """The heroes an event affects: every living hero in its area, or only the exploring ones."""
     s, t = g.state, g.tables
     event = t.adventure.events[e]
@@ -194,11 +194,11 @@ def affected(g: Game, e: int) -> list[int]:
     return heroes if event.scope == "all" else [h for h in heroes if s.exploring[h]]
 
 
-def _fires(g: Game, e: int) -> bool:
+def _fires(g: Context, e: int) -> bool:
     return not g.state.event_done[e] and bool(affected(g, e))
 
 
-def fire_event(g: Game, e: int) -> None:
+def fire_event(g: Context, e: int) -> None:
     """Resolve one event (it never fires again, A-59); it may ask decisions of the heroes."""
     s = g.state
     event = g.tables.adventure.events[e]
@@ -237,12 +237,12 @@ def fire_event(g: Game, e: int) -> None:
     g.check_end()
 
 
-def _apply(g: Game, effect: Effect, source: str, h: int) -> None:
+def _apply(g: Context, effect: Effect, source: str, h: int) -> None:
     if g.state.unit_status[h] == ACTIVE:
         effects.apply_effect(g, effect, source, h)
 
 
-def _apply_all(g: Game, effect: Effect, source: str, heroes: list[int]) -> None:
+def _apply_all(g: Context, effect: Effect, source: str, heroes: list[int]) -> None:
     if effect.kind in TARGETLESS:
         effects.apply_effect(g, effect, source, -1)
         return
@@ -250,7 +250,7 @@ def _apply_all(g: Game, effect: Effect, source: str, heroes: list[int]) -> None:
         _apply(g, effect, source, h)
 
 
-def trait_check(g: Game, h: int, trait: str) -> bool:
+def trait_check(g: Context, h: int, trait: str) -> bool:
     """A room-text trait check: d6, +1 with the trait, 4-6 succeeds (the rules' single-die bands;
     Light does not apply, R-LIGHT-04; ``rules.trait_check_min``)."""
     need = g.rules.trait_check_min
@@ -263,7 +263,7 @@ def trait_check(g: Game, h: int, trait: str) -> bool:
     return total >= need
 
 
-def resolve_option(g: Game, e: int, option: EventOption, h: int) -> None:
+def resolve_option(g: Context, e: int, option: EventOption, h: int) -> None:
     """One option for hero ``h``: its trait check if any (a failure applies ``fail`` only), then its
     effect and its find."""
     source = f"event:{g.tables.adventure.events[e].area}"
@@ -280,11 +280,11 @@ def resolve_option(g: Game, e: int, option: EventOption, h: int) -> None:
             g.log({"type": "item_found", "unit": label(g, h), "item": item, "event": e, "turn": g.state.turn})
 
 
-def legal_event_choice(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_event_choice(g: Context, unit: int, a: int, b: int) -> list[int]:
     return [CHOICE_0 + k for k in range(len(g.tables.adventure.events[a].options))]
 
 
-def do_event_choice(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_event_choice(g: Context, unit: int, a: int, b: int, action: int) -> None:
     k = action - CHOICE_0
     g.log({"type": "event_choice", "event": a, "unit": label(g, unit), "option": k, "turn": g.state.turn})
     resolve_option(g, a, g.tables.adventure.events[a].options[k], unit)
@@ -295,12 +295,12 @@ def do_event_choice(g: Game, unit: int, a: int, b: int, action: int) -> None:
 # ----------------------------------------------------------------------------------------- items found
 
 
-def _find(g: Game, card_id: str | None, deck: str | None) -> int:
+def _find(g: Context, card_id: str | None, deck: str | None) -> int:
     """The item slot of a find: the named card, or the next card of the deck (-1: the deck is empty)."""
     return items.create(g, card_id) if card_id is not None else items.draw(g, deck)
 
 
-def _offer(g: Game, e: int, heroes: list[int]) -> None:
+def _offer(g: Context, e: int, heroes: list[int]) -> None:
     """An item found: offered to the exploring heroes of the area in slot order (R-EXPL-05, A-05)."""
     event = g.tables.adventure.events[e]
     item = _find(g, event.item, event.deck)
@@ -309,12 +309,12 @@ def _offer(g: Game, e: int, heroes: list[int]) -> None:
     g.push(Decision.CLAIM_ITEM, heroes[0], e, item)
 
 
-def legal_claim(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_claim(g: Context, unit: int, a: int, b: int) -> list[int]:
     """TAKE (if the hero can carry one more item) or PASS."""
     return [TAKE, PASS] if items.can_hold(g, unit) else [PASS]
 
 
-def do_claim(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_claim(g: Context, unit: int, a: int, b: int, action: int) -> None:
     """TAKE: the hero takes the item. PASS: the next exploring hero of the area is asked; if every
     one passes, the item is left where it was found."""
     s = g.state
@@ -332,12 +332,12 @@ def do_claim(g: Game, unit: int, a: int, b: int, action: int) -> None:
 # ------------------------------------------------------------------------------ ambushes and secrets
 
 
-def _free(g: Game, sq: int) -> bool:
+def _free(g: Context, sq: int) -> bool:
     t = g.tables
     return g.state.occupant[sq] < 0 and not t.furniture[sq] and not t.blockage[sq] and not traps.blocks(g, sq)
 
 
-def _spot(g: Game, sq: int, area: int) -> int:
+def _spot(g: Context, sq: int, area: int) -> int:
     """``sq`` if free, else the nearest free square of the same area (ties in reading order), or -1."""
     if _free(g, sq):
         return sq
@@ -346,7 +346,7 @@ def _spot(g: Game, sq: int, area: int) -> int:
     return min(spots, key=lambda q: (dist[q], q)) if spots else -1
 
 
-def spawn_event_monsters(g: Game, e: int) -> list[int]:
+def spawn_event_monsters(g: Context, e: int) -> list[int]:
     """An event's monsters appear as an ambush: whatever their cards, they follow the Ambusher rules
     (R-MON-09 revised): every hero needs a 6 to be ready and they are never surprised."""
     event = g.tables.adventure.events[e]
@@ -362,7 +362,7 @@ def spawn_event_monsters(g: Game, e: int) -> list[int]:
     return group
 
 
-def reveal_door(g: Game, door: int) -> None:
+def reveal_door(g: Context, door: int) -> None:
     """A secret door becomes an ordinary closed door: it can be opened from now on."""
     s = g.state
     s.door_hidden[door] = False

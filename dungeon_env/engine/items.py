@@ -52,7 +52,7 @@ from dungeon_env.engine.units import has_trait, label
 
 if TYPE_CHECKING:
     from dungeon_env.content.model import ItemCard
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 WHEN = ("movement", "evasion", "explore", "trade")
 NOBODY, DESTROYED = -1, -2
@@ -61,7 +61,7 @@ NOBODY, DESTROYED = -1, -2
 # ------------------------------------------------------------------------------------ decks and slots
 
 
-def uniform(g: Game, n: int) -> int:
+def uniform(g: Context, n: int) -> int:
     """A uniform integer in ``0..n-1`` from d6 rolls only (R-BOARD-03): base-6 digits, redrawn when
     they fall above the largest multiple of ``n``."""
     if n <= 1:
@@ -86,7 +86,7 @@ def _base6_draw(n: int) -> tuple[int, int]:
     return digits, span - span % n
 
 
-def _shuffle(g: Game, cards: list[int]) -> list[int]:
+def _shuffle(g: Context, cards: list[int]) -> list[int]:
     """Fisher-Yates with d6-made uniform draws."""
     for i in range(len(cards) - 1, 0, -1):
         j = uniform(g, i + 1)
@@ -94,7 +94,7 @@ def _shuffle(g: Game, cards: list[int]) -> list[int]:
     return cards
 
 
-def setup_items(g: Game, carried: list[list[tuple[str, bool]]] | None) -> None:
+def setup_items(g: Context, carried: list[list[tuple[str, bool]]] | None) -> None:
     """Build and shuffle the five decks, then hand the heroes the items they carry in."""
     s = g.state
     unshuffled = {deck: [] for deck in DECKS}  # each card's copies, in catalogue order
@@ -117,7 +117,7 @@ def setup_items(g: Game, carried: list[list[tuple[str, bool]]] | None) -> None:
                 give(g, slot, u)
 
 
-def create(g: Game, card_id: str) -> int:
+def create(g: Context, card_id: str) -> int:
     """A new item slot holding a copy of the card (face down for potions, scrolls and magic items,
     R-IDENT-01), held by nobody; -1 if every slot is taken."""
     s = g.state
@@ -135,7 +135,7 @@ def create(g: Game, card_id: str) -> int:
     return slot
 
 
-def draw(g: Game, deck: str) -> int:
+def draw(g: Context, deck: str) -> int:
     """The top card of ``deck`` as a new item slot held by nobody; -1 if the deck is empty (decks are
     not reshuffled)."""
     s = g.state
@@ -158,16 +158,16 @@ def draw(g: Game, deck: str) -> int:
     return slot
 
 
-def held(g: Game, u: int) -> list[int]:
+def held(g: Context, u: int) -> list[int]:
     return (g.state.item_holder == u).nonzero()[0].tolist()
 
 
-def can_hold(g: Game, u: int) -> bool:
+def can_hold(g: Context, u: int) -> bool:
     """Room for one more item: at most 12 (``rules.max_items``, ruling D-M17)."""
     return len(held(g, u)) < g.rules.max_items
 
 
-def give(g: Game, item: int, unit: int) -> bool:
+def give(g: Context, item: int, unit: int) -> bool:
     """``unit`` now holds the item; False (nothing changes) if it already holds the most it can."""
     if not can_hold(g, unit):
         return False
@@ -177,15 +177,15 @@ def give(g: Game, item: int, unit: int) -> bool:
     return True
 
 
-def destroy(g: Game, item: int) -> None:
+def destroy(g: Context, item: int) -> None:
     g.state.item_holder[item] = DESTROYED
 
 
-def card_of(g: Game, item: int) -> ItemCard:
+def card_of(g: Context, item: int) -> ItemCard:
     return g.item_cards[int(g.state.item_card[item])]
 
 
-def reveal(g: Game, item: int, how: str) -> None:
+def reveal(g: Context, item: int, how: str) -> None:
     """The item turns face up (identified)."""
     s = g.state
     if s.item_known[item]:
@@ -205,7 +205,7 @@ def reveal(g: Game, item: int, how: str) -> None:
     )
 
 
-def end_adventure(g: Game) -> None:
+def end_adventure(g: Context) -> None:
     """Every item still unidentified is identified at the adventure's end (R-IDENT-04, R-END-04)."""
     s = g.state
     for item in np.flatnonzero((s.item_card >= 0) & (s.item_holder != DESTROYED)):
@@ -216,13 +216,13 @@ def end_adventure(g: Game) -> None:
 # ---------------------------------------------------------------------------------------- legality
 
 
-def _may_act(g: Game, h: int) -> bool:
+def _may_act(g: Context, h: int) -> bool:
     """A hero on the board that is not surprised may use items (R-SURP-06)."""
     s = g.state
     return h < s.n_heroes and s.unit_status[h] == ACTIVE and not s.surprised[h]
 
 
-def can_use(g: Game, h: int, item: int, when: str) -> bool:
+def can_use(g: Context, h: int, item: int, when: str) -> bool:
     """USE is legal for this item now (timing A-58; R-IDENT-05/06; scrolls follow their spell)."""
     s = g.state
     card = card_of(g, item)
@@ -240,7 +240,7 @@ def can_use(g: Game, h: int, item: int, when: str) -> bool:
     return not (card.use == "reusable" and s.item_used_turn[item] == s.turn)
 
 
-def can_identify(g: Game, h: int, item: int) -> bool:
+def can_identify(g: Context, h: int, item: int) -> bool:
     """A Learned hero, once per Explore phase, an unidentified item not locked by a 1 (R-IDENT-02)."""
     s = g.state
     return (
@@ -251,7 +251,7 @@ def can_identify(g: Game, h: int, item: int) -> bool:
     )
 
 
-def item_verbs(g: Game, h: int, item: int, when: str) -> list[int]:
+def item_verbs(g: Context, h: int, item: int, when: str) -> list[int]:
     s = g.state
     if when == "trade":
         return [GIVE] if not s.gave[h] else []
@@ -266,7 +266,7 @@ def item_verbs(g: Game, h: int, item: int, when: str) -> list[int]:
     return verbs
 
 
-def item_actions(g: Game, h: int, when: str) -> list[int]:
+def item_actions(g: Context, h: int, when: str) -> list[int]:
     """ITEM_k for each item the hero holds that some verb applies to now (k = its place in
     ``held``), except an item it went BACK from in this phase. In the Trade phase every held item,
     if the hero has not given one yet (the ``trade`` module offers them only when there is someone
@@ -279,25 +279,25 @@ def item_actions(g: Game, h: int, when: str) -> list[int]:
     return out
 
 
-def decline(g: Game, h: int, item: int) -> None:
+def decline(g: Context, h: int, item: int) -> None:
     """BACK: the hero changes its mind about the picked item; nothing happens, and the item is not
     offered to it again in this phase (so every phase still ends, ruling D-08b)."""
     g.state.declined_items[h, item] = True
     g.log({"type": "back", "unit": label(g, h), "item": item, "turn": g.state.turn})
 
 
-def pick_item(g: Game, h: int, k: int, when: str) -> None:
+def pick_item(g: Context, h: int, k: int, when: str) -> None:
     """The hero picked its k-th item (ITEM_k): ask what to do with it."""
     g.push(Decision.ITEM_VERB, h, held(g, h)[k], WHEN.index(when))
 
 
-def legal_item_verb(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_item_verb(g: Context, unit: int, a: int, b: int) -> list[int]:
     """The verbs that apply to the picked item now, and always BACK (picking never commits the hero
     to losing it: issue "destructive single choices", ruling D-08b)."""
     return sorted([*item_verbs(g, unit, a, WHEN[b]), BACK])
 
 
-def do_item_verb(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_item_verb(g: Context, unit: int, a: int, b: int, action: int) -> None:
     when = WHEN[b]
     if action == BACK:
         decline(g, unit, a)
@@ -314,7 +314,7 @@ def do_item_verb(g: Game, unit: int, a: int, b: int, action: int) -> None:
 # ------------------------------------------------------------------------------------------- actions
 
 
-def identify(g: Game, h: int, item: int) -> None:
+def identify(g: Context, h: int, item: int) -> None:
     """Identify roll (R-IDENT-03): 1 never (locked until the adventure ends, A-43), 2-3 not yet,
     4-6 identified (``rules.identify_never_max``, ``rules.identify_min``); an identify_bonus ability
     adds (ruling D-A3). Breaks Rest."""
@@ -333,7 +333,7 @@ def identify(g: Game, h: int, item: int) -> None:
         reveal(g, item, "identify")
 
 
-def use_item(g: Game, h: int, item: int, when: str) -> None:
+def use_item(g: Context, h: int, item: int, when: str) -> None:
     """Use an item (A-58; breaks Rest). An unidentified potion or scroll is revealed and its true
     effect resolves (A-44); one whose effect cannot apply now (a revival elixir) stays, revealed."""
     s = g.state
@@ -353,7 +353,7 @@ def use_item(g: Game, h: int, item: int, when: str) -> None:
     finish_use(g, h, item, h)
 
 
-def item_targets(g: Game, h: int) -> list[int]:
+def item_targets(g: Context, h: int) -> list[int]:
     """The holder and the heroes orthogonally next to it with no wall or closed door between, in
     slot order."""
     s = g.state
@@ -366,15 +366,15 @@ def item_targets(g: Game, h: int) -> list[int]:
     return [u for u in range(s.n_heroes) if s.unit_status[u] == ACTIVE and int(s.unit_pos[u]) in near]
 
 
-def legal_item_target(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_item_target(g: Context, unit: int, a: int, b: int) -> list[int]:
     return [TARGET_0 + k for k in range(len(item_targets(g, unit)))]
 
 
-def do_item_target(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_item_target(g: Context, unit: int, a: int, b: int, action: int) -> None:
     finish_use(g, unit, b, item_targets(g, unit)[action - TARGET_0])
 
 
-def finish_use(g: Game, h: int, item: int, target: int) -> None:
+def finish_use(g: Context, h: int, item: int, target: int) -> None:
     s = g.state
     card = card_of(g, item)
     g.log(

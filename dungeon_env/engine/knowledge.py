@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from dungeon_env.content.model import WIDTH
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 # Roll checks made in the open (R-TRAP-03 makes the Detect Traps rolls the DM's secret).
 OPEN_CHECKS = frozenset(
@@ -166,7 +166,7 @@ class HeroLens:
     docstring). Feed it every event once, in order: :meth:`see` returns the event as heroes may
     know it, or None."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Context) -> None:
         self.game = game
         t = game.tables
         self._area_of = t.area

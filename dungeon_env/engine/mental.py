@@ -35,7 +35,7 @@ from dungeon_env.engine.units import (
 from dungeon_env.engine.visibility import sees
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 MAX_BID = BASE_RULES.mental_bid_max  # as written; a game reads rules.mental_bid_max
 PURPOSE_SPELL, PURPOSE_LASH = 0, 1
@@ -44,17 +44,17 @@ ABILITY = "mental_combat"
 AGGRESSOR_WINS, TIE, DEFENDER_WINS = 1, 0, -1
 
 
-def start(g: Game, aggressor: int, defender: int, purpose: int) -> None:
+def start(g: Context, aggressor: int, defender: int, purpose: int) -> None:
     """Begin a Mental Combat: the aggressor is asked its bid first."""
     g.state.mental = [aggressor, defender, -1, purpose]
     g.push(Decision.MENTAL_BID, aggressor, defender, -1)
 
 
-def legal_bid(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_bid(g: Context, unit: int, a: int, b: int) -> list[int]:
     return [SPEND_0 + k for k in range(min(g.rules.mental_bid_max, int(g.state.magic[unit])) + 1)]
 
 
-def do_bid(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_bid(g: Context, unit: int, a: int, b: int, action: int) -> None:
     s = g.state
     bid = action - SPEND_0
     s.magic[unit] -= bid  # paid whatever the outcome (R-MENT-02)
@@ -71,7 +71,7 @@ def do_bid(g: Game, unit: int, a: int, b: int, action: int) -> None:
         _lash_lands(g, a, unit, result)
 
 
-def modifiers(g: Game, u: int, bid: int) -> dict[str, int]:
+def modifiers(g: Context, u: int, bid: int) -> dict[str, int]:
     mods = {}
     if u < g.state.n_heroes and has_trait(g, u, "iron_willed"):
         mods["iron_willed"] = 1  # R-MENT-04
@@ -80,7 +80,7 @@ def modifiers(g: Game, u: int, bid: int) -> dict[str, int]:
     return mods
 
 
-def roll(g: Game, a: int, b: int, a_bid: int, b_bid: int) -> int:
+def roll(g: Context, a: int, b: int, a_bid: int, b_bid: int) -> int:
     """One d6 each (the aggressor's first), plus modifiers; logs a ``mental`` event and returns
     AGGRESSOR_WINS, TIE or DEFENDER_WINS (R-MENT-01)."""
     a_mods, b_mods = modifiers(g, a, a_bid), modifiers(g, b, b_bid)
@@ -111,7 +111,7 @@ def roll(g: Game, a: int, b: int, a_bid: int, b_bid: int) -> int:
 # ------------------------------------------------------------------------------------------- Mind Lash
 
 
-def lashers(g: Game) -> list[int]:
+def lashers(g: Context) -> list[int]:
     """Monsters that attack minds this Spell Resolution, in reading order."""
     s = g.state
     return [
@@ -121,7 +121,7 @@ def lashers(g: Game) -> list[int]:
     ]
 
 
-def lash_target(g: Game, m: int) -> int:
+def lash_target(g: Context, m: int) -> int:
     """The nearest hero the monster sees within ``rules.lash_range`` squares (ties: reading order), or -1."""
     s = g.state
     reach = g.rules.lash_range
@@ -135,7 +135,7 @@ def lash_target(g: Game, m: int) -> int:
     return min(near)[2] if near else -1
 
 
-def monster_attack(g: Game, m: int) -> None:
+def monster_attack(g: Context, m: int) -> None:
     """The monster's Mind Lash, if it is still on the board and a hero is in reach."""
     s = g.state
     if s.unit_status[m] != ACTIVE:
@@ -147,7 +147,7 @@ def monster_attack(g: Game, m: int) -> None:
     start(g, m, h, PURPOSE_LASH)
 
 
-def _lash_lands(g: Game, m: int, h: int, result: int) -> None:
+def _lash_lands(g: Context, m: int, h: int, result: int) -> None:
     if result != AGGRESSOR_WINS:
         return
     hurt_hero(g, h, g.rules.lash_damage, label(g, m), (label(g, m),))

@@ -36,19 +36,19 @@ from dungeon_env.engine.units import check_corpses, has_trait, label, put, spend
 from dungeon_env.engine.visibility import look
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 # The rules as written; a game reads its own (g.rules: rules.move_stamina_max, rules.evade_cost).
 MAX_STAMINA_FOR_MOVEMENT = BASE_RULES.move_stamina_max
 EVADE_COST = BASE_RULES.evade_cost
 
 
-def free(g: Game, sq: int) -> bool:
+def free(g: Context, sq: int) -> bool:
     """Nothing stands on the square: no figure, corpse, furniture, blockage or trap hazard (R-TURN-09)."""
     return g.state.occupant[sq] < 0 and not g.tables.obstacle[sq] and not traps.blocks(g, sq)
 
 
-def open_side(g: Game, sq: int, d: int) -> int:
+def open_side(g: Context, sq: int, d: int) -> int:
     """The square one step from ``sq`` in direction ``d`` if no wall or closed door is between
     them, else -1."""
     nxt, door = g.tables.sides[sq][d]
@@ -57,22 +57,22 @@ def open_side(g: Game, sq: int, d: int) -> int:
     return nxt
 
 
-def _is_corpse(g: Game, sq: int) -> bool:
+def _is_corpse(g: Context, sq: int) -> bool:
     u = g.state.occupant[sq]
     return u >= 0 and g.state.unit_status[u] == CORPSE
 
 
-def _is_free_corpse(g: Game, sq: int) -> bool:
+def _is_free_corpse(g: Context, sq: int) -> bool:
     """A corpse on ``sq`` that no hero is dragging already (a corpse trails one dragger)."""
     return _is_corpse(g, sq) and not bool(np.any(g.state.dragging == g.state.occupant[sq]))
 
 
-def can_buy_move(g: Game, u: int) -> bool:
+def can_buy_move(g: Context, u: int) -> bool:
     s = g.state
     return s.move_bought[u] < g.rules.move_stamina_max and s.stamina[u] > 0 and not s.exhausted[u]
 
 
-def _handoffs(g: Game, h: int) -> list[int]:
+def _handoffs(g: Context, h: int) -> list[int]:
     """Heroes ``h`` may hand control to; none if ``h`` has not acted since it got control and has
     already made its one idle hand-off of the phase (ruling D-04)."""
     s = g.state
@@ -85,7 +85,7 @@ def _handoffs(g: Game, h: int) -> list[int]:
     ]
 
 
-def legal_hero_move(g: Game, h: int) -> list[int]:
+def legal_hero_move(g: Context, h: int) -> list[int]:
     s = g.state
     sq = int(s.unit_pos[h])
     left = int(s.move_left[h])
@@ -117,13 +117,13 @@ def legal_hero_move(g: Game, h: int) -> list[int]:
     return sorted(acts)
 
 
-def _jumpable(g: Game, sq: int) -> bool:
+def _jumpable(g: Context, sq: int) -> bool:
     """A one-square obstacle a hero may Jump: furniture, a corpse, a detected trap or a hazard
     (R-JUMP-02, A-42)."""
     return bool(g.tables.furniture[sq]) or _is_corpse(g, sq) or traps.is_jumpable(g, sq)
 
 
-def do_hero_move(g: Game, h: int, action: int) -> None:
+def do_hero_move(g: Context, h: int, action: int) -> None:
     s = g.state
     s.progress = True
     if action < JUMP_N:
@@ -160,7 +160,7 @@ def do_hero_move(g: Game, h: int, action: int) -> None:
         abilities.use(g, h, action - ABILITY_0, "movement")
 
 
-def end_movement(g: Game, h: int) -> None:
+def end_movement(g: Context, h: int) -> None:
     """The hero's Movement is over; a drag ends with it, so the corpse stays where it is and is
     safe only if a hero stays with it (R-DEATH-04 revised, A-46)."""
     s = g.state
@@ -170,7 +170,7 @@ def end_movement(g: Game, h: int) -> None:
         check_corpses(g)
 
 
-def step(g: Game, u: int, to: int) -> None:
+def step(g: Context, u: int, to: int) -> None:
     """Move a figure one square (a dragged corpse follows into the square it left), then apply what
     entering the square does: exits, ambushes, revealing, corpse safety."""
     s = g.state
@@ -202,7 +202,7 @@ def step(g: Game, u: int, to: int) -> None:
     g.check_end()
 
 
-def leave_dungeon(g: Game, h: int) -> None:
+def leave_dungeon(g: Context, h: int) -> None:
     """A hero entering an exit square leaves the board for good (ruling A-49); a corpse it drags
     leaves with it (A-48)."""
     s = g.state
@@ -219,7 +219,7 @@ def leave_dungeon(g: Game, h: int) -> None:
     g.check_end()
 
 
-def _open_door(g: Game, h: int, door: int) -> None:
+def _open_door(g: Context, h: int, door: int) -> None:
     """Open Doors roll (R-DOOR-02..07): 1-2 failed and the door is alerted, 3-4 failed, 5-6 open
     (``rules.door_alert_max``, ``rules.door_open_min``)."""
     s = g.state
@@ -250,7 +250,7 @@ def _open_door(g: Game, h: int, door: int) -> None:
         look(g, g.active_heroes(), alert=bool(s.door_alert[door]))
 
 
-def _jump(g: Game, h: int, d: int) -> None:
+def _jump(g: Context, h: int, d: int) -> None:
     """Jump roll d6 (+1 Agile): 4-6 lands beyond the obstacle and may go on; 1-3 ends the
     movement on the take-off square (R-JUMP-04/05; ``rules.jump_min``). A Jump costs 2 squares (A-42)."""
     s = g.state
@@ -272,7 +272,7 @@ def _jump(g: Game, h: int, d: int) -> None:
             step(g, h, over)  # a trap that does not block movement: the hero lands on it (R-JUMP-06)
 
 
-def legal_evade(g: Game, h: int) -> list[int]:
+def legal_evade(g: Context, h: int) -> list[int]:
     s = g.state
     sq = int(s.unit_pos[h])
     acts = []
@@ -288,7 +288,7 @@ def legal_evade(g: Game, h: int) -> list[int]:
     return sorted(acts)
 
 
-def do_evade(g: Game, h: int, action: int) -> None:
+def do_evade(g: Context, h: int, action: int) -> None:
     s = g.state
     s.progress = True
     if action == END:
@@ -306,7 +306,7 @@ def do_evade(g: Game, h: int, action: int) -> None:
     step(g, h, open_side(g, int(s.unit_pos[h]), action - MOVE_N))
 
 
-def legal_monster_move(g: Game, m: int) -> list[int]:
+def legal_monster_move(g: Context, m: int) -> list[int]:
     """Steps, Stamina for movement, END and DEFER, as far as the duty to attack allows
     (``pursuit``, R-MON-03): a step or END that would hold the monster back is not offered."""
     s = g.state
@@ -327,7 +327,7 @@ def legal_monster_move(g: Game, m: int) -> list[int]:
     return sorted(acts)
 
 
-def do_monster_move(g: Game, m: int, action: int) -> None:
+def do_monster_move(g: Context, m: int, action: int) -> None:
     s = g.state
     if action < JUMP_N:
         s.move_left[m] -= 1

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 from dungeon_env.engine.state import ACTIVE, CORPSE_OUT, EXITED
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 
-def objective_met(g: Game, index: int) -> bool:
+def objective_met(g: Context, index: int) -> bool:
     s, t = g.state, g.tables
     obj = t.adventure.objectives[index]
     if obj.kind == "escape":
@@ -38,7 +38,7 @@ def objective_met(g: Game, index: int) -> bool:
     raise ValueError(f"unknown objective kind {obj.kind!r}")
 
 
-def _carried_out(g: Game, card: int) -> bool:
+def _carried_out(g: Context, card: int) -> bool:
     """An item of catalogue card ``card`` is held by a hero who left the dungeon, or by a corpse
     carried out (its gear goes back to the party, R-DEATH-05)."""
     s = g.state
@@ -48,19 +48,19 @@ def _carried_out(g: Game, card: int) -> bool:
     )
 
 
-def objectives_report(g: Game) -> list[dict]:
+def objectives_report(g: Context) -> list[dict]:
     return [
         {"kind": o.kind, "text": o.text, "primary": o.primary, "met": objective_met(g, i)}
         for i, o in enumerate(g.tables.adventure.objectives)
     ]
 
 
-def goals_met(g: Game) -> bool:
+def goals_met(g: Context) -> bool:
     """Every primary objective of the adventure is met (R-END-03: reported beside the outcome)."""
     return all(objective_met(g, i) for i, o in enumerate(g.tables.adventure.objectives) if o.primary)
 
 
-def ending(g: Game) -> tuple[str, str] | None:
+def ending(g: Context) -> tuple[str, str] | None:
     """``(outcome, reason)`` once no hero is left on the board, else None.
 
     The adventure is completed when every surviving hero has left the dungeon (R-END-01), whether or

@@ -28,12 +28,12 @@ from dungeon_env.engine.state import ACTIVE, NO_UNIT
 from dungeon_env.engine.tables import UNREACHABLE, memoised, open_steps
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 FIELDS_MEMO_SIZE = 512  # distance fields kept per adventure (about 5 KB each)
 
 
-def allowed(g: Game, m: int, steps: list[tuple[int, int]]) -> tuple[list[int], bool]:
+def allowed(g: Context, m: int, steps: list[tuple[int, int]]) -> tuple[list[int], bool]:
     """The actions of ``steps`` (``(action, square)`` pairs, each a free square one step away) that
     monster ``m`` may take, and whether it may end its Movement here."""
     s = g.state
@@ -73,7 +73,7 @@ def _approach(walk: Walk, heroes: list[int], start: int, here: int, steps, budge
     return ([] if end_ok else [a for a, _ in steps]), True
 
 
-def fight_ring(g: Game, hero_squares: list[int]) -> frozenset[int]:
+def fight_ring(g: Context, hero_squares: list[int]) -> frozenset[int]:
     """The squares next to a living hero (no wall or closed door between): where a monster fights."""
     door_open = g.state.door_open
     return frozenset(
@@ -81,7 +81,7 @@ def fight_ring(g: Game, hero_squares: list[int]) -> frozenset[int]:
     )
 
 
-def _budget(g: Game, m: int) -> int:
+def _budget(g: Context, m: int) -> int:
     """Squares the monster can still move this phase: what is left plus the Stamina it may still buy."""
     s, r = g.state, g.rules
     buy = 0 if s.exhausted[m] else min(r.move_stamina_max - int(s.move_bought[m]), int(s.stamina[m]))
@@ -93,7 +93,7 @@ class Walk:
     for the memoised distance fields (the board changes only when a figure moves or a trap
     springs, so a monster's fields are computed once for its whole Movement)."""
 
-    def __init__(self, g: Game, m: int) -> None:
+    def __init__(self, g: Context, m: int) -> None:
         s = g.state
         occupant = s.occupant.copy()
         occupant[s.unit_pos[m]] = NO_UNIT
@@ -147,7 +147,7 @@ class Walk:
         return min((field[r] + 1 for r in self.steps[q]), default=UNREACHABLE)
 
 
-def _walkable(g: Game, occupant: np.ndarray) -> tuple[bool, ...]:
+def _walkable(g: Context, occupant: np.ndarray) -> tuple[bool, ...]:
     """Squares with no figure, no obstacle, no hazard and no armed trap."""
     s = g.state
     walkable = (occupant < 0) & ~_obstacles(g)
@@ -157,7 +157,7 @@ def _walkable(g: Game, occupant: np.ndarray) -> tuple[bool, ...]:
     return tuple(walkable.tolist())
 
 
-def _obstacles(g: Game) -> np.ndarray:
+def _obstacles(g: Context) -> np.ndarray:
     cached = g.tables.cache.get("pursuit.obstacles")
     if cached is None:
         cached = g.tables.cache["pursuit.obstacles"] = g.tables.furniture | g.tables.blockage

@@ -47,7 +47,6 @@ whose card the heroes know.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -65,6 +64,7 @@ from dungeon_env.engine.actions import (
 )
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.explore import STEP_EVENTS
+from dungeon_env.engine.game import Game
 from dungeon_env.engine.knowledge import dm_event
 from dungeon_env.engine.state import _NESTED, ACTIVE, MAX_UNITS, NO_UNIT, SIDE_MONSTER, State
 from dungeon_env.engine.tables import (
@@ -80,9 +80,6 @@ from dungeon_env.engine.tables import (
     square,
     xy,
 )
-
-if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
 
 HEROES, DM = "heroes", "dm"
 VIEW_MEMO_SIZE = 32  # public configurations whose hero tables are kept per adventure
@@ -200,8 +197,6 @@ def heroes_view(game: Game, *, events=None, seed: int = 0) -> Game:
     ``knowledge.HeroLens`` of the game passes the events it let through. (The lens numbers the
     monsters in the order heroes saw them; the view's ``unit_uid`` numbers those in sight by order
     of appearance.)"""
-    from dungeon_env.engine.game import Game
-
     legal = list(game.legal_actions())
     ht = _hero_tables(game)
     view = Game.__new__(Game)

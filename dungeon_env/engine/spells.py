@@ -62,7 +62,7 @@ from dungeon_env.engine.visibility import sees
 
 if TYPE_CHECKING:
     from dungeon_env.content.model import Spell
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 CASTER, SPELL, ITEM, MODE, TARGET, WHEN = range(6)
 CAST_WHEN = ("combat", "movement", "explore")
@@ -77,18 +77,18 @@ def fits(spell: Spell, when: str) -> bool:
     return spell.casting == "any" or spell.casting == when
 
 
-def known(g: Game, h: int) -> list[int]:
+def known(g: Context, h: int) -> list[int]:
     """The hero's spells in catalogue order (SPELL_k is the k-th)."""
     return g.state.spell_known[h].nonzero()[0].tolist()[:MAX_SPELLS_KNOWN]
 
 
-def may_cast(g: Game, h: int) -> bool:
+def may_cast(g: Context, h: int) -> bool:
     """On the board, not surprised (R-SURP-06), no spell begun yet this turn (A-19)."""
     s = g.state
     return s.unit_status[h] == ACTIVE and not s.surprised[h] and int(s.spell_turn[h]) != s.turn
 
 
-def targets(g: Game, h: int, sp: int) -> list[int]:
+def targets(g: Context, h: int, sp: int) -> list[int]:
     """Candidate targets of the spell cast by ``h``: heroes (ally, in seat order) or monsters (enemy,
     in the order they came on the board, which counts no figure the heroes never saw, unlike the
     slots that are reused) within range by path distance (A-39) and in line of sight; at most the
@@ -117,7 +117,7 @@ def targets(g: Game, h: int, sp: int) -> list[int]:
     return [u for _, _, u in sorted(sorted(near)[:MAX_TARGETS], key=lambda row: row[1])]
 
 
-def castable(g: Game, h: int, sp: int, when: str, scroll: bool) -> bool:
+def castable(g: Context, h: int, sp: int, when: str, scroll: bool) -> bool:
     """The spell could be begun now: its timing, the recast ban, Magic (not for a scroll) and, cast
     at once (not in combat, where targets are chosen in 2.5), a target in reach."""
     s = g.state
@@ -129,14 +129,14 @@ def castable(g: Game, h: int, sp: int, when: str, scroll: bool) -> bool:
     return when == "combat" or spell.target != "enemy" or bool(targets(g, h, sp))
 
 
-def spell_level_total(g: Game, h: int) -> int:
+def spell_level_total(g: Context, h: int) -> int:
     return sum(g.spells[sp].level for sp in known(g, h))
 
 
 # ------------------------------------------------------------------------ Movement and Explore casting
 
 
-def spell_actions(g: Game, h: int, when: str) -> list[int]:
+def spell_actions(g: Context, h: int, when: str) -> list[int]:
     """SPELL_k for each known spell the hero may do something with now (in the Explore phase each
     may at least be forgotten), except one it went BACK from in this phase."""
     declined = g.state.declined_spells[h]
@@ -149,7 +149,7 @@ def spell_actions(g: Game, h: int, when: str) -> list[int]:
     return [SPELL_0 + k for k, sp in enumerate(known(g, h)) if castable(g, h, sp, when, False)]
 
 
-def pick_spell(g: Game, h: int, k: int, when: str) -> None:
+def pick_spell(g: Context, h: int, k: int, when: str) -> None:
     """The hero picked its k-th spell (SPELL_k): in the Movement phase cast it now; in the Explore
     phase ask what to do with it (SPELL_VERB)."""
     sp = known(g, h)[k]
@@ -159,7 +159,7 @@ def pick_spell(g: Game, h: int, k: int, when: str) -> None:
         begin_cast(g, h, sp, -1, when)
 
 
-def legal_spell_verb(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_spell_verb(g: Context, unit: int, a: int, b: int) -> list[int]:
     """FORGET, USE if it can be cast now, and always BACK: a spell that cannot be cast here is never
     forgotten by picking it (ruling D-08b)."""
     verbs = [FORGET, BACK]
@@ -168,7 +168,7 @@ def legal_spell_verb(g: Game, unit: int, a: int, b: int) -> list[int]:
     return sorted(verbs)
 
 
-def do_spell_verb(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_spell_verb(g: Context, unit: int, a: int, b: int, action: int) -> None:
     if action == USE:
         begin_cast(g, unit, a, -1, "explore")
     elif action == BACK:
@@ -178,7 +178,7 @@ def do_spell_verb(g: Game, unit: int, a: int, b: int, action: int) -> None:
         forget(g, unit, a, "choice")
 
 
-def forget(g: Game, h: int, sp: int, reason: str) -> None:
+def forget(g: Context, h: int, sp: int, reason: str) -> None:
     """The spell card is discarded: gone for the rest of the adventure (R-SPELL-07, A-21)."""
     g.state.spell_known[h, sp] = False
     g.log(
@@ -195,11 +195,11 @@ def forget(g: Game, h: int, sp: int, reason: str) -> None:
 # ---------------------------------------------------------------------------------- scrolls, memorize
 
 
-def scroll_spell(g: Game, item: int) -> int:
+def scroll_spell(g: Context, item: int) -> int:
     return g.spell_index[items.card_of(g, item).spell]
 
 
-def can_cast_scroll(g: Game, h: int, item: int, when: str) -> bool:
+def can_cast_scroll(g: Context, h: int, item: int, when: str) -> bool:
     """A scroll is read at its spell's moments; an unidentified one at any spell moment (its spell
     is not known yet, R-SPELL-14)."""
     if when not in CAST_WHEN or not may_cast(g, h):
@@ -209,11 +209,11 @@ def can_cast_scroll(g: Game, h: int, item: int, when: str) -> bool:
     return castable(g, h, scroll_spell(g, item), when, True)
 
 
-def cast_scroll(g: Game, h: int, item: int, when: str) -> None:
+def cast_scroll(g: Context, h: int, item: int, when: str) -> None:
     begin_cast(g, h, scroll_spell(g, item), item, when)
 
 
-def can_memorize(g: Game, h: int, item: int) -> bool:
+def can_memorize(g: Context, h: int, item: int) -> bool:
     """Explore phase only (the caller's), one a phase, an identified scroll, a spell not known yet,
     and the total level within base Magic (R-SPELL-04/06, R-SPELL-14, A-21, A-22)."""
     s = g.state
@@ -226,7 +226,7 @@ def can_memorize(g: Game, h: int, item: int) -> bool:
     return spell_level_total(g, h) + g.spells[sp].level <= s.base_magic[h]
 
 
-def memorize(g: Game, h: int, item: int) -> None:
+def memorize(g: Context, h: int, item: int) -> None:
     s = g.state
     sp = scroll_spell(g, item)
     s.spell_known[h, sp] = True
@@ -239,7 +239,7 @@ def memorize(g: Game, h: int, item: int) -> None:
 # ------------------------------------------------------------------------------ 2.1 Spell Selection
 
 
-def begin_spell_selection(g: Game) -> None:
+def begin_spell_selection(g: Context) -> None:
     """2.1: monsters held by a sleep effect will skip their movement; then each hero that may begin a
     combat spell (or read a scroll) is asked, hero_0 first."""
     s = g.state
@@ -251,11 +251,11 @@ def begin_spell_selection(g: Game) -> None:
             g.push(Decision.SPELL_SELECT, h)
 
 
-def resume_spell_selection(g: Game) -> None:
+def resume_spell_selection(g: Context) -> None:
     g.goto(Phase.MONSTER_MOVEMENT)
 
 
-def selection_options(g: Game, h: int) -> list[int]:
+def selection_options(g: Context, h: int) -> list[int]:
     if not may_cast(g, h):
         return []
     opts = [SPELL_0 + k for k, sp in enumerate(known(g, h)) if castable(g, h, sp, "combat", False)]
@@ -265,11 +265,11 @@ def selection_options(g: Game, h: int) -> list[int]:
     return opts
 
 
-def legal_spell_select(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_spell_select(g: Context, unit: int, a: int, b: int) -> list[int]:
     return sorted([END, *selection_options(g, unit)])
 
 
-def do_spell_select(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_spell_select(g: Context, unit: int, a: int, b: int, action: int) -> None:
     """The hero begins casting one spell (R-CTS-02): it resolves in 2.5 unless it fails first."""
     s = g.state
     if action == END:
@@ -293,12 +293,12 @@ def do_spell_select(g: Game, unit: int, a: int, b: int, action: int) -> None:
     )
 
 
-def fail(g: Game, h: int, reason: str) -> None:
+def fail(g: Context, h: int, reason: str) -> None:
     """The selected spell fails: no effect, no Magic paid, the scroll kept (R-SPELL-13)."""
     fail_spell(g, h, reason)
 
 
-def on_evade(g: Game, h: int) -> None:
+def on_evade(g: Context, h: int) -> None:
     if g.state.casting_spell[h] >= 0:
         fail(g, h, "evade")
 
@@ -306,7 +306,7 @@ def on_evade(g: Game, h: int) -> None:
 # ------------------------------------------------------------------------- 2.4 casting while fighting
 
 
-def ask_cast_while_fighting(g: Game) -> None:
+def ask_cast_while_fighting(g: Context) -> None:
     """Each casting hero in a Fight chooses before its first Fight's dice (A-24), hero_0 first."""
     s = g.state
     for h in reversed(range(s.n_heroes)):
@@ -314,11 +314,11 @@ def ask_cast_while_fighting(g: Game) -> None:
             g.push(Decision.CAST_WHILE_FIGHTING, h)
 
 
-def legal_cast_while_fighting(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_cast_while_fighting(g: Context, unit: int, a: int, b: int) -> list[int]:
     return [KEEP_CASTING, LET_FAIL]
 
 
-def do_cast_while_fighting(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_cast_while_fighting(g: Context, unit: int, a: int, b: int, action: int) -> None:
     """KEEP_CASTING: every Fight this phase on double ones (R-FIGHT-10); LET_FAIL: the spell fails."""
     s = g.state
     if action == KEEP_CASTING:
@@ -331,14 +331,14 @@ def do_cast_while_fighting(g: Game, unit: int, a: int, b: int, action: int) -> N
 # ------------------------------------------------------------------------------- 2.5 Spell Resolution
 
 
-def begin_spell_resolution(g: Game) -> None:
+def begin_spell_resolution(g: Context) -> None:
     """2.5: first the Mind Lash of monsters with Mental Combat (``mental``), then each hero's spell
     that did not fail, hero_0 first."""
     g.state.mind_queue = mental.lashers(g)
     resume_spell_resolution(g)
 
 
-def resume_spell_resolution(g: Game) -> None:
+def resume_spell_resolution(g: Context) -> None:
     s = g.state
     while not s.outcome:
         if s.stack:
@@ -354,7 +354,7 @@ def resume_spell_resolution(g: Game) -> None:
         g.goto(Phase.TURN_END if any_monster(g) else Phase.EXPLORE)
 
 
-def resolve_selected(g: Game, h: int) -> None:
+def resolve_selected(g: Context, h: int) -> None:
     s = g.state
     sp, item = int(s.casting_spell[h]), int(s.casting_item[h])
     if s.unit_status[h] != ACTIVE or (item >= 0 and s.item_holder[item] != h):
@@ -367,7 +367,7 @@ def resolve_selected(g: Game, h: int) -> None:
 # ------------------------------------------------------------------------------------------- casting
 
 
-def begin_cast(g: Game, h: int, sp: int, item: int, when: str) -> None:
+def begin_cast(g: Context, h: int, sp: int, item: int, when: str) -> None:
     """Cast now, outside 2.1/2.5 (Movement or Explore phase): it counts as the hero's spell of the
     turn and breaks Rest."""
     s = g.state
@@ -376,7 +376,7 @@ def begin_cast(g: Game, h: int, sp: int, item: int, when: str) -> None:
     _start(g, h, sp, item, when)
 
 
-def _start(g: Game, h: int, sp: int, item: int, when: str) -> None:
+def _start(g: Context, h: int, sp: int, item: int, when: str) -> None:
     """Checks made as the spell resolves, then the Overcast choice (CAST_MODE)."""
     s = g.state
     spell = g.spells[sp]
@@ -398,11 +398,11 @@ def _start(g: Game, h: int, sp: int, item: int, when: str) -> None:
     g.push(Decision.CAST_MODE, h, sp, item)
 
 
-def legal_cast_mode(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_cast_mode(g: Context, unit: int, a: int, b: int) -> list[int]:
     return [NORMAL_CAST, OVERCAST] if g.spells[a].overcast is not None else [NORMAL_CAST]
 
 
-def do_cast_mode(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_cast_mode(g: Context, unit: int, a: int, b: int, action: int) -> None:
     s = g.state
     s.cast[MODE] = OVERCAST_MODE if action == OVERCAST else NORMAL
     spell = g.spells[a]
@@ -425,13 +425,13 @@ def do_cast_mode(g: Game, unit: int, a: int, b: int, action: int) -> None:
     g.push(Decision.CHOOSE_TARGET, unit, TARGET_SPELL, a)
 
 
-def legal_target(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_target(g: Context, unit: int, a: int, b: int) -> list[int]:
     if a == TARGET_ITEM:
         return items.legal_item_target(g, unit, a, b)
     return [TARGET_0 + k for k in range(len(targets(g, unit, b)))]
 
 
-def do_target(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_target(g: Context, unit: int, a: int, b: int, action: int) -> None:
     if a == TARGET_ITEM:
         items.do_item_target(g, unit, a, b, action)
         return
@@ -439,7 +439,7 @@ def do_target(g: Game, unit: int, a: int, b: int, action: int) -> None:
     _pay(g)
 
 
-def _pay(g: Game) -> None:
+def _pay(g: Context) -> None:
     """The spell is cast: Magic paid (none from a scroll, R-SPELL-03/08), the scroll destroyed
     (R-SPELL-02); a Mental Combat spell then fights for its effect."""
     s = g.state
@@ -467,14 +467,14 @@ def _pay(g: Game) -> None:
         _land(g, True)
 
 
-def after_mental(g: Game, result: int) -> None:
+def after_mental(g: Context, result: int) -> None:
     """A Mental Combat spell's duel is decided: the effect lands on a win, or on a tie if the spell
     says ties favour the caster."""
     spell = g.spells[g.state.cast[SPELL]]
     _land(g, result == mental.AGGRESSOR_WINS or (result == mental.TIE and spell.mental_tie == "caster"))
 
 
-def _land(g: Game, lands: bool) -> None:
+def _land(g: Context, lands: bool) -> None:
     s = g.state
     h, sp, item, mode, target, _ = s.cast
     s.cast = []
@@ -486,7 +486,7 @@ def _land(g: Game, lands: bool) -> None:
         backlash(g, h, sp, item)
 
 
-def backlash(g: Game, h: int, sp: int, item: int) -> None:
+def backlash(g: Context, h: int, sp: int, item: int) -> None:
     """After an Overcast, d6: 1 the spell is forgotten (from a scroll: the scroll is simply gone),
     2-5 the caster loses Health equal to the level under the Death's Door rules, 6 nothing
     (R-SPELL-11/12, A-20)."""
@@ -514,18 +514,18 @@ def backlash(g: Game, h: int, sp: int, item: int) -> None:
 # ------------------------------------------------------------------------------------ Mental Combat
 
 
-def legal_mental_bid(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_mental_bid(g: Context, unit: int, a: int, b: int) -> list[int]:
     return mental.legal_bid(g, unit, a, b)
 
 
-def do_mental_bid(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_mental_bid(g: Context, unit: int, a: int, b: int, action: int) -> None:
     mental.do_bid(g, unit, a, b, action)
 
 
 # ------------------------------------------------------------------------------------ adventure end
 
 
-def end_adventure(g: Game) -> None:
+def end_adventure(g: Context) -> None:
     """The adventure is over: memorized spell cards are discarded (R-SPELL-05, R-END-04) and ongoing
     effects end. Starting spells come back with the next adventure's set-up (A-21)."""
     s = g.state

@@ -36,17 +36,17 @@ from dungeon_env.engine.state import ACTIVE, CORPSE
 from dungeon_env.engine.units import active_heroes, any_monster, label, together
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 
-def begin_trade(g: Game) -> None:
+def begin_trade(g: Context) -> None:
     """Step 4, outside combat only (R-TURN-13, R-TRADE-03)."""
     s = g.state
     s.act_todo = [] if any_monster(g) else active_heroes(g)
     resume_trade(g)
 
 
-def resume_trade(g: Game) -> None:
+def resume_trade(g: Context) -> None:
     s = g.state
     if s.outcome:
         return
@@ -59,7 +59,7 @@ def resume_trade(g: Game) -> None:
     g.goto(Phase.TURN_END)
 
 
-def receivers(g: Game, h: int) -> list[int]:
+def receivers(g: Context, h: int) -> list[int]:
     """Heroes that may receive from ``h``: on the board in its room or corridor, or side by side
     with it (R-TRADE-02 revised), and not received yet."""
     s = g.state
@@ -70,11 +70,11 @@ def receivers(g: Game, h: int) -> list[int]:
     ][:MAX_TARGETS]
 
 
-def _room_for_one(g: Game, h: int) -> bool:
+def _room_for_one(g: Context, h: int) -> bool:
     return items.can_hold(g, h)
 
 
-def corpse_items(g: Game, h: int) -> list[tuple[int, int]]:
+def corpse_items(g: Context, h: int) -> list[tuple[int, int]]:
     """``(corpse, item)`` pairs a hero may loot: items on hero corpses in its room or corridor, or
     next to it (as for trading)."""
     s = g.state
@@ -87,7 +87,7 @@ def corpse_items(g: Game, h: int) -> list[tuple[int, int]]:
     return found[:MAX_TARGETS]
 
 
-def legal_trade_act(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_trade_act(g: Context, unit: int, a: int, b: int) -> list[int]:
     s = g.state
     acts = [END]
     if not s.gave[unit] and receivers(g, unit):
@@ -97,7 +97,7 @@ def legal_trade_act(g: Game, unit: int, a: int, b: int) -> list[int]:
     return sorted(set(acts))
 
 
-def do_trade_act(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_trade_act(g: Context, unit: int, a: int, b: int, action: int) -> None:
     s = g.state
     if action == END:
         if s.act_todo and s.act_todo[0] == unit:
@@ -108,14 +108,14 @@ def do_trade_act(g: Game, unit: int, a: int, b: int, action: int) -> None:
         items.pick_item(g, unit, action - ITEM_0, "trade")
 
 
-def legal_trade_target(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_trade_target(g: Context, unit: int, a: int, b: int) -> list[int]:
     """The candidates; giving an item away always offers BACK too (ruling D-08b)."""
     if a == TARGET_GIVE:
         return [TARGET_0 + k for k in range(len(receivers(g, unit)))] + [BACK]
     return [TARGET_0 + k for k in range(len(corpse_items(g, unit)))]
 
 
-def do_trade_target(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_trade_target(g: Context, unit: int, a: int, b: int, action: int) -> None:
     """GIVE: item ``b`` goes to the chosen receiver (R-TRADE-01/02). LOOT: the chosen corpse item
     goes to the looter, which counts as its receive (R-TRADE-04, A-45)."""
     s = g.state

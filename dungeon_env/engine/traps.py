@@ -34,7 +34,7 @@ from dungeon_env.engine.units import active_heroes, any_monster, check_corpses, 
 from dungeon_env.engine.visibility import sees
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 STREAM = "traps"  # Disarm rolls, made in the open
 SECRET_STREAM = "secret"  # the DM's secret Detect Traps rolls: no open roll shares their stream
@@ -43,7 +43,7 @@ SECRET_STREAM = "secret"  # the DM's secret Detect Traps rolls: no open roll sha
 # ----------------------------------------------------------------------------------------- look-ups
 
 
-def trap_squares(g: Game) -> list[int]:
+def trap_squares(g: Context) -> list[int]:
     """For each square the index of the adventure's trap on it, or -1 (built once per adventure)."""
     cache = g.tables.cache
     found = cache.get("trap_at")
@@ -55,47 +55,47 @@ def trap_squares(g: Game) -> list[int]:
     return found
 
 
-def trap_at(g: Game, sq: int) -> int:
+def trap_at(g: Context, sq: int) -> int:
     return trap_squares(g)[sq] if g.tables.adventure.traps else -1
 
 
-def traps_in_area(g: Game, area: int) -> list[int]:
+def traps_in_area(g: Context, area: int) -> list[int]:
     t = g.tables
     return [i for i, trap in enumerate(t.adventure.traps) if t.area[square(*trap.at)] == area]
 
 
-def is_hazard(g: Game, i: int) -> bool:
+def is_hazard(g: Context, i: int) -> bool:
     """A sprung blocking trap: it stays on the board and blocks movement."""
     return not g.state.trap_armed[i] and bool(g.state.trap_detected[i])
 
 
-def blocks(g: Game, sq: int) -> bool:
+def blocks(g: Context, sq: int) -> bool:
     """A hazard on ``sq`` stops movement like an obstacle (it never blocks line of sight)."""
     i = trap_at(g, sq)
     return i >= 0 and is_hazard(g, i)
 
 
-def is_jumpable(g: Game, sq: int) -> bool:
+def is_jumpable(g: Context, sq: int) -> bool:
     """A detected armed trap or a hazard, with nobody on it, can be jumped (R-JUMP-02)."""
     i = trap_at(g, sq)
     return i >= 0 and bool(g.state.trap_detected[i]) and g.state.occupant[sq] < 0
 
 
-def _xy(g: Game, i: int) -> list[int]:
+def _xy(g: Context, i: int) -> list[int]:
     return list(g.tables.adventure.traps[i].at)
 
 
 # ----------------------------------------------------------------------------------------- springing
 
 
-def on_enter(g: Game, u: int, sq: int) -> None:
+def on_enter(g: Context, u: int, sq: int) -> None:
     """Any creature entering an armed trap springs it, detected or not (R-TRAP-09, A-38)."""
     i = trap_at(g, sq)
     if i >= 0 and g.state.trap_armed[i]:
         spring(g, i, u, keep_hazard=True)
 
 
-def spring(g: Game, i: int, u: int, keep_hazard: bool) -> None:
+def spring(g: Context, i: int, u: int, keep_hazard: bool) -> None:
     """The trap's effect lands on ``u``; the trap is removed, or stays as a hazard if it blocks and
     was entered (A-38). A trap sprung while disarming is removed (A-41)."""
     s = g.state
@@ -111,7 +111,7 @@ def spring(g: Game, i: int, u: int, keep_hazard: bool) -> None:
 # ----------------------------------------------------------------------------------------- detecting
 
 
-def _detect_modifiers(g: Game, h: int) -> dict[str, int]:
+def _detect_modifiers(g: Context, h: int) -> dict[str, int]:
     """Perceptive +1, Light 0 -1 (R-TRAP-04; ``light.dark_penalty``), abilities (detect_bonus)."""
     modifiers = {}
     if has_trait(g, h, "perceptive"):
@@ -122,7 +122,7 @@ def _detect_modifiers(g: Game, h: int) -> dict[str, int]:
     return modifiers
 
 
-def _reach(g: Game, src: int, limit: int) -> dict[int, int]:
+def _reach(g: Context, src: int, limit: int) -> dict[int, int]:
     """Squares within ``limit`` steps of ``src`` by the shortest orthogonal path that crosses no wall,
     blockage or closed door, occupants ignored (ruling A-39): square -> distance."""
     steps = passages(g.tables)
@@ -140,14 +140,14 @@ def _reach(g: Game, src: int, limit: int) -> dict[int, int]:
     return dist
 
 
-def _mark(g: Game, h: int, found: list[int]) -> None:
+def _mark(g: Context, h: int, found: list[int]) -> None:
     for i in found:
         g.state.trap_detected[i] = True
     found_at = [_xy(g, i) for i in found]
     g.log({"type": "detect_traps", "hero": label(g, h), "found": found_at, "turn": g.state.turn})
 
 
-def detect_from(g: Game, h: int, limit: int) -> list[int]:
+def detect_from(g: Context, h: int, limit: int) -> list[int]:
     """Hidden armed traps within path distance ``limit`` of hero ``h`` and in its sight (R-TRAP-02)."""
     s = g.state
     hidden = [i for i in range(len(s.trap_armed)) if s.trap_armed[i] and not s.trap_detected[i]]
@@ -159,12 +159,12 @@ def detect_from(g: Game, h: int, limit: int) -> list[int]:
     return [i for i, sq in zip(hidden, squares, strict=True) if sq in dist and sees(g, src, sq)]
 
 
-def _hidden_left(g: Game) -> bool:
+def _hidden_left(g: Context) -> bool:
     s = g.state
     return bool((s.trap_armed & ~s.trap_detected).any())
 
 
-def detect_traps(g: Game) -> None:
+def detect_traps(g: Context) -> None:
     """End of the Explore phase: one secret d6 per living hero on the board (A-40); the total is the
     number of squares it searches (a total <= 0 finds nothing, A-39). While no hidden trap is left
     the dice are not rolled, as they could find nothing; every hero still gets its (empty) result,
@@ -180,7 +180,7 @@ def detect_traps(g: Game) -> None:
         _mark(g, h, detect_from(g, h, total))
 
 
-def room_detect(g: Game, h: int, area: int) -> bool:
+def room_detect(g: Context, h: int, area: int) -> bool:
     """Room text calls for a Detect Traps roll: 4-6 succeeds and finds the area's armed traps
     (R-TRAP-05; ``rules.room_detect_min``). Either way the hero gets its ``detect_traps`` event,
     empty on a failure, so heroes learn which squares were found and nothing else (R-TRAP-03)."""
@@ -199,7 +199,7 @@ def room_detect(g: Game, h: int, area: int) -> bool:
 # ----------------------------------------------------------------------------------------- disarming
 
 
-def _beside(g: Game, sq: int, d: int) -> int:
+def _beside(g: Context, sq: int, d: int) -> int:
     """The square one step from ``sq`` in direction ``d`` with no wall or closed door between, or -1."""
     t = g.tables
     nxt = int(t.neighbor[sq, d])
@@ -209,7 +209,7 @@ def _beside(g: Game, sq: int, d: int) -> int:
     return -1 if door >= 0 and not g.state.door_open[door] else nxt
 
 
-def disarm_actions(g: Game, h: int) -> list[int]:
+def disarm_actions(g: Context, h: int) -> list[int]:
     """DISARM_d towards each detected armed trap orthogonally next to the hero, if it may try: once
     per turn, outside combat (R-TRAP-06/08, A-41)."""
     s = g.state
@@ -225,11 +225,11 @@ def disarm_actions(g: Game, h: int) -> list[int]:
     return acts
 
 
-def legal_disarm(g: Game, unit: int, a: int, b: int) -> list[int]:
+def legal_disarm(g: Context, unit: int, a: int, b: int) -> list[int]:
     return sorted([*disarm_actions(g, unit), END])
 
 
-def do_disarm(g: Game, unit: int, a: int, b: int, action: int) -> None:
+def do_disarm(g: Context, unit: int, a: int, b: int, action: int) -> None:
     """Disarm roll d6, no trait or Light modifiers (R-TRAP-04, R-LIGHT-04; a disarm_bonus ability
     adds, ruling D-A3): 1 the trap springs on the hero and is
     removed, 2-3 failed (try again next turn), 4-6 disarmed and removed (R-TRAP-07;

@@ -28,13 +28,13 @@ from dungeon_env.engine.units import (
 from dungeon_env.engine.visibility import wake_guards
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 _PHASE_NAMES = {int(phase): phase.name.lower() for phase in Phase}  # as logged in "phase" events
 LIGHT_MAX = effects.LIGHT_MAX  # the Light cap (R-LIGHT-01), defined with the effects that raise it
 
 
-def begin(g: Game) -> None:
+def begin(g: Context) -> None:
     s = g.state
     g.log({"type": "phase", "phase": _PHASE_NAMES[s.phase], "turn": s.turn})
     s.declined_items[:] = False  # what a hero went back from is offered again in a new phase
@@ -42,7 +42,7 @@ def begin(g: Game) -> None:
     _BEGIN[s.phase](g)
 
 
-def resume(g: Game) -> None:
+def resume(g: Context) -> None:
     """Called when the stack is empty after a decision: continue or finish the current phase."""
     phase = g.state.phase
     if phase in (Phase.HERO_MOVEMENT, Phase.EVASION):
@@ -61,7 +61,7 @@ def resume(g: Game) -> None:
         trade.resume_trade(g)
 
 
-def turn_start(g: Game) -> None:
+def turn_start(g: Context) -> None:
     """Step 1: Patrol rolls, then recovery: +1 Stamina, or +2 Stamina and +1 Magic (Learned +2)
     after a turn of Rest (R-TURN-03/04, R-REST-03..05; ``rules.recover_stamina``, ``rules.rest_*``)."""
     s, r = g.state, g.rules
@@ -85,7 +85,7 @@ def turn_start(g: Game) -> None:
     g.goto(Phase.HERO_MOVEMENT)
 
 
-def hero_movement(g: Game) -> None:
+def hero_movement(g: Context) -> None:
     """Step 2: every hero not surprised gets its Movement allowance (-1 at Light 0,
     ``light.dark_penalty``)."""
     s = g.state
@@ -100,13 +100,13 @@ def hero_movement(g: Game) -> None:
     _next_hero(g, start=0)
 
 
-def _reset_phase_flags(g: Game, u: int) -> None:
+def _reset_phase_flags(g: Context, u: int) -> None:
     s = g.state
     s.move_bought[u] = 0
     s.moved[u] = s.jumped[u] = s.deferred[u] = False
 
 
-def _next_hero(g: Game, start: int | None = None) -> None:
+def _next_hero(g: Context, start: int | None = None) -> None:
     """Give control to the hero that continues: the current one if it is not done, else the next
     hero (in index order, wrapping) that is not done; end the phase when all are done."""
     s = g.state
@@ -131,7 +131,7 @@ def _next_hero(g: Game, start: int | None = None) -> None:
         g.goto(Phase.FIGHTING)
 
 
-def handoff(g: Game, to: int) -> None:
+def handoff(g: Context, to: int) -> None:
     """Give control to hero ``to`` (ruling D-04). A hand-off made before the hero in control has
     acted is idle: each hero may make one per phase (bit ``h`` of ``idle_handoffs``)."""
     s = g.state
@@ -142,12 +142,12 @@ def handoff(g: Game, to: int) -> None:
     g.log({"type": "handoff", "to": label(g, to), "turn": s.turn})
 
 
-def spell_selection(g: Game) -> None:
+def spell_selection(g: Context) -> None:
     """2.1: heroes pick spells to begin casting."""
     spells.begin_spell_selection(g)
 
 
-def monster_movement(g: Game) -> None:
+def monster_movement(g: Context) -> None:
     """2.2: every monster that is awake and not surprised moves, in reading order; the DM may
     defer a monster once (R-CTS-03, R-MON-02)."""
     s = g.state
@@ -165,7 +165,7 @@ def monster_movement(g: Game) -> None:
     _next_monster(g)
 
 
-def _next_monster(g: Game) -> None:
+def _next_monster(g: Context) -> None:
     s = g.state
     if s.outcome:
         return
@@ -183,7 +183,7 @@ def _next_monster(g: Game) -> None:
     g.goto(Phase.EVASION)
 
 
-def evasion(g: Game) -> None:
+def evasion(g: Context) -> None:
     """2.3: heroes not surprised and not Exhausted may Evade at 2 Stamina a square (R-CTS-04,
     ``rules.evade_cost``)."""
     s = g.state
@@ -196,18 +196,18 @@ def evasion(g: Game) -> None:
     _next_hero(g, start=0)
 
 
-def fighting(g: Game) -> None:
+def fighting(g: Context) -> None:
     """2.4: resolve all Fights."""
     if not begin_fighting(g):
         g.goto(Phase.SPELL_RESOLUTION)
 
 
-def spell_resolution(g: Game) -> None:
+def spell_resolution(g: Context) -> None:
     """2.5: spells that did not fail resolve; then Turn End if monsters remain, else Explore."""
     spells.begin_spell_resolution(g)
 
 
-def turn_end(g: Game) -> None:
+def turn_end(g: Context) -> None:
     """Step 5: Death's Door rolls for heroes that did not Rest, then Light -1 (R-TURN-14,
     ``light.per_turn``)."""
     s = g.state
@@ -228,7 +228,7 @@ def turn_end(g: Game) -> None:
     _close_turn(g, rested)
 
 
-def _close_turn(g: Game, rested: dict[int, bool]) -> None:
+def _close_turn(g: Context, rested: dict[int, bool]) -> None:
     s, t = g.state, g.tables
     s.patrol_corridors[:] = False
     for h in active_heroes(g):

@@ -20,26 +20,26 @@ from dungeon_env.engine.state import (
 )
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 TRAIT_BIT = {name: 1 << i for i, name in enumerate(TRAITS)}
 
 
-def label(g: Game, u: int) -> str:
+def label(g: Context, u: int) -> str:
     """The stable id of a unit: ``hero_<i>`` or ``m<uid>``."""
     s = g.state
     return f"hero_{u}" if u < s.n_heroes else f"m{int(s.unit_uid[u])}"
 
 
-def has_trait(g: Game, u: int, trait: str) -> bool:
+def has_trait(g: Context, u: int, trait: str) -> bool:
     return bool(g.state.unit_traits[u] & TRAIT_BIT[trait])
 
 
-def traits_of(g: Game, u: int) -> list[str]:
+def traits_of(g: Context, u: int) -> list[str]:
     return [t for t in TRAITS if g.state.unit_traits[u] & TRAIT_BIT[t]]
 
 
-def unit_info(g: Game, u: int) -> dict:
+def unit_info(g: Context, u: int) -> dict:
     s = g.state
     card = g.card(u)
     return {
@@ -56,7 +56,7 @@ def unit_info(g: Game, u: int) -> dict:
     }
 
 
-def _fill_profile(g: Game, u: int, card: HeroCard | MonsterCard) -> None:
+def _fill_profile(g: Context, u: int, card: HeroCard | MonsterCard) -> None:
     s = g.state
     s.base_move[u], s.base_fight[u], s.base_damage[u] = card.move, card.fight, card.damage
     s.base_health[u], s.base_stamina[u], s.base_magic[u] = card.health, card.stamina, card.magic
@@ -66,7 +66,7 @@ def _fill_profile(g: Game, u: int, card: HeroCard | MonsterCard) -> None:
     s.dragging[u] = NO_UNIT
 
 
-def place_hero(g: Game, u: int, card_index: int, sq: int) -> None:
+def place_hero(g: Context, u: int, card_index: int, sq: int) -> None:
     s = g.state
     card = g.heroes[card_index]
     s.unit_status[u], s.unit_side[u], s.unit_card[u] = ACTIVE, SIDE_HERO, card_index
@@ -76,7 +76,7 @@ def place_hero(g: Game, u: int, card_index: int, sq: int) -> None:
     put(g, u, sq)
 
 
-def free_slot(g: Game) -> int:
+def free_slot(g: Context) -> int:
     status = g.state.unit_status
     for u in range(g.state.n_heroes, MAX_UNITS):
         if status[u] == EMPTY or status[u] == GONE:
@@ -84,7 +84,7 @@ def free_slot(g: Game) -> int:
     return NO_UNIT
 
 
-def place_monster(g: Game, monster_id: str, sq: int, how: How) -> int:
+def place_monster(g: Context, monster_id: str, sq: int, how: How) -> int:
     """Put a new monster on ``sq``; returns its slot, or NO_UNIT if every slot is taken."""
     s = g.state
     u = free_slot(g)
@@ -100,36 +100,36 @@ def place_monster(g: Game, monster_id: str, sq: int, how: How) -> int:
     return u
 
 
-def put(g: Game, u: int, sq: int) -> None:
+def put(g: Context, u: int, sq: int) -> None:
     g.state.unit_pos[u] = sq
     g.state.occupant[sq] = u
 
 
-def take_off(g: Game, u: int) -> None:
+def take_off(g: Context, u: int) -> None:
     s = g.state
     if s.unit_pos[u] >= 0 and s.occupant[s.unit_pos[u]] == u:
         s.occupant[s.unit_pos[u]] = NO_UNIT
     s.unit_pos[u] = -1
 
 
-def active_heroes(g: Game) -> list[int]:
+def active_heroes(g: Context) -> list[int]:
     status = g.state.unit_status
     return [u for u in range(g.state.n_heroes) if status[u] == ACTIVE]
 
 
-def active_monsters(g: Game) -> list[int]:
+def active_monsters(g: Context) -> list[int]:
     """Monsters on the board in the DM's reading order (top to bottom, left to right)."""
     s = g.state
     found = np.flatnonzero((s.unit_status == ACTIVE) & (s.unit_side == SIDE_MONSTER))
     return sorted((int(u) for u in found), key=lambda u: int(s.unit_pos[u]))
 
 
-def any_monster(g: Game) -> bool:
+def any_monster(g: Context) -> bool:
     s = g.state
     return bool(np.any((s.unit_status == ACTIVE) & (s.unit_side == SIDE_MONSTER)))
 
 
-def spend_stamina(g: Game, u: int, amount: int) -> None:
+def spend_stamina(g: Context, u: int, amount: int) -> None:
     """Spend Stamina; depleting it to 0 makes the unit Exhausted (R-EXH-01). Spending nothing
     exhausts nobody: a unit with no Stamina at all (a Skeleton, base 0) is never Exhausted."""
     s = g.state
@@ -141,7 +141,7 @@ def spend_stamina(g: Game, u: int, amount: int) -> None:
         g.log({"type": "exhausted", "unit": label(g, u), "turn": s.turn})
 
 
-def gain_stamina(g: Game, u: int, amount: int) -> None:
+def gain_stamina(g: Context, u: int, amount: int) -> None:
     s = g.state
     s.stamina[u] = min(int(s.base_stamina[u]), int(s.stamina[u]) + amount)
     if s.exhausted[u] and s.stamina[u] == s.base_stamina[u]:
@@ -149,7 +149,7 @@ def gain_stamina(g: Game, u: int, amount: int) -> None:
         g.log({"type": "exhaustion_ends", "unit": label(g, u), "turn": s.turn})
 
 
-def heal(g: Game, u: int, amount: int) -> None:
+def heal(g: Context, u: int, amount: int) -> None:
     """Raise Health (capped at base); a hero raised above 0 leaves Death's Door (R-DMG-08)."""
     s = g.state
     s.health[u] = min(int(s.base_health[u]), int(s.health[u]) + amount)
@@ -158,7 +158,9 @@ def heal(g: Game, u: int, amount: int) -> None:
     g.log({"type": "heal", "unit": label(g, u), "amount": amount, "health": int(s.health[u]), "turn": s.turn})
 
 
-def hurt_hero(g: Game, u: int, amount: int, source: str, killers=(), down_before: bool | None = None) -> None:
+def hurt_hero(
+    g: Context, u: int, amount: int, source: str, killers=(), down_before: bool | None = None
+) -> None:
     """Damage a hero (Health floors at 0). Damage to a hero already at Death's Door forces an
     immediate Death's Door roll (R-DMG-10, ruling A-14). ``down_before``: whether the hero was at 0
     when the damage step began, for a step of simultaneous damage (the Fighting phase's): a hero
@@ -185,7 +187,7 @@ def hurt_hero(g: Game, u: int, amount: int, source: str, killers=(), down_before
         g.log({"type": "deaths_door", "unit": label(g, u), "turn": s.turn})
 
 
-def deaths_door_roll(g: Game, u: int, killers=()) -> None:
+def deaths_door_roll(g: Context, u: int, killers=()) -> None:
     """d6 (Iron-Willed +1): dies on 1-3, ``rules.deaths_door_max`` (R-DMG-06/07)."""
     top = g.rules.deaths_door_max
     modifiers = {"iron_willed": 1} if has_trait(g, u, "iron_willed") else {}
@@ -196,7 +198,7 @@ def deaths_door_roll(g: Game, u: int, killers=()) -> None:
         kill_hero(g, u, killers)
 
 
-def kill_hero(g: Game, u: int, killers=()) -> None:
+def kill_hero(g: Context, u: int, killers=()) -> None:
     """The hero dies: its corpse stays on its square with its items (R-DEATH-01)."""
     s = g.state
     s.unit_status[u] = CORPSE
@@ -205,7 +207,7 @@ def kill_hero(g: Game, u: int, killers=()) -> None:
     g.log({"type": "death", "unit": label(g, u), "killers": list(killers), "turn": s.turn})
 
 
-def slay_monster(g: Game, u: int, killers: list[str]) -> None:
+def slay_monster(g: Context, u: int, killers: list[str]) -> None:
     s = g.state
     take_off(g, u)
     s.unit_status[u] = GONE
@@ -213,13 +215,13 @@ def slay_monster(g: Game, u: int, killers: list[str]) -> None:
     g.log({"type": "slain", "unit": label(g, u), "killers": killers, "turn": s.turn})
 
 
-def next_to(g: Game, a: int, b: int) -> bool:
+def next_to(g: Context, a: int, b: int) -> bool:
     """Squares ``a`` and ``b`` are orthogonally adjacent with no wall or closed door between them."""
     door_open = g.state.door_open
     return any(q == b and (door < 0 or door_open[door]) for q, door in g.tables.sides[a])
 
 
-def together(g: Game, u: int, v: int) -> bool:
+def together(g: Context, u: int, v: int) -> bool:
     """Two figures are in the same room or corridor segment, or side by side with no wall or closed
     door between (segment boundaries are invisible to players: R-TRADE-02, R-DEATH-03 revised)."""
     s = g.state
@@ -227,7 +229,7 @@ def together(g: Game, u: int, v: int) -> bool:
     return a >= 0 and b >= 0 and (g.tables.area[a] == g.tables.area[b] or next_to(g, a, b))
 
 
-def check_corpses(g: Game) -> None:
+def check_corpses(g: Context) -> None:
     """A corpse with no living hero in its room or corridor, nor on a square next to it, is lost at
     once (R-DEATH-03 revised), unless a hero is dragging it (ruling A-46)."""
     s = g.state

@@ -11,16 +11,16 @@ from dungeon_env.engine.state import ACTIVE, How
 from dungeon_env.engine.units import active_heroes, place_monster
 
 if TYPE_CHECKING:
-    from dungeon_env.engine.game import Game
+    from dungeon_env.engine.context import Context
 
 
-def sees(g: Game, a: int, b: int) -> bool:
+def sees(g: Context, a: int, b: int) -> bool:
     """Line of sight between two squares given the doors that are closed now."""
     t = g.tables
     return not t.los_static[a, b] and (int(t.los_doors[a, b]) & g.state.closed_bits) == 0
 
 
-def visible_areas(g: Game, sq: int) -> tuple[int, ...]:
+def visible_areas(g: Context, sq: int) -> tuple[int, ...]:
     """Areas with at least one square in sight of ``sq`` (cached per door configuration)."""
     t, closed = g.tables, g.state.closed_bits
     key = (sq, closed)
@@ -32,7 +32,7 @@ def visible_areas(g: Game, sq: int) -> tuple[int, ...]:
     return cached
 
 
-def look(g: Game, heroes: list[int], alert: bool = False) -> None:
+def look(g: Context, heroes: list[int], alert: bool = False) -> None:
     """Reveal every area the given heroes can see; place the Guards of newly revealed areas and
     start the encounter. ``alert`` marks monsters revealed by a door flagged by a 1-2 Open Doors
     roll, which cannot be surprised (R-SURP-13)."""
@@ -52,7 +52,7 @@ def look(g: Game, heroes: list[int], alert: bool = False) -> None:
     wake_guards(g, heroes)
 
 
-def _place_guards(g: Game, area: int) -> list[int]:
+def _place_guards(g: Context, area: int) -> list[int]:
     s, t = g.state, g.tables
     placed = []
     for i, guard in enumerate(t.adventure.guards):
@@ -67,7 +67,7 @@ def _place_guards(g: Game, area: int) -> list[int]:
     return placed
 
 
-def wake_guards(g: Game, heroes: list[int] | None = None) -> None:
+def wake_guards(g: Context, heroes: list[int] | None = None) -> None:
     """A Guard acts from the moment any hero has line of sight to it (R-MON-02)."""
     s = g.state
     sleeping = [int(u) for u in np.flatnonzero(s.inactive) if s.unit_status[u] == ACTIVE]
