@@ -17,7 +17,7 @@ import pytest
 
 from dungeon_env.content import adventure_names
 from dungeon_env.content.model import Effect
-from dungeon_env.engine import Decision, Game, Phase, effects, traps
+from dungeon_env.engine import Decision, Game, Phase, board, effects, traps
 from dungeon_env.engine.actions import EXPLORE, STAY, TARGET_ACTIONS
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED
 from dungeon_env.observation import _HERO_ARGS, DM, HERO, PLANE, UCOL, Observer, unflatten
@@ -66,7 +66,7 @@ def test_heroes_see_no_hazard_in_the_fog(pit_arena):
     m = add_monster(game, "orc", x, y)
     before = flat(game)
     traps.spring(game, 0, m, keep_hazard=True)
-    assert traps.is_hazard(game, 0)
+    assert board.is_hazard(game, 0)
     assert observe(game, DM)["board"][PLANE["hazard"], y, x] == 1.0
     assert np.array_equal(flat(game), before), "a pit sprung in the fog changes nothing a hero sees"
     game.state.revealed[game.tables.area[game.square(x, y)]] = True

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from dungeon_env.engine import effects
 from dungeon_env.engine.actions import ABILITY_0, MAX_ABILITIES, TARGET_0, TARGET_ABILITY, Decision, Phase
+from dungeon_env.engine.board import heroes_beside
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.units import label
 
@@ -100,15 +101,8 @@ def use(g: Context, h: int, k: int, when: str) -> None:
 
 
 def targets(g: Context, h: int) -> list[int]:
-    """The hero and the heroes orthogonally next to it with no wall or closed door between, in slot
-    order (as for an item used on an ally, ruling D-M14)."""
-    s = g.state
-    here = int(s.unit_pos[h])
-    near = {here}
-    for nxt, door in g.tables.sides[here]:
-        if nxt >= 0 and (door < 0 or s.door_open[door]):
-            near.add(nxt)
-    return [u for u in range(s.n_heroes) if s.unit_status[u] == ACTIVE and int(s.unit_pos[u]) in near]
+    """The hero and the heroes next to it (as for an item used on an ally, ruling D-M14)."""
+    return heroes_beside(g, h)
 
 
 def legal_target(g: Context, unit: int, a: int, b: int) -> list[int]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from dungeon_env.content.rules import BASE_RULES
 from dungeon_env.engine import effects, spells
 from dungeon_env.engine.actions import SPEND_ACTIONS, Decision
+from dungeon_env.engine.board import open_side
 from dungeon_env.engine.state import ACTIVE, SIDE_HERO
 from dungeon_env.engine.units import (
     active_heroes,
@@ -36,7 +37,6 @@ MAX_FIGHT_STAMINA = BASE_RULES.fight_stamina_max  # as written; a game reads rul
 def gather_fights(g: Context) -> list[list[int]]:
     """Every hero fights every monster orthogonally adjacent to it with no wall or closed door
     between them (R-FIGHT-01). Order: monster square, then hero square, in reading order (A-09)."""
-    from dungeon_env.engine.movement import open_side
 
     s = g.state
     fights = []

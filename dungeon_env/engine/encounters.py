@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.engine.actions import Phase
+from dungeon_env.engine.board import free
 from dungeon_env.engine.casting import fail_spell, is_casting
 from dungeon_env.engine.state import How
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
@@ -109,7 +110,7 @@ def roll_patrols(g: Context) -> None:
 
 def spawn_patrol(g: Context, area: int) -> list[int]:
     s, t = g.state, g.tables
-    squares = [int(q) for q in t.area_squares[area] if _free(g, int(q))]
+    squares = [int(q) for q in t.area_squares[area] if free(g, int(q))]
     heroes = active_heroes(g)
     if not squares or not heroes:
         return []
@@ -129,17 +130,10 @@ def spawn_patrol(g: Context, area: int) -> list[int]:
     return group
 
 
-def _free(g: Context, sq: int) -> bool:
-    """The movement rules' "nothing stands there" (movement imports this module, so import late)."""
-    from dungeon_env.engine.movement import free
-
-    return free(g, sq)
-
-
 def _nearest_free_in_area(g: Context, start: int, area: int, count: int) -> list[int]:
     """Free squares of ``area`` in order of walking distance from ``start`` (ties: reading order)."""
     dist = path_distances(g.tables, [start], g.state.door_open)
-    candidates = [int(q) for q in g.tables.area_squares[area] if _free(g, int(q)) and dist[q] < UNREACHABLE]
+    candidates = [int(q) for q in g.tables.area_squares[area] if free(g, int(q)) and dist[q] < UNREACHABLE]
     candidates.sort(key=lambda q: (dist[q], q))
     return candidates[:count]
 
@@ -156,7 +150,7 @@ def trigger_ambushes(g: Context, h: int) -> None:
         group = []
         for monster_id, (x, y) in zip(ambush.monsters, ambush.at, strict=True):
             sq = g.square(x, y)
-            if not _free(g, sq):
+            if not free(g, sq):
                 spots = _nearest_free_in_area(g, sq, int(area), 1)
                 if not spots:
                     continue

@@ -40,6 +40,7 @@ from dungeon_env.engine.actions import (
     Decision,
     Phase,
 )
+from dungeon_env.engine.board import free
 from dungeon_env.engine.encounters import encounter
 from dungeon_env.engine.state import ACTIVE, How
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
@@ -332,17 +333,12 @@ def do_claim(g: Context, unit: int, a: int, b: int, action: int) -> None:
 # ------------------------------------------------------------------------------ ambushes and secrets
 
 
-def _free(g: Context, sq: int) -> bool:
-    t = g.tables
-    return g.state.occupant[sq] < 0 and not t.furniture[sq] and not t.blockage[sq] and not traps.blocks(g, sq)
-
-
 def _spot(g: Context, sq: int, area: int) -> int:
     """``sq`` if free, else the nearest free square of the same area (ties in reading order), or -1."""
-    if _free(g, sq):
+    if free(g, sq):
         return sq
     dist = path_distances(g.tables, [sq], g.state.door_open)
-    spots = [int(q) for q in g.tables.area_squares[area] if _free(g, int(q)) and dist[q] < UNREACHABLE]
+    spots = [int(q) for q in g.tables.area_squares[area] if free(g, int(q)) and dist[q] < UNREACHABLE]
     return min(spots, key=lambda q: (dist[q], q)) if spots else -1
 
 

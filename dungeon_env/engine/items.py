@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.content.model import DECKS
-from dungeon_env.engine import effects, movement, spells
+from dungeon_env.engine import effects, spells
 from dungeon_env.engine.actions import (
     BACK,
     GIVE,
@@ -47,6 +47,7 @@ from dungeon_env.engine.actions import (
     USE,
     Decision,
 )
+from dungeon_env.engine.board import heroes_beside
 from dungeon_env.engine.state import ACTIVE, MAX_DECK, MAX_ITEMS
 from dungeon_env.engine.units import has_trait, label
 
@@ -354,16 +355,8 @@ def use_item(g: Context, h: int, item: int, when: str) -> None:
 
 
 def item_targets(g: Context, h: int) -> list[int]:
-    """The holder and the heroes orthogonally next to it with no wall or closed door between, in
-    slot order."""
-    s = g.state
-    here = int(s.unit_pos[h])
-    near = {here}
-    for d in range(4):
-        nxt = movement.open_side(g, here, d)
-        if nxt >= 0:
-            near.add(nxt)
-    return [u for u in range(s.n_heroes) if s.unit_status[u] == ACTIVE and int(s.unit_pos[u]) in near]
+    """Who an ally item held by ``h`` may be used on: the holder and the heroes next to it."""
+    return heroes_beside(g, h)
 
 
 def legal_item_target(g: Context, unit: int, a: int, b: int) -> list[int]:

@@ -30,8 +30,9 @@ from dungeon_env.engine.actions import (
     Decision,
     Phase,
 )
+from dungeon_env.engine.board import free, is_corpse, is_jumpable, open_side
 from dungeon_env.engine.encounters import trigger_ambushes
-from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, NO_UNIT
+from dungeon_env.engine.state import ACTIVE, CORPSE_OUT, EXITED, NO_UNIT
 from dungeon_env.engine.units import check_corpses, has_trait, label, put, spend_stamina, take_off
 from dungeon_env.engine.visibility import look
 
@@ -43,28 +44,9 @@ MAX_STAMINA_FOR_MOVEMENT = BASE_RULES.move_stamina_max
 EVADE_COST = BASE_RULES.evade_cost
 
 
-def free(g: Context, sq: int) -> bool:
-    """Nothing stands on the square: no figure, corpse, furniture, blockage or trap hazard (R-TURN-09)."""
-    return g.state.occupant[sq] < 0 and not g.tables.obstacle[sq] and not traps.blocks(g, sq)
-
-
-def open_side(g: Context, sq: int, d: int) -> int:
-    """The square one step from ``sq`` in direction ``d`` if no wall or closed door is between
-    them, else -1."""
-    nxt, door = g.tables.sides[sq][d]
-    if door >= 0 and not g.state.door_open[door]:
-        return -1
-    return nxt
-
-
-def _is_corpse(g: Context, sq: int) -> bool:
-    u = g.state.occupant[sq]
-    return u >= 0 and g.state.unit_status[u] == CORPSE
-
-
 def _is_free_corpse(g: Context, sq: int) -> bool:
     """A corpse on ``sq`` that no hero is dragging already (a corpse trails one dragger)."""
-    return _is_corpse(g, sq) and not bool(np.any(g.state.dragging == g.state.occupant[sq]))
+    return is_corpse(g, sq) and not bool(np.any(g.state.dragging == g.state.occupant[sq]))
 
 
 def can_buy_move(g: Context, u: int) -> bool:
@@ -120,7 +102,7 @@ def legal_hero_move(g: Context, h: int) -> list[int]:
 def _jumpable(g: Context, sq: int) -> bool:
     """A one-square obstacle a hero may Jump: furniture, a corpse, a detected trap or a hazard
     (R-JUMP-02, A-42)."""
-    return bool(g.tables.furniture[sq]) or _is_corpse(g, sq) or traps.is_jumpable(g, sq)
+    return bool(g.tables.furniture[sq]) or is_corpse(g, sq) or is_jumpable(g, sq)
 
 
 def do_hero_move(g: Context, h: int, action: int) -> None:
@@ -268,7 +250,7 @@ def _jump(g: Context, h: int, d: int) -> None:
         s.move_left[h] = 0
         end_movement(g, h)
         over = int(g.tables.neighbor[s.unit_pos[h], d])
-        if traps.is_jumpable(g, over) and free(g, over):
+        if is_jumpable(g, over) and free(g, over):
             step(g, h, over)  # a trap that does not block movement: the hero lands on it (R-JUMP-06)
 
 

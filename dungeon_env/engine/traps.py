@@ -6,11 +6,10 @@ that springs and does not block, is removed (both False); a sprung blocking trap
 a pit) stays as a hazard that everyone knows and nobody may enter (not armed, detected). Monsters,
 played by the DM, know every trap (R-MON-10): the DM's view is ``trap_armed`` itself.
 
-Hooks the rest of the engine calls (keep the names):
+Where traps are and how they stop movement are board look-ups (``board.trap_at``, ``blocks``,
+``is_jumpable``). Hooks the rest of the engine calls (keep the names):
 - ``on_enter(g, u, sq)``: a figure entered ``sq`` (movement, evasion, jump landing): an armed trap
   there springs (A-38); called by ``movement.step`` for heroes and monsters alike.
-- ``blocks(g, sq) -> bool``: a hazard stands on ``sq`` (movement treats it as an obstacle).
-- ``is_jumpable(g, sq) -> bool``: a detected trap or a hazard a hero may Jump (R-JUMP-02).
 - ``disarm_actions(g, h) -> list[int]``: DISARM_d actions for a hero ending its Movement next to a
   detected trap, outside combat, once per turn (A-41); movement pushes a DISARM decision if any.
 - ``detect_traps(g)``: the end-of-Explore Detect Traps rolls (R-TRAP-01..04).
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from dungeon_env.engine import effects
 from dungeon_env.engine.actions import DISARM_N, END
+from dungeon_env.engine.board import open_side, trap_at, traps_in_area
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import passages, square
 from dungeon_env.engine.units import active_heroes, any_monster, check_corpses, has_trait, label
@@ -38,47 +38,6 @@ if TYPE_CHECKING:
 
 STREAM = "traps"  # Disarm rolls, made in the open
 SECRET_STREAM = "secret"  # the DM's secret Detect Traps rolls: no open roll shares their stream
-
-
-# ----------------------------------------------------------------------------------------- look-ups
-
-
-def trap_squares(g: Context) -> list[int]:
-    """For each square the index of the adventure's trap on it, or -1 (built once per adventure)."""
-    cache = g.tables.cache
-    found = cache.get("trap_at")
-    if found is None:
-        found = [-1] * g.tables.n_squares
-        for i, trap in enumerate(g.tables.adventure.traps):
-            found[square(*trap.at)] = i
-        cache["trap_at"] = found
-    return found
-
-
-def trap_at(g: Context, sq: int) -> int:
-    return trap_squares(g)[sq] if g.tables.adventure.traps else -1
-
-
-def traps_in_area(g: Context, area: int) -> list[int]:
-    t = g.tables
-    return [i for i, trap in enumerate(t.adventure.traps) if t.area[square(*trap.at)] == area]
-
-
-def is_hazard(g: Context, i: int) -> bool:
-    """A sprung blocking trap: it stays on the board and blocks movement."""
-    return not g.state.trap_armed[i] and bool(g.state.trap_detected[i])
-
-
-def blocks(g: Context, sq: int) -> bool:
-    """A hazard on ``sq`` stops movement like an obstacle (it never blocks line of sight)."""
-    i = trap_at(g, sq)
-    return i >= 0 and is_hazard(g, i)
-
-
-def is_jumpable(g: Context, sq: int) -> bool:
-    """A detected armed trap or a hazard, with nobody on it, can be jumped (R-JUMP-02)."""
-    i = trap_at(g, sq)
-    return i >= 0 and bool(g.state.trap_detected[i]) and g.state.occupant[sq] < 0
 
 
 def _xy(g: Context, i: int) -> list[int]:
@@ -199,16 +158,6 @@ def room_detect(g: Context, h: int, area: int) -> bool:
 # ----------------------------------------------------------------------------------------- disarming
 
 
-def _beside(g: Context, sq: int, d: int) -> int:
-    """The square one step from ``sq`` in direction ``d`` with no wall or closed door between, or -1."""
-    t = g.tables
-    nxt = int(t.neighbor[sq, d])
-    if nxt < 0 or t.wall[sq, d]:
-        return -1
-    door = t.edge_door[sq, d]
-    return -1 if door >= 0 and not g.state.door_open[door] else nxt
-
-
 def disarm_actions(g: Context, h: int) -> list[int]:
     """DISARM_d towards each detected armed trap orthogonally next to the hero, if it may try: once
     per turn, outside combat (R-TRAP-06/08, A-41)."""
@@ -218,7 +167,7 @@ def disarm_actions(g: Context, h: int) -> list[int]:
     sq = int(s.unit_pos[h])
     acts = []
     for d in range(4):
-        nxt = _beside(g, sq, d)
+        nxt = open_side(g, sq, d)
         i = trap_at(g, nxt) if nxt >= 0 else -1
         if i >= 0 and s.trap_armed[i] and s.trap_detected[i]:
             acts.append(DISARM_N + d)
@@ -238,7 +187,7 @@ def do_disarm(g: Context, unit: int, a: int, b: int, action: int) -> None:
         return
     s = g.state
     h = unit
-    i = trap_at(g, _beside(g, int(s.unit_pos[h]), action - DISARM_N))
+    i = trap_at(g, open_side(g, int(s.unit_pos[h]), action - DISARM_N))
     s.disarm_tried[h] = True
     s.acted[h] = True  # an attempt is an activity: no Rest this turn (R-REST-02)
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.content.model import TRAITS, HeroCard, MonsterCard
+from dungeon_env.engine.board import next_to
 from dungeon_env.engine.state import (
     ACTIVE,
     CORPSE,
@@ -213,12 +214,6 @@ def slay_monster(g: Context, u: int, killers: list[str]) -> None:
     s.unit_status[u] = GONE
     s.guard_slain[s.guard_uid == s.unit_uid[u]] = True
     g.log({"type": "slain", "unit": label(g, u), "killers": killers, "turn": s.turn})
-
-
-def next_to(g: Context, a: int, b: int) -> bool:
-    """Squares ``a`` and ``b`` are orthogonally adjacent with no wall or closed door between them."""
-    door_open = g.state.door_open
-    return any(q == b and (door < 0 or door_open[door]) for q, door in g.tables.sides[a])
 
 
 def together(g: Context, u: int, v: int) -> bool:
