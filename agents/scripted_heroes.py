@@ -73,7 +73,7 @@ from agents._common import (
     p_win,
 )
 from agents.base import GameAgent
-from dungeon_env.engine import Decision, Game
+from dungeon_env.engine import Decision, Game, inventory
 from dungeon_env.engine import abilities as ability_rules
 from dungeon_env.engine import items as item_rules
 from dungeon_env.engine import spells as spell_rules
@@ -155,7 +155,7 @@ class ScriptedHeroes(GameAgent):
 
     def pick_item(self, g: Game, h: int, action: int, verb: int) -> int:
         """``action`` (an ITEM_k), remembering that the hero picked that item to ``verb`` it."""
-        self.intent[h] = (verb, item_rules.held(g, h)[action - ITEM_0], g.state.turn)
+        self.intent[h] = (verb, inventory.held(g, h)[action - ITEM_0], g.state.turn)
         return action
 
     def _choose(self, g: Game) -> int:
@@ -454,7 +454,7 @@ class ScriptedHeroes(GameAgent):
     def potion_actions(self, g: Game, h: int, legal: list[int]) -> list[int]:
         s = g.state
         out = []
-        held = item_rules.held(g, h)
+        held = inventory.held(g, h)
         for a in legal:
             if ITEM_0 <= a < ITEM_0 + MAX_ITEMS_HELD and a - ITEM_0 < len(held):
                 item = held[a - ITEM_0]
@@ -522,7 +522,7 @@ class ScriptedHeroes(GameAgent):
         """2.1: the spell (or scroll) with the best use now, or none."""
         s = g.state
         known = spell_rules.known(g, h)
-        held = item_rules.held(g, h)
+        held = inventory.held(g, h)
         monsters = self.in_sight(g)
         most_hurt = max((hurt(g, k) for k in active_heroes(g)), default=0.0)
         best, choice = 0.0, END
@@ -639,7 +639,7 @@ class ScriptedHeroes(GameAgent):
         use = self.heal_now(g, h, legal, "explore")
         if use is not None:
             return use
-        held = item_rules.held(g, h)
+        held = inventory.held(g, h)
         for a in legal:
             if ITEM_0 <= a < ITEM_0 + MAX_ITEMS_HELD and a - ITEM_0 < len(held):
                 verbs = item_rules.item_verbs(g, h, held[a - ITEM_0], "explore")
@@ -657,7 +657,7 @@ class ScriptedHeroes(GameAgent):
             potions = self.potion_actions(g, h, legal)
             needy = [r for r in takers if not self.potion_actions(g, r, [ITEM_0 + k for k in range(12)])]
             if potions and needy and max(hurt(g, r) for r in needy) >= HURT:
-                held = item_rules.held(g, h)
+                held = inventory.held(g, h)
                 known = [a for a in potions if s.item_known[held[a - ITEM_0]]]
                 if known:
                     return self.pick_item(g, h, known[0], GIVE)

@@ -46,7 +46,6 @@ from __future__ import annotations
 import operator
 
 import numpy as np
-
 from dungeon_env.content import load_heroes, load_items, load_monsters, load_spells
 from dungeon_env.content.model import DECKS, HEIGHT, TRAITS, WIDTH
 from dungeon_env.engine import abilities
@@ -59,13 +58,10 @@ from dungeon_env.engine.actions import (
     MAX_TARGETS,
     N_ACTIONS,
     PHASE_NAMES,
-    TARGET_ABILITY,
-    TARGET_GIVE,
-    TARGET_ITEM,
     TARGET_LOOT,
-    TARGET_SPELL,
     Decision,
 )
+from dungeon_env.engine.decisions import target_candidates
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, MAX_ITEMS, MAX_UNITS, How
 
 HERO, DM = 0, 1  # roles
@@ -733,12 +729,10 @@ def _fill_candidates(game, role, unit, purpose, b, out, units, column=None) -> N
     heroes see (in its line of sight, or next to it; tests/test_hero_observation_fog.py checks it in
     random play); a figure heroes do not see (``column`` -1) would get no row all the same. For
     heroes a figure's ``slot`` is its column in their units piece."""
-    from dungeon_env.engine import items, spells, trade
-
     s = game.state
     table = out[OBS_SPEC.slice("candidates")].reshape(MAX_TARGETS, len(CANDIDATE_COLUMNS))
     if purpose == TARGET_LOOT:
-        for k, (corpse, item) in enumerate(trade.corpse_items(game, unit)[:MAX_TARGETS]):
+        for k, (corpse, item) in enumerate(target_candidates(game, unit, purpose, b)[:MAX_TARGETS]):
             card = int(s.item_card[item])
             row = table[k]
             row[[CCOL["present"], CCOL["item"]]] = 1.0
@@ -749,16 +743,7 @@ def _fill_candidates(game, role, unit, purpose, b, out, units, column=None) -> N
             if s.item_known[item] or role == DM:
                 row[_card0(CCOL) + card] = 1.0
         return
-    if purpose == TARGET_SPELL:
-        chosen = spells.targets(game, unit, b)
-    elif purpose == TARGET_ITEM:
-        chosen = items.item_targets(game, unit)
-    elif purpose == TARGET_GIVE:
-        chosen = trade.receivers(game, unit)
-    elif purpose == TARGET_ABILITY:
-        chosen = abilities.targets(game, unit)
-    else:
-        chosen = []
+    chosen = target_candidates(game, unit, purpose, b)
     for k, u in enumerate(chosen[:MAX_TARGETS]):
         if column is not None and column[u] < 0:
             continue

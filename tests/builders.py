@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dungeon_env.engine import Game, Phase
+from dungeon_env.engine import Game, Phase, inventory
 from dungeon_env.engine.state import ACTIVE, NO_UNIT, How
 from dungeon_env.engine.units import place_monster, put, take_off
 
@@ -94,10 +94,9 @@ def is_active(g: Game, u: int) -> bool:
 def give_item(g: Game, u: int, card_id: str, known: bool | None = None) -> int:
     """A new copy of the item card held by ``u`` (face down for potions, scrolls and magic items
     unless ``known`` says otherwise); returns its item slot."""
-    from dungeon_env.engine import items
 
-    slot = items.create(g, card_id)
-    items.give(g, slot, u)
+    slot = inventory.create(g, card_id)
+    inventory.give(g, slot, u)
     if known is not None:
         g.state.item_known[slot] = known
     g.state_edited()
@@ -190,10 +189,9 @@ def assert_rate(hits: int, n: int, p) -> None:
 
 def item_action(g: Game, h: int, slot: int) -> int:
     """ITEM_k of item slot ``slot`` in hero ``h``'s hands."""
-    from dungeon_env.engine import items
     from dungeon_env.engine.actions import ITEM_0
 
-    return ITEM_0 + items.held(g, h).index(slot)
+    return ITEM_0 + inventory.held(g, h).index(slot)
 
 
 def pick_item(g: Game, h: int, slot: int, verb: int | None = None) -> None:

@@ -20,8 +20,7 @@ import random
 import pytest
 
 from dungeon_env.content import adventure_names
-from dungeon_env.engine import Decision, Game
-from dungeon_env.engine import items as item_rules
+from dungeon_env.engine import Decision, Game, inventory
 from dungeon_env.engine.actions import (
     CHOICE_0,
     END,
@@ -240,7 +239,7 @@ class Greedy:
         g, s = self.g, self.g.state
         for a in legal:
             if ITEM_0 <= a < ITEM_0 + 12:
-                item = item_rules.held(g, h)[a - ITEM_0]
+                item = inventory.held(g, h)[a - ITEM_0]
                 if g.item_cards[int(s.item_card[item])].deck == "potions":
                     return a
         return None

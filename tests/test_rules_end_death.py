@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dungeon_env.content import load_adventure
-from dungeon_env.engine import Decision, Game, IllegalActionError, Phase
+from dungeon_env.engine import Decision, Game, IllegalActionError, Phase, inventory
 from dungeon_env.engine.actions import DRAG_ACTIONS, END, EXTRA_MOVE, JUMP_ACTIONS, MOVE_ACTIONS
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, GONE, NO_UNIT
 from dungeon_env.engine.units import kill_hero
@@ -626,13 +626,12 @@ def test_A_55_a_final_adventure_with_a_primary_escape_or_retrieve_is_refused(tmp
 
 def test_claim_objective_is_met_once_a_hero_has_held_the_item(tmp_path):
     """A claim goal stays met after the item is given away or its holder dies."""
-    from dungeon_env.engine import items
 
     g = Game.new(adventure="sunless_throne", heroes=PLAIN, seed=0)
     claim = next(i for i, o in enumerate(g.tables.adventure.objectives) if o.kind == "claim")
     assert not g.objectives()[claim]["met"]
-    crown = items.create(g, "jewelled_crown")
+    crown = inventory.create(g, "jewelled_crown")
     assert not g.objectives()[claim]["met"]  # lying in the vault
-    items.give(g, crown, 0)
+    inventory.give(g, crown, 0)
     kill_hero(g, 0)
     assert g.objectives()[claim]["met"]

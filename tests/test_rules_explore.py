@@ -22,7 +22,7 @@ import pytest
 
 from dungeon_env.content import adventure_names, load_adventure
 from dungeon_env.content.model import TRAITS
-from dungeon_env.engine import Decision, Game, IllegalActionError, Phase, items
+from dungeon_env.engine import Decision, Game, IllegalActionError, Phase, inventory
 from dungeon_env.engine.actions import (
     CHOICE_0,
     END,
@@ -243,7 +243,7 @@ def test_R_EXPL_04_a_choice_goes_to_the_first_exploring_hero(arena):
     assert g.decision == (Decision.EVENT_CHOICE, 1)
     assert g.legal_actions() == [CHOICE_0, CHOICE_0 + 1]
     g.apply(CHOICE_0 + 1)
-    pouch = [i for i in items.held(g, 1) if g.item_cards[int(g.state.item_card[i])].id == "gold_pouch"]
+    pouch = [i for i in inventory.held(g, 1) if g.item_cards[int(g.state.item_card[i])].id == "gold_pouch"]
     assert pouch and events(g, "event_choice", unit="hero_1", option=1)
 
 
@@ -272,7 +272,7 @@ def test_R_EXPL_05_an_item_every_explorer_passes_is_left(arena):
     g.apply(PASS)
     (left,) = events(g, "item_left")
     assert g.state.item_holder[left["item"]] < 0
-    assert not any(items.held(g, u) for u in range(3))
+    assert not any(inventory.held(g, u) for u in range(3))
     with pytest.raises(IllegalActionError):
         g.apply(TAKE)  # nobody is being asked any more
 
@@ -284,8 +284,8 @@ def test_R_EXPL_06_choices_then_text_then_other_actions_then_trap_detection(aren
     """Ilsabet (Learned) holds a face-down potion: in room A the order is the explore choices, A's
     text, her Identify roll (an other Explore action), then the Detect Traps rolls."""
     g = new(arena, [(2, 2), (3, 2), (4, 2)], heroes=["ilsabet", "corvin", "hob"])
-    potion = items.create(g, "healing_potion")
-    items.give(g, potion, 0)
+    potion = inventory.create(g, "healing_potion")
+    inventory.give(g, potion, 0)
     explore(g, EXPLORE, STAY, STAY)
     assert g.decision == (Decision.HERO_ACT, 0)
     assert ITEM_0 in g.legal_actions()
@@ -324,7 +324,7 @@ def test_R_EXPL_07_a_trait_check_is_d6_plus_1_with_the_trait_4_to_6_succeeds(are
     (roll,) = rolls(g, "trait_check")
     assert roll["actor"] == "hero_0" and roll["modifiers"] == ({"strong": 1} if hero == "bram" else {})
     assert roll["result"] == ("success" if success else "fail")
-    cards = [g.item_cards[int(g.state.item_card[i])].id for i in items.held(g, 0)]
+    cards = [g.item_cards[int(g.state.item_card[i])].id for i in inventory.held(g, 0)]
     assert (cards == ["ruby"]) == success
     assert health(g)[0] == before - (0 if success else 1)
 
@@ -480,8 +480,8 @@ def test_R_END_03_rescue_needs_the_party_to_escape(tmp_path):
 def test_R_END_03_a_retrieved_item_on_a_corpse_carried_out_counts(tmp_path):
     path = arena_variant(tmp_path, "goal_arena", EXTRA + GOALS.format(primary=""))
     g = new(path, [(22, 27), (21, 27), (20, 27)])
-    sword = items.create(g, "short_sword")
-    items.give(g, sword, 1)
+    sword = inventory.create(g, "short_sword")
+    inventory.give(g, sword, 1)
     kill_hero(g, 1)
     take_off(g, 1)
     g.state.unit_status[1] = 4  # CORPSE_OUT: dragged out with its gear

@@ -18,7 +18,7 @@ import pytest
 
 from dungeon_env.content import load_items
 from dungeon_env.content.model import DECKS
-from dungeon_env.engine import Decision, Game, Phase, effects, items
+from dungeon_env.engine import Decision, Game, Phase, effects, inventory, items
 from dungeon_env.engine.actions import (
     BACK,
     GIVE,
@@ -98,12 +98,12 @@ def test_draw_takes_the_top_card_and_an_empty_deck_gives_nothing():
     g = game()
     d = DECKS.index("treasure")
     top = int(g.state.deck_cards[d, 0])
-    slot = items.draw(g, "treasure")
-    assert g.state.item_card[slot] == top and g.state.item_holder[slot] == items.NOBODY
+    slot = inventory.draw(g, "treasure")
+    assert g.state.item_card[slot] == top and g.state.item_holder[slot] == inventory.NOBODY
     size = sum(c.copies for c in g.item_cards if c.deck == "treasure")
     for _ in range(size - 1):
-        assert items.draw(g, "treasure") >= 0
-    assert items.draw(g, "treasure") == -1
+        assert inventory.draw(g, "treasure") >= 0
+    assert inventory.draw(g, "treasure") == -1
     assert [e["deck"] for e in events(g, "draw")] == ["treasure"] * size
 
 
@@ -111,9 +111,9 @@ def test_inventory_holds_at_most_12_items():
     g = game()
     for _ in range(MAX_ITEMS_HELD):
         give_item(g, 0, "torch")
-    extra = items.create(g, "torch")
-    assert not items.can_hold(g, 0) and not items.give(g, extra, 0)
-    assert len(items.held(g, 0)) == MAX_ITEMS_HELD and g.state.item_holder[extra] == items.NOBODY
+    extra = inventory.create(g, "torch")
+    assert not inventory.can_hold(g, 0) and not inventory.give(g, extra, 0)
+    assert len(inventory.held(g, 0)) == MAX_ITEMS_HELD and g.state.item_holder[extra] == inventory.NOBODY
 
 
 # ------------------------------------------------------------------------------------------ IDENT 01
@@ -122,7 +122,7 @@ def test_inventory_holds_at_most_12_items():
 def test_R_IDENT_01_potions_scrolls_and_magic_items_are_drawn_face_down():
     g = game()
     for deck in DECKS:
-        slot = items.draw(g, deck)
+        slot = inventory.draw(g, deck)
         assert bool(g.state.item_known[slot]) == (deck in ("treasure", "gear")), deck
 
 
@@ -214,10 +214,10 @@ def test_A_43_an_identify_1_locks_the_item_for_everyone_until_the_adventure_ends
     ring = give_item(g, 0, "ring_of_valor")
     g.dice.force(1)
     items.identify(g, 0, ring)
-    items.give(g, ring, 1)
+    inventory.give(g, ring, 1)
     assert not items.can_identify(g, 1, ring)
     assert items.item_verbs(g, 1, ring, "explore") == []
-    items.end_adventure(g)
+    inventory.end_adventure(g)
     assert g.state.item_known[ring] and not g.state.item_locked[ring]
 
 
@@ -229,9 +229,9 @@ def test_R_IDENT_04_every_unidentified_item_is_identified_at_the_end():
     slots = [
         give_item(g, u, card) for u, card in ((0, "ring_of_valor"), (1, "scroll_sleep"), (2, "mana_potion"))
     ]
-    lying = items.draw(g, "potions")
+    lying = inventory.draw(g, "potions")
     assert not any(g.state.item_known[slots])
-    items.end_adventure(g)
+    inventory.end_adventure(g)
     assert all(g.state.item_known[slots]) and g.state.item_known[lying]
     assert [e["how"] for e in events(g, "item_identified")] == ["adventure_end"] * 4
 
@@ -269,7 +269,7 @@ def test_R_IDENT_06_an_unidentified_potion_can_be_drunk_and_is_revealed():
     pick_item(g, 2, potion)  # USE, the only verb (D-08)
     assert g.state.health[2] == 5 and g.state.move_left[2] == left
     assert events(g, "item_identified")[0]["how"] == "use"
-    assert items.held(g, 2) == [] and g.state.item_holder[potion] == items.DESTROYED
+    assert inventory.held(g, 2) == [] and g.state.item_holder[potion] == inventory.DESTROYED
     assert g.decision == (Decision.HERO_MOVE, 2)
 
 
@@ -280,7 +280,7 @@ def test_R_IDENT_06_an_unidentified_elixir_of_life_is_revealed_and_kept():
     elixir = give_item(g, 2, "elixir_of_life")
     my_move(g, 2)
     pick_item(g, 2, elixir)
-    assert g.state.item_known[elixir] and items.held(g, 2) == [elixir]
+    assert g.state.item_known[elixir] and inventory.held(g, 2) == [elixir]
     assert events(g, "item_wasted")[0]["card"] == "elixir_of_life"
     assert item_action(g, 2, elixir) not in g.legal_actions()
     talisman = give_item(g, 2, "holy_talisman", known=True)
@@ -337,7 +337,7 @@ def test_a_reusable_item_once_per_turn_and_kept():
     set_unit(g, 2, stamina=2)
     my_move(g, 2)
     pick_item(g, 2, amulet)
-    assert g.state.stamina[2] == 3 and items.held(g, 2) == [amulet]
+    assert g.state.stamina[2] == 3 and inventory.held(g, 2) == [amulet]
     assert item_action(g, 2, amulet) not in g.legal_actions()
     finish_turn(g)
     play_to(g, Decision.HERO_MOVE, 2)
@@ -464,9 +464,9 @@ def test_trade_offers_give_then_asks_the_receiver():
     g = game()
     torch = give_item(g, 0, "torch")
     assert items.item_verbs(g, 0, torch, "trade") == [GIVE]
-    assert items.legal_item_verb(g, 0, torch, items.WHEN.index("trade")) == [GIVE, BACK]
+    assert items.legal_item_verb(g, 0, torch, items.ITEM_MOMENTS.index("trade")) == [GIVE, BACK]
     g.state.stack.clear()
-    items.do_item_verb(g, 0, torch, items.WHEN.index("trade"), GIVE)
+    items.do_item_verb(g, 0, torch, items.ITEM_MOMENTS.index("trade"), GIVE)
     assert g.state.stack[-1] == [int(Decision.CHOOSE_TARGET), 0, TARGET_GIVE, torch]
     g.state.gave[0] = True
     assert items.item_actions(g, 0, "trade") == []

@@ -21,7 +21,7 @@ import pytest
 
 import dungeon_env.engine
 from dungeon_env.content import load_heroes, load_items, load_spells
-from dungeon_env.engine import Decision, Phase, items, spells
+from dungeon_env.engine import Decision, Phase, inventory, items, spells
 from dungeon_env.engine.actions import (
     BACK,
     END,
@@ -155,12 +155,12 @@ def test_R_SPELL_02_R_SPELL_03_a_scroll_cast_costs_no_magic_and_destroys_the_scr
     place(g, 0, 9, 5)
     scroll = give_item(g, 0, "scroll_arcane_bolt", known=True)
     select(g, 0, item_action(g, 0, scroll))
-    assert items.held(g, 0) == [scroll]  # nothing happens before 2.5
+    assert inventory.held(g, 0) == [scroll]  # nothing happens before 2.5
     play_to(g, Decision.CAST_MODE, 0)
     g.apply(NORMAL_CAST)
     assert g.state.magic[0] == 0
     assert g.state.health[m] == 6 - 2
-    assert items.held(g, 0) == [] and g.state.item_holder[scroll] == items.DESTROYED
+    assert inventory.held(g, 0) == [] and g.state.item_holder[scroll] == inventory.DESTROYED
     cast = events(g, "cast")[0]
     assert cast["scroll"] and cast["magic"] == 0 and cast["target"] == g.label(m)
 
@@ -171,7 +171,7 @@ def test_R_SPELL_02_memorizing_destroys_the_scroll():
     to_hero_act(g, 0)
     g.apply(item_action(g, 0, scroll))
     verb(g, MEMORIZE)
-    assert items.held(g, 0) == [] and g.state.item_holder[scroll] == items.DESTROYED
+    assert inventory.held(g, 0) == [] and g.state.item_holder[scroll] == inventory.DESTROYED
     assert events(g, "memorize")[0]["spell"] == "enfeeble"
 
 
@@ -228,7 +228,7 @@ def test_R_SPELL_04_memorize_once_per_explore_phase_and_never_in_movement():
     with pytest.raises(IllegalActionError):
         g.apply(MEMORIZE)
     g.apply(NORMAL_CAST)
-    assert events(g, "cast")[0]["spell"] == "second_wind" and items.held(g, 0) == []
+    assert events(g, "cast")[0]["spell"] == "second_wind" and inventory.held(g, 0) == []
     third = give_item(g, 0, "scroll_healing_touch", known=True)
     assert MEMORIZE not in items.item_verbs(g, 0, third, "explore")
     # next turn's Explore phase: allowed again
@@ -495,7 +495,7 @@ def test_R_SPELL_11_overcast_from_a_scroll_on_a_1_the_scroll_is_simply_gone():
     g.dice.force(1)
     g.apply(OVERCAST)
     assert rolls(g, "overcast")[0]["result"] == "forget"
-    assert events(g, "forget") == [] and items.held(g, 0) == []
+    assert events(g, "forget") == [] and inventory.held(g, 0) == []
     assert g.state.health[0] == 11 and g.state.magic[0] == 0
 
 
@@ -553,7 +553,7 @@ def test_R_CTS_05_R_SPELL_13_evading_makes_the_spell_fail_at_no_cost():
     finish_turn(g)
     assert events(g, "spell_fail")[0]["reason"] == "evade"
     assert events(g, "cast") == [] and g.state.health[m] == 6
-    assert items.held(g, 0) == [scroll] and g.state.casting_spell[0] == -1
+    assert inventory.held(g, 0) == [scroll] and g.state.casting_spell[0] == -1
 
 
 def test_R_SPELL_13_letting_the_spell_fail_in_a_fight_costs_nothing():
@@ -602,7 +602,7 @@ def test_R_SPELL_14_an_unidentified_scroll_read_at_the_wrong_moment_is_revealed_
     scroll = give_item(g, 0, "scroll_kindle_light")
     select(g, 0, item_action(g, 0, scroll))
     finish_turn(g)
-    assert g.state.item_known[scroll] and items.held(g, 0) == [scroll]
+    assert g.state.item_known[scroll] and inventory.held(g, 0) == [scroll]
     assert events(g, "spell_fail")[0]["reason"] == "timing" and events(g, "cast") == []
 
 
@@ -779,7 +779,7 @@ def test_R_REST_02_casting_in_the_explore_phase_breaks_rest():
 
 
 def test_R_END_04_memorized_spells_are_discarded_and_items_identified_at_the_end():
-    """``spells.end_adventure`` and ``items.end_adventure`` (run when an adventure ends) discard
+    """``spells.end_adventure`` and ``inventory.end_adventure`` (run when an adventure ends) discard
     every spell card (starting spells come back with the next set-up, A-21) and turn every item
     face up."""
     g = caster_game(("orwin", "ilsabet", "hob"))
@@ -787,7 +787,7 @@ def test_R_END_04_memorized_spells_are_discarded_and_items_identified_at_the_end
     potion = give_item(g, 1, "healing_potion")
     g.state.item_locked[potion] = True
     spells.end_adventure(g)
-    items.end_adventure(g)
+    inventory.end_adventure(g)
     assert not g.state.spell_known.any()
     assert g.state.item_known[potion] and not g.state.item_locked[potion]
     nxt = arena_game(["orwin", "ilsabet", "hob"])

@@ -11,7 +11,7 @@ behind the closed door (3,0)-(3,1)::
 
 from __future__ import annotations
 
-from dungeon_env.engine import Decision, Game, Phase, items
+from dungeon_env.engine import Decision, Game, Phase, inventory
 from dungeon_env.engine.actions import BACK, END, GIVE, ITEM_0, LOOT, TARGET_0, TARGET_GIVE, TARGET_LOOT
 from dungeon_env.engine.units import kill_hero
 from tests.builders import add_monster, arena_game, enter_phase, events, place, quiet
@@ -27,8 +27,8 @@ def party(at=((1, 0), (2, 0), (4, 0)), gear=((0, "short_sword"), (0, "torch"))) 
         place(g, u, x, y)
     made = []
     for u, card in gear:
-        item = items.create(g, card)
-        items.give(g, item, u)
+        item = inventory.create(g, card)
+        inventory.give(g, item, u)
         made.append(item)
     enter_phase(g, Phase.TRADE)
     return g, made
@@ -141,8 +141,8 @@ def test_D_08b_giving_away_offers_back_and_the_item_is_kept():
 
 def test_R_TRADE_03_no_trade_phase_in_combat():
     g = arena_game(PLAIN)
-    sword = items.create(g, "short_sword")
-    items.give(g, sword, 0)
+    sword = inventory.create(g, "short_sword")
+    inventory.give(g, sword, 0)
     add_monster(g, "goblin", 20, 20)
     while g.state.turn == 1:
         assert g.state.phase != Phase.TRADE

@@ -27,6 +27,7 @@ from dungeon_env.engine import (
     combat,
     encounters,
     explore,
+    inventory,
     items,
     mental,
     movement,
@@ -592,18 +593,18 @@ def test_mind_lash_reach_and_damage():
         warlock = add_monster(g, "dread_warlock", 7, 7)
         assert mental.lash_target(g, warlock) == reach
         health = int(g.state.health[0])
-        mental._lash_lands(g, warlock, 0, mental.AGGRESSOR_WINS)
+        mental.lash_lands(g, warlock, 0, mental.AGGRESSOR_WINS)
         assert int(g.state.health[0]) == health - damage
 
 
 def test_max_items_caps_what_a_hero_holds():
     g = game(v("rules.max_items=2"))
-    assert items.can_hold(g, 0)
+    assert inventory.can_hold(g, 0)
     give_item(g, 0, "torch")
     give_item(g, 0, "rope")
-    assert not items.can_hold(g, 0)
-    assert not items.give(g, items.create(g, "rations"), 0)
-    assert items.can_hold(game(), 0)
+    assert not inventory.can_hold(g, 0)
+    assert not inventory.give(g, inventory.create(g, "rations"), 0)
+    assert inventory.can_hold(game(), 0)
 
 
 def test_max_spells_caps_memorizing():

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dungeon_env.engine import effects
-from dungeon_env.engine.actions import ABILITY_0, MAX_ABILITIES, TARGET_0, TARGET_ABILITY, Decision, Phase
+from dungeon_env.engine.actions import ABILITY_0, MAX_ABILITIES, TARGET_ABILITY, Decision, Moment, Phase
 from dungeon_env.engine.board import heroes_beside
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.units import label
@@ -36,8 +36,12 @@ if TYPE_CHECKING:
     from dungeon_env.content.model import Ability
     from dungeon_env.engine.context import Context
 
-MOMENTS = ("movement", "evasion", "explore")
-_MOMENT_OF_PHASE = {Phase.HERO_MOVEMENT: "movement", Phase.EVASION: "evasion", Phase.EXPLORE: "explore"}
+MOMENTS = (Moment.MOVEMENT, Moment.EVASION, Moment.EXPLORE)
+_MOMENT_OF_PHASE = {
+    Phase.HERO_MOVEMENT: Moment.MOVEMENT,
+    Phase.EVASION: Moment.EVASION,
+    Phase.EXPLORE: Moment.EXPLORE,
+}
 
 
 def card_abilities(g: Context, h: int) -> tuple[Ability, ...]:
@@ -105,12 +109,9 @@ def targets(g: Context, h: int) -> list[int]:
     return heroes_beside(g, h)
 
 
-def legal_target(g: Context, unit: int, a: int, b: int) -> list[int]:
-    return [TARGET_0 + i for i in range(len(targets(g, unit)))]
-
-
-def do_target(g: Context, unit: int, a: int, b: int, action: int) -> None:
-    _land(g, unit, b, targets(g, unit)[action - TARGET_0], _MOMENT_OF_PHASE.get(g.state.phase, ""))
+def land_on(g: Context, unit: int, k: int, target: int) -> None:
+    """The hero chose the target of its k-th ability (a CHOOSE_TARGET among ``targets``)."""
+    _land(g, unit, k, target, _MOMENT_OF_PHASE.get(g.state.phase, ""))
 
 
 def _land(g: Context, h: int, k: int, target: int, when: str) -> None:
@@ -137,8 +138,7 @@ __all__ = [
     "MOMENTS",
     "ability_actions",
     "card_abilities",
-    "do_target",
-    "legal_target",
+    "land_on",
     "ready",
     "ready_pairs",
     "targets",

@@ -7,12 +7,12 @@ monster's Stamina, then the hero for its own). ``ACTION_NAMES[i]`` describes act
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 
 DIRECTIONS = ("north", "east", "south", "west")
 DIR_DX = (0, 1, 0, -1)
 DIR_DY = (-1, 0, 1, 0)
-MAX_HEROES = 5
+MIN_HEROES, MAX_HEROES = 3, 5  # the game is for 3-5 heroes (R-BOARD-01)
 
 
 class Action(IntEnum):
@@ -98,12 +98,28 @@ class Action(IntEnum):
 
 
 N_ACTIONS = len(Action)
-# Plain ints for the hot paths (IntEnum member look-ups are slow on Python 3.11).
-MOVE_N, JUMP_N, DRAG_N, EXTRA_MOVE, END, DEFER, SPEND_0, HANDOFF_0 = 0, 4, 8, 12, 13, 14, 15, 19
-ITEM_0, SPELL_0, USE, MEMORIZE, IDENTIFY, FORGET, GIVE, LOOT, TARGET_0 = 24, 36, 44, 45, 46, 47, 48, 49, 50
-NORMAL_CAST, OVERCAST, KEEP_CASTING, LET_FAIL, EXPLORE, STAY = 60, 61, 62, 63, 64, 65
-CHOICE_0, TAKE, PASS, DISARM_N, BACK, ABILITY_0 = 66, 70, 71, 72, 76, 77
-MAX_ITEMS_HELD, MAX_SPELLS_KNOWN, MAX_TARGETS, MAX_CHOICES, MAX_ABILITIES = 12, 8, 10, 4, 2
+
+
+def _ints(names: str) -> tuple[int, ...]:
+    return tuple(int(Action[name]) for name in names.split())
+
+
+# Plain ints of the Action table for the hot paths (IntEnum member look-ups are slow on Python 3.11).
+MOVE_N, JUMP_N, DRAG_N, EXTRA_MOVE, END, DEFER, SPEND_0, HANDOFF_0 = _ints(
+    "MOVE_N JUMP_N DRAG_N EXTRA_MOVE END DEFER SPEND_0 HANDOFF_0"
+)
+ITEM_0, SPELL_0, USE, MEMORIZE, IDENTIFY, FORGET, GIVE, LOOT, TARGET_0 = _ints(
+    "ITEM_0 SPELL_0 USE MEMORIZE IDENTIFY FORGET GIVE LOOT TARGET_0"
+)
+NORMAL_CAST, OVERCAST, KEEP_CASTING, LET_FAIL, EXPLORE, STAY = _ints(
+    "NORMAL_CAST OVERCAST KEEP_CASTING LET_FAIL EXPLORE STAY"
+)
+CHOICE_0, TAKE, PASS, DISARM_N, BACK, ABILITY_0 = _ints("CHOICE_0 TAKE PASS DISARM_N BACK ABILITY_0")
+# How many of each numbered action there are (counted from the table).
+MAX_ITEMS_HELD, MAX_SPELLS_KNOWN, MAX_TARGETS, MAX_CHOICES, MAX_ABILITIES = (
+    sum(a.name.startswith(prefix) for a in Action)
+    for prefix in ("ITEM_", "SPELL_", "TARGET_", "CHOICE_", "ABILITY_")
+)
 # What a CHOOSE_TARGET decision is choosing (its arg ``a``); ``b`` carries the item or spell.
 TARGET_SPELL, TARGET_ITEM, TARGET_GIVE, TARGET_LOOT, TARGET_ABILITY = 0, 1, 2, 3, 4
 MOVE_ACTIONS = tuple(range(MOVE_N, MOVE_N + 4))
@@ -119,6 +135,17 @@ DISARM_ACTIONS = tuple(range(DISARM_N, DISARM_N + 4))
 ABILITY_ACTIONS = tuple(range(ABILITY_0, ABILITY_0 + MAX_ABILITIES))
 
 ACTION_NAMES = tuple(a.name.lower() for a in Action)
+
+
+class Moment(StrEnum):
+    """When in the turn a hero uses an item, a spell or an ability; the values are the content
+    files' words (an item's ``when``, a spell's ``when``, an ability's moments)."""
+
+    COMBAT = "combat"  # 2.1 Spell Selection, the Combat Turn Sequence's casting moment
+    MOVEMENT = "movement"  # the hero's own Movement
+    EVASION = "evasion"  # the hero's own Evasion
+    EXPLORE = "explore"  # the Explore phase's actions
+    TRADE = "trade"  # the Trade phase
 
 
 class Decision(IntEnum):

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dungeon_env.content import adventure_names, load_adventure, load_heroes, load_items
-from dungeon_env.engine.game import MAX_HEROES, MIN_HEROES, Game
+from dungeon_env.engine.actions import MAX_HEROES, MIN_HEROES
+from dungeon_env.engine.game import Game
 from dungeon_env.engine.state import CORPSE_OUT, EXITED
 
 Carried = list[tuple[str, bool]]  # (item card id, identified)

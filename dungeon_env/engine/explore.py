@@ -25,16 +25,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine import abilities, effects, items, spells, traps
+from dungeon_env.engine import effects, inventory, traps
 from dungeon_env.engine.actions import (
-    ABILITY_0,
-    ABILITY_ACTIONS,
     CHOICE_0,
-    END,
     EXPLORE,
-    ITEM_0,
     PASS,
-    SPELL_0,
     STAY,
     TAKE,
     Decision,
@@ -136,25 +131,12 @@ def _mark_explored(g: Context) -> None:
             s.explored_bits |= 1 << int(t.area[s.unit_pos[h]])
 
 
-def legal_hero_act(g: Context, unit: int, a: int, b: int) -> list[int]:
-    """(c) Explore actions: an item (use, identify, memorize...), an Explore spell, an Active
-    ability, or END."""
-    acts = items.item_actions(g, unit, "explore") + spells.spell_actions(g, unit, "explore")
-    acts += abilities.ability_actions(g, unit, "explore")
-    return sorted({*acts, END})
-
-
-def do_hero_act(g: Context, unit: int, a: int, b: int, action: int) -> None:
+def end_acts(g: Context, unit: int) -> None:
+    """(c) The hero's Explore actions (items, Explore spells, Active abilities: ``decisions``
+    routes them) are over: END."""
     s = g.state
-    if action == END:
-        if s.act_todo and s.act_todo[0] == unit:
-            s.act_todo.pop(0)
-    elif action in ABILITY_ACTIONS:
-        abilities.use(g, unit, action - ABILITY_0, "explore")
-    elif action >= SPELL_0:
-        spells.pick_spell(g, unit, action - SPELL_0, "explore")
-    else:
-        items.pick_item(g, unit, action - ITEM_0, "explore")
+    if s.act_todo and s.act_todo[0] == unit:
+        s.act_todo.pop(0)
 
 
 # ----------------------------------------------------------------------------------------- room events
@@ -277,7 +259,7 @@ def resolve_option(g: Context, e: int, option: EventOption, h: int) -> None:
     if option.item is not None or option.deck is not None:
         item = _find(g, option.item, option.deck)
         if item >= 0 and g.state.unit_status[h] == ACTIVE:
-            items.give(g, item, h)
+            inventory.give(g, item, h)
             g.log({"type": "item_found", "unit": label(g, h), "item": item, "event": e, "turn": g.state.turn})
 
 
@@ -298,7 +280,7 @@ def do_event_choice(g: Context, unit: int, a: int, b: int, action: int) -> None:
 
 def _find(g: Context, card_id: str | None, deck: str | None) -> int:
     """The item slot of a find: the named card, or the next card of the deck (-1: the deck is empty)."""
-    return items.create(g, card_id) if card_id is not None else items.draw(g, deck)
+    return inventory.create(g, card_id) if card_id is not None else inventory.draw(g, deck)
 
 
 def _offer(g: Context, e: int, heroes: list[int]) -> None:
@@ -312,7 +294,7 @@ def _offer(g: Context, e: int, heroes: list[int]) -> None:
 
 def legal_claim(g: Context, unit: int, a: int, b: int) -> list[int]:
     """TAKE (if the hero can carry one more item) or PASS."""
-    return [TAKE, PASS] if items.can_hold(g, unit) else [PASS]
+    return [TAKE, PASS] if inventory.can_hold(g, unit) else [PASS]
 
 
 def do_claim(g: Context, unit: int, a: int, b: int, action: int) -> None:
@@ -320,7 +302,7 @@ def do_claim(g: Context, unit: int, a: int, b: int, action: int) -> None:
     one passes, the item is left where it was found."""
     s = g.state
     if action == TAKE:
-        items.give(g, b, unit)
+        inventory.give(g, b, unit)
         g.log({"type": "item_found", "unit": label(g, unit), "item": b, "event": a, "turn": s.turn})
         return
     later = [h for h in affected(g, a) if h > unit]

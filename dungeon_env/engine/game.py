@@ -20,8 +20,8 @@ from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.content.model import WIDTH, HeroCard, ItemCard, MonsterCard, Spell
 from dungeon_env.content.rules import Rules
 from dungeon_env.content.variants import Variant
-from dungeon_env.engine import items, spells, turn
-from dungeon_env.engine.actions import ACTION_NAMES, Action, Decision, Phase
+from dungeon_env.engine import inventory, spells, turn
+from dungeon_env.engine.actions import ACTION_NAMES, MAX_HEROES, MIN_HEROES, Action, Decision, Phase
 from dungeon_env.engine.decisions import HANDLERS
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import ending, goals_met, objectives_report
@@ -31,7 +31,6 @@ from dungeon_env.engine.units import active_heroes, has_trait, label, place_hero
 from dungeon_env.engine.visibility import look
 
 SAVE_FORMAT = "dungeon_env.game/1"
-MIN_HEROES, MAX_HEROES = 3, 5
 
 
 class IllegalActionError(ValueError):
@@ -135,7 +134,7 @@ class Game:
             s.visited[t.area[s.unit_pos[u]]] = True
             for spell_id in self.heroes[roster_index[hero_id]].spells:
                 s.spell_known[u, self.spell_index[spell_id]] = True  # starting spells
-        items.setup_items(self, self.carried)
+        inventory.setup_items(self, self.carried)
         self.log(
             {
                 "type": "setup",
@@ -286,7 +285,7 @@ class Game:
         s.outcome, s.end_reason = outcome, reason
         s.phase = int(Phase.GAME_OVER)
         s.stack.clear()
-        items.end_adventure(self)  # every item is identified at the adventure's end (R-IDENT-04)
+        inventory.end_adventure(self)  # every item is identified at the adventure's end (R-IDENT-04)
         spells.end_adventure(self)  # memorized spell cards are discarded (R-END-04)
         self.log(
             {

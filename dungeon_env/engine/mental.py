@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dungeon_env.content.rules import BASE_RULES
-from dungeon_env.engine import effects, spells
+from dungeon_env.engine import effects
 from dungeon_env.engine.actions import SPEND_0, Decision
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import path_distances
@@ -54,21 +54,20 @@ def legal_bid(g: Context, unit: int, a: int, b: int) -> list[int]:
     return [SPEND_0 + k for k in range(min(g.rules.mental_bid_max, int(g.state.magic[unit])) + 1)]
 
 
-def do_bid(g: Context, unit: int, a: int, b: int, action: int) -> None:
+def do_bid(g: Context, unit: int, a: int, b: int, action: int) -> tuple[int, int, int, int] | None:
+    """A bid is made: the defender is asked next, or the duel is rolled and its outcome returned as
+    ``(purpose, aggressor, defender, result)`` for the purpose's continuation (``decisions``
+    routes it: a spell lands or not, a Mind Lash hurts or not)."""
     s = g.state
     bid = action - SPEND_0
     s.magic[unit] -= bid  # paid whatever the outcome (R-MENT-02)
     if b < 0:
         s.mental[2] = bid
         g.push(Decision.MENTAL_BID, a, unit, bid)
-        return
+        return None
     purpose = s.mental[3]
     s.mental = []
-    result = roll(g, a, unit, b, bid)
-    if purpose == PURPOSE_SPELL:
-        spells.after_mental(g, result)
-    else:
-        _lash_lands(g, a, unit, result)
+    return purpose, a, unit, roll(g, a, unit, b, bid)
 
 
 def modifiers(g: Context, u: int, bid: int) -> dict[str, int]:
@@ -147,7 +146,8 @@ def monster_attack(g: Context, m: int) -> None:
     start(g, m, h, PURPOSE_LASH)
 
 
-def _lash_lands(g: Context, m: int, h: int, result: int) -> None:
+def lash_lands(g: Context, m: int, h: int, result: int) -> None:
+    """A Mind Lash's duel is decided: the hero loses Health if the monster won."""
     if result != AGGRESSOR_WINS:
         return
     hurt_hero(g, h, g.rules.lash_damage, label(g, m), (label(g, m),))

@@ -9,28 +9,22 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.content.rules import BASE_RULES
-from dungeon_env.engine import abilities, effects, items, pursuit, spells, traps
+from dungeon_env.engine import effects, pursuit, traps
 from dungeon_env.engine.actions import (
-    ABILITY_0,
-    ABILITY_ACTIONS,
     DEFER,
     DRAG_ACTIONS,
     DRAG_N,
     END,
     EXTRA_MOVE,
-    HANDOFF_ACTIONS,
-    ITEM_0,
     JUMP_ACTIONS,
     JUMP_N,
-    MAX_ITEMS_HELD,
-    MAX_SPELLS_KNOWN,
     MOVE_ACTIONS,
     MOVE_N,
-    SPELL_0,
     Decision,
     Phase,
 )
 from dungeon_env.engine.board import free, is_corpse, is_jumpable, open_side
+from dungeon_env.engine.casting import fail_spell, is_casting
 from dungeon_env.engine.encounters import trigger_ambushes
 from dungeon_env.engine.state import ACTIVE, CORPSE_OUT, EXITED, NO_UNIT
 from dungeon_env.engine.units import check_corpses, has_trait, label, put, spend_stamina, take_off
@@ -52,19 +46,6 @@ def _is_free_corpse(g: Context, sq: int) -> bool:
 def can_buy_move(g: Context, u: int) -> bool:
     s = g.state
     return s.move_bought[u] < g.rules.move_stamina_max and s.stamina[u] > 0 and not s.exhausted[u]
-
-
-def _handoffs(g: Context, h: int) -> list[int]:
-    """Heroes ``h`` may hand control to; none if ``h`` has not acted since it got control and has
-    already made its one idle hand-off of the phase (ruling D-04)."""
-    s = g.state
-    if not s.progress and s.idle_handoffs >> h & 1:
-        return []
-    return [
-        HANDOFF_ACTIONS[k]
-        for k in range(s.n_heroes)
-        if k != h and s.unit_status[k] == ACTIVE and not s.move_done[k]
-    ]
 
 
 def legal_hero_move(g: Context, h: int) -> list[int]:
@@ -92,11 +73,7 @@ def legal_hero_move(g: Context, h: int) -> list[int]:
     if can_buy_move(g, h):
         acts.append(EXTRA_MOVE)
     acts.append(END)
-    acts.extend(_handoffs(g, h))
-    acts.extend(items.item_actions(g, h, "movement"))
-    acts.extend(spells.spell_actions(g, h, "movement"))
-    acts.extend(abilities.ability_actions(g, h, "movement"))
-    return sorted(acts)
+    return acts
 
 
 def _jumpable(g: Context, sq: int) -> bool:
@@ -106,6 +83,7 @@ def _jumpable(g: Context, sq: int) -> bool:
 
 
 def do_hero_move(g: Context, h: int, action: int) -> None:
+    """A step (or an Open Doors attempt), Jump, Drag, bought square or END of the hero's Movement."""
     s = g.state
     s.progress = True
     if action < JUMP_N:
@@ -134,12 +112,6 @@ def do_hero_move(g: Context, h: int, action: int) -> None:
         end_movement(g, h)
         if traps.disarm_actions(g, h):
             g.push(Decision.DISARM, h)
-    elif ITEM_0 <= action < ITEM_0 + MAX_ITEMS_HELD:
-        items.pick_item(g, h, action - ITEM_0, "movement")
-    elif SPELL_0 <= action < SPELL_0 + MAX_SPELLS_KNOWN:
-        spells.pick_spell(g, h, action - SPELL_0, "movement")
-    elif action in ABILITY_ACTIONS:
-        abilities.use(g, h, action - ABILITY_0, "movement")
 
 
 def end_movement(g: Context, h: int) -> None:
@@ -264,25 +236,18 @@ def legal_evade(g: Context, h: int) -> list[int]:
             if nxt >= 0 and free(g, nxt):
                 acts.append(MOVE_ACTIONS[d])
     acts.append(END)
-    acts.extend(_handoffs(g, h))
-    acts.extend(items.item_actions(g, h, "evasion"))
-    acts.extend(abilities.ability_actions(g, h, "evasion"))
-    return sorted(acts)
+    return acts
 
 
 def do_evade(g: Context, h: int, action: int) -> None:
+    """An Evade step (a spell being cast fails, R-SPELL-13) or END of the hero's Evasion."""
     s = g.state
     s.progress = True
     if action == END:
         s.move_done[h] = True
         return
-    if ITEM_0 <= action < ITEM_0 + MAX_ITEMS_HELD:
-        items.pick_item(g, h, action - ITEM_0, "evasion")
-        return
-    if action in ABILITY_ACTIONS:
-        abilities.use(g, h, action - ABILITY_0, "evasion")
-        return
-    spells.on_evade(g, h)
+    if is_casting(g, h):
+        fail_spell(g, h, "evade")
     spend_stamina(g, h, g.rules.evade_cost)
     g.log({"type": "evade", "unit": label(g, h), "stamina": int(s.stamina[h]), "turn": s.turn})
     step(g, h, open_side(g, int(s.unit_pos[h]), action - MOVE_N))

@@ -51,17 +51,13 @@ import dataclasses
 import numpy as np
 
 from dungeon_env.content.model import DECKS, Effect, ItemCard, Spell
-from dungeon_env.engine import abilities, effects, items, trade
+from dungeon_env.engine import effects
 from dungeon_env.engine import spells as spell_rules
 from dungeon_env.engine.actions import (
-    TARGET_ABILITY,
-    TARGET_GIVE,
-    TARGET_ITEM,
-    TARGET_LOOT,
-    TARGET_SPELL,
     Decision,
     Phase,
 )
+from dungeon_env.engine.decisions import target_candidates as target_candidates_of
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.explore import STEP_EVENTS
 from dungeon_env.engine.game import Game
@@ -273,17 +269,7 @@ def _candidates(game: Game) -> list | None:
     if d is None or d[0] != Decision.CHOOSE_TARGET:
         return None
     unit, (purpose, b) = d[1], game.decision_args
-    if purpose == TARGET_SPELL:
-        return spell_rules.targets(game, unit, b)
-    if purpose == TARGET_ITEM:
-        return items.item_targets(game, unit)
-    if purpose == TARGET_GIVE:
-        return trade.receivers(game, unit)
-    if purpose == TARGET_LOOT:
-        return trade.corpse_items(game, unit)
-    if purpose == TARGET_ABILITY:
-        return abilities.targets(game, unit)
-    return None
+    return target_candidates_of(game, unit, purpose, b)
 
 
 # ------------------------------------------------------------------------------ the heroes' tables

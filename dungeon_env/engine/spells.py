@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dungeon_env.engine import effects, items, mental
+from dungeon_env.engine import effects, inventory, mental
 from dungeon_env.engine.actions import (
     BACK,
     END,
@@ -47,11 +47,10 @@ from dungeon_env.engine.actions import (
     NORMAL_CAST,
     OVERCAST,
     SPELL_0,
-    TARGET_0,
-    TARGET_ITEM,
     TARGET_SPELL,
     USE,
     Decision,
+    Moment,
     Phase,
 )
 from dungeon_env.engine.casting import fail_spell
@@ -65,7 +64,7 @@ if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
 
 CASTER, SPELL, ITEM, MODE, TARGET, WHEN = range(6)
-CAST_WHEN = ("combat", "movement", "explore")
+SPELL_MOMENTS = (Moment.COMBAT, Moment.MOVEMENT, Moment.EXPLORE)  # a cast row's moment
 NORMAL, OVERCAST_MODE = 0, 1
 
 
@@ -126,7 +125,7 @@ def castable(g: Context, h: int, sp: int, when: str, scroll: bool) -> bool:
         return False
     if not scroll and s.magic[h] < spell.level:
         return False
-    return when == "combat" or spell.target != "enemy" or bool(targets(g, h, sp))
+    return when == Moment.COMBAT or spell.target != "enemy" or bool(targets(g, h, sp))
 
 
 def spell_level_total(g: Context, h: int) -> int:
@@ -140,7 +139,7 @@ def spell_actions(g: Context, h: int, when: str) -> list[int]:
     """SPELL_k for each known spell the hero may do something with now (in the Explore phase each
     may at least be forgotten), except one it went BACK from in this phase."""
     declined = g.state.declined_spells[h]
-    if when == "explore":
+    if when == Moment.EXPLORE:
         if g.state.unit_status[h] != ACTIVE or g.state.surprised[h]:
             return []
         return [SPELL_0 + k for k, sp in enumerate(known(g, h)) if not declined[sp]]
@@ -153,7 +152,7 @@ def pick_spell(g: Context, h: int, k: int, when: str) -> None:
     """The hero picked its k-th spell (SPELL_k): in the Movement phase cast it now; in the Explore
     phase ask what to do with it (SPELL_VERB)."""
     sp = known(g, h)[k]
-    if when == "explore":
+    if when == Moment.EXPLORE:
         g.push(Decision.SPELL_VERB, h, sp)
     else:
         begin_cast(g, h, sp, -1, when)
@@ -163,14 +162,14 @@ def legal_spell_verb(g: Context, unit: int, a: int, b: int) -> list[int]:
     """FORGET, USE if it can be cast now, and always BACK: a spell that cannot be cast here is never
     forgotten by picking it (ruling D-08b)."""
     verbs = [FORGET, BACK]
-    if may_cast(g, unit) and castable(g, unit, a, "explore", False):
+    if may_cast(g, unit) and castable(g, unit, a, Moment.EXPLORE, False):
         verbs.append(USE)
     return sorted(verbs)
 
 
 def do_spell_verb(g: Context, unit: int, a: int, b: int, action: int) -> None:
     if action == USE:
-        begin_cast(g, unit, a, -1, "explore")
+        begin_cast(g, unit, a, -1, Moment.EXPLORE)
     elif action == BACK:
         g.state.declined_spells[unit, a] = True
         g.log({"type": "back", "unit": label(g, unit), "spell": g.spells[a].id, "turn": g.state.turn})
@@ -196,13 +195,13 @@ def forget(g: Context, h: int, sp: int, reason: str) -> None:
 
 
 def scroll_spell(g: Context, item: int) -> int:
-    return g.spell_index[items.card_of(g, item).spell]
+    return g.spell_index[inventory.card_of(g, item).spell]
 
 
 def can_cast_scroll(g: Context, h: int, item: int, when: str) -> bool:
     """A scroll is read at its spell's moments; an unidentified one at any spell moment (its spell
     is not known yet, R-SPELL-14)."""
-    if when not in CAST_WHEN or not may_cast(g, h):
+    if when not in SPELL_MOMENTS or not may_cast(g, h):
         return False
     if not g.state.item_known[item]:
         return True
@@ -217,7 +216,7 @@ def can_memorize(g: Context, h: int, item: int) -> bool:
     """Explore phase only (the caller's), one a phase, an identified scroll, a spell not known yet,
     and the total level within base Magic (R-SPELL-04/06, R-SPELL-14, A-21, A-22)."""
     s = g.state
-    card = items.card_of(g, item)
+    card = inventory.card_of(g, item)
     if card.deck != "spells" or not s.item_known[item] or s.memorized[h] or s.base_magic[h] <= 0:
         return False
     sp = g.spell_index[card.spell]
@@ -232,7 +231,7 @@ def memorize(g: Context, h: int, item: int) -> None:
     s.spell_known[h, sp] = True
     s.memorized[h] = True
     s.acted[h] = True
-    items.destroy(g, item)
+    inventory.destroy(g, item)
     g.log({"type": "memorize", "unit": label(g, h), "spell": g.spells[sp].id, "item": item, "turn": s.turn})
 
 
@@ -258,9 +257,9 @@ def resume_spell_selection(g: Context) -> None:
 def selection_options(g: Context, h: int) -> list[int]:
     if not may_cast(g, h):
         return []
-    opts = [SPELL_0 + k for k, sp in enumerate(known(g, h)) if castable(g, h, sp, "combat", False)]
-    for k, item in enumerate(items.held(g, h)[:MAX_ITEMS_HELD]):
-        if items.card_of(g, item).deck == "spells" and can_cast_scroll(g, h, item, "combat"):
+    opts = [SPELL_0 + k for k, sp in enumerate(known(g, h)) if castable(g, h, sp, Moment.COMBAT, False)]
+    for k, item in enumerate(inventory.held(g, h)[:MAX_ITEMS_HELD]):
+        if inventory.card_of(g, item).deck == "spells" and can_cast_scroll(g, h, item, Moment.COMBAT):
             opts.append(ITEM_0 + k)
     return opts
 
@@ -277,7 +276,7 @@ def do_spell_select(g: Context, unit: int, a: int, b: int, action: int) -> None:
     if action >= SPELL_0:
         sp, item = known(g, unit)[action - SPELL_0], -1
     else:
-        item = items.held(g, unit)[action - ITEM_0]
+        item = inventory.held(g, unit)[action - ITEM_0]
         sp = scroll_spell(g, item)
     s.casting_spell[unit], s.casting_item[unit] = sp, item
     s.spell_turn[unit] = s.turn
@@ -296,11 +295,6 @@ def do_spell_select(g: Context, unit: int, a: int, b: int, action: int) -> None:
 def fail(g: Context, h: int, reason: str) -> None:
     """The selected spell fails: no effect, no Magic paid, the scroll kept (R-SPELL-13)."""
     fail_spell(g, h, reason)
-
-
-def on_evade(g: Context, h: int) -> None:
-    if g.state.casting_spell[h] >= 0:
-        fail(g, h, "evade")
 
 
 # ------------------------------------------------------------------------- 2.4 casting while fighting
@@ -361,7 +355,7 @@ def resolve_selected(g: Context, h: int) -> None:
         fail(g, h, "gone")
         return
     s.casting_spell[h] = s.casting_item[h] = -1
-    _start(g, h, sp, item, "combat")
+    _start(g, h, sp, item, Moment.COMBAT)
 
 
 # ------------------------------------------------------------------------------------------- casting
@@ -381,7 +375,7 @@ def _start(g: Context, h: int, sp: int, item: int, when: str) -> None:
     s = g.state
     spell = g.spells[sp]
     if item >= 0 and not s.item_known[item]:
-        items.reveal(g, item, "cast")  # an unidentified scroll shows its spell (R-SPELL-14)
+        inventory.reveal(g, item, "cast")  # an unidentified scroll shows its spell (R-SPELL-14)
     reason = None
     if not fits(spell, when):
         reason = "timing"  # an unidentified scroll read at the wrong moment: revealed, kept
@@ -394,7 +388,7 @@ def _start(g: Context, h: int, sp: int, item: int, when: str) -> None:
             {"type": "spell_fail", "unit": label(g, h), "spell": spell.id, "reason": reason, "turn": s.turn}
         )
         return
-    s.cast = [h, sp, item, -1, -1, CAST_WHEN.index(when)]
+    s.cast = [h, sp, item, -1, -1, SPELL_MOMENTS.index(when)]
     g.push(Decision.CAST_MODE, h, sp, item)
 
 
@@ -425,17 +419,10 @@ def do_cast_mode(g: Context, unit: int, a: int, b: int, action: int) -> None:
     g.push(Decision.CHOOSE_TARGET, unit, TARGET_SPELL, a)
 
 
-def legal_target(g: Context, unit: int, a: int, b: int) -> list[int]:
-    if a == TARGET_ITEM:
-        return items.legal_item_target(g, unit, a, b)
-    return [TARGET_0 + k for k in range(len(targets(g, unit, b)))]
-
-
-def do_target(g: Context, unit: int, a: int, b: int, action: int) -> None:
-    if a == TARGET_ITEM:
-        items.do_item_target(g, unit, a, b, action)
-        return
-    g.state.cast[TARGET] = targets(g, unit, b)[action - TARGET_0]
+def cast_at(g: Context, unit: int, sp: int, target: int) -> None:
+    """The caster chose the target of the spell it is casting (a CHOOSE_TARGET among
+    ``targets(g, unit, sp)``): the spell is cast."""
+    g.state.cast[TARGET] = target
     _pay(g)
 
 
@@ -448,7 +435,7 @@ def _pay(g: Context) -> None:
     cost = 0 if item >= 0 else spell.level
     s.magic[h] -= cost
     if item >= 0:
-        items.destroy(g, item)
+        inventory.destroy(g, item)
     g.log(
         {
             "type": "cast",
@@ -467,7 +454,7 @@ def _pay(g: Context) -> None:
         _land(g, True)
 
 
-def after_mental(g: Context, result: int) -> None:
+def after_mental(g: Context, caster: int, target: int, result: int) -> None:
     """A Mental Combat spell's duel is decided: the effect lands on a win, or on a tie if the spell
     says ties favour the caster."""
     spell = g.spells[g.state.cast[SPELL]]
@@ -509,17 +496,6 @@ def backlash(g: Context, h: int, sp: int, item: int) -> None:
         check_corpses(g)
         if not active_heroes(g):
             g.check_end()
-
-
-# ------------------------------------------------------------------------------------ Mental Combat
-
-
-def legal_mental_bid(g: Context, unit: int, a: int, b: int) -> list[int]:
-    return mental.legal_bid(g, unit, a, b)
-
-
-def do_mental_bid(g: Context, unit: int, a: int, b: int, action: int) -> None:
-    mental.do_bid(g, unit, a, b, action)
 
 
 # ------------------------------------------------------------------------------------ adventure end

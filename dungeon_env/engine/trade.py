@@ -19,17 +19,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine import items
+from dungeon_env.engine import inventory, items
 from dungeon_env.engine.actions import (
-    BACK,
     END,
-    ITEM_0,
     LOOT,
     MAX_TARGETS,
-    TARGET_0,
-    TARGET_GIVE,
     TARGET_LOOT,
     Decision,
+    Moment,
     Phase,
 )
 from dungeon_env.engine.state import ACTIVE, CORPSE
@@ -71,7 +68,7 @@ def receivers(g: Context, h: int) -> list[int]:
 
 
 def _room_for_one(g: Context, h: int) -> bool:
-    return items.can_hold(g, h)
+    return inventory.can_hold(g, h)
 
 
 def corpse_items(g: Context, h: int) -> list[tuple[int, int]]:
@@ -82,19 +79,25 @@ def corpse_items(g: Context, h: int) -> list[tuple[int, int]]:
         (c, item)
         for c in range(s.n_heroes)
         if s.unit_status[c] == CORPSE and together(g, h, c)
-        for item in items.held(g, c)
+        for item in inventory.held(g, c)
     ]
     return found[:MAX_TARGETS]
 
 
 def legal_trade_act(g: Context, unit: int, a: int, b: int) -> list[int]:
+    """END, and LOOT if a corpse near the hero holds an item it may take."""
     s = g.state
     acts = [END]
-    if not s.gave[unit] and receivers(g, unit):
-        acts += items.item_actions(g, unit, "trade")
     if not s.received[unit] and _room_for_one(g, unit) and corpse_items(g, unit):
         acts.append(LOOT)
-    return sorted(set(acts))
+    return acts
+
+
+def giving_items(g: Context, unit: int, a: int, b: int) -> list[int]:
+    """ITEM_k for the items the hero may give now: it gave nothing yet and a hero may receive."""
+    if g.state.gave[unit] or not receivers(g, unit):
+        return []
+    return items.item_actions(g, unit, Moment.TRADE)
 
 
 def do_trade_act(g: Context, unit: int, a: int, b: int, action: int) -> None:
@@ -104,33 +107,23 @@ def do_trade_act(g: Context, unit: int, a: int, b: int, action: int) -> None:
             s.act_todo.pop(0)
     elif action == LOOT:
         g.push(Decision.CHOOSE_TARGET, unit, TARGET_LOOT, -1)
-    else:
-        items.pick_item(g, unit, action - ITEM_0, "trade")
 
 
-def legal_trade_target(g: Context, unit: int, a: int, b: int) -> list[int]:
-    """The candidates; giving an item away always offers BACK too (ruling D-08b)."""
-    if a == TARGET_GIVE:
-        return [TARGET_0 + k for k in range(len(receivers(g, unit)))] + [BACK]
-    return [TARGET_0 + k for k in range(len(corpse_items(g, unit)))]
-
-
-def do_trade_target(g: Context, unit: int, a: int, b: int, action: int) -> None:
-    """GIVE: item ``b`` goes to the chosen receiver (R-TRADE-01/02). LOOT: the chosen corpse item
-    goes to the looter, which counts as its receive (R-TRADE-04, A-45)."""
+def give_to(g: Context, unit: int, item: int, to: int) -> None:
+    """GIVE: the item goes to the chosen receiver (R-TRADE-01/02)."""
     s = g.state
-    k = action - TARGET_0
-    if action == BACK:
-        items.decline(g, unit, b)
-    elif a == TARGET_GIVE:
-        to = receivers(g, unit)[k]
-        items.give(g, b, to)
-        s.gave[unit] = True
-        s.received[to] = True
-        g.log({"type": "trade", "from": label(g, unit), "to": label(g, to), "item": b, "turn": s.turn})
-    else:
-        corpse, item = corpse_items(g, unit)[k]
-        items.give(g, item, unit)
-        s.received[unit] = True
-        event = {"type": "loot", "unit": label(g, unit), "corpse": label(g, corpse), "item": item}
-        g.log({**event, "turn": s.turn})
+    inventory.give(g, item, to)
+    s.gave[unit] = True
+    s.received[to] = True
+    g.log({"type": "trade", "from": label(g, unit), "to": label(g, to), "item": item, "turn": s.turn})
+
+
+def loot(g: Context, unit: int, found: tuple[int, int]) -> None:
+    """LOOT: the chosen ``(corpse, item)``'s item goes to the looter, which counts as its receive
+    (R-TRADE-04, A-45)."""
+    s = g.state
+    corpse, item = found
+    inventory.give(g, item, unit)
+    s.received[unit] = True
+    event = {"type": "loot", "unit": label(g, unit), "corpse": label(g, corpse), "item": item}
+    g.log({**event, "turn": s.turn})

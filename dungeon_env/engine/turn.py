@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dungeon_env.engine import effects, explore, spells, trade
-from dungeon_env.engine.actions import Decision, Phase
+from dungeon_env.engine.actions import HANDOFF_ACTIONS, Decision, Phase
 from dungeon_env.engine.combat import begin_fighting
 from dungeon_env.engine.encounters import roll_patrols
 from dungeon_env.engine.state import ACTIVE, NO_UNIT
@@ -129,6 +129,19 @@ def _next_hero(g: Context, start: int | None = None) -> None:
         g.goto(Phase.SPELL_SELECTION if any_monster(g) else Phase.EXPLORE)
     else:
         g.goto(Phase.FIGHTING)
+
+
+def handoffs(g: Context, h: int) -> list[int]:
+    """Heroes ``h`` may hand control to; none if ``h`` has not acted since it got control and has
+    already made its one idle hand-off of the phase (ruling D-04)."""
+    s = g.state
+    if not s.progress and s.idle_handoffs >> h & 1:
+        return []
+    return [
+        HANDOFF_ACTIONS[k]
+        for k in range(s.n_heroes)
+        if k != h and s.unit_status[k] == ACTIVE and not s.move_done[k]
+    ]
 
 
 def handoff(g: Context, to: int) -> None:
