@@ -76,6 +76,7 @@ monster and ``-w`` per point taken, ``w`` per monster slain and ``-w`` per hero 
 a hero takes, ``w`` per area revealed; the DM gets the negative (the game stays zero-sum). Rewards
 accumulate as PettingZoo's ``_cumulative_rewards``: an agent collects with ``last()`` what came since
 it last acted, so every hero's episode return is the team's return, whenever it stopped acting.
+The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``.
 
 **Termination and truncation.** A hero who dies or leaves the dungeon stays in ``agents``, is
 never selected again (the engine asks only figures on the board) and is not terminated before the
@@ -141,12 +142,12 @@ from dungeon_env.content import adventure_names
 from dungeon_env.content.variants import Variant
 from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
 from dungeon_env.engine.actions import DECISION_NAMES
-from dungeon_env.engine.knowledge import HeroLens, dm_event
+from dungeon_env.engine.knowledge import HeroLens, dm_events, hero_events, hero_view
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
+from dungeon_env.rewards import check_reward, check_shaping, outcome_reward, outcome_table, shaping_reward
 
 ENV_NAME = "dungeon_v0"
 ILLEGAL_ACTIONS = ("raise", "penalize")
-SHAPING_TERMS = ("damage", "kills", "treasure", "exploration")
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
@@ -181,7 +182,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             )
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
-        self.shaping = _check_shaping(shaping)
+        self.shaping = check_shaping(shaping)
         if isinstance(adventure, Path):
             adventure = str(adventure)
         self.adventure = adventure or adventure_names()[0]
@@ -192,14 +193,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.hero_ids = list(probe.hero_ids)
         self.max_turns = int(max_turns)
         self.render_mode = render_mode
-        self.outcome_rewards = {
-            "completed": _number("reward_completed", reward_completed),
-            "completed_without_goal": _number("reward_completed_without_goal", reward_completed_without_goal),
-            "failed": _number("reward_failed", reward_failed),
-            "truncated": _number("reward_truncated", reward_truncated),
-        }
+        self.outcome_rewards = outcome_table(
+            reward_completed, reward_completed_without_goal, reward_failed, reward_truncated
+        )
         self.illegal_action = illegal_action
-        self.illegal_reward = _number("illegal_reward", illegal_reward)
+        self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         rewards = self.outcome_rewards
         self.options = {
             "adventure": self.adventure,
@@ -312,16 +310,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._after_action(before)
 
     def _after_action(self, before: int) -> None:
-        """Hand out this step's team reward to every agent and select the agent asked next, or end
-        every agent at once when the adventure is over. A hero who left play (exited or dead) stays
-        in ``agents``, is never asked (the engine asks only figures on the board) and shares every
-        reward until the end."""
+        """Hand out this step's team reward (``dungeon_env.rewards``) to every agent and select the
+        agent the engine asks next (``game.agent``), or end every agent at once when the adventure is
+        over. A hero who left play (exited or dead) stays in ``agents``, is never asked (the engine
+        asks only figures on the board) and shares every reward until the end."""
         game = self.game
-        s = game.state
         log = self._hero_log
         log.extend(self._lens.view(game.events[len(log) :]))  # judged as the game stood when logged
         team = self._shaping_reward(log[before:]) if self.shaping else 0.0
-        if s.outcome:
+        over = game.over
+        if over:
             team += self.outcome_reward()
         sides = self.side_rewards
         sides["heroes"], sides["dm"] = team, -team
@@ -329,11 +327,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             for agent in self.agents:
                 self.rewards[agent] = -team if agent == "dm" else team
             self._rewarded = True
-        if s.outcome:
+        if over:
             self._end_all()
         else:
-            unit = s.stack[-1][1]
-            agent = self.possible_agents[unit] if unit < s.n_heroes else "dm"
+            agent = game.agent
             self.agent_selection = agent
             self.infos[agent] = self._info(agent)
         if self._rewarded:
@@ -341,11 +338,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
 
     def outcome_reward(self) -> float:
         """The heroes' reward for the way the adventure ended (the DM gets its opposite): completed
-        with every primary goal met, completed without them, failed or truncated."""
+        with every primary goal met, completed without them, failed or truncated
+        (:func:`dungeon_env.rewards.outcome_reward` of the options' table)."""
         game = self.game
-        if game.outcome == "completed" and not game.goals_met:
-            return self.outcome_rewards["completed_without_goal"]
-        return self.outcome_rewards[game.outcome]
+        return outcome_reward(game.outcome, game.goals_met, self.outcome_rewards)
 
     def _end_all(self) -> None:
         """Every agent ends on this step (terminated, or truncated at the turn cap), each with the
@@ -390,36 +386,20 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         game = self.game
         start = self._seen[agent]
         if agent == "dm":
-            info = {"events": [e for e in map(dm_event, game.events[start:]) if e is not None]}
+            info = {"events": dm_events(game.events[start:])}
         else:
             info = {"events": list(filter(None, self._hero_log[start:]))}
-        s = game.state
-        if s.stack and not s.outcome:
-            kind, unit = s.stack[-1][:2]
-            if (self.possible_agents[unit] if unit < s.n_heroes else "dm") == agent:
-                info["decision"] = DECISION_NAMES[kind]
-                info["unit"] = game.label(unit)
+        if game.agent == agent:
+            kind, unit = game.decision
+            info["decision"] = DECISION_NAMES[kind]
+            info["unit"] = game.label(unit)
         return info
 
     def _shaping_reward(self, events: list[dict | None]) -> float:
-        """The shaping terms of this step's events as heroes know them (None: not known), so that
-        the heroes' reward never counts what happens out of their sight."""
-        w = self.shaping
-        total = 0.0
-        for e in filter(None, events):
-            kind = e["type"]
-            if kind == "damage":
-                sign = -1.0 if e["unit"].startswith("hero_") else 1.0
-                total += sign * w.get("damage", 0.0) * e["amount"]
-            elif kind == "slain":
-                total += w.get("kills", 0.0)
-            elif kind == "death":
-                total -= w.get("kills", 0.0)
-            elif kind in ("item_found", "loot"):
-                total += w.get("treasure", 0.0)
-            elif kind == "reveal":
-                total += w.get("exploration", 0.0)
-        return total
+        """The shaping reward of this step's events as heroes know them (None: not known), so that
+        the heroes' reward never counts what happens out of their sight
+        (:func:`dungeon_env.rewards.shaping_reward` with the options' weights)."""
+        return shaping_reward(events, self.shaping)
 
     # ----- the rest of the public surface -----
     @property
@@ -497,38 +477,6 @@ def _role_of(agent: str) -> tuple[int, int]:
     if agent.startswith("hero_"):
         return HERO, int(agent[5:])
     raise KeyError(f"unknown agent {agent!r}")
-
-
-def _number(name: str, value) -> float:
-    """``value`` as a float, or a ValueError naming the option."""
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise ValueError(f"{name} must be a number (a reward), got {value!r}")
-    number = float(value)
-    if not np.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    return number
-
-
-def _check_shaping(shaping) -> dict[str, float] | None:
-    if not shaping:
-        return None
-    if not isinstance(shaping, dict):
-        raise ValueError(f"shaping must be a dict of weights by term {SHAPING_TERMS}, got {shaping!r}")
-    unknown = sorted(set(shaping) - set(SHAPING_TERMS))
-    if unknown:
-        raise ValueError(f"shaping: unknown terms {unknown}; the terms are {list(SHAPING_TERMS)}")
-    return {k: float(v) for k, v in shaping.items()}
-
-
-def hero_view(game: Game, events: list[dict]) -> list[dict | None]:
-    """Each of ``events`` (a game's log from its first event, in order) as heroes may know it, or
-    None (:class:`dungeon_env.engine.knowledge.HeroLens`)."""
-    return HeroLens(game).view(events)
-
-
-def hero_events(game: Game, events: list[dict]) -> list[dict]:
-    """The events of ``events`` that heroes may know (see :func:`hero_view`)."""
-    return list(filter(None, hero_view(game, events)))
 
 
 class _CallableModule(types.ModuleType):

@@ -46,6 +46,7 @@ from __future__ import annotations
 import operator
 
 import numpy as np
+
 from dungeon_env.content import load_heroes, load_items, load_monsters, load_spells
 from dungeon_env.content.model import DECKS, HEIGHT, TRAITS, WIDTH
 from dungeon_env.engine import abilities
@@ -533,7 +534,7 @@ def _fill_context(game, role, me, to_act, max_turns, out, units, combat: bool, c
     stack = s.stack
     if stack and not s.outcome:
         kind, unit, a, b = stack[-1]
-        ones.append(_ACTING + (unit if unit < s.n_heroes else MAX_HEROES))
+        ones.append(_ACTING + _ACTING_INDEX[game.agent])  # the engine says which agent is asked
         if column is None or column[unit] >= 0:
             ones.append(_DECISION + kind)
             units[_ACTING_COL, unit] = 1.0
@@ -594,6 +595,7 @@ _ROLE, _PHASE, _ME, _MY_TURN, _COMBAT = (_OFF[k] for k in ("role", "phase", "me"
 _DECISION, _ACTING, _ARGS, _PURPOSE = (
     _OFF[k] for k in ("decision", "acting", "decision_args", "target_purpose")
 )
+_ACTING_INDEX = {agent: i for i, agent in enumerate(ACTING)}
 _LIGHT, _TURN = _OFF["light"], _OFF["turn"]
 _CHOOSE_TARGET = int(Decision.CHOOSE_TARGET)
 _XY_COL = UCOL["x"]

@@ -157,6 +157,22 @@ def dm_event(event: dict) -> dict | None:
     return event
 
 
+def dm_events(events: list[dict]) -> list[dict]:
+    """The events of ``events`` the Dungeon Master's agent may know, as it gets them (:func:`dm_event`)."""
+    return [e for e in map(dm_event, events) if e is not None]
+
+
+def hero_view(game: Context, events: list[dict]) -> list[dict | None]:
+    """Each of ``events`` (a game's log from its first event, in order) as heroes may know it, or
+    None (a fresh :class:`HeroLens` folded over them)."""
+    return HeroLens(game).view(events)
+
+
+def hero_events(game: Context, events: list[dict]) -> list[dict]:
+    """The events of ``events`` that heroes may know, as they know them (see :func:`hero_view`)."""
+    return list(filter(None, hero_view(game, events)))
+
+
 def _is_monster(ref) -> bool:
     return isinstance(ref, str) and ref.startswith("m") and ref[1:].isdigit()
 
@@ -272,4 +288,14 @@ class HeroLens:
         return self.name(ref) if self.sees(ref) else None
 
 
-__all__ = ["ABOUT", "OPEN_CHECKS", "PUBLIC", "SECRET_CHECKS", "HeroLens", "dm_event"]
+__all__ = [
+    "ABOUT",
+    "OPEN_CHECKS",
+    "PUBLIC",
+    "SECRET_CHECKS",
+    "HeroLens",
+    "dm_event",
+    "dm_events",
+    "hero_events",
+    "hero_view",
+]
