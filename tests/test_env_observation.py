@@ -11,6 +11,7 @@ import pytest
 
 import dungeon_env
 from dungeon_env.content import adventure_names, load_items
+from dungeon_env.engine.knowledge import dm_events
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.env import hero_events, hero_view
 from dungeon_env.observation import (
@@ -27,6 +28,12 @@ from tests.builders import ARENA, add_monster, give_item
 
 def views(env, agent: str) -> dict[str, np.ndarray]:
     return unflatten(env.observe(agent))
+
+
+def marked(plane: np.ndarray) -> set[tuple[int, int]]:
+    """The squares ``(x, y)`` a board plane marks."""
+    ys, xs = np.nonzero(plane)
+    return set(zip(xs.tolist(), ys.tolist(), strict=True))
 
 
 def test_the_layout_round_trips():
@@ -115,7 +122,7 @@ def test_undetected_traps_leave_no_trace_for_heroes():
     assert np.array_equal(hero_armed, hero_none), "a hidden trap changes nothing a hero sees"
     assert not np.array_equal(dm_armed, dm_none)
     hidden = unflatten(dm_armed)["board"][PLANE["trap_hidden"]]
-    assert all(hidden[y, x] == 1.0 for x, y in (t.at for t in traps))
+    assert marked(hidden) == {tuple(t.at) for t in traps}, "the DM sees every hidden trap, nothing else"
     s.trap_armed[:], s.trap_detected[0] = True, True  # the heroes find the first one
     x, y = traps[0].at
     s.revealed[env.game.tables.area[env.game.square(x, y)]] = True  # in a room they see
@@ -152,6 +159,7 @@ def test_monsters_in_the_fog_leave_no_trace_for_heroes():
         ~game.state.revealed[game.tables.area] & (game.state.occupant < 0) & ~game.tables.blockage
     )
     before_hero, before_dm = hero_and_dm(env)
+    assert unflatten(before_hero)["combat"][0] == 0.0, "the arena starts with no monster on the board"
     x, y = game.xy(int(fog[len(fog) // 2]))
     m = add_monster(game, "orc", x, y)
     after_hero, after_dm = hero_and_dm(env)
@@ -160,9 +168,9 @@ def test_monsters_in_the_fog_leave_no_trace_for_heroes():
         for name, piece in unflatten(after_hero).items()
         if not np.array_equal(piece, unflatten(before_hero)[name])
     ]
-    assert differs in ([], ["combat"]), (
-        f"a monster in the fog shows in {differs}"
-    )  # combat is the rules' public state
+    # combat (a monster on the board) is the rules' public state: it is all that changes
+    assert differs == ["combat"], f"a monster in the fog shows in {differs}"
+    assert unflatten(after_hero)["combat"][0] == 1.0
     dm = unflatten(after_dm)
     assert dm["board"][PLANE["monsters"], y, x] == 1.0 and dm["units"][UCOL["present"], m] == 1.0
     assert not np.array_equal(before_dm, after_dm)
@@ -182,7 +190,9 @@ def test_undiscovered_secret_doors_look_like_walls_to_heroes():
         pytest.skip("no bundled adventure has a secret door")
     s.revealed[:] = True  # the heroes know every area: only the secret stays secret
     hero, dm = views(env, "hero_0")["board"], views(env, "dm")["board"]
-    assert not hero[PLANE["secret_door"]].any() and dm[PLANE["secret_door"]].sum() >= len(secret)
+    first = [min(doors[i].a, doors[i].b, key=lambda q: (q[1], q[0])) for i in secret]  # the edge's square
+    assert not hero[PLANE["secret_door"]].any()
+    assert marked(dm[PLANE["secret_door"]]) == {tuple(q) for q in first}, "the DM sees each secret door"
     door = doors[secret[0]]
     (ax, ay), (bx, by) = sorted([door.a, door.b], key=lambda q: (q[1], q[0]))
     side = "e" if ay == by else "s"
@@ -212,17 +222,23 @@ def test_infos_hand_each_agent_the_events_since_its_last_step():
     env.reset(seed=6)
     assert env.infos[env.agent_selection]["events"][0]["type"] == "setup"
     rng = random.Random(6)
-    dm_seen = 0
+    dm_log = []  # the DM's infos, one after the other: its view of the whole log
     while env.agents:
         agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.step(None)
-            continue
         info = env.infos[agent]
         if agent != "dm":
             assert not any(e["type"] == "roll" and e["check"] == "detect_traps" for e in info["events"])
         else:
-            dm_seen += len(info["events"])
+            dm_log += info["events"]
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
         env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
-    assert dm_seen > 0
-    assert env.game.state.unit_status[0] in (ACTIVE, 2, 3, 4, 5)
+    events = env.game.events
+    assert any(e["type"] == "roll" and e["check"] == "detect_traps" for e in events), (
+        "the game has secret rolls for the heroes' infos to leave out"
+    )
+    assert dm_log == dm_events(events), "the DM's infos hand it each event it may know once, in order"
+    assert env.game.outcome == "truncated"  # seed 6 plays to the turn cap
+    assert not [e for e in events if e["type"] in ("exit", "death")]  # no hero left the board...
+    assert env.game.state.unit_status[:3].tolist() == [ACTIVE] * 3  # ...so all three are still on it
