@@ -571,10 +571,8 @@ def test_R_EXH_04_cannot_spend_more_than_current_stamina():
 def test_R_LIGHT_01_light_starts_at_20_and_never_exceeds_it():
     """No item or spell can raise Light yet (they arrive later): the cap is checked on the track as
     played, and the engine's own cap constant."""
-    from dungeon_env.engine import turn as turn_module
-
     g = arena_game()
-    assert g.state.light == 20 == turn_module.LIGHT_MAX
+    assert g.state.light == 20 == g.rules.light_max
     seen = [g.state.light]
     for _ in range(3):
         finish_turn(g)

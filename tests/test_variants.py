@@ -368,10 +368,6 @@ def test_a_variant_keeps_the_dice_streams_common_random_numbers():
 def test_rules_constants_match_the_action_table():
     assert MAX_ITEMS_HELD == actions.MAX_ITEMS_HELD and MAX_SPELLS_KNOWN == actions.MAX_SPELLS_KNOWN
     assert len(actions.SPEND_ACTIONS) - 1 == MAX_SPEND
-    assert (
-        BASE_RULES.evade_cost == movement.EVADE_COST
-        and BASE_RULES.fight_stamina_max == combat.MAX_FIGHT_STAMINA
-    )
 
 
 # ------------------------------------------------------------------------------------------ light

@@ -10,11 +10,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.content.rules import BASE_RULES
 from dungeon_env.engine import effects, spells
 from dungeon_env.engine.actions import SPEND_ACTIONS, Decision
 from dungeon_env.engine.board import open_side
-from dungeon_env.engine.state import ACTIVE, SIDE_HERO
+from dungeon_env.engine.state import (
+    ACTIVE,
+    FIGHT_H_SPEND,
+    FIGHT_HERO,
+    FIGHT_M_SPEND,
+    FIGHT_MONSTER,
+    FIGHT_WINNER,
+    SIDE_HERO,
+)
 from dungeon_env.engine.units import (
     active_heroes,
     active_monsters,
@@ -29,9 +36,7 @@ from dungeon_env.engine.units import (
 if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
 
-MONSTER, HERO, M_SPEND, H_SPEND, WINNER = range(5)
 UNRESOLVED, TIE, HERO_WON, MONSTER_WON = -1, 0, 1, 2
-MAX_FIGHT_STAMINA = BASE_RULES.fight_stamina_max  # as written; a game reads rules.fight_stamina_max
 
 
 def gather_fights(g: Context) -> list[list[int]]:
@@ -58,8 +63,8 @@ def gather_fights(g: Context) -> list[list[int]]:
 def enemy_counts(fights: list[list[int]]) -> dict[int, int]:
     counts: dict[int, int] = {}
     for row in fights:
-        counts[row[MONSTER]] = counts.get(row[MONSTER], 0) + 1
-        counts[row[HERO]] = counts.get(row[HERO], 0) + 1
+        counts[row[FIGHT_MONSTER]] = counts.get(row[FIGHT_MONSTER], 0) + 1
+        counts[row[FIGHT_HERO]] = counts.get(row[FIGHT_HERO], 0) + 1
     return counts
 
 
@@ -69,7 +74,7 @@ def begin_fighting(g: Context) -> bool:
     s.fights = gather_fights(g)
     s.fight_index = 0
     for row in s.fights:
-        s.fought[row[MONSTER]] = s.fought[row[HERO]] = True
+        s.fought[row[FIGHT_MONSTER]] = s.fought[row[FIGHT_HERO]] = True
     if not s.fights:
         return False
     _ask_stamina(g)
@@ -81,8 +86,8 @@ def _ask_stamina(g: Context) -> None:
     """The DM declares the monster's Stamina first, then the hero (A-09): the hero's question is
     pushed first so that the DM's is on top of the stack."""
     row = g.state.fights[g.state.fight_index]
-    g.push(Decision.FIGHT_STAMINA, row[HERO])
-    g.push(Decision.FIGHT_STAMINA, row[MONSTER])
+    g.push(Decision.FIGHT_STAMINA, row[FIGHT_HERO])
+    g.push(Decision.FIGHT_STAMINA, row[FIGHT_MONSTER])
 
 
 def legal_fight_stamina(g: Context, u: int) -> list[int]:
@@ -97,10 +102,10 @@ def do_fight_stamina(g: Context, u: int, action: int) -> None:
     amount = action - SPEND_ACTIONS[0]
     row = s.fights[s.fight_index]
     spend_stamina(g, u, amount)
-    if u == row[MONSTER]:
-        row[M_SPEND] = amount
+    if u == row[FIGHT_MONSTER]:
+        row[FIGHT_M_SPEND] = amount
         return
-    row[H_SPEND] = amount
+    row[FIGHT_H_SPEND] = amount
     resolve_fight(g, row)
     s.fight_index += 1
     if s.fight_index < len(s.fights):
@@ -141,21 +146,21 @@ def resolve_fight(g: Context, row: list[int]) -> None:
     otherwise nobody wins (R-FIGHT-06..08)."""
     s = g.state
     counts = enemy_counts(s.fights)
-    m, h = row[MONSTER], row[HERO]
-    h_mods = hero_modifiers(g, h, counts[h], row[H_SPEND])
-    m_mods = monster_modifiers(g, m, counts[m], row[M_SPEND])
+    m, h = row[FIGHT_MONSTER], row[FIGHT_HERO]
+    h_mods = hero_modifiers(g, h, counts[h], row[FIGHT_H_SPEND])
+    m_mods = monster_modifiers(g, m, counts[m], row[FIGHT_M_SPEND])
     h_dice = [1, 1] if s.double_ones[h] else g.dice.roll("combat", 2)  # keeps casting (R-FIGHT-10)
     m_dice = g.dice.roll("combat", 2)
     h_score = int(s.base_fight[h]) + sum(h_mods.values())
     m_score = int(s.base_fight[m]) + sum(m_mods.values())
     h_total, m_total = sum(h_dice) + h_score, sum(m_dice) + m_score
     if h_total > m_total or (h_total == m_total and has_trait(g, h, "strong")):
-        row[WINNER] = HERO_WON
+        row[FIGHT_WINNER] = HERO_WON
     elif m_total > h_total:
-        row[WINNER] = MONSTER_WON
+        row[FIGHT_WINNER] = MONSTER_WON
     else:
-        row[WINNER] = TIE
-    winner = {HERO_WON: label(g, h), MONSTER_WON: label(g, m), TIE: None}[row[WINNER]]
+        row[FIGHT_WINNER] = TIE
+    winner = {HERO_WON: label(g, h), MONSTER_WON: label(g, m), TIE: None}[row[FIGHT_WINNER]]
     g.log(
         {
             "type": "fight",
@@ -181,33 +186,35 @@ def apply_fight_damage(g: Context) -> None:
     is simultaneous (R-DMG-10, A-14): only a hero already at 0 when it began rolls an extra Death's
     Door die, once per Fight it lost."""
     s = g.state
-    down_before = {row[HERO]: bool(s.health[row[HERO]] == 0) for row in s.fights}
+    down_before = {row[FIGHT_HERO]: bool(s.health[row[FIGHT_HERO]] == 0) for row in s.fights}
     damagers: dict[int, list[str]] = {}
     for row in s.fights:
-        if row[WINNER] in (HERO_WON, MONSTER_WON):
+        if row[FIGHT_WINNER] in (HERO_WON, MONSTER_WON):
             winner, loser = (
-                (row[HERO], row[MONSTER]) if row[WINNER] == HERO_WON else (row[MONSTER], row[HERO])
+                (row[FIGHT_HERO], row[FIGHT_MONSTER])
+                if row[FIGHT_WINNER] == HERO_WON
+                else (row[FIGHT_MONSTER], row[FIGHT_HERO])
             )
             damagers.setdefault(loser, []).append(label(g, winner))
     for row in s.fights:
-        if row[WINNER] == HERO_WON:
-            m = row[MONSTER]
-            amount = effects.damage_of(g, row[HERO], m)
+        if row[FIGHT_WINNER] == HERO_WON:
+            m = row[FIGHT_MONSTER]
+            amount = effects.damage_of(g, row[FIGHT_HERO], m)
             s.health[m] -= amount
             g.log(
                 {
                     "type": "damage",
                     "unit": label(g, m),
                     "amount": int(amount),
-                    "source": label(g, row[HERO]),
+                    "source": label(g, row[FIGHT_HERO]),
                     "health": int(s.health[m]),
                     "turn": s.turn,
                 }
             )
-        elif row[WINNER] == MONSTER_WON:
-            h = row[HERO]
-            amount = effects.damage_of(g, row[MONSTER], h)
-            hurt_hero(g, h, amount, label(g, row[MONSTER]), damagers[h], down_before=down_before[h])
+        elif row[FIGHT_WINNER] == MONSTER_WON:
+            h = row[FIGHT_HERO]
+            amount = effects.damage_of(g, row[FIGHT_MONSTER], h)
+            hurt_hero(g, h, amount, label(g, row[FIGHT_MONSTER]), damagers[h], down_before=down_before[h])
     for m in active_monsters(g):
         if s.health[m] <= 0:
             slay_monster(g, m, damagers.get(m, []))

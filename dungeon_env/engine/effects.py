@@ -37,9 +37,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dungeon_env.content.model import EFFECT_KINDS
-from dungeon_env.content.rules import BASE_RULES
 from dungeon_env.engine.actions import Phase
-from dungeon_env.engine.state import ACTIVE
+from dungeon_env.engine.state import (
+    ACTIVE,
+    EFFECT_AMOUNT,
+    EFFECT_KIND,
+    EFFECT_SOURCE,
+    EFFECT_TURNS,
+    EFFECT_UID,
+    EFFECT_UNIT,
+    FIGHT_HERO,
+)
 from dungeon_env.engine.tables import path_distances
 from dungeon_env.engine.units import (
     active_heroes,
@@ -56,9 +64,7 @@ if TYPE_CHECKING:
     from dungeon_env.content.model import Effect, HeroCard
     from dungeon_env.engine.context import Context
 
-LIGHT_MAX = BASE_RULES.light_max  # the rules' cap; a game reads its own, g.rules.light_max (light.max)
 KIND = {kind: i for i, kind in enumerate(EFFECT_KINDS)}
-UNIT, KIND_COL, AMOUNT, TURNS, SOURCE, UID = range(6)
 OTHER = -1000  # the source of a lasting effect from a trap or a room event
 ABILITY_SOURCE = -2000  # an Active ability's lasting effect: ABILITY_SOURCE - its catalogue index
 FIGHT, MOVE, DAMAGE, ARMOUR, SLEEP = (
@@ -72,7 +78,6 @@ CHECK_KINDS = {
     "room_detect": "detect_bonus",
     "identify": "identify_bonus",
 }
-FIGHT_HERO = 1  # the hero column of a state.fights row (engine.combat.HERO)
 
 
 # ------------------------------------------------------------------------------------------- sources
@@ -112,21 +117,21 @@ def ability_codes(heroes: tuple[HeroCard, ...]) -> dict[str, int]:
 
 def live(g: Context, row: list[int]) -> bool:
     s = g.state
-    u = row[UNIT]
-    return s.unit_status[u] == ACTIVE and s.unit_uid[u] == row[UID]
+    u = row[EFFECT_UNIT]
+    return s.unit_status[u] == ACTIVE and s.unit_uid[u] == row[EFFECT_UID]
 
 
 def rows_of(g: Context, u: int) -> list[list[int]]:
-    return [row for row in g.state.effects if row[UNIT] == u and live(g, row)]
+    return [row for row in g.state.effects if row[EFFECT_UNIT] == u and live(g, row)]
 
 
 def spell_in_play(g: Context, spell: int) -> bool:
     """An ongoing effect of this spell lasts, on anyone (the recast ban is global, ruling A-23)."""
-    return any(row[SOURCE] == spell and live(g, row) for row in g.state.effects)
+    return any(row[EFFECT_SOURCE] == spell and live(g, row) for row in g.state.effects)
 
 
 def asleep(g: Context, u: int) -> bool:
-    return any(row[KIND_COL] == SLEEP for row in rows_of(g, u))
+    return any(row[EFFECT_KIND] == SLEEP for row in rows_of(g, u))
 
 
 def add_lasting(g: Context, effect: Effect, source: str, target: int) -> None:
@@ -155,16 +160,16 @@ def tick(g: Context) -> None:
     for row in s.effects:
         if not live(g, row):
             continue
-        row[TURNS] -= 1
-        if row[TURNS] > 0:
+        row[EFFECT_TURNS] -= 1
+        if row[EFFECT_TURNS] > 0:
             kept.append(row)
             continue
         g.log(
             {
                 "type": "effect_ends",
-                "unit": label(g, row[UNIT]),
-                "kind": EFFECT_KINDS[row[KIND_COL]],
-                "source": source_name(g, row[SOURCE]),
+                "unit": label(g, row[EFFECT_UNIT]),
+                "kind": EFFECT_KINDS[row[EFFECT_KIND]],
+                "source": source_name(g, row[EFFECT_SOURCE]),
                 "turn": s.turn,
             }
         )
@@ -214,7 +219,7 @@ def _bonus(g: Context, u: int, kind: str) -> int:
     total = sum(amount for _, amount in carried(g, u, kind))
     total += sum(amount for _, amount in innate(g, u, kind))
     k = KIND[kind]
-    return total + sum(row[AMOUNT] for row in rows_of(g, u) if row[KIND_COL] == k)
+    return total + sum(row[EFFECT_AMOUNT] for row in rows_of(g, u) if row[EFFECT_KIND] == k)
 
 
 # ------------------------------------------------------------------------------------------ the hooks
@@ -228,9 +233,9 @@ def fight_modifiers(g: Context, u: int) -> dict[str, int]:
     for ability_id, amount in innate(g, u, "fight_bonus"):
         mods[f"ability:{ability_id}"] = amount
     for row in rows_of(g, u):
-        if row[KIND_COL] in (FIGHT, SLEEP):
-            name = source_name(g, row[SOURCE])
-            amount = row[AMOUNT] if row[KIND_COL] == FIGHT else -row[AMOUNT]
+        if row[EFFECT_KIND] in (FIGHT, SLEEP):
+            name = source_name(g, row[EFFECT_SOURCE])
+            amount = row[EFFECT_AMOUNT] if row[EFFECT_KIND] == FIGHT else -row[EFFECT_AMOUNT]
             mods[name] = mods.get(name, 0) + amount
     return {k: v for k, v in mods.items() if v}
 

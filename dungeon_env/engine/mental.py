@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.content.rules import BASE_RULES
 from dungeon_env.engine import effects
 from dungeon_env.engine.actions import SPEND_0, Decision
-from dungeon_env.engine.state import ACTIVE
+from dungeon_env.engine.state import ACTIVE, MENTAL_BID, MENTAL_PURPOSE
 from dungeon_env.engine.tables import path_distances
 from dungeon_env.engine.units import (
     active_heroes,
@@ -37,9 +36,7 @@ from dungeon_env.engine.visibility import sees
 if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
 
-MAX_BID = BASE_RULES.mental_bid_max  # as written; a game reads rules.mental_bid_max
 PURPOSE_SPELL, PURPOSE_LASH = 0, 1
-LASH_RANGE, LASH_DAMAGE = BASE_RULES.lash_range, BASE_RULES.lash_damage  # a game reads g.rules.lash_*
 ABILITY = "mental_combat"
 AGGRESSOR_WINS, TIE, DEFENDER_WINS = 1, 0, -1
 
@@ -62,10 +59,10 @@ def do_bid(g: Context, unit: int, a: int, b: int, action: int) -> tuple[int, int
     bid = action - SPEND_0
     s.magic[unit] -= bid  # paid whatever the outcome (R-MENT-02)
     if b < 0:
-        s.mental[2] = bid
+        s.mental[MENTAL_BID] = bid
         g.push(Decision.MENTAL_BID, a, unit, bid)
         return None
-    purpose = s.mental[3]
+    purpose = s.mental[MENTAL_PURPOSE]
     s.mental = []
     return purpose, a, unit, roll(g, a, unit, b, bid)
 

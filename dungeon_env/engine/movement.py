@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dungeon_env.content.rules import BASE_RULES
 from dungeon_env.engine import effects, pursuit, traps
 from dungeon_env.engine.actions import (
     DEFER,
@@ -32,10 +31,6 @@ from dungeon_env.engine.visibility import look
 
 if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
-
-# The rules as written; a game reads its own (g.rules: rules.move_stamina_max, rules.evade_cost).
-MAX_STAMINA_FOR_MOVEMENT = BASE_RULES.move_stamina_max
-EVADE_COST = BASE_RULES.evade_cost
 
 
 def _is_free_corpse(g: Context, sq: int) -> bool:

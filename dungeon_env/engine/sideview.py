@@ -52,7 +52,6 @@ import numpy as np
 
 from dungeon_env.content.model import DECKS, Effect, ItemCard, Spell
 from dungeon_env.engine import effects
-from dungeon_env.engine import spells as spell_rules
 from dungeon_env.engine.actions import (
     Decision,
     Phase,
@@ -62,7 +61,21 @@ from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.explore import STEP_EVENTS
 from dungeon_env.engine.game import Game
 from dungeon_env.engine.knowledge import dm_event
-from dungeon_env.engine.state import _NESTED, ACTIVE, MAX_UNITS, NO_UNIT, SIDE_MONSTER, State
+from dungeon_env.engine.state import (
+    _NESTED,
+    ACTIVE,
+    CAST_ITEM,
+    CAST_SPELL,
+    EFFECT_UID,
+    EFFECT_UNIT,
+    FIGHT_MONSTER,
+    MAX_UNITS,
+    MENTAL_AGGRESSOR,
+    MENTAL_DEFENDER,
+    NO_UNIT,
+    SIDE_MONSTER,
+    State,
+)
 from dungeon_env.engine.tables import (
     DOOR,
     WALL,
@@ -553,15 +566,15 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int) -> Sta
     v.mind_queue = [m for m in s.mind_queue if m not in hide]
     uid = v.unit_uid
     v.effects = [
-        [*row[: effects.UID], int(uid[row[effects.UNIT]]), *row[effects.UID + 1 :]]
+        [*row[:EFFECT_UID], int(uid[row[EFFECT_UNIT]]), *row[EFFECT_UID + 1 :]]
         for row in s.effects
-        if row[effects.UNIT] not in hide and effects.live(game, row)
+        if row[EFFECT_UNIT] not in hide and effects.live(game, row)
     ]
     if hide:
-        kept = [row[0] not in hide for row in s.fights]
+        kept = [row[FIGHT_MONSTER] not in hide for row in s.fights]
         v.fights = [list(row) for row, keep in zip(s.fights, kept, strict=True) if keep]
         v.fight_index = sum(kept[: s.fight_index])
-        if s.mental and (s.mental[0] in hide or s.mental[1] in hide):
+        if s.mental and (s.mental[MENTAL_AGGRESSOR] in hide or s.mental[MENTAL_DEFENDER] in hide):
             v.mental = []
         if v.controller in hide:
             v.controller = NO_UNIT
@@ -598,8 +611,8 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int) -> Sta
     for h, item in enumerate(s.casting_item.tolist()):
         if item in unread:
             v.casting_spell[h] = spell_base
-    if v.cast and v.cast[spell_rules.ITEM] in unread:
-        v.cast[spell_rules.SPELL] = spell_base
+    if v.cast and v.cast[CAST_ITEM] in unread:
+        v.cast[CAST_SPELL] = spell_base
     # --- the decisions pending: none about a hidden figure, room events re-indexed ---
     stack = []
     for kind, unit, a, b in s.stack:

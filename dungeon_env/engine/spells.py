@@ -54,7 +54,16 @@ from dungeon_env.engine.actions import (
     Phase,
 )
 from dungeon_env.engine.casting import fail_spell
-from dungeon_env.engine.state import ACTIVE, SIDE_HERO, SIDE_MONSTER
+from dungeon_env.engine.state import (
+    ACTIVE,
+    CAST_MODE,
+    CAST_SPELL,
+    CAST_TARGET,
+    EFFECT_KIND,
+    EFFECT_UNIT,
+    SIDE_HERO,
+    SIDE_MONSTER,
+)
 from dungeon_env.engine.tables import path_distances
 from dungeon_env.engine.units import active_heroes, any_monster, check_corpses, hurt_hero, label
 from dungeon_env.engine.visibility import sees
@@ -63,7 +72,6 @@ if TYPE_CHECKING:
     from dungeon_env.content.model import Spell
     from dungeon_env.engine.context import Context
 
-CASTER, SPELL, ITEM, MODE, TARGET, WHEN = range(6)
 SPELL_MOMENTS = (Moment.COMBAT, Moment.MOVEMENT, Moment.EXPLORE)  # a cast row's moment
 NORMAL, OVERCAST_MODE = 0, 1
 
@@ -243,8 +251,8 @@ def begin_spell_selection(g: Context) -> None:
     combat spell (or read a scroll) is asked, hero_0 first."""
     s = g.state
     for row in s.effects:
-        if row[effects.KIND_COL] == effects.SLEEP and effects.live(g, row):
-            s.skip_move[row[effects.UNIT]] = True
+        if row[EFFECT_KIND] == effects.SLEEP and effects.live(g, row):
+            s.skip_move[row[EFFECT_UNIT]] = True
     for h in reversed(range(s.n_heroes)):
         if selection_options(g, h):
             g.push(Decision.SPELL_SELECT, h)
@@ -398,10 +406,10 @@ def legal_cast_mode(g: Context, unit: int, a: int, b: int) -> list[int]:
 
 def do_cast_mode(g: Context, unit: int, a: int, b: int, action: int) -> None:
     s = g.state
-    s.cast[MODE] = OVERCAST_MODE if action == OVERCAST else NORMAL
+    s.cast[CAST_MODE] = OVERCAST_MODE if action == OVERCAST else NORMAL
     spell = g.spells[a]
     if spell.target in ("self", "none"):
-        s.cast[TARGET] = unit if spell.target == "self" else -1
+        s.cast[CAST_TARGET] = unit if spell.target == "self" else -1
         _pay(g)
         return
     if not targets(g, unit, a):
@@ -422,7 +430,7 @@ def do_cast_mode(g: Context, unit: int, a: int, b: int, action: int) -> None:
 def cast_at(g: Context, unit: int, sp: int, target: int) -> None:
     """The caster chose the target of the spell it is casting (a CHOOSE_TARGET among
     ``targets(g, unit, sp)``): the spell is cast."""
-    g.state.cast[TARGET] = target
+    g.state.cast[CAST_TARGET] = target
     _pay(g)
 
 
@@ -457,7 +465,7 @@ def _pay(g: Context) -> None:
 def after_mental(g: Context, caster: int, target: int, result: int) -> None:
     """A Mental Combat spell's duel is decided: the effect lands on a win, or on a tie if the spell
     says ties favour the caster."""
-    spell = g.spells[g.state.cast[SPELL]]
+    spell = g.spells[g.state.cast[CAST_SPELL]]
     _land(g, result == mental.AGGRESSOR_WINS or (result == mental.TIE and spell.mental_tie == "caster"))
 
 

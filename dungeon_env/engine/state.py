@@ -55,6 +55,20 @@ EMPTY, ACTIVE, EXITED, CORPSE, CORPSE_OUT, GONE = range(6)
 SIDE_HERO, SIDE_MONSTER = 0, 1
 
 
+# Row layouts of the state's list fields, the one place their columns are named (use the names,
+# never a bare index).
+# stack: a pending decision and its two args
+STACK_KIND, STACK_UNIT, STACK_A, STACK_B = range(4)
+# fights: one Fight (the winner is written when it is resolved)
+FIGHT_MONSTER, FIGHT_HERO, FIGHT_M_SPEND, FIGHT_H_SPEND, FIGHT_WINNER = range(5)
+# cast: the spell resolving (its moment is the index in spells.SPELL_MOMENTS)
+CAST_CASTER, CAST_SPELL, CAST_ITEM, CAST_MODE, CAST_TARGET, CAST_MOMENT = range(6)
+# mental: a Mental Combat
+MENTAL_AGGRESSOR, MENTAL_DEFENDER, MENTAL_BID, MENTAL_PURPOSE = range(4)
+# effects: one lasting effect (the unit's uid guards against a reused slot)
+EFFECT_UNIT, EFFECT_KIND, EFFECT_AMOUNT, EFFECT_TURNS, EFFECT_SOURCE, EFFECT_UID = range(6)
+
+
 def _units(dtype, fill=0) -> np.ndarray:
     return np.full(MAX_UNITS, fill, dtype)
 

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
 
 _PHASE_NAMES = {int(phase): phase.name.lower() for phase in Phase}  # as logged in "phase" events
-LIGHT_MAX = effects.LIGHT_MAX  # the Light cap (R-LIGHT-01), defined with the effects that raise it
 
 
 def begin(g: Context) -> None:
