@@ -5,6 +5,7 @@ traps. It imports no rule module, so movement, combat, encounters, items and tra
 
 - ``open_side(g, sq, d)``: the square one step away in direction ``d`` with no wall or closed door
   between, or -1.
+- ``open_neighbours(g, sq)``: those squares in all four directions.
 - ``next_to(g, a, b)``: squares ``a`` and ``b`` side by side with nothing closed between them.
 - ``free(g, sq)``: nothing stands on the square (R-TURN-09).
 - ``trap_at``, ``traps_in_area``, ``is_hazard``, ``blocks``, ``is_jumpable``: where the adventure's
@@ -32,6 +33,12 @@ def open_side(g: Context, sq: int, d: int) -> int:
     return nxt
 
 
+def open_neighbours(g: Context, sq: int) -> list[int]:
+    """The squares next to ``sq`` with no wall or closed door between (``open_side`` all round)."""
+    door_open = g.state.door_open
+    return [q for q, door in g.tables.sides[sq] if q >= 0 and (door < 0 or door_open[door])]
+
+
 def next_to(g: Context, a: int, b: int) -> bool:
     """Squares ``a`` and ``b`` are orthogonally adjacent with no wall or closed door between them."""
     door_open = g.state.door_open
@@ -54,10 +61,7 @@ def heroes_beside(g: Context, h: int) -> list[int]:
     slot order (who an ally item or an ability may reach, ruling D-M14)."""
     s = g.state
     here = int(s.unit_pos[h])
-    near = {here}
-    for nxt, door in g.tables.sides[here]:
-        if nxt >= 0 and (door < 0 or s.door_open[door]):
-            near.add(nxt)
+    near = {here, *open_neighbours(g, here)}
     return [u for u in range(s.n_heroes) if s.unit_status[u] == ACTIVE and int(s.unit_pos[u]) in near]
 
 
