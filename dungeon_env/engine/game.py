@@ -25,12 +25,14 @@ from dungeon_env.engine.actions import ACTION_NAMES, MAX_HEROES, MIN_HEROES, Act
 from dungeon_env.engine.decisions import HANDLERS
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import ending, goals_met, objectives_report
+from dungeon_env.engine.savecheck import SaveDomain, SaveError, check_state
 from dungeon_env.engine.state import ACTIVE, EMPTY, MAX_UNITS, NO_UNIT, SIDE_MONSTER, State
 from dungeon_env.engine.tables import Tables, square, tables_for, xy
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_hero, unit_info
 from dungeon_env.engine.visibility import look
 
 SAVE_FORMAT = "dungeon_env.game/1"
+MAX_AUTO_STEPS = 100_000  # automatic steps in one turn before _advance calls the state stuck
 
 
 class IllegalActionError(ValueError):
@@ -226,9 +228,21 @@ class Game:
 
     def _advance(self) -> None:
         """Run automatic steps until a decision with a real choice is on top (a decision with a
-        single legal action is taken at once) or the game is over."""
+        single legal action is taken at once) or the game is over. A state that makes no progress (a
+        turn that is still the same after ``MAX_AUTO_STEPS`` steps) raises a RuntimeError naming
+        the phase and the stack, instead of spinning for ever."""
         s = self.state
+        steps, turn_seen = 0, s.turn
         while not s.outcome:
+            steps += 1
+            if steps > MAX_AUTO_STEPS:  # a whole turn of automatic steps is far fewer: stuck?
+                if s.turn == turn_seen:
+                    raise RuntimeError(
+                        f"the engine made no progress in {MAX_AUTO_STEPS} automatic steps of turn {s.turn}: "
+                        f"phase {_phase_name(s.phase)}, phase_started {s.phase_started}, stack {s.stack} "
+                        "(a corrupt or hand-edited state?)"
+                    )
+                steps, turn_seen = 0, s.turn
             if s.stack:
                 legal = self._legal_for_top()
                 if len(legal) > 1:
@@ -393,15 +407,28 @@ class Game:
         return fresh.state
 
     def _check_fits(self, state: State, fresh: State) -> None:
-        """A loaded state must fit this game: every array with the shape and dtype of a new game's."""
+        """A loaded state must fit this game: every array with the shape and dtype of a new game's,
+        and every field within its domain (``savecheck``); else a :class:`SaveError`."""
         for name, value in vars(fresh).items():
             if isinstance(value, np.ndarray):
                 got = getattr(state, name)
                 if got.shape != value.shape or got.dtype != value.dtype:
-                    raise ValueError(
-                        f"saved state: field {name!r} has shape {list(got.shape)} and dtype {got.dtype.str}; "
-                        f"this adventure needs shape {list(value.shape)} and dtype {value.dtype.str}"
+                    raise SaveError(
+                        f"field {name!r}",
+                        f"shape {list(got.shape)} and dtype {got.dtype.str}",
+                        f"shape {list(value.shape)} and dtype {value.dtype.str} in this adventure",
                     )
+        roster = {h.id: i for i, h in enumerate(self.heroes)}
+        domain = SaveDomain(
+            tables=self.tables,
+            rules=self.rules,
+            max_turns=self.max_turns,
+            hero_cards=tuple(roster[h] for h in self.hero_ids),
+            n_monster_cards=len(self.monsters),
+            n_spells=len(self.spells),
+            n_item_cards=len(self.item_cards),
+        )
+        check_state(state, domain)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json()))
@@ -423,6 +450,10 @@ def _tables(adventure: str, difficulty: dict[str, int]) -> Tables:
         adv = dataclasses.replace(tables.adventure, difficulty=difficulty[tables.adventure.id])
         tables = dataclasses.replace(tables, adventure=adv)
     return tables
+
+
+def _phase_name(phase) -> str:
+    return Phase(phase).name.lower() if phase in Phase._value2member_map_ else f"{phase!r} (not a Phase)"
 
 
 def _action_name(action) -> str:
