@@ -6,8 +6,11 @@ the ``secret`` stream to themselves, so what heroes see never depends on how man
 A stream is a SplitMix64 generator (64-bit state, a well-tested mixer) seeded from
 ``sha256(seed, name)``: identical in every process and on every machine, and its whole state is one
 integer, so copying a game or saving it as JSON is cheap.
-Faces are drawn without bias by rejection. Tests put exact faces in with :meth:`Dice.force`;
-forced faces are used first, in order, whatever the stream.
+Faces are drawn without bias by rejection. Tests put exact faces in with :meth:`Dice.force`:
+``force(6, 1)`` queues faces for the next rolls whatever their stream (the global queue);
+``force(6, 1, stream="combat")`` queues them for that stream's rolls only. A roll takes the first
+face of its stream's own queue, then of the global queue, and only then draws from its generator,
+so a test can script the Fights and leave the Patrol, Surprise and door rolls to the seed.
 """
 
 from __future__ import annotations
@@ -29,35 +32,59 @@ def _stream_seed(seed: int, name: str) -> int:
 class Dice:
     """Six-sided dice only (R-BOARD-03): :meth:`d6` and :meth:`roll` are the whole API."""
 
-    __slots__ = ("seed", "_state", "_forced")
+    __slots__ = ("seed", "_state", "_forced", "_stream_forced")
 
     def __init__(self, seed: int) -> None:
         self.seed = int(seed)
         self._state = {name: _stream_seed(self.seed, name) for name in STREAMS}
-        self._forced: list[int] = []
+        self._forced: list[int] = []  # the global queue: the next rolls of any stream
+        self._stream_forced: dict[str, list[int]] = {}  # stream -> its own queue (never an empty one)
 
-    def force(self, *faces: int) -> None:
-        """Queue exact faces (1..6) to be returned by the next rolls, whatever their stream."""
+    def force(self, *faces: int, stream: str | None = None) -> None:
+        """Queue exact faces (1..6) for the next rolls: of any stream (``stream=None``, the global
+        queue), or only of the named stream (one of :data:`STREAMS`), whose rolls take these first
+        and the global queue's after them."""
         for face in faces:
             if not (isinstance(face, int) and 1 <= face <= 6):
                 raise ValueError(f"a forced die face must be an int 1..6, got {face!r}")
-        self._forced.extend(faces)
+        if stream is None:
+            self._forced.extend(faces)
+        elif stream not in self._state:
+            raise ValueError(f"unknown dice stream {stream!r}; the streams are {', '.join(STREAMS)}")
+        elif faces:
+            self._stream_forced.setdefault(stream, []).extend(faces)
 
     @contextmanager
     def unforced(self):
         """Roll from the streams inside this block even if faces are forced (e.g. shuffling decks at
         set-up must not eat the faces a test forced for the game's checks)."""
         forced, self._forced = self._forced, []
+        by_stream, self._stream_forced = self._stream_forced, {}
         try:
             yield self
         finally:
             self._forced = forced + self._forced
+            for name, faces in self._stream_forced.items():
+                by_stream.setdefault(name, []).extend(faces)
+            self._stream_forced = by_stream
 
     @property
     def forced_left(self) -> int:
-        return len(self._forced)
+        """Forced faces not rolled yet, in every queue."""
+        return len(self._forced) + sum(len(q) for q in self._stream_forced.values())
+
+    def forced_for(self, stream: str | None = None) -> list[int]:
+        """The faces still queued for ``stream`` alone (None: the global queue), in order."""
+        return list(self._forced if stream is None else self._stream_forced.get(stream, ()))
 
     def d6(self, stream: str) -> int:
+        if self._stream_forced:
+            own = self._stream_forced.get(stream)
+            if own:
+                face = own.pop(0)
+                if not own:
+                    del self._stream_forced[stream]
+                return face
         if self._forced:
             return self._forced.pop(0)
         state = self._state[stream]
@@ -79,10 +106,16 @@ class Dice:
         clone.seed = self.seed
         clone._state = dict(self._state)
         clone._forced = list(self._forced)
+        clone._stream_forced = {name: list(q) for name, q in self._stream_forced.items()}
         return clone
 
     def to_json(self) -> dict:
-        return {"seed": self.seed, "forced": list(self._forced), "streams": dict(self._state)}
+        """``forced_streams`` (each stream's own queue) is written only when a queue holds faces, so
+        a game without them saves as before."""
+        out = {"seed": self.seed, "forced": list(self._forced), "streams": dict(self._state)}
+        if self._stream_forced:
+            out["forced_streams"] = {name: list(q) for name, q in self._stream_forced.items()}
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> Dice:
@@ -90,9 +123,15 @@ class Dice:
             dice = cls(int(data["seed"]))
             forced = [int(f) for f in data["forced"]]
             streams = {name: int(state) for name, state in data["streams"].items()}
+            by_stream = {name: [int(f) for f in q] for name, q in data.get("forced_streams", {}).items()}
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise ValueError(f"saved dice: expected seed, forced and streams as ints ({err!r})") from err
         dice.force(*forced)
+        for name, faces in by_stream.items():
+            try:
+                dice.force(*faces, stream=name)
+            except ValueError as err:
+                raise ValueError(f"saved dice: forced_streams: {err}") from err
         for name, state in streams.items():
             if name not in dice._state:
                 raise ValueError(f"saved dice: unknown stream {name!r}; expected one of {STREAMS}")
