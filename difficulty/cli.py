@@ -272,6 +272,7 @@ def _summary(report: dict, out: Path, timing: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from dungeon_env.content import ContentError, load_adventure
     from dungeon_env.content.variants import VariantError
 
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -279,7 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         experiment = experiment_of(args)
-    except (SpecError, VariantError) as error:
+        for adventure in experiment.adventures:  # a broken adventure file stops here, not in a worker
+            load_adventure(adventure)
+    except (SpecError, VariantError, ContentError) as error:
         parser.exit(2, f"dungeon-env {args.command}: error: {error}\n")
     from difficulty import report as report_module
     from difficulty.runner import backend_for, run

@@ -14,14 +14,23 @@ The file holds the env's options (a rules variant among them, as ``Variant.to_js
 absent: the rules as written), the seed given to ``reset``, the actions applied in order (the
 dead-steps of terminated agents are implied), the illegal action that ended the episode if any
 (``illegal_action="penalize"``), the outcome, and a SHA-256 of the event log, which ``play``
-checks. Dice come from the seed alone, so nothing else is needed.
+checks. Dice come from the seed alone, so nothing else is needed to replay.
+
+To tell *where* a replay went another way, the file also keeps the event log itself, compressed
+(``events_zlib``: zlib, then base64, of the log as compact JSON; about 5 bytes an event). A replay
+that differs raises :class:`ReplayMismatch` naming the first event that differs: its index, the
+recorded and the replayed event and the keys whose values differ (and the versions that differ
+between recording and replaying, if any). A file without the log (older files, or
+``save(..., events=False)``) is still checked by its digest.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import platform
+import zlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
@@ -37,7 +46,17 @@ REPLAY_FORMAT = "dungeon_env.replay/1"
 
 
 class ReplayMismatch(RuntimeError):
-    """The replayed trajectory differs from the recorded one (another version of the rules?)."""
+    """The replayed trajectory differs from the recorded one (another version of the rules?).
+
+    ``index`` is the first event that differs (None when the replay holds no event log),
+    ``expected`` the recorded event there and ``got`` the replayed one (None past the end of a log),
+    ``keys`` the keys whose values differ."""
+
+    def __init__(
+        self, message: str, index: int | None = None, expected=None, got=None, keys: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message)
+        self.index, self.expected, self.got, self.keys = index, expected, got, keys
 
 
 @dataclass
@@ -50,6 +69,12 @@ class Replay:
     illegal: dict | None = None
     versions: dict = field(default_factory=dict)
     format: str = REPLAY_FORMAT
+    events_zlib: str = ""  # the recorded event log, compressed (pack_events); "": not kept
+
+    @property
+    def events(self) -> list[dict] | None:
+        """The recorded event log, or None if this replay does not keep it."""
+        return unpack_events(self.events_zlib) if self.events_zlib else None
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -92,8 +117,71 @@ def events_digest(events: list[dict]) -> str:
     return hashlib.sha256(json.dumps(events, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def record(env) -> Replay:
-    """The replay of ``env``'s current episode so far (a wrapped or a raw env)."""
+def pack_events(events: list[dict]) -> str:
+    """An event log as compact text: zlib-compressed JSON, in base64."""
+    text = json.dumps(events, sort_keys=True, separators=(",", ":"))
+    return base64.b64encode(zlib.compress(text.encode(), 9)).decode("ascii")
+
+
+def unpack_events(packed: str) -> list[dict]:
+    try:
+        return json.loads(zlib.decompress(base64.b64decode(packed)))
+    except (ValueError, zlib.error) as err:
+        raise ValueError(f"replay: events_zlib is not a packed event log ({err})") from err
+
+
+def first_difference(
+    recorded: list[dict], replayed: list[dict]
+) -> tuple[int, dict | None, dict | None] | None:
+    """``(index, recorded event, replayed event)`` at the first event that differs (None past the
+    end of the shorter log), or None if the logs are equal."""
+    replayed = json.loads(json.dumps(replayed))  # compare as the file holds them (lists, not tuples)
+    for i, (a, b) in enumerate(zip(recorded, replayed, strict=False)):
+        if a != b:
+            return i, a, b
+    if len(recorded) != len(replayed):
+        i = min(len(recorded), len(replayed))
+        return i, recorded[i] if i < len(recorded) else None, replayed[i] if i < len(replayed) else None
+    return None
+
+
+def _mismatch(rep: Replay, replayed: list[dict], headline: str) -> ReplayMismatch:
+    """The :class:`ReplayMismatch` for the ``replayed`` log against what ``rep`` recorded."""
+    now = versions()
+    changed = [(k, rep.versions.get(k), now.get(k)) for k in sorted(set(rep.versions) | set(now))]
+    changed = [f"{k} {a} -> {b}" for k, a, b in changed if a != b]
+    where = f"; versions that differ: {', '.join(changed)}" if changed else "; the same versions as recorded"
+    recorded = rep.events
+    if recorded is None:
+        return ReplayMismatch(f"{headline} (this replay keeps no event log to compare){where}")
+    diff = first_difference(recorded, replayed)
+    if diff is None:
+        return ReplayMismatch(f"{headline}; the replayed event log equals the one the file keeps{where}")
+    index, expected, got = diff
+    keys = _differing_keys(expected or {}, got or {})
+    return ReplayMismatch(
+        f"{headline}: the first event that differs is event {index} of {len(recorded)} recorded "
+        f"({len(replayed)} replayed): expected {_show(expected)}, got {_show(got)}; differing keys: "
+        f"{', '.join(keys) or 'none'}{where}",
+        index,
+        expected,
+        got,
+        keys,
+    )
+
+
+def _differing_keys(a: dict, b: dict) -> tuple[str, ...]:
+    missing = object()
+    return tuple(sorted(k for k in set(a) | set(b) if a.get(k, missing) != b.get(k, missing)))
+
+
+def _show(event: dict | None) -> str:
+    return "no event (the log ends here)" if event is None else json.dumps(event, sort_keys=True)
+
+
+def record(env, events: bool = True) -> Replay:
+    """The replay of ``env``'s current episode so far (a wrapped or a raw env); ``events``: keep the
+    event log (compressed) to name the first differing event if a replay ever differs."""
     raw = env.unwrapped
     if raw.game is None:
         raise ValueError("the env has not been reset: there is no episode to record")
@@ -105,12 +193,14 @@ def record(env) -> Replay:
         events_sha256=events_digest(raw.events),
         illegal=dict(raw.illegal) if raw.illegal else None,
         versions=versions(),
+        events_zlib=pack_events(raw.events) if events else "",
     )
 
 
-def save(env_or_replay, path: str | Path) -> Replay:
-    """Write the replay of an env's episode (or a :class:`Replay`) to ``path`` as JSON."""
-    rep = env_or_replay if isinstance(env_or_replay, Replay) else record(env_or_replay)
+def save(env_or_replay, path: str | Path, events: bool = True) -> Replay:
+    """Write the replay of an env's episode (or a :class:`Replay`) to ``path`` as JSON (``events``:
+    keep the compressed event log, see :func:`record`)."""
+    rep = env_or_replay if isinstance(env_or_replay, Replay) else record(env_or_replay, events=events)
     Path(path).write_text(json.dumps(rep.to_json(), indent=1))
     return rep
 
@@ -131,7 +221,9 @@ def steps(rep: Replay, render_mode: str | None = None) -> Iterator[raw_env]:
     for i, action in enumerate(rep.actions):
         _dead_steps(env)
         if not env.agents:
-            raise ReplayMismatch(f"the episode ended after {i} of {len(rep.actions)} recorded actions")
+            raise _mismatch(
+                rep, env.events, f"the episode ended after {i} of {len(rep.actions)} recorded actions"
+            )
         env.step(action)
         yield env
     if rep.illegal is not None:
@@ -146,10 +238,7 @@ def play(rep: Replay, render_mode: str | None = None, check: bool = True) -> raw
     for env in steps(rep, render_mode):  # noqa: B007 - the last env is the result
         pass
     if check and rep.events_sha256 and events_digest(env.events) != rep.events_sha256:
-        raise ReplayMismatch(
-            "the replayed event log differs from the recorded one "
-            f"(recorded with {rep.versions}, replayed with {versions()})"
-        )
+        raise _mismatch(rep, env.events, "the replayed event log does not match the recorded digest")
     return env
 
 
@@ -195,11 +284,14 @@ __all__ = [
     "Replay",
     "ReplayMismatch",
     "events_digest",
+    "first_difference",
     "frames",
     "load",
+    "pack_events",
     "play",
     "record",
     "render_video",
     "save",
     "steps",
+    "unpack_events",
 ]

@@ -1,9 +1,10 @@
 """Parse and validate one adventure file (``adventures/*.toml``).
 
 Top-level keys: ``id`` (= file stem), ``name``, ``difficulty``, ``goal``, ``start``, ``patrol``,
-``objective`` (required); ``exits`` (default: the start squares), ``blockages``, ``secret_rooms``,
-``door``, ``furniture``, ``guard``, ``ambush``, ``trap``, ``event``, ``final`` (optional). Squares are
-``[x, y]`` pairs; effects are tables ``{kind, amount, duration}`` (kinds: model.EFFECT_KINDS).
+``objective`` (required); ``exits`` (without it the start squares, R-END-02, with a ContentWarning),
+``blockages``, ``secret_rooms``, ``door``, ``furniture``, ``guard``, ``ambush``, ``trap``, ``event``,
+``final`` (optional). Squares are ``[x, y]`` pairs; effects are tables ``{kind, amount, duration}``
+(kinds: model.EFFECT_KINDS).
 
 - ``[[door]]``: ``between`` (two squares), ``secret`` (a wall until an event of kind ``secret``
   reveals it; every secret door needs one).
@@ -240,7 +241,13 @@ class _Parser:
         return squares
 
     def exits(self, start: tuple[Square, ...]) -> tuple[Square, ...]:
-        if "exits" not in self.data:
+        if "exits" not in self.data:  # the entrance is the exit (R-END-02), said aloud (ruling D-25)
+            self.ck.warn(
+                "exits",
+                "no exits given, so the heroes leave by the entrance (R-END-02): a hero who steps onto "
+                "a free start square leaves the dungeon at once; give the scenario's exit squares as "
+                "exits = [[x, y], ...], or list the start squares to mean the entrance",
+            )
             return start
         squares = self.ck.squares("exits", self.data["exits"])
         for i, square in enumerate(squares):
@@ -501,7 +508,11 @@ class _Parser:
     def header(self) -> dict[str, Any]:
         ident = self.ck.ident("id", self.data["id"])
         if ident != self.path.stem:
-            self.ck.fail("id", f"{ident!r} must equal the file name stem {self.path.stem!r}")
+            self.ck.fail(
+                "id",
+                f"{ident!r} must equal the file name stem {self.path.stem!r}: an adventure's id is its file "
+                f'name, so a copy needs its own: set id = "{self.path.stem}" (or name the file {ident}.toml)',
+            )
         return {
             "id": ident,
             "name": self.ck.text("name", self.data["name"]),

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 import tomllib
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .model import HEIGHT, WIDTH, ContentError, Square
+from .model import HEIGHT, WIDTH, ContentError, ContentWarning, Square
 
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -36,6 +37,9 @@ class Checker:
 
     def fail(self, key: str, reason: str) -> NoReturn:
         raise ContentError(self.file, key, reason)
+
+    def warn(self, key: str, reason: str) -> None:
+        warnings.warn(ContentWarning(self.file, key, reason), stacklevel=4)
 
     def load_toml(self) -> dict[str, Any]:
         """Parse the file as TOML (a missing file raises the usual ``FileNotFoundError``)."""

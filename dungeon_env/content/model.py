@@ -56,6 +56,15 @@ class ContentError(ValueError):
         super().__init__(f"{file}: {key}: {reason}")
 
 
+class ContentWarning(UserWarning):
+    """A content file loads but probably does not say what its author meant (names the file, the
+    key and what it means as written)."""
+
+    def __init__(self, file: str, key: str, reason: str) -> None:
+        self.file, self.key, self.reason = file, key, reason
+        super().__init__(f"{file}: {key}: {reason}")
+
+
 @dataclass(frozen=True)
 class Board:
     """The fixed board: which area (room or corridor segment) every square belongs to.

@@ -1,0 +1,232 @@
+"""Bad input a new user met (issue 12), each a clear error naming what was wrong and what was expected.
+
+- ``dungeon-env balance`` with a broken adventure file prints the loader's message and exits with
+  code 2 before any game, as for an unknown adventure name (no traceback);
+- an adventure without ``exits`` leaves by the entrance (R-END-02) and says so with a
+  ``ContentWarning`` naming the file and the key (ruling D-25); listing exits, even the start
+  squares, is silent;
+- a copy of a bundled adventure under a new file name is refused until its ``id`` is that name, and
+  the message says exactly what to write;
+- a replay that goes another way names the first event that differs: its index, the recorded and the
+  replayed event and the keys that differ (and only the versions that differ).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import dungeon_env
+from difficulty import cli
+from dungeon_env import replay
+from dungeon_env.content import ContentError, ContentWarning, load_adventure
+from dungeon_env.engine import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = ROOT / "dungeon_env" / "content" / "adventures"
+
+
+def _copy(tmp_path: Path, name: str, edit=lambda text: text, source: str = "flooded_cellar") -> Path:
+    text = (BUNDLED / f"{source}.toml").read_text().replace(f'id = "{source}"', f'id = "{name}"')
+    path = tmp_path / f"{name}.toml"
+    path.write_text(edit(text))
+    return path
+
+
+# ------------------------------------------------------------------------------------------ balance CLI
+
+
+@pytest.mark.parametrize(
+    "edit, named",
+    [
+        (lambda text: text + "\nname = [broken\n", "toml: invalid TOML"),
+        (lambda text: text.replace("patrol = ", "patrols = "), "patrol"),
+        (lambda text: text.replace("exits = [[0, 27], [1, 27]]", "exits = [[0, 27], [1, 99]]"), "exits[1]"),
+    ],
+)
+def test_balance_with_a_broken_adventure_file_prints_the_loaders_message_and_exits_2(
+    tmp_path, capsys, edit, named
+):
+    path = _copy(tmp_path, "broken", edit)
+    with pytest.raises(ContentError) as loader:
+        load_adventure(path)
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(
+            ["balance", "--adventure", str(path), "--games", "1", "--quiet", "--out", str(tmp_path / "r")]
+        )
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == f"dungeon-env balance: error: {loader.value}\n"
+    assert str(path) in err and named in err and "Traceback" not in err
+    assert not (tmp_path / "r").exists()  # stopped before any game
+
+
+def test_balance_with_a_broken_adventure_file_from_the_shell(tmp_path):
+    path = _copy(tmp_path, "broken", lambda text: text + "\nname = [broken\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "difficulty.cli", "balance", "--adventure", str(path), "--games", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert out.returncode == 2
+    assert out.stderr.splitlines() == [
+        f"dungeon-env balance: error: {path}: toml: invalid TOML: Invalid value (at line "
+        + out.stderr.split("(at line ", 1)[1].strip()
+    ]
+    assert "Traceback" not in out.stderr and out.stdout == ""
+
+
+def test_sweep_with_a_broken_adventure_file_exits_2(tmp_path, capsys):
+    path = _copy(tmp_path, "broken", lambda text: text.replace('name = "', 'name = 3 #"', 1))
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(
+            ["sweep", "--adventure", str(path), "--param", "light.start", "--values", "10,12", "--quiet"]
+        )
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"dungeon-env sweep: error: {path}: name: ") and "Traceback" not in err
+
+
+# ------------------------------------------------------------------------------------------ exits
+
+
+def _no_exits(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith("exits")) + "\n"
+
+
+def test_an_adventure_without_exits_leaves_by_the_entrance_and_says_so(tmp_path):
+    path = _copy(tmp_path, "no_exits", _no_exits)
+    with pytest.warns(ContentWarning) as caught:
+        adventure = load_adventure(path)
+    (warning,) = caught
+    assert (warning.message.file, warning.message.key) == (str(path), "exits")
+    message = str(warning.message)
+    assert message.startswith(
+        f"{path}: exits: no exits given, so the heroes leave by the entrance (R-END-02)"
+    )
+    assert "exits = [[x, y], ...]" in message
+    assert adventure.exits == adventure.start
+
+
+def test_listing_the_start_squares_as_exits_means_the_entrance_without_a_warning(tmp_path):
+    def entrance(text: str) -> str:
+        start = next(line for line in text.splitlines() if line.startswith("start = "))
+        return _no_exits(text).replace(start, start + "\n" + start.replace("start = ", "exits = "))
+
+    path = _copy(tmp_path, "entrance", entrance)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        adventure = load_adventure(path)
+    assert adventure.exits == adventure.start
+
+
+def test_bundled_adventures_load_without_warnings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for path in sorted(BUNDLED.glob("*.toml")):
+            load_adventure(path)
+
+
+# ------------------------------------------------------------------------------------------ copied ids
+
+
+def test_a_copy_under_a_new_name_is_told_exactly_which_id_to_write(tmp_path):
+    path = tmp_path / "my_cellar.toml"
+    path.write_text((BUNDLED / "flooded_cellar.toml").read_text())
+    with pytest.raises(ContentError) as err:
+        Game.new(adventure=str(path), heroes=3)
+    assert str(err.value) == (
+        f"{path}: id: 'flooded_cellar' must equal the file name stem 'my_cellar': an adventure's id is "
+        'its file name, so a copy needs its own: set id = "my_cellar" (or name the file flooded_cellar.toml)'
+    )
+    path.write_text(path.read_text().replace('id = "flooded_cellar"', 'id = "my_cellar"'))
+    assert Game.new(adventure=str(path), heroes=3).tables.adventure.id == "my_cellar"
+
+
+# ------------------------------------------------------------------------------------------ replays
+
+
+def _episode(seed: int = 5, max_turns: int = 4):
+    env = dungeon_env.env(adventure="flooded_cellar", heroes=3, max_turns=max_turns)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    for _agent in env.agent_iter():
+        obs, _r, terminated, truncated, _i = env.last()
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return env
+
+
+def _recorded_with_other_rules(rep: replay.Replay, index: int, **changes) -> replay.Replay:
+    """The replay as another version of the rules would have recorded it: event ``index`` differs."""
+    events = rep.events
+    events[index] = {**events[index], **changes}
+    return replay.Replay(
+        **{
+            **rep.to_json(),
+            "events_zlib": replay.pack_events(events),
+            "events_sha256": replay.events_digest(events),
+        }
+    )
+
+
+def test_a_replay_that_differs_names_the_first_differing_event(tmp_path):
+    env = _episode()
+    rep = replay.record(env)
+    assert rep.events == json.loads(json.dumps(env.unwrapped.events))
+    index = next(i for i, e in enumerate(rep.events) if e["type"] == "roll")
+    original = rep.events[index]
+    other = _recorded_with_other_rules(rep, index, dice=[7], total=99)
+    replay.save(other, tmp_path / "other.json")
+    with pytest.raises(replay.ReplayMismatch) as err:
+        replay.play(replay.load(tmp_path / "other.json"))
+    e = err.value
+    assert e.index == index and e.keys == ("dice", "total")
+    assert e.expected == {**original, "dice": [7], "total": 99} and e.got == original
+    message = str(e)
+    assert f"the first event that differs is event {index} of {len(rep.events)} recorded" in message
+    assert (
+        json.dumps(e.expected, sort_keys=True) in message and json.dumps(original, sort_keys=True) in message
+    )
+    assert "differing keys: dice, total" in message
+    assert message.endswith("; the same versions as recorded")
+    assert str(rep.versions) not in message  # no more two identical version dicts
+
+
+def test_a_replay_mismatch_names_only_the_versions_that_differ():
+    rep = replay.record(_episode())
+    other = _recorded_with_other_rules(rep, 3, turn=77)
+    other.versions = {**other.versions, "dungeon_env": "0.0.1"}
+    with pytest.raises(replay.ReplayMismatch) as err:
+        replay.play(other)
+    assert err.value.index == 3 and err.value.keys == ("turn",)
+    assert str(err.value).endswith(
+        f"; versions that differ: dungeon_env 0.0.1 -> {replay.versions()['dungeon_env']}"
+    )
+
+
+def test_a_replay_whose_episode_ends_early_names_where_the_logs_part():
+    rep = replay.record(_episode())
+    longer = _recorded_with_other_rules(rep, len(rep.events) - 1, outcome="completed")
+    longer.actions = rep.actions + [13]  # the other rules went on for one more decision
+    with pytest.raises(replay.ReplayMismatch) as err:
+        replay.play(longer)
+    assert str(err.value).startswith(f"the episode ended after {len(rep.actions)} of {len(rep.actions) + 1}")
+    assert err.value.index == len(rep.events) - 1 and "outcome" in err.value.keys
+
+
+def test_a_replay_without_its_event_log_is_still_checked_by_its_digest(tmp_path):
+    env = _episode()
+    rep = replay.save(env, tmp_path / "small.json", events=False)
+    assert rep.events is None and "events_zlib" in json.loads((tmp_path / "small.json").read_text())
+    assert replay.play(replay.load(tmp_path / "small.json")).events == env.unwrapped.events
+    with pytest.raises(replay.ReplayMismatch, match="keeps no event log to compare"):
+        replay.play(replay.Replay(**{**rep.to_json(), "events_sha256": "0" * 64}))
