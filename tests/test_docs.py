@@ -1,10 +1,15 @@
 """The README stays true: its action table is the one the code generates."""
 
+import json
+import os
+import re
+import shlex
 from pathlib import Path
 
 from dungeon_env.engine.describe import action_table_markdown
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
 
 
 def test_readme_action_table_matches_the_code():
@@ -39,11 +44,41 @@ def test_readme_quick_start_and_engine_examples_run():
 
 
 def test_readme_campaign_example_runs():
-    import random
-
+    """As printed: the example defines its own ``policy`` (it raised NameError before issue 12)."""
     block = next(b for b in _python_blocks() if "Campaign(" in b)
-    rng = random.Random(0)
-    exec(compile(block, "README.md", "exec"), {"policy": lambda game: rng.choice(game.legal_actions())})
+    exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+
+
+def test_readme_variant_files_are_shipped_and_load():
+    from dungeon_env.content.variants import Variant
+
+    named = re.findall(r"--variant (\S+\.toml)", README.read_text())
+    shipped = sorted((ROOT / "examples" / "variants").glob("*.toml"))
+    assert named and {p.name for p in shipped} >= {"darker.toml", "tougher_orcs.toml"}
+    for path in [ROOT / name for name in named] + shipped:
+        assert path.is_file(), f"README names {path.relative_to(ROOT)}, which is not shipped"
+        variant = Variant.from_file(path)
+        assert variant.name == path.stem and variant.to_json()["set"]
+
+
+def test_readme_balance_example_runs_with_the_shipped_variants(tmp_path, capsys):
+    """The README's ``--variant`` command, cut to two games a cell, with both shipped variants."""
+    from difficulty import cli
+
+    line = next(
+        x for x in README.read_text().splitlines() if x.startswith("dungeon-env balance") and "--variant" in x
+    )
+    args = shlex.split(line.split("#")[0])[1:]
+    args = args[: args.index("--until")] + ["--variant", "examples/variants/tougher_orcs.toml"]
+    args += ["--games", "2", "--backend", "serial", "--quiet", "--out", str(tmp_path)]
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # the README's paths are relative to the repository
+    try:
+        assert cli.main(args) == 0
+    finally:
+        os.chdir(cwd)
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert {c["variant"] for c in report["cells"]} >= {"darker", "tougher_orcs"}
 
 
 def test_readme_agents_example_runs():
