@@ -9,19 +9,28 @@
   view of the game, either side (``agents.search``).
 - ``PolicyAgent(path=None, role=...)``: a trained MaskablePPO checkpoint (``agents.policy``).
 
-``make(name, **kw)`` builds one by name. The scripted and search agents read the engine's game,
-each through its side's view (``dungeon_env.engine.sideview``): pass ``env=`` (a PettingZoo env or
-a ``RoleEnv``) or ``game=``, or call ``bind`` later (see ``agents.base``).
+- ``PoolAgent(pool_dir, side)``: a self-play opponent drawn from past checkpoints (``agents.pool``).
+
+``from_spec(text_or_agent, side, seed=None, env=None, **options)`` builds one from the agent-spec
+language every tool here shares (``agents.spec``: ``scripted``, ``search[rollouts=8]``, ``policy``,
+``policy:<file>.zip``, ``<file>.zip``, ``pool:<dir>``, ...); ``make(name, **kw)`` calls a class by
+its name with constructor arguments. The scripted and search agents read the engine's game, each
+through its side's view (``dungeon_env.engine.sideview``): pass ``env=`` (a PettingZoo env or a
+``RoleEnv``) or ``game=``, or call ``bind`` later. Every agent has ``act``, ``seed`` and ``bind``
+(the ``Agent`` protocol, ``agents.base``), and raises ``IllegalChoiceError`` rather than play an
+action the decision does not allow.
 """
 
 from __future__ import annotations
 
-from agents.base import Agent, GameAgent, RandomAgent, find_game
+from agents.base import Agent, GameAgent, IllegalChoiceError, RandomAgent, find_game
 from agents.policy import PolicyAgent
+from agents.pool import PoolAgent
 from agents.runaway_dm import RunawayDM
 from agents.scripted_dm import ScriptedDM
 from agents.scripted_heroes import ScriptedHeroes
 from agents.search import SearchAgent
+from agents.spec import AgentSpec, AgentSpecError, CheckpointNotFoundError, from_spec, parse_spec
 
 AGENTS = {
     "random": RandomAgent,
@@ -44,13 +53,20 @@ def make(name: str, **kw):
 __all__ = [
     "AGENTS",
     "Agent",
+    "AgentSpec",
+    "AgentSpecError",
+    "CheckpointNotFoundError",
     "GameAgent",
+    "IllegalChoiceError",
     "PolicyAgent",
+    "PoolAgent",
     "RandomAgent",
     "RunawayDM",
     "ScriptedDM",
     "ScriptedHeroes",
     "SearchAgent",
     "find_game",
+    "from_spec",
     "make",
+    "parse_spec",
 ]

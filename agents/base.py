@@ -1,8 +1,10 @@
 """The agent interface and the base classes every agent here builds on.
 
-Every agent has one method, ``act(observation, action_mask) -> int``: the flat observation vector
-(or the env's observation dict) and the int8 mask of the decision asked; it returns a legal action.
-That is what ``dungeon_env.wrappers.RoleEnv`` calls for its opponent and what an AEC loop calls:
+Every agent plays through ``act(observation, action_mask) -> int``: the flat observation vector
+(or the env's observation dict) and the int8 mask of the decision asked; it returns a legal action,
+and raises :class:`IllegalChoiceError` rather than return another. Beside it every agent here has
+``seed(seed)`` and ``bind(env=None, game=None)`` (the :class:`Agent` protocol). ``act`` is what
+``dungeon_env.wrappers.RoleEnv`` calls for its opponent and what an AEC loop calls:
 
 ```python
 env = dungeon_env.env(adventure="flooded_cellar", heroes=3)
@@ -22,7 +24,7 @@ builds a new game at each ``reset``):
   ``env.unwrapped.game``) or a ``RoleEnv`` (``role_env.env.game``). For a ``RoleEnv`` opponent the
   agent is built first and bound after: ``dm = ScriptedDM(); env = RoleEnv("heroes", opponent=dm);
   dm.bind(env=env)``.
-- ``Agent(game=game)`` / ``agent.bind(game)``: a bare engine ``Game``.
+- ``Agent(game=game)`` / ``agent.bind(game=game)``: a bare engine ``Game``.
 - ``agent.choose(game)``: the engine-level call, no observation needed (what search rollouts use).
 
 Each reads its own side's view of the game (``dungeon_env.engine.sideview``, ruling D-24):
@@ -41,15 +43,51 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from dungeon_env.engine import Game
+from dungeon_env.engine import ACTION_NAMES, N_ACTIONS, Game
 from dungeon_env.engine.sideview import side_view
 
 
 @runtime_checkable
 class Agent(Protocol):
-    """Anything that picks a legal action from an observation and its action mask."""
+    """The agent protocol: every agent class here has these three methods.
+
+    - ``act(observation, action_mask) -> int``: a legal action of the decision asked;
+    - ``seed(seed)``: reseed the agent's own random choices (``None``: fresh entropy); callers seed
+      every agent before a game this way (``RoleEnv.reset``, ``training.evaluate``, ``difficulty``);
+    - ``bind(env=None, game=None) -> self``: attach the env (or bare game) the agent plays in, for the
+      agents that read the engine's game; the others ignore it.
+
+    Callers call ``seed`` and ``bind`` on every agent ``agents.from_spec`` builds, never probing
+    constructor signatures. An object of one's own needs only ``act`` to play as an opponent
+    (``from_spec`` returns it as it is; ``RoleEnv`` seeds it if it has ``seed``)."""
 
     def act(self, observation, action_mask) -> int: ...
+
+    def seed(self, seed: int | None) -> None: ...
+
+    def bind(self, env=None, game: Game | None = None) -> Agent: ...
+
+
+class IllegalChoiceError(ValueError):
+    """An agent chose an action the decision does not allow (or found none to choose): a bug in the
+    agent, raised rather than hidden by playing some other legal action."""
+
+
+def illegal_choice(agent, game: Game, action, legal, why: str = "") -> IllegalChoiceError:
+    """The error for ``agent`` choosing ``action`` at ``game``'s decision, which allows ``legal``:
+    it names the agent, the player asked, the decision kind, the action and the legal ones."""
+    kind, unit = game.decision
+    names = ", ".join(f"{a} ({ACTION_NAMES[a]})" for a in legal)
+    chosen = (
+        f"{action} ({ACTION_NAMES[action]})"
+        if isinstance(action, int) and 0 <= action < N_ACTIONS
+        else repr(action)
+    )
+    return IllegalChoiceError(
+        f"{type(agent).__name__} chose action {chosen} for {game.agent} ({game.label(unit)}) at decision "
+        f"{kind.name.lower()}, which the decision does not allow (legal: {names})"
+        + (f"; {why}" if why else "")
+    )
 
 
 def _mask_of(observation, action_mask) -> np.ndarray:
@@ -69,6 +107,10 @@ class RandomAgent:
 
     def act(self, observation, action_mask=None) -> int:
         return int(self.rng.choice(np.flatnonzero(_mask_of(observation, action_mask))))
+
+    def bind(self, env=None, game: Game | None = None) -> RandomAgent:
+        """Nothing to attach: a random agent reads only the mask (``choose``: the game it is handed)."""
+        return self
 
     def choose(self, game: Game) -> int:
         return int(self.rng.choice(game.legal_actions()))
@@ -101,7 +143,8 @@ class GameAgent:
     Subclasses implement ``choose(game) -> int`` (a legal action of ``game``'s current decision)
     and may use ``self.rng`` (seeded by ``seed``). ``act`` finds the game and calls ``choose`` on
     its side view (``view``; the view's legal actions are the game's); a choice outside the mask it
-    is given is a bug, and raises ``ValueError`` rather than being swapped for some legal action."""
+    is given (or, without a mask, the game's legal actions) is a bug, and raises
+    :class:`IllegalChoiceError` rather than being swapped for some legal action."""
 
     def __init__(self, game: Game | None = None, env=None, seed: int | None = None) -> None:
         self._game = game
@@ -111,8 +154,8 @@ class GameAgent:
     def seed(self, seed: int | None) -> None:
         self.rng = random.Random(seed)
 
-    def bind(self, game: Game | None = None, env=None):
-        """Attach the game (or an env holding it); returns the agent."""
+    def bind(self, env=None, game: Game | None = None) -> GameAgent:
+        """Attach the env holding the game (or the game itself); returns the agent."""
         self._game, self._env = game, env
         return self
 
@@ -132,15 +175,25 @@ class GameAgent:
         return side_view(game)
 
     def act(self, observation=None, action_mask=None) -> int:
+        """``choose`` on the side view of the bound game; :class:`IllegalChoiceError` if the choice is
+        not among the legal actions (those of the mask given, else the game's)."""
         game = self.game
         if action_mask is None and isinstance(observation, dict):
             action_mask = observation.get("action_mask")
         action = int(self.choose(self.view(game)))
-        if action_mask is not None and not np.asarray(action_mask)[action]:
-            legal = np.flatnonzero(np.asarray(action_mask)).tolist()
-            raise ValueError(
-                f"{type(self).__name__} chose action {action} for {game.agent}, which the mask does not "
-                f"allow (legal: {legal}); the agent is not reading the game the env is playing"
+        if action_mask is None:
+            legal = game.legal_actions()
+            if action not in legal:
+                raise illegal_choice(self, game, action, legal)
+            return action
+        mask = np.asarray(action_mask)
+        if not (0 <= action < len(mask) and mask[action]):
+            raise illegal_choice(
+                self,
+                game,
+                action,
+                np.flatnonzero(mask).tolist(),
+                "the mask does not allow it: is the agent reading the game the env is playing?",
             )
         return action
 
@@ -148,4 +201,4 @@ class GameAgent:
         raise NotImplementedError
 
 
-__all__ = ["Agent", "GameAgent", "RandomAgent", "find_game"]
+__all__ = ["Agent", "GameAgent", "IllegalChoiceError", "RandomAgent", "find_game", "illegal_choice"]

@@ -104,12 +104,13 @@ class PolicyAgent:
         self._layout: dict | None = None  # an older layout the checkpoint was trained on (None: today's)
         self._is_advised = False
         self._old_plain: Translator | None = None  # a plain checkpoint of an older layout
-        self.bind(game=game, env=env)
+        self.bind(env=env, game=game)
         self.seed(seed)
 
     # ----- set-up -----
-    def bind(self, game=None, env=None):
-        """Attach the game (or an env holding it), which advised checkpoints need; returns the agent."""
+    def bind(self, env=None, game=None) -> PolicyAgent:
+        """Attach the env holding the game (or the game itself), which advised checkpoints need; returns
+        the agent."""
         self._game, self._env = game, env
         return self
 

@@ -43,6 +43,11 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
 - **A fallen comrade.** When no monster is in sight and every primary objective is met, a hero next
   to a comrade's corpse drags it towards the exit.
 
+Every decision is answered by the rule of its kind above, which picks one of the decision's legal
+actions on purpose (a decision with a single legal action is taken at once). A rule that finds none
+raises ``IllegalChoiceError`` naming the decision and the legal actions: a gap in the script is
+fixed in the script, never papered over by ending the move or staying put.
+
 Knowledge: the heroes read only the heroes' side view of the game
 (``dungeon_env.engine.sideview.heroes_view``, ruling D-24), which ``choose`` makes itself when it is
 handed the real game. They know the printed board, the adventure's scenario text (its objectives,
@@ -72,7 +77,7 @@ from agents._common import (
     hurt,
     p_win,
 )
-from agents.base import GameAgent
+from agents.base import GameAgent, illegal_choice
 from dungeon_env.engine import Decision, Game, inventory
 from dungeon_env.engine import abilities as ability_rules
 from dungeon_env.engine import items as item_rules
@@ -165,8 +170,9 @@ class ScriptedHeroes(GameAgent):
             return legal[0]
         handler = self._handlers.get(kind)
         action = handler(g, h, legal) if handler else None
-        if action is None or action not in legal:
-            action = END if END in legal else (STAY if STAY in legal else legal[0])
+        if action is None or action not in legal:  # a gap in the script: never papered over
+            rule = "no rule of the script covers this decision" if handler is None else "the script's rule"
+            raise illegal_choice(self, g, action, legal, f"{rule} found no legal action to take: a gap in it")
         return int(action)
 
     def _dispatch(self) -> dict:

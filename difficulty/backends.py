@@ -1,9 +1,10 @@
 """Where the games run: in this process, in local worker processes, or as Ray tasks.
 
-Every backend takes tasks (plain dicts, see ``difficulty.play``) with ``submit(task) -> handle`` and
-hands back finished ones with ``wait() -> [(handle, records), ...]`` (at least one, in completion
-order); ``cancel(handle)`` drops a task whose records are no longer wanted. Which backend ran a game
-never changes its record: a game depends only on its cell and its index.
+Every backend takes tasks (``difficulty.play.Task``: typed cells, frozen dataclasses that pickle as
+they are) with ``submit(task) -> handle`` and hands back finished ones with
+``wait() -> [(handle, records), ...]`` (at least one, in completion order); ``cancel(handle)``
+drops a task whose records are no longer wanted. Which backend ran a game never changes its record:
+a game depends only on its cell and its index.
 
 - ``SerialBackend``: runs each task when asked for it (no parallelism; the reference in tests).
 - ``LocalBackend(workers, prepare)``: a ``ProcessPoolExecutor`` of ``workers`` processes (default: all
@@ -26,7 +27,7 @@ import sys
 import threading
 from typing import Any
 
-from difficulty.play import play_task, prepare
+from difficulty.play import Task, play_task, prepare
 
 PRELOAD = ["difficulty.play", "agents", "dungeon_env.engine"]
 
@@ -36,10 +37,10 @@ class SerialBackend:
     capacity = 1  # tasks in flight
 
     def __init__(self) -> None:
-        self._pending: dict[int, dict] = {}
+        self._pending: dict[int, Task] = {}
         self._next = 0
 
-    def submit(self, task: dict) -> int:
+    def submit(self, task: Task) -> int:
         self._next += 1
         self._pending[self._next] = task
         return self._next
@@ -79,7 +80,7 @@ def _noop() -> None:
 
 
 class LocalBackend:
-    def __init__(self, workers: int | None = None, prepare_tasks: list[dict] | None = None) -> None:
+    def __init__(self, workers: int | None = None, prepare_tasks: list[Task] | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
         if fork_is_safe():
             for task in prepare_tasks or []:
@@ -93,7 +94,7 @@ class LocalBackend:
         self._pool.submit(_noop).result()  # start the workers now (with fork: all of them, before any thread)
         self._pending: set[cf.Future] = set()
 
-    def submit(self, task: dict) -> cf.Future:
+    def submit(self, task: Task) -> cf.Future:
         future = self._pool.submit(play_task, task)
         self._pending.add(future)
         return future
@@ -136,7 +137,7 @@ class RayBackend:
         self._remote = ray.remote(num_cpus=1, max_retries=2)(play_task)
         self._pending: set = set()
 
-    def submit(self, task: dict) -> Any:
+    def submit(self, task: Task) -> Any:
         ref = self._remote.remote(task)
         self._pending.add(ref)
         return ref

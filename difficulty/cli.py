@@ -49,8 +49,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--pairing",
         action="append",
         metavar="H:D",
-        help="heroes_agent:dm_agent, repeatable (replaces --heroes-agent/--dm-agent); agents: scripted, "
-        "random, search[rollouts=8,depth=100], trained (the bundled policy) or a checkpoint .zip",
+        help="heroes_agent:dm_agent, repeatable (replaces --heroes-agent/--dm-agent); agents (agents.spec): "
+        "scripted, random, runaway (the DM), search[rollouts=8,depth=100], trained or policy (the bundled "
+        "policy), policy:FILE.zip (a checkpoint, greedy) or FILE.zip (sampled)",
     )
     game.add_argument("--max-turns", type=int, default=100, help="turn cap of a game (default: 100)")
     game.add_argument(

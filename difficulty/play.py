@@ -1,7 +1,10 @@
 """Play the games of one cell and return their records.
 
-``play_task(task)`` is what every backend runs: ``task`` is a plain dict (it crosses process and Ray
-boundaries as it is) naming the cell and the game indices to play::
+``play_task(task)`` is what every backend runs: ``task`` is a :class:`Task`, the typed cell (a
+frozen dataclass; it pickles, so it crosses process and Ray boundaries as it is) naming the cell and
+the game indices to play, its agent specs parsed once, when the experiment was read
+(``runner.task_of``), never again by the workers. The plain dict form is accepted as well (and read
+into a Task once, at the door)::
 
     {"adventure": "flooded_cellar", "party": ["bram", "tovar", "gunnhild"], "max_turns": 100,
      "heroes_agent": "scripted_heroes", "dm_agent": "scripted_dm", "variant": None | Variant.to_json(),
@@ -19,44 +22,91 @@ is kept for agents that only have ``act(observation, mask)``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 import numpy as np
 
+from agents.spec import AgentSpec, from_spec
 from difficulty.record import record_of
-from difficulty.spec import AgentSpec, parse_agent
+from difficulty.spec import parse_agent
 
 _VARIANTS: dict[str, Any] = {}
 _ENV_PLAYERS: dict[str, tuple] = {}
+ENGINE_AGENTS = ("random", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "policy", "checkpoint")
 
 
-def make_side(spec: AgentSpec, side: str, env: Any = None) -> Any:
-    """The agent for ``side`` from its spec (bound to ``env`` when given and the agent reads games)."""
-    options = dict(spec.options)
-    import agents
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """The games ``indices`` of one cell: the game's set-up, both sides' parsed agent specs, the
+    variant's JSON form (``Variant.to_json()``, built into a Variant once per process; None for the
+    base rules) and the experiment's seed."""
 
-    if spec.name == "random":
-        return agents.RandomAgent(**options)
-    if spec.is_checkpoint:  # plain or advised MaskablePPO checkpoints
-        agent = agents.make("policy", path=spec.name, role=side, **options)
-    elif spec.name == "policy":
-        agent = agents.make("policy", role=side, **options)
-    else:
-        agent = agents.make(spec.name, **options)
-    if env is not None and hasattr(agent, "bind"):
-        agent.bind(env=env)
-    return agent
+    adventure: str
+    party: tuple[str, ...]
+    max_turns: int
+    heroes: AgentSpec
+    dm: AgentSpec
+    variant: Any = None
+    seed: int = 0
+    indices: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, task: Task | dict) -> Task:
+        """A Task as it is; the plain dict form read into one (its agent texts parsed here)."""
+        if isinstance(task, Task):
+            return task
+        return cls(
+            adventure=task["adventure"],
+            party=tuple(task["party"]),
+            max_turns=int(task["max_turns"]),
+            heroes=parse_agent(task["heroes_agent"], "heroes"),
+            dm=parse_agent(task["dm_agent"], "dm"),
+            variant=task.get("variant"),
+            seed=int(task.get("seed", 0)),
+            indices=tuple(task.get("indices", ())),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The plain dict form (see the module docstring)."""
+        return {
+            "adventure": self.adventure,
+            "party": list(self.party),
+            "max_turns": self.max_turns,
+            "heroes_agent": self.heroes.to_json(),
+            "dm_agent": self.dm.to_json(),
+            "variant": self.variant,
+            "seed": self.seed,
+            "indices": list(self.indices),
+        }
+
+    def with_indices(self, indices) -> Task:
+        return dataclasses.replace(self, indices=tuple(indices))
+
+    @property
+    def cell_key(self) -> str:
+        """What tells the cell apart from others (all but the seed and the game indices)."""
+        data = self.to_json()
+        del data["seed"], data["indices"]
+        return json.dumps(data, sort_keys=True)
+
+    @property
+    def on_engine(self) -> bool:
+        """Both agents play on the bare engine (``plays_on_engine``)."""
+        return plays_on_engine(self.heroes) and plays_on_engine(self.dm)
 
 
-ENGINE_AGENTS = ("random", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "policy")
+def make_side(spec: AgentSpec | str, side: str, env: Any = None) -> Any:
+    """The agent for ``side`` from its spec (``agents.from_spec``), bound to ``env`` when given."""
+    return from_spec(spec, side, env=env)
 
 
 def plays_on_engine(spec: AgentSpec) -> bool:
-    """True for agents that choose from the engine's game: all but foreign agents that need the env.
-    Trained policies build their own observation from the game (``PolicyAgent.choose``), so they
-    skip the env's per-step bookkeeping."""
-    return spec.name in ENGINE_AGENTS or spec.is_checkpoint
+    """True for agents that choose from the engine's game: all but foreign agents that need the env
+    (and self-play pools). Trained policies build their own observation from the game
+    (``PolicyAgent.choose``), so they skip the env's per-step bookkeeping."""
+    return spec.name in ENGINE_AGENTS
 
 
 def variant_from(data: Any) -> Any:
@@ -71,62 +121,61 @@ def variant_from(data: Any) -> Any:
     return _VARIANTS[key]
 
 
-def _reseed(agent: Any, seed: int) -> None:
-    if hasattr(agent, "seed"):
-        agent.seed(int(seed))
-
-
 def agent_seeds(game_seed: int) -> tuple[int, int]:
     heroes, dm = np.random.SeedSequence(game_seed).generate_state(2)
     return int(heroes), int(dm)
 
 
-def _game_kwargs(task: dict, seed: int) -> dict[str, Any]:
-    kwargs = {"adventure": task["adventure"], "heroes": list(task["party"]), "seed": seed}
-    kwargs["max_turns"] = task["max_turns"]
-    variant = variant_from(task.get("variant"))
+def _game_kwargs(task: Task, seed: int) -> dict[str, Any]:
+    kwargs = {"adventure": task.adventure, "heroes": list(task.party), "seed": seed}
+    kwargs["max_turns"] = task.max_turns
+    variant = variant_from(task.variant)
     if variant is not None:
         kwargs["variant"] = variant
     return kwargs
 
 
-def play_engine_game(task: dict, index: int, heroes: Any, dm: Any) -> dict:
-    """One game on the bare engine; ``heroes`` and ``dm`` have ``choose(game)``."""
+def play_engine_game(task: Task | dict, index: int, heroes: Any, dm: Any) -> dict:
+    """One game on the bare engine; ``heroes`` and ``dm`` are agents of the ``agents`` package
+    (``choose(game)``, ``seed``, ``bind``)."""
     from dungeon_env.engine import Game
 
-    seed = task["seed"] + index
+    task = Task.of(task)
+    seed = task.seed + index
     game = Game.new(**_game_kwargs(task, seed))
     for agent, agent_seed in zip((heroes, dm), agent_seeds(seed), strict=True):
-        _reseed(agent, agent_seed)
-        if hasattr(agent, "bind"):
-            agent.bind(game=game)
+        agent.seed(int(agent_seed))
+        agent.bind(game=game)
     while not game.over:
         game.apply(int((dm if game.agent == "dm" else heroes).choose(game)))
     return record_of(game, index)
 
 
-def _env_players(task: dict) -> tuple:
+def _env_players(task: Task) -> tuple:
     """The env and the two agents of a cell (built once per process and cell: checkpoints load once)."""
-    key = json.dumps({k: v for k, v in task.items() if k not in ("indices", "seed")}, sort_keys=True)
+    key = task.cell_key
     if key not in _ENV_PLAYERS:
         from dungeon_env.env import raw_env
 
         kwargs = _game_kwargs(task, 0)
         kwargs.pop("seed")
         env = raw_env(**kwargs)
-        heroes = make_side(parse_agent(task["heroes_agent"], "heroes"), "heroes", env=env)
-        dm = make_side(parse_agent(task["dm_agent"], "dm"), "dm", env=env)
-        _ENV_PLAYERS[key] = (env, heroes, dm)
+        _ENV_PLAYERS[key] = (
+            env,
+            make_side(task.heroes, "heroes", env=env),
+            make_side(task.dm, "dm", env=env),
+        )
     return _ENV_PLAYERS[key]
 
 
-def play_env_game(task: dict, index: int) -> dict:
+def play_env_game(task: Task | dict, index: int) -> dict:
     """One game through the PettingZoo env, for agents that need observations."""
+    task = Task.of(task)
     env, heroes, dm = _env_players(task)
-    seed = task["seed"] + index
+    seed = task.seed + index
     env.reset(seed=seed)
     for agent, agent_seed in zip((heroes, dm), agent_seeds(seed), strict=True):
-        _reseed(agent, agent_seed)
+        agent.seed(int(agent_seed))
     for name in env.agent_iter():
         obs, _reward, terminated, truncated, _info = env.last()
         if terminated or truncated:
@@ -137,27 +186,29 @@ def play_env_game(task: dict, index: int) -> dict:
     return record_of(env.game, index)
 
 
-def prepare(task: dict) -> None:
+def prepare(task: Task | dict) -> None:
     """Load what the games of ``task`` need (content, board tables, variant cards, agents) without
     playing: a process forked afterwards starts with it all in memory."""
     from dungeon_env.engine import Game
 
+    task = Task.of(task)
     Game.new(**_game_kwargs(task, 0))
-    specs = parse_agent(task["heroes_agent"], "heroes"), parse_agent(task["dm_agent"], "dm")
-    if all(plays_on_engine(spec) for spec in specs):
-        make_side(specs[0], "heroes"), make_side(specs[1], "dm")
+    if task.on_engine:
+        make_side(task.heroes, "heroes"), make_side(task.dm, "dm")
 
 
-def play_task(task: dict) -> list[dict]:
-    """The records of the games ``task["indices"]`` of one cell, in that order."""
-    specs = parse_agent(task["heroes_agent"], "heroes"), parse_agent(task["dm_agent"], "dm")
-    if all(plays_on_engine(spec) for spec in specs):
-        heroes, dm = make_side(specs[0], "heroes"), make_side(specs[1], "dm")
-        return [play_engine_game(task, i, heroes, dm) for i in task["indices"]]
-    return [play_env_game(task, i) for i in task["indices"]]
+def play_task(task: Task | dict) -> list[dict]:
+    """The records of the games ``task.indices`` of one cell, in that order."""
+    task = Task.of(task)
+    if task.on_engine:
+        heroes, dm = make_side(task.heroes, "heroes"), make_side(task.dm, "dm")
+        return [play_engine_game(task, i, heroes, dm) for i in task.indices]
+    return [play_env_game(task, i) for i in task.indices]
 
 
 __all__ = [
+    "ENGINE_AGENTS",
+    "Task",
     "agent_seeds",
     "make_side",
     "play_engine_game",

@@ -13,7 +13,6 @@ chunks finish: the same seed gives the same report.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import time
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import Any
 
 from difficulty.backends import make_backend
 from difficulty.metrics import is_completed, is_won
+from difficulty.play import Task
 from difficulty.spec import Cell, Experiment, variant_json
 from training.evaluate import wilson_interval
 
@@ -48,7 +48,7 @@ class Result:
 @dataclasses.dataclass
 class _CellRun:
     cell: Cell
-    task: dict
+    task: Task
     stop: int | None  # the cell's number of games once known
     cap: int
     records: dict[int, dict] = dataclasses.field(default_factory=dict)
@@ -91,25 +91,27 @@ class _CellRun:
         return int(min(self.cap, max(need, self.submitted, FIRST_LOOK)))
 
 
-def task_of(cell: Cell, experiment: Experiment) -> dict[str, Any]:
-    return {
-        "adventure": cell.adventure,
-        "party": list(cell.party),
-        "max_turns": experiment.max_turns,
-        "heroes_agent": cell.pairing.heroes.to_json(),
-        "dm_agent": cell.pairing.dm.to_json(),
-        "variant": variant_json(cell.variant),
-        "seed": experiment.seed,
-    }
+def task_of(cell: Cell, experiment: Experiment) -> Task:
+    """The typed task of a cell (no game indices yet): its agent specs are the cell's own, parsed
+    once when the experiment was read."""
+    return Task(
+        adventure=cell.adventure,
+        party=tuple(cell.party),
+        max_turns=experiment.max_turns,
+        heroes=cell.pairing.heroes,
+        dm=cell.pairing.dm,
+        variant=variant_json(cell.variant),
+        seed=experiment.seed,
+    )
 
 
 def backend_for(experiment: Experiment) -> Any:
     """The backend the experiment asks for, its local workers started with the cells' content loaded.
     Make it before starting threads (a progress bar): local workers may be forked."""
-    tasks = {}
+    tasks: dict[str, Task] = {}
     for cell in experiment.cells:
         task = task_of(cell, experiment)
-        tasks[json.dumps(task, sort_keys=True)] = task
+        tasks.setdefault(task.cell_key, task)
     return make_backend(experiment.backend, experiment.workers, experiment.ray_address, list(tasks.values()))
 
 
@@ -138,7 +140,7 @@ class _Scheduler:
             r = self.runs[k]
             indices = list(range(r.submitted, min(r.submitted + self.chunk, limits[k])))
             r.submitted = indices[-1] + 1
-            self.in_flight[self.backend.submit({**r.task, "indices": indices})] = (k, indices[0])
+            self.in_flight[self.backend.submit(r.task.with_indices(indices))] = (k, indices[0])
 
     def collect(self) -> None:
         for handle, records in self.backend.wait():

@@ -5,35 +5,30 @@ combination is a *cell*. Game ``i`` of every cell is played with seed ``seed + i
 streams and both agents are seeded from it), so the cells of one experiment are compared with
 common random numbers: two variants differ only by the rule they change, not by their luck.
 
-Agent specs (one per side, a pairing is ``"heroes_spec:dm_spec"``):
+Agent specs (one per side, a pairing is ``"heroes_spec:dm_spec"``) are the language every tool
+shares (``agents.spec``, parsed once here into ``agents.AgentSpec``):
 
 - ``scripted``: ``scripted_heroes`` for the heroes, ``scripted_dm`` for the DM (both names work too);
 - ``random``: uniform legal actions;
-- ``runaway_dm`` (the DM only): monsters that flee as far as the rules allow, a stress test;
+- ``runaway`` or ``runaway_dm`` (the DM only): monsters that flee as far as the rules allow, a stress test;
 - ``search``: flat Monte Carlo (``agents.search``), options in brackets: ``search[rollouts=8,depth=100]``;
-- ``policy`` or ``trained``: the bundled MaskablePPO policy of the side, or a checkpoint path (``.zip``).
+- ``policy`` or ``trained``: the bundled MaskablePPO policy of the side; ``policy:<file>.zip``: a
+  checkpoint played greedily; ``<file>.zip``: a checkpoint, its actions sampled.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from pathlib import Path
 from typing import Any
+
+from agents.spec import AgentSpec, AgentSpecError, parse_spec
 
 DEFAULT_ADVENTURE = "flooded_cellar"
 BACKENDS = ("local", "ray", "serial")
 SIDES = ("heroes", "dm")
 BASE = "base"
-
-_NAMES = {
-    "scripted": {"heroes": "scripted_heroes", "dm": "scripted_dm"},
-    "trained": {"heroes": "policy", "dm": "policy"},
-}
-_KNOWN = ("random", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "policy")
-_DM_ONLY = ("scripted_dm", "runaway_dm")
-_SPEC = re.compile(r"^(?P<name>[^\[\]]+?)(?:\[(?P<options>[^\[\]]*)\])?$")
 
 
 class SpecError(ValueError):
@@ -41,63 +36,14 @@ class SpecError(ValueError):
 
 
 # ----------------------------------------------------------------------------------------- agents
-@dataclasses.dataclass(frozen=True)
-class AgentSpec:
-    """One side's agent: an ``agents.make`` name or a checkpoint path, plus constructor options."""
-
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-    @property
-    def is_checkpoint(self) -> bool:
-        return self.name.endswith(".zip")
-
-    @property
-    def label(self) -> str:
-        if self.is_checkpoint:
-            return Path(self.name).stem
-        opts = ",".join(f"{k}={v}" for k, v in self.options)
-        return f"{self.name}[{opts}]" if opts else self.name
-
-    def to_json(self) -> str:
-        opts = ",".join(f"{k}={v}" for k, v in self.options)
-        return f"{self.name}[{opts}]" if opts else self.name
-
-
-def _option_value(text: str) -> Any:
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False, "none": None}.get(text.lower(), text)
-
-
 def parse_agent(spec: str | AgentSpec, side: str) -> AgentSpec:
-    """An :class:`AgentSpec` for ``side`` from text such as ``scripted``, ``search[rollouts=8]`` or
-    ``runs/x/heroes_final.zip``; :class:`SpecError` for an unknown name or a missing checkpoint."""
-    if isinstance(spec, AgentSpec):
-        return spec
-    match = _SPEC.match(str(spec).strip())
-    if not match:
-        raise SpecError(f"agent {spec!r}: expected a name such as scripted, random, search[rollouts=8]")
-    name = match["name"].strip()
-    name = _NAMES.get(name, {}).get(side, name)
-    options: list[tuple[str, Any]] = []
-    for part in filter(None, (p.strip() for p in (match["options"] or "").split(","))):
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise SpecError(f"agent {spec!r}: options are key=value pairs, got {part!r}")
-        options.append((key.strip(), _option_value(value.strip())))
-    if name.endswith(".zip") or os.sep in name:
-        if not Path(name).is_file():
-            raise SpecError(f"agent {spec!r}: no checkpoint file at {name}")
-    elif name not in _KNOWN:
-        known = ", ".join(["scripted", "trained", *_KNOWN])
-        raise SpecError(f"unknown agent {spec!r} for the {side}; known: {known}, or a checkpoint .zip path")
-    elif (name == "scripted_heroes" and side == "dm") or (name in _DM_ONLY and side == "heroes"):
-        raise SpecError(f"agent {spec!r} plays the other side; the {side} take scripted or scripted_{side}")
-    return AgentSpec(name, tuple(options))
+    """The :class:`agents.AgentSpec` for ``side`` from text such as ``scripted``, ``search[rollouts=8]``
+    or ``runs/x/heroes_final.zip`` (``agents.spec.parse_spec``, the language every tool shares), its
+    mistakes (an unknown name or option, the wrong side, a missing checkpoint) as :class:`SpecError`."""
+    try:
+        return parse_spec(spec, side)
+    except AgentSpecError as error:
+        raise SpecError(str(error)) from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,20 +53,29 @@ class Pairing:
 
     @classmethod
     def parse(cls, text: str | Pairing) -> Pairing:
-        """``"scripted:random"`` (heroes' agent, then the DM's)."""
+        """``"scripted:random"`` (the heroes' agent, a colon, the DM's). Specs hold colons of their own
+        (``policy:<path>``, ``pool:<dir>``), so the pairing is cut at the one colon that leaves a valid
+        spec on each side."""
         if isinstance(text, Pairing):
             return text
         text = str(text)
-        if ".zip:" in text:  # a checkpoint path on the heroes' side
-            cut = text.index(".zip:") + len(".zip")
-            heroes, sep, dm = text[:cut], ":", text[cut + 1 :]
-        elif text.endswith(".zip"):
-            heroes, sep, dm = text.rpartition(":")
-        else:
-            heroes, sep, dm = text.partition(":")
-        if not sep or not heroes or not dm:
-            raise SpecError(f"pairing {text!r}: expected heroes_agent:dm_agent, e.g. scripted:scripted")
-        return cls(parse_agent(heroes, "heroes"), parse_agent(dm, "dm"))
+        cuts = [i for i, c in enumerate(text) if c == ":" and 0 < i < len(text) - 1]
+        found, errors = [], []
+        for i in cuts:
+            try:
+                found.append(cls(parse_agent(text[:i], "heroes"), parse_agent(text[i + 1 :], "dm")))
+            except SpecError as error:
+                if text[:i].strip() not in ("policy", "pool"):  # not a spec's own prefix
+                    errors.append(error)
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise SpecError(
+                f"pairing {text!r} reads in {len(found)} ways; rename a file so that one colon cuts it"
+            )
+        if errors:
+            raise SpecError(f"pairing {text!r}: {errors[0]}")
+        raise SpecError(f"pairing {text!r}: expected heroes_agent:dm_agent, e.g. scripted:scripted")
 
     @property
     def label(self) -> str:

@@ -4,7 +4,9 @@
 policy plays every decision of its side (all heroes share it: the observation's ``me`` and
 ``acting`` pieces say which hero is asked) and the other side is played by an opponent: any object
 with ``act(observation, action_mask) -> int`` (observation: the flat float32 vector, mask: int8), or
-the name ``"random"`` (uniform among the legal actions, seeded from ``reset``'s seed).
+an agent spec (``make_opponent``): ``"random"`` (uniform among the legal actions, seeded from
+``reset``'s seed) or any other of ``agents.spec`` (``"scripted"``, ``"search[rollouts=8]"``,
+``"policy"``, a checkpoint path...), built for the other side and bound to this env.
 
 - observation: the env's flat observation vector, ``Box(0, 1, (size,), float32)``
 - action: ``Discrete(N_ACTIONS)``; ``action_masks()`` gives the legal actions as booleans, for
@@ -24,6 +26,8 @@ the name ``"random"`` (uniform among the legal actions, seeded from ``reset``'s 
 """
 
 from __future__ import annotations
+
+import sys
 
 import gymnasium
 import numpy as np
@@ -47,18 +51,36 @@ class RandomOpponent:
         return int(self.rng.choice(np.flatnonzero(action_mask)))
 
 
-OPPONENTS = {"random": RandomOpponent}
+OPPONENTS = {"random": RandomOpponent}  # the names resolved here, without the agents package
 
 
-def make_opponent(opponent):
-    """An opponent object from a name in ``OPPONENTS`` or an object with ``act``."""
-    if isinstance(opponent, str):
-        if opponent not in OPPONENTS:
-            raise ValueError(f"unknown opponent {opponent!r}; the named opponents are {sorted(OPPONENTS)}")
-        return OPPONENTS[opponent]()
-    if not callable(getattr(opponent, "act", None)):
+def make_opponent(opponent, side: str | None = None, env=None):
+    """An opponent for ``side`` (``"heroes"`` or ``"dm"``): an object with ``act`` as it is;
+    ``"random"`` (``OPPONENTS``) a :class:`RandomOpponent`; any other agent spec (``"scripted"``,
+    ``"search[rollouts=8]"``, ``"policy"``, a checkpoint ``.zip``, ``"pool:<dir>"``, an
+    ``agents.AgentSpec``; the language of ``agents.spec``) the agent ``agents.from_spec(opponent,
+    side, env=env)`` builds, bound to ``env``.
+
+    ``dungeon_env`` does not depend on ``agents`` (a later layer, which imports this package): the
+    agents package is imported here only at the first spec other than ``"random"``, never when this
+    module is imported, and ``"random"`` works without it."""
+    if callable(getattr(opponent, "act", None)):
+        return opponent
+    if isinstance(opponent, str) and opponent.strip() in OPPONENTS:
+        return OPPONENTS[opponent.strip()]()
+    spec_module = sys.modules.get("agents.spec")  # an AgentSpec exists only once it is imported
+    if not isinstance(opponent, str) and not (spec_module and isinstance(opponent, spec_module.AgentSpec)):
         raise TypeError(f"an opponent needs a method act(observation, action_mask) -> int; got {opponent!r}")
-    return opponent
+    if side is None:
+        raise ValueError(f"opponent {opponent!r}: say which side it plays (side='heroes' or 'dm')")
+    try:
+        from agents.spec import from_spec
+    except ImportError as error:  # pragma: no cover - the agents package ships with dungeon_env
+        raise ValueError(
+            f"unknown opponent {opponent!r}: without the agents package the named opponents are "
+            f"{sorted(OPPONENTS)}"
+        ) from error
+    return from_spec(opponent, side, env=env)
 
 
 class RoleEnv(gymnasium.Env):
@@ -71,7 +93,7 @@ class RoleEnv(gymnasium.Env):
             raise ValueError(f"role must be one of {ROLES}, got {role!r}")
         self.role = role
         self.env = raw_env(illegal_action=illegal_action, **env_kwargs)
-        self.opponent = make_opponent(opponent)
+        self.opponent = make_opponent(opponent, side="heroes" if role == "dm" else "dm", env=self.env)
         self.render_mode = self.env.render_mode
         self.metadata = {"render_modes": self.env.metadata["render_modes"], "render_fps": 4}
         self.observation_space = self.env.observation_space("dm")["observation"]

@@ -10,8 +10,10 @@ import pytest
 
 import agents
 import dungeon_env
-from agents import PolicyAgent, RandomAgent, ScriptedDM, ScriptedHeroes, SearchAgent
-from dungeon_env.engine import Game
+from agents import IllegalChoiceError, PolicyAgent, RandomAgent, ScriptedDM, ScriptedHeroes, SearchAgent
+from dungeon_env.content import adventure_names, load_heroes
+from dungeon_env.engine import ACTION_NAMES, N_ACTIONS, Game
+from dungeon_env.engine.actions import END
 from dungeon_env.engine.state import CORPSE, CORPSE_OUT, GONE
 from dungeon_env.wrappers import RoleEnv
 
@@ -218,8 +220,70 @@ def test_a_game_agent_whose_choice_the_mask_forbids_raises_instead_of_playing_so
     choice = agent.choose(other)
     mask = np.zeros_like(obs["action_mask"])
     mask[(choice + 1) % len(mask)] = 1
-    with pytest.raises(ValueError, match="does not allow"):
+    with pytest.raises(IllegalChoiceError, match="does not allow"):
         agent.act(obs["observation"], mask)
+
+
+class StubbornDM(ScriptedDM):
+    """A deliberately bad agent: it ends every monster's move, legal or not."""
+
+    def choose(self, game: Game) -> int:
+        return END
+
+
+def _dm_decision_without_end() -> Game:
+    """A game at a DM decision whose legal actions do not include END."""
+    for seed in range(40):
+        g = Game.new(adventure=ADVENTURE, heroes=3, seed=seed, max_turns=100)
+        heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=seed)
+        while not g.over:
+            if g.agent == "dm" and END not in g.legal_actions():
+                return g
+            g.apply((dm if g.agent == "dm" else heroes).choose(g))
+    raise AssertionError("no DM decision without END in 40 games")
+
+
+def test_a_bad_agent_raises_naming_itself_the_decision_and_the_legal_actions():
+    """GameAgent.act never swaps an illegal choice for a legal one, with a mask or without."""
+    g = _dm_decision_without_end()
+    agent, legal = StubbornDM(game=g), g.legal_actions()
+    mask = np.isin(np.arange(N_ACTIONS), legal).astype(np.int8)
+    kind = g.decision[0].name.lower()
+    for given in (mask, None):
+        with pytest.raises(IllegalChoiceError) as info:
+            agent.act(None, given)
+        message = str(info.value)
+        assert message.startswith(f"StubbornDM chose action {END} (end) for dm")
+        assert f"at decision {kind}, which the decision does not allow" in message
+        assert all(f"{a} ({ACTION_NAMES[a]})" in message for a in legal)
+
+
+def test_a_gap_in_the_scripted_heroes_raises_instead_of_ending_the_move():
+    """A rule that finds no legal action is an error naming the decision, not an END or STAY."""
+
+    class Gap(ScriptedHeroes):
+        def explore_choice(self, g, h, legal):
+            return None
+
+    g = Game.new(adventure=ADVENTURE, heroes=3, seed=0, max_turns=100)
+    heroes, dm = Gap(game=g), ScriptedDM(game=g, seed=0)
+    with pytest.raises(IllegalChoiceError, match="at decision explore_choice.*a gap in it"):
+        while not g.over:
+            g.apply((dm if g.agent == "dm" else heroes).choose(g))
+
+
+@pytest.mark.parametrize("adventure", adventure_names())
+def test_scripted_heroes_find_a_legal_action_at_every_decision(adventure):
+    """30 games per adventure against the scripted DM, random parties of 3-5 heroes, short games: the
+    script never meets a decision it has no rule for (it would raise IllegalChoiceError)."""
+    roster = list(load_heroes())
+    rng = np.random.default_rng(len(adventure))
+    for seed in range(30):
+        party = [str(h) for h in rng.choice(roster, size=3 + seed % 3, replace=False)]
+        g = Game.new(adventure=adventure, heroes=party, seed=seed, max_turns=12)
+        heroes, dm = ScriptedHeroes(game=g, seed=seed), ScriptedDM(game=g, seed=seed)
+        while not g.over:
+            g.apply((dm if g.agent == "dm" else heroes).choose(g))
 
 
 @pytest.mark.parametrize("adventure", ["flooded_cellar", "goblin_warrens"])

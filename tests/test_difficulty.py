@@ -304,6 +304,51 @@ def test_agent_specs():
         Pairing.parse("scripted")
 
 
+def test_pairings_cut_at_the_colon_between_two_valid_specs(tmp_path):
+    heroes, dm = tmp_path / "heroes_final.zip", tmp_path / "dm_final.zip"
+    heroes.write_bytes(b""), dm.write_bytes(b"")
+    pairing = Pairing.parse(f"policy:{heroes}:scripted")
+    assert (pairing.heroes, pairing.dm) == (
+        parse_agent(f"policy:{heroes}", "heroes"),
+        parse_agent("scripted", "dm"),
+    )
+    pairing = Pairing.parse(f"scripted:policy:{dm}")
+    assert (
+        pairing.dm.is_checkpoint
+        and pairing.dm.kwargs == {}
+        and pairing.label == "scripted_heroes:policy:dm_final"
+    )
+    assert Pairing.parse(f"{heroes}:{dm}").to_json() == f"{heroes}:{dm}"
+    assert Pairing.parse(Pairing.parse("trained:runaway").to_json()) == Pairing.parse("trained:runaway_dm")
+    with pytest.raises(SpecError, match="no checkpoint"):
+        Pairing.parse(f"policy:{tmp_path / 'gone.zip'}:scripted")
+
+
+def test_a_cell_task_carries_the_parsed_specs_and_is_read_once(monkeypatch):
+    """The runner's task is a typed cell holding the experiment's own AgentSpecs; workers never parse
+    agent text again (a dict task, the plain form, is read into a Task once, at the door)."""
+    import pickle
+
+    from difficulty import play
+    from difficulty.play import Task
+    from difficulty.runner import task_of
+
+    experiment = Experiment(pairings=("search[rollouts=2,depth=5]:scripted",), games=1, max_turns=2)
+    (cell,) = experiment.cells
+    task = task_of(cell, experiment)
+    assert isinstance(task, Task) and task.heroes is cell.pairing.heroes and task.dm is cell.pairing.dm
+    assert pickle.loads(pickle.dumps(task.with_indices([0, 1]))) == task.with_indices((0, 1))
+    assert Task.of(task) is task and Task.of(task.to_json()) == task
+    assert task.with_indices([3]).cell_key == task.cell_key and task.on_engine
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("agent text parsed again")
+
+    monkeypatch.setattr(play, "parse_agent", no_parsing)
+    (record,) = play.play_task(task.with_indices([0]))
+    assert record["i"] == 0
+
+
 def test_parties_and_experiment_validation():
     assert party_of(3) == ("bram", "tovar", "gunnhild")
     assert party_of("sela,orwin,bram") == ("sela", "orwin", "bram")

@@ -74,7 +74,7 @@ def test_a_custom_opponent_gets_observation_and_mask():
     assert opponent.calls > 0
     with pytest.raises(TypeError, match="act"):
         RoleEnv(role="heroes", opponent=object(), **KWARGS)
-    with pytest.raises(ValueError, match="unknown opponent"):
+    with pytest.raises(ValueError, match="unknown agent .grandmaster. for the dm"):
         RoleEnv(role="heroes", opponent="grandmaster", **KWARGS)
     with pytest.raises(ValueError, match="role"):
         RoleEnv(role="monsters", **KWARGS)

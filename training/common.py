@@ -3,9 +3,10 @@
 - ``parse_settings(cls)``: a settings dataclass, one docstring per field, turned into an argparse CLI
   (``--total-timesteps 1000``, ``--subproc/--no-subproc``);
 - ``seed_everything``, ``run_name``, ``hyperparameter_table``;
-- ``make_agent(spec, side)``: an agent (``act(observation, action_mask) -> int``) by name
-  (``"random"``, or a name ``agents.make`` knows) or by checkpoint path (a MaskablePPO ``.zip``);
-  ``PoolAgent`` samples a past checkpoint of a pool directory at every episode (self-play);
+- ``make_agent(spec, side)``: an agent (``act(observation, action_mask) -> int``) from its spec, the
+  language every tool shares (``agents.spec``: ``random``, ``scripted``, ``search[rollouts=8]``,
+  ``policy``, a checkpoint ``.zip``, ``policy:<path>``, ``pool:<dir>``); ``PoolAgent``
+  (``agents.pool``) samples a past checkpoint of a pool directory at every episode (self-play);
 - ``make_vec_env``: ``RoleEnv`` copies in a ``DummyVecEnv`` or ``SubprocVecEnv`` (action masks reach
   MaskablePPO through ``env_method("action_masks")``), wrapped in ``VecMonitor``.
 """
@@ -26,7 +27,9 @@ from typing import Any, get_args, get_origin, get_type_hints
 
 import numpy as np
 
-from dungeon_env.wrappers import RandomOpponent, RoleEnv
+from agents.pool import PoolAgent
+from agents.spec import AgentSpec, from_spec, known_names
+from dungeon_env.wrappers import RoleEnv
 
 SIDES = ("heroes", "dm")
 
@@ -142,121 +145,24 @@ def write_hyperparameters(run_dir: Path, settings: Any) -> None:
 
 
 # ----------------------------------------------------------------------------- agents
-def is_checkpoint(spec: str) -> bool:
-    return spec.endswith(".zip") or Path(spec).is_file()
-
-
 def checkpoint_agent(path: str | os.PathLike, side: str, seed: int | None = None, env: Any = None):
     """A MaskablePPO checkpoint as an agent of ``side`` that samples from its policy (plain or advised
     checkpoints alike, see ``agents.policy``); ``env`` is what advised checkpoints read the game from."""
-    from agents.policy import PolicyAgent
-
-    return PolicyAgent(path, role=side, deterministic=False, env=env, seed=seed)
-
-
-class PoolAgent:
-    """Self-play opponent: at every episode (``RoleEnv.reset`` calls ``seed``) it plays one checkpoint
-    drawn uniformly from the newest ``window`` files ``<side>_*.zip`` of ``pool_dir``; ``base`` (an
-    agent spec, e.g. ``"random"``) plays while the pool is empty."""
-
-    def __init__(
-        self, pool_dir: str | os.PathLike, side: str, window: int = 5, base: str = "random", env: Any = None
-    ):
-        self.pool_dir, self.side, self.window, self.env = Path(pool_dir), side, window, env
-        self.base = make_agent(base, side, env=env)
-        self.rng = np.random.default_rng()
-        self.cache: dict[str, Any] = {}
-        self.current: Any = self.base
-
-    def bind(self, game: Any = None, env: Any = None) -> PoolAgent:
-        """Attach the env (or game) that scripted and advised members read; returns the pool."""
-        self.env = env
-        for agent in (self.base, *self.cache.values()):
-            if hasattr(agent, "bind"):
-                agent.bind(game=game, env=env)
-        return self
-
-    def members(self) -> list[Path]:
-        return sorted(self.pool_dir.glob(f"{self.side}_*.zip"))[-self.window :]
-
-    def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)
-        members = self.members()
-        if not members:
-            self.current = self.base
-        else:
-            path = str(members[int(self.rng.integers(len(members)))])
-            if path not in self.cache:
-                self.cache = {k: v for k, v in self.cache.items() if k in {str(m) for m in members}}
-                self.cache[path] = checkpoint_agent(path, self.side, env=self.env)
-            self.current = self.cache[path]
-        if hasattr(self.current, "seed"):
-            self.current.seed(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return self.current.act(observation, action_mask)
+    return from_spec(AgentSpec("checkpoint", path=os.fspath(path)), side, seed=seed, env=env)
 
 
 def known_agent_names() -> list[str]:
-    """``random`` and the names the ``agents`` package registers (if it does)."""
-    names = {"random"}
-    try:
-        import agents
-    except ImportError:
-        return sorted(names)
-    for attr in ("NAMES", "AGENTS", "REGISTRY"):
-        if isinstance(getattr(agents, attr, None), dict | list | tuple | set | frozenset):
-            names.update(getattr(agents, attr))
-    if callable(getattr(agents, "names", None)):
-        names.update(agents.names())
-    return sorted(names)
+    """The agent names of the spec language (``agents.spec``; paths and ``pool:`` aside)."""
+    return known_names()
 
 
 def make_agent(spec: Any, side: str, seed: int | None = None, env: Any = None) -> Any:
-    """An agent for ``side`` (``"heroes"`` or ``"dm"``) from ``spec``: an object with ``act`` (as is),
-    ``"random"``, a MaskablePPO checkpoint path (sampled), ``"policy:<path>"`` (played greedily),
-    ``"pool:<dir>"`` (``PoolAgent`` over the other side's
-    past checkpoints), or a name for ``agents.make`` (given those of ``side``, ``role``, ``seed`` and
-    ``env``, the PettingZoo env, that its signature accepts)."""
-    if side not in SIDES:
-        raise ValueError(f"side must be one of {SIDES}, got {side!r}")
-    if not isinstance(spec, str):
-        if not callable(getattr(spec, "act", None)):
-            raise TypeError(f"an agent needs act(observation, action_mask) -> int; got {spec!r}")
-        return spec
-    if spec == "random":
-        return RandomOpponent(seed)
-    if spec.startswith("policy:"):  # a checkpoint played greedily, as the shipped policies are
-        from agents.policy import PolicyAgent
-
-        return PolicyAgent(spec[len("policy:") :], role=side, deterministic=True, env=env, seed=seed)
-    if spec.startswith("pool:"):
-        return PoolAgent(spec[len("pool:") :], side, env=env)
-    if is_checkpoint(spec):
-        if not Path(spec).is_file():
-            raise FileNotFoundError(f"no checkpoint at {spec}")
-        return checkpoint_agent(spec, side, seed=seed, env=env)
-    try:
-        import agents
-    except ImportError:
-        agents = None
-    factory = getattr(agents, "make", None)
-    if factory is None:
-        raise ValueError(
-            f"unknown agent {spec!r}: the known names are {known_agent_names()}, "
-            "or give a MaskablePPO checkpoint path (.zip) or pool:<dir>"
-        )
-    offered = {"side": side, "role": side, "seed": seed, "env": env}
-    target = getattr(agents, "AGENTS", {}).get(spec, factory)  # agents.make passes **kw to the class
-    params = inspect.signature(target).parameters
-    kwargs = {k: v for k, v in offered.items() if k in params}
-    try:
-        return factory(spec, **kwargs)
-    except (KeyError, ValueError) as error:
-        raise ValueError(
-            f"unknown agent {spec!r} ({error}): the known names are {known_agent_names()}, "
-            "or give a MaskablePPO checkpoint path (.zip) or pool:<dir>"
-        ) from error
+    """An agent for ``side`` (``"heroes"`` or ``"dm"``) from ``spec``, in the agent-spec language of
+    ``agents.spec`` (``agents.from_spec``): an object with ``act`` (as is), ``"random"``, ``"scripted"``,
+    ``"search[rollouts=8]"``, ``"policy"`` (the shipped policy of the side), a MaskablePPO checkpoint
+    path (sampled), ``"policy:<path>"`` (played greedily), ``"pool:<dir>"`` (``PoolAgent`` over the
+    side's past checkpoints)...; seeded with ``seed`` and bound to ``env`` (the PettingZoo env)."""
+    return from_spec(spec, side, seed=seed, env=env)
 
 
 # ----------------------------------------------------------------------------- envs
@@ -265,11 +171,11 @@ def other_side(side: str) -> str:
 
 
 def make_role_env(role: str, opponent: Any, env_kwargs: dict[str, Any], advised: bool = False):
-    """A ``RoleEnv`` for ``role`` whose opponent is built by ``make_agent`` (with the env at hand, for
-    scripted agents that read the game); wrapped in ``AdvisedRoleEnv`` if ``advised``."""
-    env = RoleEnv(role=role, opponent="random", **env_kwargs)
-    env.opponent = make_agent(opponent, other_side(role), env=env.env)
-    if not isinstance(opponent, str) and hasattr(env.opponent, "bind"):  # an object built elsewhere
+    """A ``RoleEnv`` for ``role`` against ``opponent`` (a spec, built by ``agents.from_spec`` with the
+    env at hand, for agents that read the game; or an object, bound to the env if it can be);
+    wrapped in ``AdvisedRoleEnv`` if ``advised``."""
+    env = RoleEnv(role=role, opponent=opponent, **env_kwargs)  # a spec: built for the other side, bound
+    if not isinstance(opponent, str | AgentSpec) and hasattr(env.opponent, "bind"):  # built elsewhere
         env.opponent.bind(env=env.env)
     if advised:
         from training.advised_env import AdvisedRoleEnv

@@ -1,0 +1,70 @@
+"""``PoolAgent``: a self-play opponent drawn from a directory of past checkpoints (spec ``pool:<dir>``).
+
+At every episode (``RoleEnv.reset`` calls ``seed``) it plays one checkpoint drawn uniformly from the
+newest ``window`` files ``<side>_*.zip`` of ``pool_dir`` (sampling its actions); ``base`` (an agent
+spec, ``agents.spec``) plays while the pool is empty. ``training.selfplay`` fills the pool.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+class PoolAgent:
+    """Self-play opponent over the checkpoints ``<side>_*.zip`` of ``pool_dir``; see the module docstring."""
+
+    def __init__(
+        self,
+        pool_dir: str | os.PathLike,
+        side: str,
+        window: int = 5,
+        base: str = "random",
+        env: Any = None,
+        seed: int | None = None,
+    ):
+        from agents.spec import from_spec
+
+        self.pool_dir, self.side, self.window, self.env = Path(pool_dir), side, window, env
+        self.base = from_spec(base, side, env=env)
+        self.rng = np.random.default_rng()
+        self.cache: dict[str, Any] = {}
+        self.current: Any = self.base
+        if seed is not None:
+            self.seed(seed)
+
+    def bind(self, env: Any = None, game: Any = None) -> PoolAgent:
+        """Attach the env (or game) that scripted and advised members read; returns the pool."""
+        self.env = env
+        for agent in (self.base, *self.cache.values()):
+            agent.bind(env=env, game=game)
+        return self
+
+    def members(self) -> list[Path]:
+        return sorted(self.pool_dir.glob(f"{self.side}_*.zip"))[-self.window :]
+
+    def seed(self, seed: int | None) -> None:
+        """Draw the member that plays the next episode (reproducibly given ``seed``) and seed it."""
+        from agents.spec import AgentSpec, from_spec
+
+        self.rng = np.random.default_rng(seed)
+        members = self.members()
+        if not members:
+            self.current = self.base
+        else:
+            path = str(members[int(self.rng.integers(len(members)))])
+            if path not in self.cache:
+                self.cache = {k: v for k, v in self.cache.items() if k in {str(m) for m in members}}
+                member = AgentSpec("checkpoint", path=path)  # its actions sampled
+                self.cache[path] = from_spec(member, self.side, env=self.env)
+            self.current = self.cache[path]
+        self.current.seed(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.current.act(observation, action_mask)
+
+
+__all__ = ["PoolAgent"]

@@ -1,0 +1,374 @@
+"""One language for naming an agent: ``from_spec(text_or_agent, side, *, seed=None, env=None, **options)``.
+
+Every tool that asks for an agent reads the same text here, for ``side`` ``"heroes"`` or ``"dm"``:
+``training.common.make_agent`` (the training scripts' ``--opponent``, ``--heroes-agent``,
+``--dm-agent``), ``difficulty.play.make_side`` (``dungeon-env balance --pairing``, ``--heroes-agent``,
+``--dm-agent``) and ``dungeon_env.wrappers.RoleEnv(opponent=...)``.
+
+| text | agent |
+|---|---|
+| ``random`` | :class:`RandomAgent`: uniform among the legal actions |
+| ``scripted`` | ``scripted_heroes`` for the heroes, ``scripted_dm`` for the DM (both names work too) |
+| ``runaway`` or ``runaway_dm`` | :class:`RunawayDM`, the DM only |
+| ``search[rollouts=8,seconds=0.5]`` | :class:`SearchAgent`, either side |
+| ``policy`` or ``trained`` | the shipped MaskablePPO policy of the side, played as measured best |
+| ``policy:<file>.zip`` | a MaskablePPO checkpoint played greedily |
+| ``<file>.zip`` (or any path to a file) | a MaskablePPO checkpoint, its actions sampled |
+| ``pool:<dir>`` | :class:`PoolAgent`: a checkpoint ``<side>_*.zip`` of ``dir`` drawn at every episode |
+| an object with ``act`` | itself, as it is |
+
+Options go in brackets after any form, comma-separated ``key=value`` pairs typed per agent
+(``OPTIONS``): ``search[rollouts=8,depth=100,rollout=random]``, ``policy[deterministic=false]``,
+``pool:runs/x/pool[window=3,base=scripted]`` (``base``: the agent while the pool is empty, a spec
+without brackets). Keyword options of ``from_spec`` join those of the text (and win). ``seed`` seeds
+the agent (``None``: the agent's own default), ``env`` binds it to the env it plays in
+(``agent.bind(env=env)``: a PettingZoo env, raw or wrapped, or a ``RoleEnv``).
+
+``parse_spec(text, side)`` reads a text into an :class:`AgentSpec` (a frozen dataclass: which agent,
+its typed options, its file) checked for the side, without building anything, so that a tool finds a
+mistake before it plays a game; ``from_spec`` takes a parsed spec as well as text. A mistake raises
+:class:`AgentSpecError` (a ``ValueError``) naming the text and listing what is accepted; a checkpoint
+that is not there raises :class:`CheckpointNotFoundError`, which is also a ``FileNotFoundError``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+from typing import Any
+
+from agents.base import RandomAgent
+from agents.policy import PolicyAgent
+from agents.pool import PoolAgent
+from agents.runaway_dm import RunawayDM
+from agents.scripted_dm import ScriptedDM
+from agents.scripted_heroes import ScriptedHeroes
+from agents.search import SearchAgent
+
+SIDES = ("heroes", "dm")
+# what each name builds; "checkpoint" (a bare path) and "pool" are written as paths, not names
+NAMES = ("random", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "policy")
+KINDS = (*NAMES, "checkpoint", "pool")
+ALIASES = {
+    "scripted": {"heroes": "scripted_heroes", "dm": "scripted_dm"},
+    "trained": {"heroes": "policy", "dm": "policy"},
+    "runaway": {"heroes": "runaway_dm", "dm": "runaway_dm"},
+}
+ONE_SIDE = {"scripted_heroes": "heroes", "scripted_dm": "dm", "runaway_dm": "dm"}
+GAME_AGENTS = {
+    "scripted_heroes": ScriptedHeroes,
+    "scripted_dm": ScriptedDM,
+    "runaway_dm": RunawayDM,
+    "search": SearchAgent,
+}
+POLICY_PREFIX, POOL_PREFIX = "policy:", "pool:"
+TRUE, FALSE = ("true", "yes", "1"), ("false", "no", "0")
+
+
+class AgentSpecError(ValueError):
+    """A text that names no agent for the side: an unknown name, a bad option, the wrong side."""
+
+
+class CheckpointNotFoundError(AgentSpecError, FileNotFoundError):
+    """A spec naming a checkpoint file that does not exist."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """One option an agent takes in brackets: its type, whether ``none`` is allowed, its choices."""
+
+    kind: type  # int, float, bool or str
+    optional: bool = False
+    choices: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        text = "|".join(self.choices) if self.choices else self.kind.__name__
+        return f"{text} or none" if self.optional else text
+
+    def convert(self, value: Any) -> Any:
+        """The option's value from its text (or a value given by keyword); ValueError if it is not one."""
+        if isinstance(value, str):
+            value = value.strip()
+            if self.optional and value.lower() == "none":
+                return None
+            if self.kind is bool:
+                if value.lower() in TRUE + FALSE:
+                    return value.lower() in TRUE
+                raise ValueError(value)
+            value = self.kind(value)
+        elif value is None and self.optional:
+            return None
+        elif self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        elif not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
+            raise ValueError(value)
+        if self.choices and value not in self.choices:
+            raise ValueError(value)
+        return value
+
+
+_POLICY_OPTIONS = {"deterministic": Option(bool)}
+OPTIONS: dict[str, dict[str, Option]] = {
+    "random": {},
+    "scripted_heroes": {},
+    "scripted_dm": {},
+    "runaway_dm": {},
+    "search": {
+        "rollouts": Option(int),
+        "seconds": Option(float, optional=True),
+        "depth": Option(int),
+        "rollout": Option(str, choices=("scripted", "random")),
+    },
+    "policy": _POLICY_OPTIONS,
+    "checkpoint": _POLICY_OPTIONS,
+    "pool": {"window": Option(int), "base": Option(str)},
+}
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentSpec:
+    """A parsed agent spec (see the module docstring): ``name`` is one of ``KINDS``, ``options`` its
+    typed options in the order given, ``path`` the checkpoint file (``policy`` with a file,
+    ``checkpoint``) or the pool directory (``pool``), else None. ``to_json()`` is its canonical text:
+    ``parse_spec(spec.to_json(), side) == spec``."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+    path: str | None = None
+
+    @property
+    def is_checkpoint(self) -> bool:
+        """A MaskablePPO checkpoint file of one's own (not the shipped policy, not a pool)."""
+        return self.path is not None and self.name in ("policy", "checkpoint")
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    def _options_text(self) -> str:
+        opts = ",".join(f"{k}={_text(v)}" for k, v in self.options)
+        return f"[{opts}]" if opts else ""
+
+    def to_json(self) -> str:
+        if self.name == "checkpoint":
+            head = str(self.path)
+        elif self.path is not None:
+            head = f"{self.name}:{self.path}"
+        else:
+            head = self.name
+        return head + self._options_text()
+
+    def __str__(self) -> str:
+        return self.to_json()
+
+    @property
+    def label(self) -> str:
+        """A short name for tables: a checkpoint by its file's stem."""
+        if self.path is None:
+            return self.to_json()
+        stem = Path(self.path).stem if self.is_checkpoint else Path(self.path).name
+        head = stem if self.name == "checkpoint" else f"{self.name}:{stem}"
+        return head + self._options_text()
+
+    def check_side(self, side: str, text: str | None = None) -> None:
+        """AgentSpecError if the agent plays only the other side."""
+        check_side(side)
+        own = ONE_SIDE.get(self.name)
+        if own is not None and own != side:
+            raise AgentSpecError(
+                f"agent {text or self.to_json()!r} plays the other side (the {own}), not the {side}; "
+                f"the {side} take {', '.join(known_names(side))}"
+            )
+
+
+def check_side(side: str) -> str:
+    if side not in SIDES:
+        raise AgentSpecError(f"side must be one of {SIDES}, got {side!r}")
+    return side
+
+
+def known_names(side: str | None = None) -> list[str]:
+    """The names (aliases included) that name an agent of ``side`` (of either side for None)."""
+    names = ["random", "scripted", "search", "policy", "trained", "scripted_heroes", "scripted_dm"]
+    names += ["runaway", "runaway_dm"]
+    if side is None:
+        return names
+    return [n for n in names if ONE_SIDE.get(ALIASES.get(n, {}).get(side, n), side) == side]
+
+
+def accepted(side: str | None = None) -> str:
+    """What a spec may be, in words (for error messages and help texts)."""
+    return (
+        f"the known names are {', '.join(known_names(side))} (options in brackets, e.g. "
+        "search[rollouts=8,seconds=0.5]); or policy:<file>.zip (a checkpoint played greedily), a "
+        "checkpoint path <file>.zip (its actions sampled), pool:<dir> (a self-play pool of checkpoints); "
+        "or an object with act(observation, action_mask) -> int"
+    )
+
+
+def _split_options(text: str) -> tuple[str, str]:
+    """``"search[rollouts=8]"`` -> ``("search", "rollouts=8")``."""
+    if not text.endswith("]"):
+        if "[" in text or "]" in text:
+            raise AgentSpecError(
+                f"agent {text!r}: options go in one pair of brackets at the end, e.g. search[rollouts=8]"
+            )
+        return text, ""
+    cut = text.rfind("[")
+    inner = text[cut + 1 : -1]
+    if cut <= 0 or "[" in text[:cut] or "]" in text[:cut] or "[" in inner:
+        raise AgentSpecError(
+            f"agent {text!r}: options go in one pair of brackets at the end, e.g. search[rollouts=8] "
+            "(a pool's base agent takes no options of its own)"
+        )
+    return text[:cut].strip(), inner
+
+
+def _checkpoint(path: str, text: str) -> str:
+    if not path:
+        raise AgentSpecError(f"agent {text!r}: no checkpoint path after {POLICY_PREFIX!r}")
+    if not Path(path).is_file():
+        raise CheckpointNotFoundError(
+            f"agent {text!r}: no checkpoint file at {path} (a MaskablePPO checkpoint saved by "
+            "MaskablePPO.save, e.g. runs/<run>/final_model.zip)"
+        )
+    return path
+
+
+def _resolve(head: str, side: str, text: str) -> tuple[str, str | None]:
+    """The kind and path named by the text before the brackets."""
+    name = ALIASES.get(head, {}).get(side, head)
+    if name in NAMES:
+        return name, None
+    if head.startswith(POLICY_PREFIX):
+        return "policy", _checkpoint(head[len(POLICY_PREFIX) :].strip(), text)
+    if head.startswith(POOL_PREFIX):
+        directory = head[len(POOL_PREFIX) :].strip()
+        if not directory:
+            raise AgentSpecError(f"agent {text!r}: no directory after {POOL_PREFIX!r}")
+        return "pool", directory  # it may fill later: the base agent plays while it holds nothing
+    if head.endswith(".zip") or "/" in head or os.sep in head or Path(head).is_file():
+        return "checkpoint", _checkpoint(head, text)
+    raise AgentSpecError(f"unknown agent {text!r} for the {side}: {accepted(side)}")
+
+
+def _typed_options(name: str, items: list[tuple[str, Any]], text: str) -> tuple[tuple[str, Any], ...]:
+    table = OPTIONS[name]
+    out: dict[str, Any] = {}
+    for key, value in items:
+        if key not in table:
+            takes = ", ".join(f"{k} ({o.describe()})" for k, o in table.items())
+            raise AgentSpecError(
+                f"agent {text!r}: {name} takes no option {key!r}; "
+                + (f"its options are {takes}" if takes else "it takes no options")
+            )
+        try:
+            out[key] = table[key].convert(value)
+        except (TypeError, ValueError):
+            raise AgentSpecError(
+                f"agent {text!r}: option {key}={_text(value)} of {name} should be {table[key].describe()}"
+            ) from None
+    return tuple(out.items())
+
+
+def _pairs(options: str, text: str) -> list[tuple[str, str]]:
+    out = []
+    for part in filter(None, (p.strip() for p in options.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise AgentSpecError(f"agent {text!r}: options are key=value pairs, got {part!r}")
+        out.append((key.strip(), value.strip()))
+    return out
+
+
+def parse_spec(text: str | os.PathLike | AgentSpec, side: str, **options: Any) -> AgentSpec:
+    """The :class:`AgentSpec` for ``side`` that ``text`` names (an AgentSpec is checked for the side
+    and returned, with ``options`` joined); see the module docstring. Builds nothing."""
+    check_side(side)
+    if isinstance(text, AgentSpec):
+        spec = text
+        shown = spec.to_json()
+        if options:
+            merged = _typed_options(spec.name, [*spec.options, *options.items()], shown)
+            spec = dataclasses.replace(spec, options=merged)
+    elif isinstance(text, str | os.PathLike):
+        shown = os.fspath(text).strip()
+        head, inner = _split_options(shown)
+        name, path = _resolve(head, side, shown)
+        spec = AgentSpec(name, _typed_options(name, [*_pairs(inner, shown), *options.items()], shown), path)
+    else:
+        raise TypeError(f"an agent spec is text or an AgentSpec, got {text!r}")
+    spec.check_side(side, shown)
+    if spec.name == "pool":  # the base agent must be one too
+        try:
+            parse_spec(spec.kwargs.get("base", "random"), side)
+        except AgentSpecError as error:
+            raise AgentSpecError(f"agent {shown!r}, its base agent: {error}") from None
+    return spec
+
+
+def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
+    """The agent ``spec`` names for ``side`` (``seed``: None leaves the agent's default), unbound."""
+    kw = spec.kwargs
+    seeded = {} if seed is None else {"seed": seed}
+    if spec.name == "random":
+        return RandomAgent(seed)
+    if spec.name in GAME_AGENTS:
+        return GAME_AGENTS[spec.name](**kw, **seeded)
+    if spec.name == "policy":  # the shipped policy as measured best; a file of one's own greedily
+        return PolicyAgent(spec.path, role=side, deterministic=kw.get("deterministic"), seed=seed)
+    if spec.name == "checkpoint":
+        return PolicyAgent(spec.path, role=side, deterministic=kw.get("deterministic", False), seed=seed)
+    if spec.name == "pool":
+        return PoolAgent(
+            spec.path, side, window=kw.get("window", 5), base=kw.get("base", "random"), seed=seed
+        )
+    raise AgentSpecError(f"agent spec {spec!r}: no agent is named {spec.name!r}; kinds: {', '.join(KINDS)}")
+
+
+def from_spec(
+    text_or_agent: Any, side: str, *, seed: int | None = None, env: Any = None, **options: Any
+) -> Any:
+    """The agent for ``side`` that ``text_or_agent`` names (see the module docstring), seeded with
+    ``seed`` (None: the agent's default) and bound to ``env`` if given; an object with ``act`` is
+    returned as it is."""
+    if not isinstance(text_or_agent, str | os.PathLike | AgentSpec):
+        check_side(side)
+        if not callable(getattr(text_or_agent, "act", None)):
+            raise TypeError(
+                f"an agent needs act(observation, action_mask) -> int, or is named by a spec: "
+                f"{accepted(side)}; got {text_or_agent!r}"
+            )
+        if options:
+            raise TypeError(f"options {sorted(options)} are for an agent spec, not for an agent object")
+        return text_or_agent
+    agent = build(parse_spec(text_or_agent, side, **options), side, seed)
+    if env is not None:
+        agent.bind(env=env)
+    return agent
+
+
+__all__ = [
+    "ALIASES",
+    "KINDS",
+    "NAMES",
+    "OPTIONS",
+    "SIDES",
+    "AgentSpec",
+    "AgentSpecError",
+    "CheckpointNotFoundError",
+    "Option",
+    "accepted",
+    "build",
+    "check_side",
+    "from_spec",
+    "known_names",
+    "parse_spec",
+]

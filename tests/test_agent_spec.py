@@ -1,0 +1,296 @@
+"""The one agent-spec language (``agents.spec``): every form builds the agent it names, every mistake
+names the text and what is accepted, and the three tools that take specs (``training.common.make_agent``,
+``difficulty.play.make_side``, ``dungeon_env.wrappers.make_opponent``) build the same agents as
+``agents.from_spec``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import dungeon_env
+from agents import (
+    AgentSpec,
+    AgentSpecError,
+    CheckpointNotFoundError,
+    PolicyAgent,
+    PoolAgent,
+    RandomAgent,
+    RunawayDM,
+    ScriptedDM,
+    ScriptedHeroes,
+    SearchAgent,
+    from_spec,
+    parse_spec,
+)
+from agents.policy import default_path
+from difficulty.play import make_side
+from difficulty.spec import SpecError, parse_agent
+from dungeon_env.wrappers import RandomOpponent, RoleEnv, make_opponent
+from training.common import make_agent
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def checkpoint(tmp_path) -> str:
+    """A file where a checkpoint would be (PolicyAgent loads the model at first use only)."""
+    path = tmp_path / "heroes_final.zip"
+    path.write_bytes(b"not loaded by these tests")
+    return str(path)
+
+
+# ------------------------------------------------------------------------------------ every form
+@pytest.mark.parametrize(
+    "text, side, cls",
+    [
+        ("random", "heroes", RandomAgent),
+        ("random", "dm", RandomAgent),
+        ("scripted", "heroes", ScriptedHeroes),
+        ("scripted", "dm", ScriptedDM),
+        ("scripted_heroes", "heroes", ScriptedHeroes),
+        ("scripted_dm", "dm", ScriptedDM),
+        ("runaway", "dm", RunawayDM),
+        ("runaway_dm", "dm", RunawayDM),
+        ("search", "heroes", SearchAgent),
+        ("search", "dm", SearchAgent),
+        (" scripted ", "dm", ScriptedDM),
+    ],
+)
+def test_names_build_their_agents(text, side, cls):
+    agent = from_spec(text, side, seed=3)
+    assert type(agent) is cls
+    for method in ("act", "seed", "bind"):  # the agent protocol: callers need no probing
+        assert callable(getattr(agent, method))
+
+
+def test_search_options_in_brackets_and_by_keyword():
+    agent = from_spec("search[rollouts=8,seconds=0.5,depth=100,rollout=random]", "dm", seed=1)
+    assert (agent.rollouts, agent.seconds, agent.depth, agent.rollout) == (8, 0.5, 100, "random")
+    assert from_spec("search[seconds=none]", "heroes").seconds is None
+    assert from_spec("search[rollouts=8]", "heroes", rollouts=2).rollouts == 2  # keywords win
+    assert from_spec("search", "heroes").rng.random() == from_spec("search", "heroes").rng.random()
+    spec = parse_spec("search[rollouts=8,depth=100]", "dm")
+    assert spec == AgentSpec("search", (("rollouts", 8), ("depth", 100)))
+    assert spec.to_json() == "search[rollouts=8,depth=100]"
+
+
+def test_the_shipped_policy_of_each_side():
+    heroes, dm = from_spec("policy", "heroes"), from_spec("trained", "dm")
+    assert isinstance(heroes, PolicyAgent) and isinstance(dm, PolicyAgent)
+    assert (heroes.role, heroes.path, heroes.deterministic) == ("heroes", default_path("heroes"), False)
+    assert (dm.role, dm.path, dm.deterministic) == ("dm", default_path("dm"), True)
+    assert from_spec("policy[deterministic=true]", "heroes").deterministic
+
+
+def test_checkpoints_greedy_with_policy_prefix_and_sampled_as_a_bare_path(checkpoint):
+    greedy, sampled = from_spec(f"policy:{checkpoint}", "dm"), from_spec(checkpoint, "heroes")
+    assert (greedy.path, greedy.role, greedy.deterministic) == (Path(checkpoint), "dm", True)
+    assert (sampled.path, sampled.role, sampled.deterministic) == (Path(checkpoint), "heroes", False)
+    assert from_spec(f"{checkpoint}[deterministic=true]", "heroes").deterministic
+    assert (
+        parse_spec(checkpoint, "heroes").is_checkpoint
+        and parse_spec(checkpoint, "dm").label == "heroes_final"
+    )
+    assert from_spec(Path(checkpoint), "dm").path == Path(checkpoint)
+
+
+def test_a_pool_draws_the_sides_checkpoints_and_plays_its_base_while_empty(tmp_path, checkpoint):
+    pool = from_spec(f"pool:{tmp_path}[window=3,base=scripted]", "dm", seed=0)
+    assert isinstance(pool, PoolAgent) and pool.window == 3 and isinstance(pool.base, ScriptedDM)
+    assert pool.current is pool.base  # nothing in the pool yet
+    (tmp_path / "dm_g0001.zip").write_bytes(b"")
+    pool.seed(1)
+    assert isinstance(pool.current, PolicyAgent) and not pool.current.deterministic
+    assert pool.current.path.name == "dm_g0001.zip" and pool.current.role == "dm"
+
+
+def test_an_agent_object_is_returned_as_it_is_and_a_parsed_spec_is_accepted():
+    class Mine:
+        def act(self, observation, action_mask):
+            return int(np.flatnonzero(action_mask)[0])
+
+    mine = Mine()
+    assert from_spec(mine, "heroes") is mine
+    spec = parse_spec("scripted", "dm")
+    assert type(from_spec(spec, "dm")) is ScriptedDM
+    assert parse_spec(spec, "dm") is spec
+
+
+def test_seed_and_env_reach_the_agent():
+    env = dungeon_env.env(adventure="flooded_cellar", heroes=3, max_turns=5)
+    env.reset(seed=0)
+    heroes = from_spec("scripted", "heroes", env=env)
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"][heroes.act(obs["observation"], obs["action_mask"])]
+    assert from_spec("scripted", "dm", seed=5).rng.random() == ScriptedDM(seed=5).rng.random()
+    a, b = from_spec("random", "dm", seed=7), from_spec("random", "dm", seed=7)
+    mask = np.zeros(20, np.int8)
+    mask[[2, 5, 11]] = 1
+    assert [a.act(None, mask) for _ in range(30)] == [b.act(None, mask) for _ in range(30)]
+
+
+@pytest.mark.parametrize(
+    "text, side",
+    [
+        ("scripted", "heroes"),
+        ("runaway", "dm"),
+        ("search[rollouts=8,seconds=0.5,depth=100,rollout=random]", "heroes"),
+        ("policy[deterministic=false]", "dm"),
+        ("trained", "heroes"),
+        ("random", "dm"),
+    ],
+)
+def test_the_canonical_text_reads_back_to_the_same_spec(text, side):
+    spec = parse_spec(text, side)
+    assert parse_spec(spec.to_json(), side) == spec and str(spec) == spec.to_json()
+
+
+# ------------------------------------------------------------------------------------ mistakes
+def test_an_unknown_name_is_named_with_what_is_accepted():
+    with pytest.raises(AgentSpecError) as info:
+        from_spec("wizard", "dm")
+    message = str(info.value)
+    assert "unknown agent 'wizard' for the dm" in message
+    for accepted in ("scripted", "random", "search[", "policy", "runaway", "policy:<file>.zip", "pool:<dir>"):
+        assert accepted in message
+    assert "scripted_heroes" not in message  # only what the side takes
+
+
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ("search[rolouts=8]", "takes no option 'rolouts'; its options are rollouts (int)"),
+        ("search[rollouts=many]", "rollouts=many of search should be int"),
+        ("search[rollout=greedy]", "should be scripted|random"),
+        ("search[rollouts]", "key=value"),
+        ("scripted[depth=3]", "scripted_dm takes no option 'depth'; it takes no options"),
+        ("policy[deterministic=maybe]", "should be bool"),
+        ("search[rollouts=8", "one pair of brackets"),
+        ("search[rollouts=8]x", "one pair of brackets"),
+        ("pool:runs/p[base=wizard]", "its base agent: unknown agent 'wizard'"),
+        ("pool:", "no directory"),
+    ],
+)
+def test_a_bad_option_or_form_names_the_text(text, named):
+    with pytest.raises(AgentSpecError, match=r"agent '.*'") as info:
+        parse_spec(text, "dm")
+    assert named in str(info.value) and text.split("[")[0] in str(info.value)
+
+
+def test_a_bad_keyword_option_is_refused_too():
+    with pytest.raises(AgentSpecError, match="search takes no option 'speed'"):
+        from_spec("search", "dm", speed=3)
+    with pytest.raises(AgentSpecError, match="rollouts=fast of search should be int"):
+        from_spec("search", "dm", rollouts="fast")
+
+
+def test_a_missing_checkpoint_is_a_spec_error_and_a_missing_file(tmp_path):
+    for text in (str(tmp_path / "nowhere.zip"), f"policy:{tmp_path / 'nowhere.zip'}", "runs/x/dm_final"):
+        with pytest.raises(CheckpointNotFoundError, match="no checkpoint file at") as info:
+            from_spec(text, "dm")
+        assert isinstance(info.value, FileNotFoundError) and isinstance(info.value, ValueError)
+        assert repr(text) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text, side", [("scripted_dm", "heroes"), ("runaway", "heroes"), ("scripted_heroes", "dm")]
+)
+def test_an_agent_of_the_other_side_is_refused(text, side):
+    with pytest.raises(AgentSpecError, match=f"agent '{text}' plays the other side") as info:
+        from_spec(text, side)
+    assert f"the {side} take" in str(info.value)
+
+
+def test_a_bad_side_and_a_non_agent_are_refused():
+    with pytest.raises(AgentSpecError, match="side must be one of"):
+        from_spec("random", "monsters")
+    with pytest.raises(TypeError, match=r"act\(observation, action_mask\)"):
+        from_spec(object(), "dm")
+    with pytest.raises(TypeError, match="options"):
+        from_spec(RandomAgent(0), "dm", rollouts=3)
+
+
+# ------------------------------------------------------------------------------------ the three tools
+def _fingerprint(agent) -> tuple:
+    """What tells two built agents apart: the class and the settings it plays by."""
+    keys = ("role", "path", "deterministic", "rollouts", "seconds", "depth", "rollout", "window")
+    return (type(agent).__name__, *(getattr(agent, k, None) for k in keys))
+
+
+@pytest.mark.parametrize(
+    "text, side",
+    [
+        ("scripted", "heroes"),
+        ("scripted", "dm"),
+        ("runaway_dm", "dm"),
+        ("search[rollouts=4,depth=20]", "heroes"),
+        ("policy", "heroes"),
+        ("trained", "dm"),
+        ("CHECKPOINT", "dm"),
+        ("policy:CHECKPOINT", "heroes"),
+    ],
+)
+def test_make_agent_make_side_and_make_opponent_build_what_from_spec_builds(text, side, checkpoint):
+    text = text.replace("CHECKPOINT", checkpoint)
+    expected = _fingerprint(from_spec(text, side, seed=1))
+    assert _fingerprint(make_agent(text, side, seed=1)) == expected
+    assert _fingerprint(make_side(parse_agent(text, side), side)) == expected
+    assert _fingerprint(make_side(text, side)) == expected
+    assert _fingerprint(make_opponent(text, side=side)) == expected
+
+
+def test_random_is_the_same_player_everywhere():
+    """``make_opponent("random")`` stays in dungeon_env (``RandomOpponent``); it plays exactly as the
+    ``RandomAgent`` the others build, given the same seed."""
+    mask = np.zeros(30, np.int8)
+    mask[[1, 4, 9, 16, 25]] = 1
+    players = [from_spec("random", "dm"), make_agent("random", "dm"), make_side("random", "dm")]
+    opponent = make_opponent("random")
+    assert isinstance(opponent, RandomOpponent) and all(isinstance(p, RandomAgent) for p in players)
+    picks = []
+    for player in [*players, opponent]:
+        player.seed(11)
+        picks.append([player.act(None, mask) for _ in range(40)])
+    assert all(p == picks[0] for p in picks)
+
+
+def test_role_env_takes_any_spec_as_its_opponent():
+    env = RoleEnv(role="heroes", opponent="scripted", adventure="flooded_cellar", heroes=3, max_turns=4)
+    assert isinstance(env.opponent, ScriptedDM)
+    env.reset(seed=0)
+    rng, done = np.random.default_rng(0), False
+    while not done:
+        _obs, _reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(env.action_masks())))
+        )
+        done = terminated or truncated
+    assert info["outcome"] in ("completed", "failed", "truncated")
+    with pytest.raises(ValueError, match="which side"):
+        make_opponent("scripted")
+
+
+def test_difficulty_reads_specs_as_spec_errors(checkpoint):
+    with pytest.raises(SpecError, match="unknown agent 'wizard'"):
+        parse_agent("wizard", "dm")
+    with pytest.raises(SpecError, match="no checkpoint"):
+        parse_agent("missing/heroes.zip", "heroes")
+    assert parse_agent(f"policy:{checkpoint}", "dm") == parse_spec(f"policy:{checkpoint}", "dm")
+
+
+def test_dungeon_env_stays_importable_and_random_playable_without_agents():
+    """``dungeon_env.wrappers`` imports no agent at import time; ``"random"`` needs none at all."""
+    code = (
+        "import sys; sys.modules['agents'] = None\n"
+        "from dungeon_env.wrappers import RoleEnv\n"
+        "env = RoleEnv(role='dm', opponent='random', adventure='flooded_cellar', heroes=3, max_turns=3)\n"
+        "env.reset(seed=0)\n"
+        "assert not any(m == 'agents' or m.startswith('agents.') for m in sys.modules if sys.modules[m])\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
