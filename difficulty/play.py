@@ -155,7 +155,7 @@ def _env_players(task: Task) -> tuple:
     """The env and the two agents of a cell (built once per process and cell: checkpoints load once)."""
     key = task.cell_key
     if key not in _ENV_PLAYERS:
-        from dungeon_env.env import raw_env
+        from dungeon_env.aec import raw_env
 
         kwargs = _game_kwargs(task, 0)
         kwargs.pop("seed")

@@ -1,20 +1,26 @@
 """dungeon_env: a PettingZoo environment for a dungeon crawl, heroes against a Dungeon Master.
 
-``dungeon_env.env(**options)`` is the wrapped AEC environment, ``dungeon_env.raw_env`` the
-unwrapped class (the env card: ``help(dungeon_env.env)``). Importing the package is light: the
-environment (PettingZoo, Gymnasium) loads on first use of these names.
+``dungeon_env.env(**options)`` makes the wrapped AEC environment, ``dungeon_env.raw_env`` is the
+unwrapped class; both live in ``dungeon_env.aec``, whose docstring is the env card
+(``help(dungeon_env.aec)``: options, spaces, rewards, termination). Importing the package is light:
+the environment (PettingZoo, Gymnasium) loads on first use of these names.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
 __all__ = ["env", "raw_env"]
 
 
+def env(**options: Any):
+    """The environment as users should get it: ``raw_env(**options)`` in PettingZoo's
+    order-enforcing wrapper. The options and the env card: ``help(dungeon_env.aec)``."""
+    return import_module("dungeon_env.aec").env(**options)
+
+
 def __getattr__(name: str):
-    if name == "env":
-        return import_module("dungeon_env.env")  # a callable module: dungeon_env.env(...) makes the env
     if name == "raw_env":
-        return import_module("dungeon_env.env").raw_env
+        return import_module("dungeon_env.aec").raw_env
     raise AttributeError(f"module 'dungeon_env' has no attribute {name!r}")

@@ -38,9 +38,9 @@ from pathlib import Path
 
 import numpy as np
 
+from dungeon_env.aec import ENV_NAME, raw_env
 from dungeon_env.content.variants import Variant
 from dungeon_env.engine.game import SAVE_FORMAT
-from dungeon_env.env import ENV_NAME, raw_env
 
 REPLAY_FORMAT = "dungeon_env.replay/1"
 

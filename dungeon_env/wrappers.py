@@ -32,7 +32,7 @@ import sys
 import gymnasium
 import numpy as np
 
-from dungeon_env.env import raw_env
+from dungeon_env.aec import raw_env
 
 ROLES = ("heroes", "dm")
 MAX_REDRAWS = 100

@@ -102,8 +102,8 @@ def test_the_agent_asked_is_the_engines_and_so_are_the_decision_infos():
 
 
 def test_the_env_re_exports_the_knowledge_views():
-    assert dungeon_env.env.hero_view is knowledge.hero_view
-    assert dungeon_env.env.hero_events is knowledge.hero_events
+    assert dungeon_env.aec.hero_view is knowledge.hero_view
+    assert dungeon_env.aec.hero_events is knowledge.hero_events
 
 
 # ------------------------------------------------------------------------------- rewards

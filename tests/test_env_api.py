@@ -327,7 +327,7 @@ def test_reset_without_a_seed_continues_reproducibly_from_the_last_seed():
 def test_the_package_import_is_light_and_env_is_callable():
     code = (
         "import sys, dungeon_env; assert not {'pettingzoo', 'gymnasium'} & set(sys.modules);"
-        "from dungeon_env.env import raw_env; e = dungeon_env.env(); e.reset(seed=0);"
+        "from dungeon_env.aec import raw_env; e = dungeon_env.env(); e.reset(seed=0);"
         "print(e.agent_selection)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -364,7 +364,7 @@ def test_the_env_card_groups_the_action_table_as_the_code_does():
 
     from dungeon_env.engine import Action
 
-    rows = re.findall(r"^\| (\d+)-(\d+) \| (.+?) \|", dungeon_env.env.__doc__, re.M)
+    rows = re.findall(r"^\| (\d+)-(\d+) \| (.+?) \|", dungeon_env.aec.__doc__, re.M)
     assert rows, "the card has the action groups table"
     covered = []
     for first, last, names in rows:

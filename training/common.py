@@ -55,7 +55,7 @@ class EnvSettings:
     DM gets the opposite); completing with the goals pays +1"""
 
     def env_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``RoleEnv`` / ``dungeon_env.env``."""
+        """Keyword arguments for ``RoleEnv`` / ``dungeon_env.env()``."""
         heroes: int | list[str] = int(self.heroes) if self.heroes.isdigit() else self.heroes.split(",")
         kwargs: dict[str, Any] = {
             "adventure": self.adventure,

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from dungeon_env.env import raw_env
+from dungeon_env.aec import raw_env
 from training.common import EnvSettings, make_agent, parse_settings
 
 ENDS = ("completed_with_goals", "walked_out", "failed", "truncated")

@@ -1,4 +1,4 @@
-"""dungeon_v0: heroes against the Dungeon Master, as a PettingZoo AEC environment.
+"""dungeon_v0: heroes against the Dungeon Master, as a PettingZoo AEC environment (the env card).
 
 ```python
 import dungeon_env
@@ -129,8 +129,6 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
 from __future__ import annotations
 
 import random
-import sys
-import types
 from pathlib import Path
 
 import numpy as np
@@ -478,15 +476,5 @@ def _role_of(agent: str) -> tuple[int, int]:
         return HERO, int(agent[5:])
     raise KeyError(f"unknown agent {agent!r}")
 
-
-class _CallableModule(types.ModuleType):
-    """``dungeon_env.env`` is this module; calling it makes the env, so ``dungeon_env.env(...)``
-    works whether or not the module was imported first."""
-
-    def __call__(self, **kwargs) -> AECEnv:
-        return env(**kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["ENV_NAME", "Action", "IllegalActionError", "env", "hero_events", "hero_view", "raw_env"]
