@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from dungeon_env.engine import Game
+from dungeon_env.engine.board import open_neighbours
 from dungeon_env.engine.state import ACTIVE, CORPSE, SIDE_HERO, SIDE_MONSTER
 from dungeon_env.engine.tables import memoised, passages
 
@@ -47,18 +48,6 @@ def _active_monster_slots(g: Game) -> tuple[int, ...]:
 
     key = (s.n_heroes, s.unit_status.tobytes(), s.unit_side.tobytes())
     return memoised(g.tables, "agents.active_monsters", MONSTERS_MEMO_SIZE, key, compute)
-
-
-def active_heroes(g: Game) -> list[int]:
-    s = g.state
-    return [h for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE]
-
-
-def open_neighbours(g: Game, sq: int) -> list[int]:
-    """The squares next to ``sq`` with no wall or closed door between (``movement.open_side`` in
-    all four directions)."""
-    door_open = g.state.door_open
-    return [q for q, door in g.tables.sides[sq] if q >= 0 and (door < 0 or door_open[door])]
 
 
 def adjacent_foes(g: Game, u: int) -> list[int]:

@@ -11,11 +11,11 @@ played like :class:`agents.scripted_dm.ScriptedDM`.
 
 from __future__ import annotations
 
-from agents._common import active_heroes
 from agents.scripted_dm import ScriptedDM
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import END, EXTRA_MOVE, MOVE_ACTIONS
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
+from dungeon_env.engine.units import active_heroes
 
 
 class RunawayDM(ScriptedDM):

@@ -17,11 +17,13 @@ The DM sees everything; so does this script (it is the DM's view).
 
 from __future__ import annotations
 
-from agents._common import active_heroes, adjacent_foes, around, p_win
+from agents._common import adjacent_foes, around, p_win
 from agents.base import GameAgent
 from dungeon_env.engine import Decision, Game, combat
 from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_0
+from dungeon_env.engine.state import FIGHT_HERO, FIGHT_MONSTER
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
+from dungeon_env.engine.units import active_heroes
 
 
 class ScriptedDM(GameAgent):
@@ -111,9 +113,9 @@ class ScriptedDM(GameAgent):
     def fight_stamina(self, g: Game, m: int, legal: list[int]) -> int:
         s = g.state
         row = s.fights[s.fight_index]
-        h = row[1]
-        counts_m = sum(1 for r in s.fights if r[0] == m)
-        counts_h = sum(1 for r in s.fights if r[1] == h)
+        h = row[FIGHT_HERO]
+        counts_m = sum(1 for r in s.fights if r[FIGHT_MONSTER] == m)
+        counts_h = sum(1 for r in s.fights if r[FIGHT_HERO] == h)
         m_score = int(s.base_fight[m]) + sum(combat.monster_modifiers(g, m, counts_m, 0).values())
         h_score = int(s.base_fight[h]) + sum(combat.hero_modifiers(g, h, counts_h, 0).values())
         h_spend = min(3, int(s.stamina[h])) if not s.exhausted[h] else 0

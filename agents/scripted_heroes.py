@@ -68,7 +68,6 @@ import numpy as np
 
 from agents._common import (
     INF,
-    active_heroes,
     active_monsters,
     adjacent_foes,
     around,
@@ -118,9 +117,10 @@ from dungeon_env.engine.actions import (
 )
 from dungeon_env.engine.objectives import objective_met
 from dungeon_env.engine.sideview import HEROES, heroes_view, target_candidates, view_side
-from dungeon_env.engine.state import ACTIVE, CORPSE, SIDE_HERO
+from dungeon_env.engine.state import ACTIVE, CORPSE, FIGHT_HERO, FIGHT_M_SPEND, FIGHT_MONSTER, SIDE_HERO
 from dungeon_env.engine.tables import memoised
 from dungeon_env.engine.trade import corpse_items, receivers
+from dungeon_env.engine.units import active_heroes
 
 TRAP_COST = 8  # walking over a known armed trap is worth this many steps of detour
 NEAR = 1  # a monster this close (in steps) is fought first
@@ -607,10 +607,10 @@ class ScriptedHeroes(GameAgent):
     def fight_stamina(self, g: Game, h: int, legal: list[int]) -> int:
         s = g.state
         row = s.fights[s.fight_index]
-        m, m_spend = row[0], row[2]
-        fights = [r for r in s.fights if r[1] == h]
+        m, m_spend = row[FIGHT_MONSTER], row[FIGHT_M_SPEND]
+        fights = [r for r in s.fights if r[FIGHT_HERO] == h]
         counts_h = len(fights)
-        counts_m = sum(1 for r in s.fights if r[0] == m)
+        counts_m = sum(1 for r in s.fights if r[FIGHT_MONSTER] == m)
         from dungeon_env.engine import combat
 
         h_score = int(s.base_fight[h]) + sum(combat.hero_modifiers(g, h, counts_h, 0).values())

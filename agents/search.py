@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 
-from agents._common import active_heroes, active_monsters
+from agents._common import active_monsters
 from agents.base import GameAgent, RandomAgent
 from agents.scripted_dm import ScriptedDM
 from agents.scripted_heroes import ScriptedHeroes
@@ -33,6 +33,7 @@ from dungeon_env.engine import Game
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import objective_met
 from dungeon_env.engine.sideview import DM, HEROES, dm_view, heroes_view, view_side
+from dungeon_env.engine.units import active_heroes
 
 ROLLOUT_POLICIES = ("scripted", "random")
 

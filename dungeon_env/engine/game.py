@@ -26,7 +26,18 @@ from dungeon_env.engine.decisions import HANDLERS
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import ending, goals_met, objectives_report
 from dungeon_env.engine.savecheck import SaveDomain, SaveError, check_state
-from dungeon_env.engine.state import ACTIVE, EMPTY, MAX_UNITS, NO_UNIT, SIDE_MONSTER, State
+from dungeon_env.engine.state import (
+    ACTIVE,
+    EMPTY,
+    MAX_UNITS,
+    NO_UNIT,
+    SIDE_MONSTER,
+    STACK_A,
+    STACK_B,
+    STACK_KIND,
+    STACK_UNIT,
+    State,
+)
 from dungeon_env.engine.tables import Tables, square, tables_for, xy
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_hero, unit_info
 from dungeon_env.engine.visibility import look
@@ -177,8 +188,8 @@ class Game:
         """The decision being asked, ``(kind, unit slot)``, or None when the game is over."""
         if self.over or not self.state.stack:
             return None
-        kind, unit = self.state.stack[-1][:2]
-        return Decision(kind), unit
+        top = self.state.stack[-1]
+        return Decision(top[STACK_KIND]), top[STACK_UNIT]
 
     @property
     def agent(self) -> str | None:
@@ -265,7 +276,10 @@ class Game:
     @property
     def decision_args(self) -> tuple[int, int]:
         """The two context ints of the decision being asked (their meaning depends on its kind)."""
-        return tuple(self.state.stack[-1][2:4]) if self.state.stack else (-1, -1)
+        if not self.state.stack:
+            return (-1, -1)
+        top = self.state.stack[-1]
+        return top[STACK_A], top[STACK_B]
 
     def goto(self, phase: Phase) -> None:
         self.state.phase = int(phase)
