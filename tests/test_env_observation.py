@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import dungeon_env
+from dungeon_env.aec import hero_events, hero_view
 from dungeon_env.content import adventure_names, load_items
 from dungeon_env.engine.knowledge import dm_events
 from dungeon_env.engine.state import ACTIVE
-from dungeon_env.aec import hero_events, hero_view
 from dungeon_env.observation import (
     OBS_SPEC,
     PLANE,
