@@ -27,7 +27,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dungeon_env.engine import effects
-from dungeon_env.engine.actions import ABILITY_0, MAX_ABILITIES, TARGET_ABILITY, Decision, Moment, Phase
+from dungeon_env.engine.actions import (
+    ABILITY_0,
+    IN_EVASION,
+    IN_EXPLORE,
+    IN_MOVEMENT,
+    MAX_ABILITIES,
+    TARGET_ABILITY,
+    Decision,
+    Phase,
+)
 from dungeon_env.engine.board import heroes_beside
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.units import label
@@ -36,11 +45,11 @@ if TYPE_CHECKING:
     from dungeon_env.content.model import Ability
     from dungeon_env.engine.context import Context
 
-MOMENTS = (Moment.MOVEMENT, Moment.EVASION, Moment.EXPLORE)
+MOMENTS = (IN_MOVEMENT, IN_EVASION, IN_EXPLORE)
 _MOMENT_OF_PHASE = {
-    Phase.HERO_MOVEMENT: Moment.MOVEMENT,
-    Phase.EVASION: Moment.EVASION,
-    Phase.EXPLORE: Moment.EXPLORE,
+    Phase.HERO_MOVEMENT: IN_MOVEMENT,
+    Phase.EVASION: IN_EVASION,
+    Phase.EXPLORE: IN_EXPLORE,
 }
 
 

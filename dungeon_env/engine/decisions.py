@@ -284,5 +284,13 @@ ROUTES: dict[int, Route] = {
     Decision.DISARM: _alone(traps.legal_disarm, traps.do_disarm, (*DISARM_ACTIONS, END)),
 }
 
-HANDLERS: dict[int, tuple[Legal, Apply]] = {kind: (r.legal, r.apply) for kind, r in ROUTES.items()}
+
+def _handler(route: Route) -> tuple[Legal, Apply]:
+    """A route's legal and apply functions; a one-part route's own (no dispatch at play time)."""
+    if len(route.parts) == 1:
+        return route.parts[0].legal, route.parts[0].apply
+    return route.legal, route.apply
+
+
+HANDLERS: dict[int, tuple[Legal, Apply]] = {kind: _handler(route) for kind, route in ROUTES.items()}
 """``kind -> (legal, apply)``: what the game loop calls for the decision on top."""

@@ -24,6 +24,10 @@ from dungeon_env.engine.actions import (
     BACK,
     GIVE,
     IDENTIFY,
+    IN_EVASION,
+    IN_EXPLORE,
+    IN_MOVEMENT,
+    IN_TRADE,
     ITEM_0,
     MAX_ITEMS_HELD,
     MEMORIZE,
@@ -31,7 +35,6 @@ from dungeon_env.engine.actions import (
     TARGET_ITEM,
     USE,
     Decision,
-    Moment,
 )
 from dungeon_env.engine.board import heroes_beside
 from dungeon_env.engine.inventory import card_of, destroy, held, reveal
@@ -41,7 +44,7 @@ from dungeon_env.engine.units import has_trait, label
 if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
 
-ITEM_MOMENTS = (Moment.MOVEMENT, Moment.EVASION, Moment.EXPLORE, Moment.TRADE)  # ITEM_VERB's ``b``
+ITEM_MOMENTS = (IN_MOVEMENT, IN_EVASION, IN_EXPLORE, IN_TRADE)  # ITEM_VERB's ``b``
 
 
 # ---------------------------------------------------------------------------------------- legality
@@ -60,13 +63,13 @@ def can_use(g: Context, h: int, item: int, when: str) -> bool:
     known = bool(s.item_known[item])
     if card.deck == "spells":
         return spells.can_cast_scroll(g, h, item, when)
-    if when not in (Moment.MOVEMENT, Moment.EVASION, Moment.EXPLORE):
+    if when not in (IN_MOVEMENT, IN_EVASION, IN_EXPLORE):
         return False
     if not known:
         return card.deck == "potions"  # unidentified: potions may be drunk, magic items not
     if card.use == "passive" or card.effect is None or card.timing == "campaign":
         return False
-    if card.timing == Moment.EXPLORE and when != Moment.EXPLORE:
+    if card.timing == IN_EXPLORE and when != IN_EXPLORE:
         return False
     return not (card.use == "reusable" and s.item_used_turn[item] == s.turn)
 
@@ -84,12 +87,12 @@ def can_identify(g: Context, h: int, item: int) -> bool:
 
 def item_verbs(g: Context, h: int, item: int, when: str) -> list[int]:
     s = g.state
-    if when == Moment.TRADE:
+    if when == IN_TRADE:
         return [GIVE] if not s.gave[h] else []
     if not _may_act(g, h):
         return []
     verbs = [USE] if can_use(g, h, item, when) else []
-    if when == Moment.EXPLORE:
+    if when == IN_EXPLORE:
         if spells.can_memorize(g, h, item):
             verbs.append(MEMORIZE)
         if can_identify(g, h, item):
@@ -175,7 +178,7 @@ def use_item(g: Context, h: int, item: int, when: str) -> None:
         return
     known = bool(s.item_known[item])
     reveal(g, item, "use")
-    if card.timing == "campaign" or (card.timing == Moment.EXPLORE and when != Moment.EXPLORE):
+    if card.timing == "campaign" or (card.timing == IN_EXPLORE and when != IN_EXPLORE):
         g.log({"type": "item_wasted", "unit": label(g, h), "item": item, "card": card.id, "turn": s.turn})
         return
     if known and card.target == "ally" and len(item_targets(g, h)) > 1:

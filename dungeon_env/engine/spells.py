@@ -38,6 +38,9 @@ from dungeon_env.engine.actions import (
     BACK,
     END,
     FORGET,
+    IN_COMBAT,
+    IN_EXPLORE,
+    IN_MOVEMENT,
     ITEM_0,
     KEEP_CASTING,
     LET_FAIL,
@@ -50,7 +53,6 @@ from dungeon_env.engine.actions import (
     TARGET_SPELL,
     USE,
     Decision,
-    Moment,
     Phase,
 )
 from dungeon_env.engine.casting import fail_spell
@@ -72,7 +74,7 @@ if TYPE_CHECKING:
     from dungeon_env.content.model import Spell
     from dungeon_env.engine.context import Context
 
-SPELL_MOMENTS = (Moment.COMBAT, Moment.MOVEMENT, Moment.EXPLORE)  # a cast row's moment
+SPELL_MOMENTS = (IN_COMBAT, IN_MOVEMENT, IN_EXPLORE)  # a cast row's moment
 NORMAL, OVERCAST_MODE = 0, 1
 
 
@@ -133,7 +135,7 @@ def castable(g: Context, h: int, sp: int, when: str, scroll: bool) -> bool:
         return False
     if not scroll and s.magic[h] < spell.level:
         return False
-    return when == Moment.COMBAT or spell.target != "enemy" or bool(targets(g, h, sp))
+    return when == IN_COMBAT or spell.target != "enemy" or bool(targets(g, h, sp))
 
 
 def spell_level_total(g: Context, h: int) -> int:
@@ -147,7 +149,7 @@ def spell_actions(g: Context, h: int, when: str) -> list[int]:
     """SPELL_k for each known spell the hero may do something with now (in the Explore phase each
     may at least be forgotten), except one it went BACK from in this phase."""
     declined = g.state.declined_spells[h]
-    if when == Moment.EXPLORE:
+    if when == IN_EXPLORE:
         if g.state.unit_status[h] != ACTIVE or g.state.surprised[h]:
             return []
         return [SPELL_0 + k for k, sp in enumerate(known(g, h)) if not declined[sp]]
@@ -160,7 +162,7 @@ def pick_spell(g: Context, h: int, k: int, when: str) -> None:
     """The hero picked its k-th spell (SPELL_k): in the Movement phase cast it now; in the Explore
     phase ask what to do with it (SPELL_VERB)."""
     sp = known(g, h)[k]
-    if when == Moment.EXPLORE:
+    if when == IN_EXPLORE:
         g.push(Decision.SPELL_VERB, h, sp)
     else:
         begin_cast(g, h, sp, -1, when)
@@ -170,14 +172,14 @@ def legal_spell_verb(g: Context, unit: int, a: int, b: int) -> list[int]:
     """FORGET, USE if it can be cast now, and always BACK: a spell that cannot be cast here is never
     forgotten by picking it (ruling D-08b)."""
     verbs = [FORGET, BACK]
-    if may_cast(g, unit) and castable(g, unit, a, Moment.EXPLORE, False):
+    if may_cast(g, unit) and castable(g, unit, a, IN_EXPLORE, False):
         verbs.append(USE)
     return sorted(verbs)
 
 
 def do_spell_verb(g: Context, unit: int, a: int, b: int, action: int) -> None:
     if action == USE:
-        begin_cast(g, unit, a, -1, Moment.EXPLORE)
+        begin_cast(g, unit, a, -1, IN_EXPLORE)
     elif action == BACK:
         g.state.declined_spells[unit, a] = True
         g.log({"type": "back", "unit": label(g, unit), "spell": g.spells[a].id, "turn": g.state.turn})
@@ -265,9 +267,9 @@ def resume_spell_selection(g: Context) -> None:
 def selection_options(g: Context, h: int) -> list[int]:
     if not may_cast(g, h):
         return []
-    opts = [SPELL_0 + k for k, sp in enumerate(known(g, h)) if castable(g, h, sp, Moment.COMBAT, False)]
+    opts = [SPELL_0 + k for k, sp in enumerate(known(g, h)) if castable(g, h, sp, IN_COMBAT, False)]
     for k, item in enumerate(inventory.held(g, h)[:MAX_ITEMS_HELD]):
-        if inventory.card_of(g, item).deck == "spells" and can_cast_scroll(g, h, item, Moment.COMBAT):
+        if inventory.card_of(g, item).deck == "spells" and can_cast_scroll(g, h, item, IN_COMBAT):
             opts.append(ITEM_0 + k)
     return opts
 
@@ -363,7 +365,7 @@ def resolve_selected(g: Context, h: int) -> None:
         fail(g, h, "gone")
         return
     s.casting_spell[h] = s.casting_item[h] = -1
-    _start(g, h, sp, item, Moment.COMBAT)
+    _start(g, h, sp, item, IN_COMBAT)
 
 
 # ------------------------------------------------------------------------------------------- casting

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 from dungeon_env.engine import inventory, items
 from dungeon_env.engine.actions import (
     END,
+    IN_TRADE,
     LOOT,
     MAX_TARGETS,
     TARGET_LOOT,
     Decision,
-    Moment,
     Phase,
 )
 from dungeon_env.engine.state import ACTIVE, CORPSE
@@ -97,7 +97,7 @@ def giving_items(g: Context, unit: int, a: int, b: int) -> list[int]:
     """ITEM_k for the items the hero may give now: it gave nothing yet and a hero may receive."""
     if g.state.gave[unit] or not receivers(g, unit):
         return []
-    return items.item_actions(g, unit, Moment.TRADE)
+    return items.item_actions(g, unit, IN_TRADE)
 
 
 def do_trade_act(g: Context, unit: int, a: int, b: int, action: int) -> None:
