@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from dungeon_env.content import load_adventure
+from dungeon_env.content.model import ContentWarning
 from dungeon_env.engine import Decision, Game, IllegalActionError, Phase, inventory
 from dungeon_env.engine.actions import DRAG_ACTIONS, END, EXTRA_MOVE, JUMP_ACTIONS, MOVE_ACTIONS
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, GONE, NO_UNIT
@@ -117,10 +118,12 @@ def no_exit_arena(tmp_path_factory) -> str:
 
 
 def test_R_END_02_exit_is_the_entrance_by_default(no_exit_arena):
-    """No ``exits`` in the adventure: the start squares (1..6, 0) are the exits."""
-    adv = load_adventure(no_exit_arena)
+    """No ``exits`` in the adventure: the start squares (1..6, 0) are the exits (and the loader
+    says so, ruling D-25)."""
+    with pytest.warns(ContentWarning, match="no exits given, so the heroes leave by the entrance"):
+        adv = load_adventure(no_exit_arena)
+        g = Game.new(adventure=no_exit_arena, heroes=PLAIN)
     assert adv.exits == adv.start
-    g = Game.new(adventure=no_exit_arena, heroes=PLAIN)
     exits = {g.xy(int(q)) for q in range(g.tables.n_squares) if g.tables.exit[q]}
     assert exits == set(adv.start)
     assert not g.tables.exit[g.square(23, 27)]
