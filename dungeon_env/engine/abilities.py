@@ -11,8 +11,8 @@ Hooks the rest of the engine calls (keep the names):
   actions: ruling A-58, as for items). Never while surprised (R-SURP-06).
 - ``use(g, h, k, when)``: follows an ``ABILITY_k``. An ability that targets an ally (the hero or a
   hero orthogonally next to it, no wall or closed door between) asks CHOOSE_TARGET with ``a`` =
-  ``TARGET_ABILITY``, ``b`` = ``k`` when there is more than one candidate (``legal_target`` /
-  ``do_target``; candidates ``targets(g, h)`` in slot order).
+  ``TARGET_ABILITY``, ``b`` = ``k`` when there is more than one candidate (candidates
+  ``targets(g, h)`` in slot order; the choice lands with ``land_on``, routed by ``decisions``).
 - ``ready(g, h, k)``: the k-th ability is Active and has a use left (this adventure, and this turn
   for a once-per-turn one); the observation shows it.
 

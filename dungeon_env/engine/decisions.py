@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 
 from dungeon_env.engine import abilities, combat, explore, items, mental, movement, spells, trade, traps, turn
 from dungeon_env.engine.actions import (
-    ABILITY_0,
     ABILITY_ACTIONS,
     BACK,
     DISARM_ACTIONS,
@@ -40,7 +39,6 @@ from dungeon_env.engine.actions import (
     LOOT,
     MOVE_ACTIONS,
     N_ACTIONS,
-    SPELL_0,
     SPELL_ACTIONS,
     TARGET_0,
     TARGET_ABILITY,
@@ -105,36 +103,32 @@ def _alone(legal: Legal, apply: Apply, actions: Iterable[int] = range(N_ACTIONS)
 # ------------------------------------------------------------------------ the shared parts of a turn
 
 
-def _items(moment: Moment, progress: bool = False) -> Part:
-    """ITEM_k: pick the k-th item to use it (then a verb, maybe a target)."""
+def _numbered(actions: tuple[int, ...], offered, pick, moment: Moment, progress: bool) -> Part:
+    """The k-th of the hero's items, spells or abilities (``actions[k]``) picked at ``moment``; in
+    the hero's own Movement or Evasion a pick counts as having acted there (``state.progress``)."""
+    first = actions[0]
 
     def apply(g: Context, unit: int, a: int, b: int, action: int) -> None:
         if progress:
             g.state.progress = True
-        items.pick_item(g, unit, action - ITEM_0, moment)
+        pick(g, unit, action - first, moment)
 
-    return Part(ITEM_ACTIONS, lambda g, u, a, b: items.item_actions(g, u, moment), apply)
+    return Part(actions, lambda g, u, a, b: offered(g, u, moment), apply)
 
 
-def _spells(moment: Moment) -> Part:
+def _items(moment: Moment, progress: bool = False) -> Part:
+    """ITEM_k: pick the k-th item to use it (then a verb, maybe a target)."""
+    return _numbered(ITEM_ACTIONS, items.item_actions, items.pick_item, moment, progress)
+
+
+def _spells(moment: Moment, progress: bool = False) -> Part:
     """SPELL_k: pick the k-th spell the hero knows."""
-
-    def apply(g: Context, unit: int, a: int, b: int, action: int) -> None:
-        g.state.progress = True
-        spells.pick_spell(g, unit, action - SPELL_0, moment)
-
-    return Part(SPELL_ACTIONS, lambda g, u, a, b: spells.spell_actions(g, u, moment), apply)
+    return _numbered(SPELL_ACTIONS, spells.spell_actions, spells.pick_spell, moment, progress)
 
 
 def _abilities(moment: Moment, progress: bool = False) -> Part:
     """ABILITY_k: use the k-th ability of the hero's card."""
-
-    def apply(g: Context, unit: int, a: int, b: int, action: int) -> None:
-        if progress:
-            g.state.progress = True
-        abilities.use(g, unit, action - ABILITY_0, moment)
-
-    return Part(ABILITY_ACTIONS, lambda g, u, a, b: abilities.ability_actions(g, u, moment), apply)
+    return _numbered(ABILITY_ACTIONS, abilities.ability_actions, abilities.use, moment, progress)
 
 
 _HANDOFFS = Part(
@@ -152,7 +146,7 @@ HERO_MOVE = Route(
         ),
         _HANDOFFS,
         _items(Moment.MOVEMENT, progress=True),
-        _spells(Moment.MOVEMENT),
+        _spells(Moment.MOVEMENT, progress=True),
         _abilities(Moment.MOVEMENT, progress=True),
     )
 )

@@ -12,7 +12,8 @@ Hooks the rest of the engine calls (keep the names):
   and the item is not offered again this phase). An item is offered (ITEM_k) only if some verb
   is legal.
 - Using an item that targets an ally (the holder or a hero next to it) asks CHOOSE_TARGET with
-  ``a`` = TARGET_ITEM, ``b`` = the item (``legal_item_target`` / ``do_item_target``).
+  ``a`` = TARGET_ITEM, ``b`` = the item (candidates ``item_targets``; ``finish_use`` once chosen,
+  routed by ``decisions``).
 """
 
 from __future__ import annotations

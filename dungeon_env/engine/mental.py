@@ -7,7 +7,8 @@ Bids are paid at once, win or lose (R-MENT-02). ``state.mental`` holds the comba
 ``[aggressor, defender, aggressor's bid, purpose]``.
 
 Purposes: a Mental Combat spell (``PURPOSE_SPELL``: the spell's resolution goes on in
-``spells.after_mental``), or the Mind Lash of a monster with the ``mental_combat`` ability
+``spells.after_mental``, which ``decisions.MENTAL_OUTCOMES`` calls with the result ``do_bid``
+returns), or the Mind Lash of a monster with the ``mental_combat`` ability
 (``PURPOSE_LASH``): at the start of each Spell Resolution (2.5), before the heroes' spells, every
 awake monster with the ability that is not asleep attacks the nearest hero it can see within
 6 squares (``rules.lash_range``; path distance, A-39; ties in reading order). If the monster wins,

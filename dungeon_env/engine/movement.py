@@ -235,7 +235,7 @@ def legal_evade(g: Context, h: int) -> list[int]:
 
 
 def do_evade(g: Context, h: int, action: int) -> None:
-    """An Evade step (a spell being cast fails, R-SPELL-13) or END of the hero's Evasion."""
+    """An Evade step (a spell being cast fails, R-CTS-05) or END of the hero's Evasion."""
     s = g.state
     s.progress = True
     if action == END:

@@ -6,7 +6,6 @@ Hooks the rest of the engine calls (keep the names):
   ``g.goto(Phase.MONSTER_MOVEMENT)``.
 - ``ask_cast_while_fighting(g)``: called by combat at the start of 2.4 after the Fights are known;
   pushes a CAST_WHILE_FIGHTING decision for each casting hero that is in a Fight (A-24).
-- ``on_evade(g, h)``: the hero Evaded: its spell fails (R-CTS-05).
 - ``begin_spell_resolution(g)`` / ``resume_spell_resolution(g)``: phase 2.5; when done,
   ``g.goto(Phase.TURN_END if any_monster(g) else Phase.EXPLORE)``.
 - ``spell_actions(g, h, when) -> list[int]``: SPELL_k actions the hero may take now, ``when`` one of

@@ -8,9 +8,10 @@ purpose TARGET_LOOT: the item), END passes to the next hero. Trading is the one 
 resting hero may do (R-TRADE-03): nothing here breaks Rest.
 
 OWNER: the dungeon work (issue 3). Hooks: ``begin_trade(g)`` / ``resume_trade(g)`` run phase 4 and
-end with ``g.goto(Phase.TURN_END)``. In the Trade phase the HERO_ACT decision is handled here
-(``legal_trade_act`` / ``do_trade_act``), and CHOOSE_TARGET decisions with purpose TARGET_GIVE or
-TARGET_LOOT (``legal_trade_target`` / ``do_trade_target``).
+end with ``g.goto(Phase.TURN_END)``. In the Trade phase ``decisions`` routes the HERO_ACT decision
+here (``legal_trade_act`` / ``do_trade_act``, and ``giving_items`` for ITEM_k), and the choices of
+CHOOSE_TARGET with purpose TARGET_GIVE (``receivers``, ``give_to``) or TARGET_LOOT
+(``corpse_items``, ``loot``).
 
 Events: ``trade`` ``{from, to, item, turn}`` and ``loot`` ``{unit, corpse, item, turn}``.
 """
