@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 # torch first, pinned: pip then takes the CPU wheel on this machine's disk, not a multi-GB CUDA build.
 $(TRAIN_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,training,ray]'
+	$(PY) -m pip install --quiet -e '.[dev,training,ray,marl]'
 	touch $(TRAIN_STAMP)
 
 # The main job: one adventure of the shipped AI heroes against the shipped AI DM, then a difficulty
