@@ -83,16 +83,19 @@ never selected again (the engine asks only figures on the board) and is not term
 others. The episode ends for every agent on the same step: all terminated when the adventure is
 completed or failed, all truncated at ``max_turns``; each is then selected once for ``step(None)``
 and removed (PettingZoo's dead-step), which is when it collects its last reward.
-``illegal_action="raise"`` (default) raises ``IllegalActionError`` naming the agent, the action and
-the legal actions; ``illegal_action="penalize"`` gives the offender ``illegal_reward`` (-1) and
-terminates everyone, like PettingZoo's ``TerminateIllegalWrapper``.
+An illegal action: ``illegal_action="penalize"`` (the default of ``env()``, as in PettingZoo's
+classic games) gives the offender ``illegal_reward`` (-1), the others 0, terminates everyone and
+warns (``IllegalActionWarning``), like PettingZoo's ``TerminateIllegalWrapper``;
+``illegal_action="raise"`` (the default of ``raw_env``, as of the engine) raises
+``IllegalActionError`` naming the agent, the action and the legal actions.
 
-**Infos.** ``infos[agent]`` is set when the agent is selected: ``decision`` (the kind asked),
-``unit`` (the figure), and ``events``, the event log entries since the agent's last step that it
-may know (``dungeon_env.engine.knowledge``: heroes get no secret roll, no face-down identity, nothing
-about a figure in the fog, their own numbering of the monsters they have seen, doors and room
-events by place rather than by index; the DM gets everything else; nobody gets the seed or the
-faces of the secret Detect Traps rolls). At the end
+**Infos.** ``infos[agent]`` is set when the agent is selected: ``decision`` (the kind asked) and
+``unit`` (the figure). With ``info_events=True`` also ``events``, the event log entries since the
+agent's last step that it may know (``dungeon_env.engine.knowledge``: heroes get no secret roll, no
+face-down identity, nothing about a figure in the fog, their own numbering of the monsters they
+have seen, doors and room events by place rather than by index; the DM gets everything else;
+nobody gets the seed or the faces of the secret Detect Traps rolls); off by default, because a list
+whose length changes every step breaks the replay buffers of libraries that stack infos. At the end
 every agent's info also has ``outcome`` (``completed``, ``failed``,
 ``truncated`` or ``illegal_action``), ``reason``, ``objectives`` (each goal of the adventure:
 ``{"kind", "text", "primary", "met"}``) and ``goals_met`` (every primary goal met).
@@ -102,11 +105,12 @@ every agent's info also has ``outcome`` (``completed``, ``failed``,
 ``heroes`` (3-5 hero ids or names from the roster, or a count), ``max_turns`` (100),
 ``render_mode``, ``reward_completed``, ``reward_completed_without_goal``, ``reward_failed``,
 ``reward_truncated`` (numbers; anything else is a ``ValueError`` naming the option), ``shaping``,
-``illegal_action``, ``illegal_reward``, ``variant`` (rule and content overrides: a
+``illegal_action``, ``illegal_reward``, ``info_events`` (False), ``variant`` (rule and content overrides: a
 ``dungeon_env.content.variants.Variant``, a list of ``"key=value"`` strings such as
 ``["light.start=15"]``, or a ``.toml`` path; None: the rules as written; docs/VARIANTS.md).
 ``reset(seed=...)`` makes everything that follows reproducible; ``reset()`` without a seed draws
-the next seed from the previous one (or from the OS the first time). ``reset``'s ``options`` is
+the next seed from the previous one (or from the OS the first time); ``episode_seed`` is the seed
+of the episode in play. ``reset``'s ``options`` is
 accepted and unused.
 
 **Wrappers.** ``env()`` adds PettingZoo's ``OrderEnforcingWrapper`` (a subclass with the same
@@ -124,11 +128,16 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
   primary goal is an outcome of its own (ruling D-01 withdrawn), paid
   ``reward_completed_without_goal`` (default 0; ``reward_completed`` needs the goals). Final infos
   carry ``objectives`` and ``goals_met``.
+- v0, revised 2026-12-01 (issue 14, for the RL libraries): ``env()`` penalizes an illegal action by
+  default (``raw_env`` still raises); per-agent ``infos[...]["events"]`` are opt-in
+  (``info_events=True``; the whole log stays on ``env.unwrapped.events``); the ``seed`` attribute
+  is ``episode_seed`` (libraries call ``env.seed(...)`` as a method); ``dungeon_env.parallel_env``.
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -145,6 +154,12 @@ from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
 from dungeon_env.rewards import check_reward, check_shaping, outcome_reward, outcome_table, shaping_reward
 
 ENV_NAME = "dungeon_v0"
+
+
+class IllegalActionWarning(UserWarning):
+    """An illegal action ended the game under ``illegal_action="penalize"``."""
+
+
 ILLEGAL_ACTIONS = ("raise", "penalize")
 
 
@@ -172,6 +187,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         variant: Variant | list[str] | dict | str | None = None,
+        info_events: bool = False,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -194,6 +210,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.outcome_rewards = outcome_table(
             reward_completed, reward_completed_without_goal, reward_failed, reward_truncated
         )
+        if not isinstance(info_events, bool):
+            raise ValueError(f"info_events must be True or False, got {info_events!r}")
+        self.info_events = info_events
         self.illegal_action = illegal_action
         self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         rewards = self.outcome_rewards
@@ -209,6 +228,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             "illegal_action": illegal_action,
             "illegal_reward": self.illegal_reward,
             "variant": None if self.variant == Variant() else self.variant.to_json(),
+            "info_events": info_events,
         }
         self.possible_agents = [f"hero_{i}" for i in range(len(self.hero_ids))] + ["dm"]
         self._roles = {agent: _role_of(agent) for agent in self.possible_agents}
@@ -226,7 +246,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._seed_rng: random.Random | None = None
         self._window = None
         self.game: Game | None = None
-        self.seed: int | None = None
+        self.episode_seed: int | None = None  # the seed of the episode in play (reset(seed=) sets it)
         self.actions: list[int] = []
         self.illegal: dict | None = None
         self.side_rewards = {"heroes": 0.0, "dm": 0.0}
@@ -242,15 +262,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seed_rng = random.Random(int(seed))
-            self.seed = int(seed)
+            self.episode_seed = int(seed)
         else:
             if self._seed_rng is None:
                 self._seed_rng = random.Random()
-            self.seed = self._seed_rng.getrandbits(63)
+            self.episode_seed = self._seed_rng.getrandbits(63)
         self.game = Game.new(
             adventure=self.adventure,
             heroes=self.hero_ids,
-            seed=self.seed,
+            seed=self.episode_seed,
             max_turns=self.max_turns,
             variant=self.variant,
         )
@@ -363,6 +383,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         }
 
     def _penalize(self, agent: str, action, err: IllegalActionError) -> None:
+        """``illegal_action="penalize"``: the game ends at once, the offender gets ``illegal_reward``
+        and the others 0, with a warning (as PettingZoo's ``TerminateIllegalWrapper``)."""
+        warnings.warn(
+            f"illegal action: {err}; the game ends with reward {self.illegal_reward} for {agent}",
+            IllegalActionWarning,
+            stacklevel=3,
+        )
         kept = int(action) if isinstance(action, int | np.integer) else action  # replays need the value
         if not isinstance(kept, int | float | str | type(None)):
             kept = repr(action)
@@ -383,10 +410,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         """The events since the agent's last step that it may know, and the decision it is asked."""
         game = self.game
         start = self._seen[agent]
-        if agent == "dm":
-            info = {"events": dm_events(game.events[start:])}
-        else:
-            info = {"events": list(filter(None, self._hero_log[start:]))}
+        info = {}
+        if self.info_events:
+            if agent == "dm":
+                info["events"] = dm_events(game.events[start:])
+            else:
+                info["events"] = list(filter(None, self._hero_log[start:]))
         if game.agent == agent:
             kind, unit = game.decision
             info["decision"] = DECISION_NAMES[kind]
@@ -438,7 +467,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
 
 def env(**kwargs) -> AECEnv:
     """The environment as users should get it: :class:`raw_env` in PettingZoo's order-enforcing
-    wrapper. Options: see the module docstring."""
+    wrapper, an illegal action ending the game for the offender with a penalty and a warning
+    (``illegal_action="penalize"`` unless given, as PettingZoo's classic games do). Options: see
+    the module docstring."""
+    kwargs.setdefault("illegal_action", "penalize")
     return _OrderEnforcing(raw_env(**kwargs))
 
 
@@ -477,4 +509,13 @@ def _role_of(agent: str) -> tuple[int, int]:
     raise KeyError(f"unknown agent {agent!r}")
 
 
-__all__ = ["ENV_NAME", "Action", "IllegalActionError", "env", "hero_events", "hero_view", "raw_env"]
+__all__ = [
+    "ENV_NAME",
+    "Action",
+    "IllegalActionError",
+    "IllegalActionWarning",
+    "env",
+    "hero_events",
+    "hero_view",
+    "raw_env",
+]

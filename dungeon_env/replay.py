@@ -187,7 +187,7 @@ def record(env, events: bool = True) -> Replay:
         raise ValueError("the env has not been reset: there is no episode to record")
     return Replay(
         options=dict(raw.options),
-        seed=int(raw.seed),
+        seed=int(raw.episode_seed),
         actions=list(raw.actions),
         outcome=raw.game.outcome or ("illegal_action" if raw.illegal else ""),
         events_sha256=events_digest(raw.events),

@@ -15,6 +15,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import dungeon_env
+from dungeon_env.aec import IllegalActionWarning
 from dungeon_env.engine import IllegalActionError
 from dungeon_env.engine.actions import MOVE_ACTIONS
 from dungeon_env.engine.game import Game
@@ -188,6 +189,7 @@ def test_walking_out_without_the_primary_goal_pays_reward_completed_without_goal
     assert env.unwrapped.options["reward_completed_without_goal"] == heroes_get
 
 
+@pytest.mark.filterwarnings("ignore::dungeon_env.aec.IllegalActionWarning")  # illegal on purpose
 def test_an_illegal_action_after_a_hero_left_ends_every_agent_with_the_penalty_for_the_offender():
     env = dungeon_env.env(adventure=ARENA, heroes=PLAIN, illegal_action="penalize")
     env.reset(seed=0)
@@ -269,8 +271,8 @@ def test_shaping_is_off_by_default_and_zero_sum_when_on():
         dungeon_env.raw_env(adventure=ADVENTURE, shaping={"gold": 1.0})
 
 
-def test_an_illegal_action_raises_a_clear_error():
-    env = dungeon_env.env(adventure=ADVENTURE, heroes=3)
+def test_an_illegal_action_raises_a_clear_error_in_the_raw_env():
+    env = dungeon_env.raw_env(adventure=ADVENTURE, heroes=3)
     env.reset(seed=2)
     agent = env.agent_selection
     mask = env.observe(agent)["action_mask"]
@@ -282,12 +284,26 @@ def test_an_illegal_action_raises_a_clear_error():
     assert env.agent_selection == agent, "a refused action changes nothing"
 
 
+def test_env_raises_when_asked_to():
+    env = dungeon_env.env(adventure=ADVENTURE, heroes=3, illegal_action="raise")
+    env.reset(seed=2)
+    illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError, match=f"cannot play action {illegal} "):
+        env.step(illegal)
+
+
 def test_penalize_ends_the_episode_with_the_penalty_for_the_offender():
-    env = dungeon_env.env(adventure=ADVENTURE, heroes=3, illegal_action="penalize", illegal_reward=-2.0)
+    """``env()`` penalizes by default (PettingZoo classic's TerminateIllegalWrapper rule), with a
+    warning that names the offender and the action."""
+    env = dungeon_env.env(adventure=ADVENTURE, heroes=3, illegal_reward=-2.0)
     env.reset(seed=2)
     offender = env.agent_selection
     mask = env.observe(offender)["action_mask"]
-    env.step(int(np.flatnonzero(mask == 0)[0]))
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.warns(
+        IllegalActionWarning, match=rf"{offender} cannot play action {illegal} .*-2.0 for {offender}"
+    ):
+        env.step(illegal)
     assert all(env.terminations.values())
     assert env.rewards[offender] == -2.0 and sum(env.rewards.values()) == -2.0
     assert "cannot play action" in env.infos[offender]["reason"]
@@ -321,7 +337,7 @@ def test_reset_without_a_seed_continues_reproducibly_from_the_last_seed():
     b.reset(seed=9)
     a.reset()
     b.reset()
-    assert a.seed == b.seed and a.events == b.events
+    assert a.episode_seed == b.episode_seed and a.events == b.events
 
 
 def test_the_package_import_is_light_and_env_is_callable():

@@ -218,7 +218,7 @@ def test_heroes_never_get_secret_rolls_or_face_down_identities_in_their_events()
 
 
 def test_infos_hand_each_agent_the_events_since_its_last_step():
-    env = dungeon_env.raw_env(adventure="flooded_cellar", heroes=3, max_turns=20)
+    env = dungeon_env.raw_env(adventure="flooded_cellar", heroes=3, max_turns=20, info_events=True)
     env.reset(seed=6)
     assert env.infos[env.agent_selection]["events"][0]["type"] == "setup"
     rng = random.Random(6)

@@ -92,18 +92,25 @@ def test_a_replay_saved_before_reward_completed_without_goal_existed_still_plays
     assert again.options["reward_completed_without_goal"] == 0.0  # the default
 
 
+@pytest.mark.filterwarnings("ignore::dungeon_env.aec.IllegalActionWarning")  # illegal on purpose
 def test_a_replay_that_does_not_match_is_refused():
     env = dungeon_env.env(adventure=ADVENTURE, heroes=3, max_turns=4)
     random_episode(env, 5)
     rep = replay.record(env)
     with pytest.raises(replay.ReplayMismatch):
         replay.play(replay.Replay(**{**rep.to_json(), "events_sha256": "0" * 64}))
-    with pytest.raises(IllegalActionError):
+    # an action the episode never played: env() penalizes it (its default), so the replay ends early
+    with pytest.raises(replay.ReplayMismatch, match=r"ended after 1 of \d+ recorded actions"):
         replay.play(replay.Replay(**{**rep.to_json(), "actions": [75] + rep.actions[1:]}))
+    raw = replay.Replay(**{**rep.to_json(), "actions": [75] + rep.actions[1:]})
+    raw.options["illegal_action"] = "raise"
+    with pytest.raises(IllegalActionError):
+        replay.play(raw)
     with pytest.raises(ValueError, match="not a replay"):
         replay.Replay.from_json({"format": "something else"})
 
 
+@pytest.mark.filterwarnings("ignore::dungeon_env.aec.IllegalActionWarning")  # illegal on purpose
 def test_a_replay_of_an_episode_ended_by_an_illegal_action_replays_the_ending():
     env = dungeon_env.env(adventure=ADVENTURE, heroes=3, illegal_action="penalize")
     random_episode(env, 8, stop_after=30)

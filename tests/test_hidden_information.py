@@ -148,7 +148,7 @@ def test_doors_and_room_events_reach_heroes_by_place_not_by_index():
 
 @pytest.mark.parametrize("adventure", adventure_names())
 def test_no_infos_carry_the_seed_and_no_hero_gets_a_secret_die(adventure):
-    env = dungeon_env.raw_env(adventure=adventure, heroes=4, max_turns=40)
+    env = dungeon_env.raw_env(adventure=adventure, heroes=4, max_turns=40, info_events=True)
     env.reset(seed=11)
     rng = random.Random(11)
     handed = {agent: 0 for agent in env.possible_agents}

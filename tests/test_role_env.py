@@ -80,6 +80,7 @@ def test_a_custom_opponent_gets_observation_and_mask():
         RoleEnv(role="monsters", **KWARGS)
 
 
+@pytest.mark.filterwarnings("ignore::dungeon_env.aec.IllegalActionWarning")  # illegal on purpose
 def test_seeded_resets_repeat_and_an_unmasked_illegal_action_ends_with_the_penalty():
     a, b = RoleEnv(role="dm", **KWARGS), RoleEnv(role="dm", **KWARGS)
     assert np.array_equal(a.reset(seed=5)[0], b.reset(seed=5)[0])
@@ -139,7 +140,7 @@ def test_the_sides_return_equals_every_hero_agents_aec_return():
         role = RoleEnv(role="heroes", **kwargs)
         total, _steps, _info = run_episode(role, seed)
         aec = dungeon_env.raw_env(illegal_action="penalize", **kwargs)
-        aec.reset(seed=role.env.seed)
+        aec.reset(seed=role.env.episode_seed)
         returns, actions = dict.fromkeys(aec.possible_agents, 0.0), iter(role.env.actions)
         for agent in aec.agent_iter():  # the same game: the actions RoleEnv's episode applied
             _obs, reward, terminated, truncated, _info = aec.last()
@@ -159,6 +160,7 @@ needs_sb3 = pytest.mark.skipif(
 )
 
 
+@pytest.mark.filterwarnings("ignore::dungeon_env.aec.IllegalActionWarning")  # illegal on purpose
 @needs_sb3
 @pytest.mark.parametrize("role", ["heroes", "dm"])
 def test_sb3_check_env(role):

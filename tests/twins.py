@@ -263,7 +263,7 @@ def play_twins(twins: Twins, heroes: str = "random", seed: int = 0, max_steps: i
 
 
 def make_env(adventure: str | Path, heroes: int, seed: int, max_turns: int = 60):
-    env = dungeon_env.raw_env(adventure=str(adventure), heroes=heroes, max_turns=max_turns)
+    env = dungeon_env.raw_env(adventure=str(adventure), heroes=heroes, max_turns=max_turns, info_events=True)
     env.reset(seed=seed)
     return env
 
