@@ -2,7 +2,8 @@
 
 ``dungeon_env.env(**options)`` makes the wrapped AEC environment, ``dungeon_env.raw_env`` is the
 unwrapped class; both live in ``dungeon_env.aec``, whose docstring is the env card
-(``help(dungeon_env.aec)``: options, spaces, rewards, termination). Importing the package is light:
+(``help(dungeon_env.aec)``: options, spaces, rewards, termination). ``dungeon_env.parallel_env(**options)``
+is the turn-based parallel view (``dungeon_env.parallel``: its rule). Importing the package is light:
 the environment (PettingZoo, Gymnasium) loads on first use of these names.
 """
 
@@ -11,13 +12,19 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]
 
 
 def env(**options: Any):
     """The environment as users should get it: ``raw_env(**options)`` in PettingZoo's
     order-enforcing wrapper. The options and the env card: ``help(dungeon_env.aec)``."""
     return import_module("dungeon_env.aec").env(**options)
+
+
+def parallel_env(**options: Any):
+    """The turn-based parallel view of ``env(**options)``, a PettingZoo ``ParallelEnv``: each step
+    plays the action of the one agent the game asks (``help(dungeon_env.parallel)``: the rule)."""
+    return import_module("dungeon_env.parallel").parallel_env(**options)
 
 
 def __getattr__(name: str):

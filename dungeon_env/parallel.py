@@ -1,0 +1,168 @@
+"""The turn-based parallel view: the AEC game as a PettingZoo ``ParallelEnv``.
+
+```python
+import dungeon_env
+
+env = dungeon_env.parallel_env(adventure="flooded_cellar", heroes=3)
+observations, infos = env.reset(seed=7)
+while env.agents:
+    actions = {a: policy(o["observation"], o["action_mask"]) for a, o in observations.items()}
+    observations, rewards, terminations, truncations, infos = env.step(actions)
+```
+
+The game is turn-based: at every decision exactly one agent is asked, and the same agent is often
+asked several times in a row (a hero moving square by square). The parallel view keeps that turn
+order; **each parallel step is one AEC step of the agent the game asks**:
+
+- ``agents``: every agent (``hero_0`` .. ``hero_{k-1}``, ``dm``) from ``reset`` until the episode
+  ends, then ``[]`` (a hero who exited or died stays, as in the AEC env; all agents end together).
+- ``observations``: every agent's observation after the step. Only the agent asked next has a
+  non-zero ``action_mask`` (exactly its legal actions); every other agent's mask is all zeros. The
+  agent asked next is also ``infos[agent]["active_agent"]`` for every agent, and ``active_agent``.
+- ``step(actions)``: only the action of the agent asked is played; the other agents' actions are
+  ignored (send anything, e.g. a masked sample, which is 0 for an all-zero mask, or leave them out).
+  A missing action of the agent asked is a ``KeyError`` naming it. An illegal action follows the
+  env's ``illegal_action`` option: ``"penalize"`` by default (the game ends, the offender gets
+  ``illegal_reward``, a warning says why), ``"raise"`` raises ``IllegalActionError``.
+- ``rewards``: every agent's reward from this step (the AEC env's ``rewards`` after it): the sum over
+  the parallel steps is each agent's AEC return.
+- ``terminations`` / ``truncations``: all False until the step that ends the adventure, then all True
+  together (terminated: completed, failed or an illegal action; truncated: ``max_turns``). The AEC
+  env's dead-steps (``step(None)`` per agent) are taken inside that same step.
+- ``infos``: fresh, never stale: the agent asked next gets its AEC info (``decision``, ``unit``,
+  ``events`` if ``info_events=True``), the others only ``active_agent``; on the last step every
+  agent gets its final AEC info (``outcome``, ``reason``, ``objectives``, ``goals_met``) with
+  ``active_agent`` None.
+- ``observation_format="flat"`` (default ``"dict"``): for libraries that want a flat ``Box`` and the
+  mask in the infos (AgileRL: it refuses an ``action_mask`` key in the observation): each
+  observation is the vector ``obs["observation"]`` alone (``observation_space(agent)`` is that
+  ``Box``) and every agent's info carries ``action_mask`` (int8, the same mask) at every step.
+- ``state()`` / ``state_space``: the AEC env's global state; ``unwrapped`` is the raw AEC env (as with
+  PettingZoo's own converters): ``env.unwrapped.events``, ``.game``, ``.episode_seed``.
+
+The same seed and the same actions of the agents asked give the AEC env's trajectory exactly.
+
+Why not ``pettingzoo.utils.conversions.turn_based_aec_to_parallel``: it runs, but a step after the end
+returns four values instead of five, it writes ``active_agent`` into the AEC env's own info dicts and
+so hands every agent its stale info of an earlier turn again (``events`` counted twice), the reset
+infos have no ``active_agent``, and a missing action of the agent asked is a bare ``KeyError``.
+
+PettingZoo's ``max_cycles_test`` does not apply: it steps with unmasked random actions (most are
+illegal: a hero's first decision has 5 legal actions of 79, so the game ends at the first step),
+and its AEC half counts on every agent acting once per cycle (round robin: the median agent acts
+``max_cycles`` times), while here the game decides who acts, often one agent many times in a row.
+The episode length is bounded by the env's ``max_turns`` (game turns), not a ``max_cycles`` option.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from dungeon_env.aec import env
+
+OBSERVATION_FORMATS = ("dict", "flat")
+
+
+class TurnBasedParallelEnv(ParallelEnv):
+    """A turn-based AEC env (``dungeon_env.env()``) seen as a ``ParallelEnv``; the rule is the
+    module docstring. ``aec_env`` is the AEC env it plays, as given."""
+
+    def __init__(self, aec_env: AECEnv, observation_format: str = "dict") -> None:
+        if observation_format not in OBSERVATION_FORMATS:
+            raise ValueError(
+                f"observation_format must be one of {OBSERVATION_FORMATS}, got {observation_format!r}"
+            )
+        self.aec_env = aec_env
+        self.observation_format = observation_format
+        self._flat = observation_format == "flat"
+        raw = aec_env.unwrapped
+        self.possible_agents = list(raw.possible_agents)
+        self.agents: list[str] = []
+        self.metadata = dict(raw.metadata, is_parallelizable=True)
+        self.render_mode = raw.render_mode
+        self.state_space = raw.state_space
+        self.active_agent: str | None = None
+
+    @property
+    def unwrapped(self) -> AECEnv:
+        return self.aec_env.unwrapped
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        space = self.aec_env.observation_space(agent)
+        return space["observation"] if self._flat else space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.aec_env.action_space(agent)
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        aec = self.aec_env
+        aec.reset(seed=seed, options=options)
+        self.agents = list(aec.agents)
+        self.active_agent = aec.agent_selection
+        return self._report(over=False)
+
+    def step(self, actions: dict[str, Any]):
+        if not self.agents:
+            raise RuntimeError("step() after the episode ended: call reset()")
+        aec = self.aec_env
+        agent = self.active_agent
+        if agent not in actions or actions[agent] is None:
+            raise KeyError(
+                f"{agent} is asked to act (infos[...]['active_agent'], the agent whose action_mask is "
+                f"not all zeros) but actions has no action for it: {sorted(actions)}"
+            )
+        aec.step(actions[agent])
+        agents = self.agents
+        rewards = {a: float(aec.rewards[a]) for a in agents}
+        terminations = {a: bool(aec.terminations[a]) for a in agents}
+        truncations = {a: bool(aec.truncations[a]) for a in agents}
+        over = all(terminations[a] or truncations[a] for a in agents)
+        self.active_agent = None if over else aec.agent_selection
+        observations, infos = self._report(over)
+        if over:
+            while aec.agents:  # PettingZoo's dead-step, one per agent
+                aec.step(None)
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _report(self, over: bool) -> tuple[dict, dict[str, dict]]:
+        """Every agent's observation and info as the module docstring says (fresh AEC infos only)."""
+        aec = self.aec_env
+        active = self.active_agent
+        observations, infos = {}, {}
+        for a in self.agents:
+            obs = aec.observe(a)
+            info = dict(aec.infos[a]) if over or a == active else {}
+            info["active_agent"] = active
+            if self._flat:
+                info["action_mask"] = obs["action_mask"]
+                obs = obs["observation"]
+            observations[a] = obs
+            infos[a] = info
+        return observations, infos
+
+    def state(self) -> np.ndarray:
+        return self.aec_env.state()
+
+    def render(self):
+        return self.aec_env.render()
+
+    def close(self) -> None:
+        self.aec_env.close()
+
+    def __str__(self) -> str:
+        return str(self.unwrapped)
+
+
+def parallel_env(*, observation_format: str = "dict", **options: Any) -> TurnBasedParallelEnv:
+    """The parallel view of ``dungeon_env.env(**options)`` (same options; ``illegal_action``
+    ``"penalize"`` unless given); ``observation_format`` ``"dict"`` (the env's observation) or
+    ``"flat"`` (the vector, the mask in the infos). The rule: this module's docstring."""
+    return TurnBasedParallelEnv(env(**options), observation_format)
+
+
+__all__ = ["OBSERVATION_FORMATS", "TurnBasedParallelEnv", "parallel_env"]
