@@ -82,7 +82,7 @@ class TurnBasedParallelEnv(ParallelEnv):
         raw = aec_env.unwrapped
         self.possible_agents = list(raw.possible_agents)
         self.agents: list[str] = []
-        self.metadata = dict(raw.metadata, is_parallelizable=True)
+        self.metadata = dict(raw.metadata)  # is_parallelizable stays False: aec_to_parallel does not apply
         self.render_mode = raw.render_mode
         self.state_space = raw.state_space
         self.active_agent: str | None = None
