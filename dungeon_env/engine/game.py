@@ -220,7 +220,8 @@ class Game:
         if not _is_int(action) or action not in legal:
             kind, unit = self.decision
             raise IllegalActionError(
-                f"{self.agent} cannot play action {action!r} ({_action_name(action)}) at decision "
+                f"{self.agent} cannot play action {int(action) if _is_int(action) else repr(action)} "
+                f"({_action_name(action)}) at decision "
                 f"{kind.name.lower()} for {label(self, unit)}; legal: "
                 + ", ".join(f"{a} ({ACTION_NAMES[a]})" for a in legal)
             )
