@@ -87,3 +87,19 @@ def test_readme_agents_example_runs():
         compile(block.replace("heroes=3)", "heroes=3, max_turns=6)"), "README.md", "exec"),
         {"__name__": "readme"},
     )
+
+
+def test_readme_rl_library_snippets_run_or_compile():
+    """The parallel-view and SuperSuit snippets of "Use with RL libraries" run as printed; the
+    others (RLlib, Tianshou: slow to start) compile, and the libraries'
+    own tiny runs are tests/test_rllib.py and tests/test_tianshou.py."""
+    text = README.read_text()
+    section = text[text.index("## Use with RL libraries") : text.index("## Difficulty testing")]
+    blocks = [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+    assert len(blocks) == 4
+    for block in blocks:
+        compile(block, "README.md", "exec")
+    runnable = [b for b in blocks if "parallel_env(adventure" in b]
+    assert len(runnable) == 2  # the parallel view and SuperSuit
+    for block in runnable:
+        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
