@@ -102,6 +102,7 @@ def test_advised_policy_without_a_game_says_what_it_needs(advised_checkpoint):
         policy.act(obs, np.ones(N_ACTIONS, np.int8))
 
 
+@pytest.mark.filterwarnings("ignore::dungeon_env.aec.IllegalActionWarning")  # it steps unmasked
 def test_advised_role_env_passes_sb3s_env_checker():
     pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_checker import check_env
