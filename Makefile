@@ -27,10 +27,12 @@ demo: $(TRAIN_STAMP)
 test: $(TRAIN_STAMP)
 	$(PY) -m pytest -q -n 2
 
-bench: $(STAMP)
+# bench_learning needs torch and SB3 (the training extra)
+bench: $(TRAIN_STAMP)
 	$(PY) scripts/bench.py
 	$(PY) scripts/bench_env.py
 	$(PY) scripts/bench_balance.py
+	$(PY) scripts/bench_learning.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
