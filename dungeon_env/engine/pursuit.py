@@ -30,35 +30,39 @@ from dungeon_env.engine.tables import UNREACHABLE, memoised, open_steps
 if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
 
-FIELDS_MEMO_SIZE = 512  # distance fields kept per adventure (about 5 KB each)
+BOARDS_MEMO_SIZE = 128  # boards without their mover kept per adventure, with their fields (~5 KB each)
+GROUND_MEMO_SIZE = 64  # trap configurations whose open ground is kept
+BLOCKED = -1  # in a field: a square the search does not walk through (not reached)
 
 
 def allowed(g: Context, m: int, steps: list[tuple[int, int]]) -> tuple[list[int], bool]:
     """The actions of ``steps`` (``(action, square)`` pairs, each a free square one step away) that
     monster ``m`` may take, and whether it may end its Movement here."""
     s = g.state
-    heroes = [int(s.unit_pos[h]) for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE]
-    if not heroes:
-        return [a for a, _ in steps], True
     here = int(s.unit_pos[m])
-    ring = fight_ring(g, heroes)
+    walk = Walk.of(g, m, here)
+    if not walk.heroes:
+        return [a for a, _ in steps], True
+    ring = walk.ring
     if here in ring:  # duty 1: stay in the fight
         return [a for a, q in steps if q in ring], True
-    walk = Walk(g, m)
     budget = _budget(g, m)
-    reach = int(s.base_move[m]) + g.rules.move_stamina_max + 2  # no budget (nor a step past it) goes farther
-    to_fight = walk.field(tuple(sorted(q for q in ring if walk.passable[q])), reach)
+    base = int(s.base_move[m])
+    reach = base + g.rules.move_stamina_max + 2  # no budget (nor a step past it) goes farther
+    to_fight = walk.field(walk.fight_sources, reach)
     start = int(s.move_from[m])
-    if walk.via(to_fight, start) <= int(s.base_move[m]) and walk.via(to_fight, here) <= budget:  # duty 2
-        return [a for a, q in steps if q in ring or walk.via(to_fight, q) <= budget - 1], False
-    return _approach(walk, heroes, start, here, steps, budget, reach)
+    via = walk.via
+    if via(to_fight, start) <= base and via(to_fight, here) <= budget:  # duty 2
+        return [a for a, q in steps if q in ring or via(to_fight, q) <= budget - 1], False
+    return _approach(walk, start, here, steps, budget, reach)
 
 
-def _approach(walk: Walk, heroes: list[int], start: int, here: int, steps, budget: int, reach: int):
+def _approach(walk: Walk, start: int, here: int, steps, budget: int, reach: int):
     """Duty 3: end strictly closer to some hero than at the start, when a path allows it."""
-    fields = [walk.field((h,), reach, around=start) for h in heroes]
-    began = [walk.via(f, start) for f in fields]
-    now = [walk.via(f, here) for f in fields]
+    via = walk.via
+    fields = [walk.field((h,), reach, around=start) for h in walk.heroes]
+    began = [via(f, start) for f in fields]
+    now = [via(f, here) for f in fields]
     if not any(d < UNREACHABLE for d in began):
         return [a for a, _ in steps], True  # no path to any hero: no duty
 
@@ -67,7 +71,7 @@ def _approach(walk: Walk, heroes: list[int], start: int, here: int, steps, budge
 
     end_ok = any(n < d for n, d in zip(now, began, strict=True))
     if end_ok or can_close(now, budget):  # closer already, or it can still get there (maybe buying)
-        return [a for a, q in steps if can_close([walk.via(f, q) for f in fields], budget - 1)], end_ok
+        return [a for a, q in steps if can_close([via(f, q) for f in fields], budget - 1)], end_ok
     # a duty no longer possible (a trap sprung on the way): never farther from every hero
     end_ok = any(n <= d for n, d in zip(now, began, strict=True))
     return ([] if end_ok else [a for a, _ in steps]), True
@@ -89,39 +93,60 @@ def _budget(g: Context, m: int) -> int:
 
 
 class Walk:
-    """What monster ``m`` can walk through now: the board without the monster itself, with a key
-    for the memoised distance fields (the board changes only when a figure moves or a trap
-    springs, so a monster's fields are computed once for its whole Movement)."""
+    """What a monster can walk through now: the board without the monster itself, the living
+    heroes, their fight ring and the distance fields over that board.
 
-    def __init__(self, g: Context, m: int) -> None:
+    The board changes only when a figure moves, a trap springs or a door opens, so one Walk serves
+    a monster's whole Movement: :meth:`of` finds it again by the board's content (a memo per
+    adventure, shared by every game and copy: a Walk depends on nothing else)."""
+
+    def __init__(self, g: Context, occupant: np.ndarray, heroes: tuple[int, ...]) -> None:
         s = g.state
-        occupant = s.occupant.copy()
-        occupant[s.unit_pos[m]] = NO_UNIT
-        self.g = g
         self.steps = open_steps(g.tables, s.door_open)
-        boards = (occupant, s.trap_armed, s.trap_detected, s.door_open)
-        self.key = tuple(a.tobytes() for a in boards)
-        self.passable = memoised(
-            g.tables, "pursuit.passable", FIELDS_MEMO_SIZE, self.key, lambda: _walkable(g, occupant)
-        )
+        walkable = (occupant < 0) & _open_ground(g)
+        # a fresh field: UNREACHABLE where the search may walk, BLOCKED where it may not
+        self.blank = np.where(walkable, UNREACHABLE, BLOCKED).tolist()
+        self.heroes = heroes
+        self.ring = fight_ring(g, list(heroes))
+        self.fight_sources = tuple(sorted(q for q in self.ring if self.blank[q] > 0))
+        self.fields: dict[tuple, list[int]] = {}
 
-    def field(self, sources: tuple[int, ...], limit: int, around: int = -1) -> tuple[int, ...]:
+    @classmethod
+    def of(cls, g: Context, m: int, here: int) -> Walk:
+        """The Walk of monster ``m`` (standing on ``here``) on the board as it is now."""
+        s = g.state
+        occupant = s.occupant
+        occupant[here] = NO_UNIT  # the board without the mover (put back before returning)
+        n = s.n_heroes
+        status = s.unit_status[:n].tolist()
+        pos = s.unit_pos[:n].tolist()
+        heroes = tuple(pos[h] for h in range(n) if status[h] == ACTIVE)
+        key = (
+            occupant.tobytes(),
+            heroes,
+            s.trap_armed.tobytes(),
+            s.trap_detected.tobytes(),
+            s.door_open.tobytes(),
+        )
+        walk = memoised(g.tables, "pursuit.walks", BOARDS_MEMO_SIZE, key, lambda: cls(g, occupant, heroes))
+        occupant[here] = m
+        return walk
+
+    def field(self, sources: tuple[int, ...], limit: int, around: int = -1) -> list[int]:
         """Walking distance from the nearest source to every square, through walkable squares only
-        (a source itself may be occupied: a hero). Squares farther than ``limit`` are UNREACHABLE;
+        (a source itself may be occupied: a hero). Squares farther than ``limit`` are not reached;
         with ``around`` a square, the limit counts from the depth at which that square is reached
-        (the search stops ``limit`` squares past it: all that is compared lies near it)."""
-        key = (self.key, sources, limit, around)
-        return memoised(
-            self.g.tables,
-            "pursuit.fields",
-            FIELDS_MEMO_SIZE,
-            key,
-            lambda: self._search(sources, limit, around),
-        )
+        (the search stops ``limit`` squares past it: all that is compared lies near it). Read it
+        with :meth:`via` (a square not reached holds UNREACHABLE or BLOCKED)."""
+        key = (sources, limit, around)
+        found = self.fields.get(key)
+        if found is None:
+            found = self.fields[key] = self._search(sources, limit, around)
+        return found
 
-    def _search(self, sources: tuple[int, ...], limit: int, around: int) -> tuple[int, ...]:
-        steps, passable = self.steps, self.passable
-        dist = [UNREACHABLE] * len(passable)
+    def _search(self, sources: tuple[int, ...], limit: int, around: int) -> list[int]:
+        steps = self.steps
+        dist = self.blank.copy()
         for q in sources:
             dist[q] = 0
         frontier, d = list(sources), 0
@@ -131,34 +156,37 @@ class Walk:
             reached = []
             for q in frontier:
                 for r in steps[q]:
-                    if dist[r] > d and passable[r]:
+                    if dist[r] > d:  # not reached yet and walkable (BLOCKED is below any depth)
                         dist[r] = d
                         reached.append(r)
             frontier = reached
-            if stop == UNREACHABLE and around >= 0 and dist[around] < UNREACHABLE:
+            if stop == UNREACHABLE and around >= 0 and 0 <= dist[around] < UNREACHABLE:
                 stop = dist[around] + limit
-        return tuple(dist)
+        return dist
 
-    def via(self, field: tuple[int, ...], q: int) -> int:
+    def via(self, field: list[int], q: int) -> int:
         """The distance of square ``q`` in ``field``; for a square the field does not walk through
         (an armed trap the monster chooses to step on), one more than its nearest neighbour's."""
-        if field[q] < UNREACHABLE:
-            return field[q]
-        return min((field[r] + 1 for r in self.steps[q]), default=UNREACHABLE)
+        d = field[q]
+        if 0 <= d < UNREACHABLE:
+            return d
+        return min(
+            ((UNREACHABLE if (d := field[r]) < 0 else d) + 1 for r in self.steps[q]), default=UNREACHABLE
+        )
 
 
-def _walkable(g: Context, occupant: np.ndarray) -> tuple[bool, ...]:
-    """Squares with no figure, no obstacle, no hazard and no armed trap."""
-    s = g.state
-    walkable = (occupant < 0) & ~_obstacles(g)
-    for i, trap in enumerate(g.tables.adventure.traps):
-        if s.trap_armed[i] or s.trap_detected[i]:  # an armed trap, or a hazard (sprung, detected, not armed)
-            walkable[g.square(*trap.at)] = False
-    return tuple(walkable.tolist())
+def _open_ground(g: Context) -> np.ndarray:
+    """Squares with no obstacle, no hazard and no armed trap (memoised per trap configuration)."""
+    s, t = g.state, g.tables
 
+    def compute() -> np.ndarray:
+        ground = ~(t.furniture | t.blockage)
+        for i, trap in enumerate(t.adventure.traps):
+            if (
+                s.trap_armed[i] or s.trap_detected[i]
+            ):  # an armed trap, or a hazard (sprung, detected, not armed)
+                ground[g.square(*trap.at)] = False
+        return ground
 
-def _obstacles(g: Context) -> np.ndarray:
-    cached = g.tables.cache.get("pursuit.obstacles")
-    if cached is None:
-        cached = g.tables.cache["pursuit.obstacles"] = g.tables.furniture | g.tables.blockage
-    return cached
+    key = (s.trap_armed.tobytes(), s.trap_detected.tobytes())
+    return memoised(t, "pursuit.ground", GROUND_MEMO_SIZE, key, compute)
