@@ -9,21 +9,23 @@ one-hot, and the policy network's action logits get that one-hot times a learned
 advisor; PPO then learns where deviating from the advice wins more games.
 
 The observation is the env's observation without its two biggest pieces (the 19 board planes and
-``all_items``; the advisor already reads the board), followed by the advice:
+``item_table``; the advisor already reads the board), followed by the advice:
 
-``advised = [units, items, spells, candidates, role, me, ..., turn] + one_hot(advice, N_ACTIONS)``
+``advised = [figures, items, spells, candidates, role, me, ..., turn] + one_hot(advice, N_ACTIONS)``
 
 ``AdvisedObserver`` builds it from the engine's game (for agents) or from the env's flat observation.
 Given the ``layout`` of an older version (``agents.obs_layout``; the shipped policies were trained on
-commit 2df847b's), it builds that version's advised observation instead: the kept pieces of the old
-layout filled from today's observation by names, then an advice one-hot of the old action table's
-size (advice beyond it, a newer action, gives no one-hot).
+commit 2df847b's), it builds that version's advised observation instead, from the game: the v0
+observation (``agents.observation_v0``, the env's layout before issue 13), its kept pieces mapped to
+the old layout by names, then an advice one-hot of the old action table's size (advice beyond it, a
+newer action, gives no one-hot).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from agents import observation_v0
 from agents.obs_layout import advised_size, advised_translator, compact_size
 from dungeon_env.engine import Game
 from dungeon_env.engine.actions import N_ACTIONS
@@ -31,14 +33,16 @@ from dungeon_env.engine.sideview import side_view
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
 
 SIDES = ("heroes", "dm")
-DROPPED_PIECES = ("board", "all_items")
+DROPPED_PIECES = ("board", "item_table")
 COMPACT_SLICES = tuple(OBS_SPEC.slice(name) for name, _ in OBS_SPEC.pieces if name not in DROPPED_PIECES)
 COMPACT_SIZE = sum(s.stop - s.start for s in COMPACT_SLICES)
 ADVISED_SIZE = COMPACT_SIZE + N_ACTIONS
+# the upper bound of every entry (1, or an id column's bound; the advice one-hot: 1)
+ADVISED_HIGH = np.concatenate([OBS_SPEC.high()[s] for s in COMPACT_SLICES] + [np.ones(N_ACTIONS, np.float32)])
 
 
 def compact_observation(flat: np.ndarray) -> np.ndarray:
-    """The env's flat observation without the board planes and ``all_items``."""
+    """The env's flat observation without the board planes and ``item_table``."""
     return np.concatenate([flat[s] for s in COMPACT_SLICES])
 
 
@@ -81,7 +85,7 @@ class AdvisedObserver:
     def __init__(self, side: str, seed: int | None = None, layout: dict | None = None) -> None:
         self.side = side
         self.advisor = make_advisor(side, seed)
-        self._observer = Observer()
+        self._observer = Observer() if layout is None else observation_v0.Observer()
         self.layout = layout
         self._translate = advised_translator(layout) if layout is not None else None
         self.size = advised_size(layout) if layout is not None else ADVISED_SIZE
@@ -97,8 +101,9 @@ class AdvisedObserver:
         return int(self.advisor.choose(side_view(game)))
 
     def from_flat(self, flat: np.ndarray, game: Game | None) -> np.ndarray:
-        """The advised observation of an env's flat observation; ``game`` is ``None`` (no advice)
-        when nothing is asked (the episode is over)."""
+        """The advised observation of a flat observation (the env's; with an older ``layout``, a v0
+        vector of ``agents.observation_v0``, as ``from_game`` builds); ``game`` is ``None`` (no
+        advice) when nothing is asked (the episode is over)."""
         advice = None if game is None or game.over else self.advice(game)
         if self._translate is None:
             return advised_observation(flat, advice)
@@ -116,6 +121,7 @@ class AdvisedObserver:
 
 
 __all__ = [
+    "ADVISED_HIGH",
     "ADVISED_SIZE",
     "COMPACT_SIZE",
     "AdvisedObserver",

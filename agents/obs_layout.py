@@ -12,6 +12,10 @@ the policies trained on it (``agents/policies/layout_<commit>.json``, made by
 ``Translator(old, new)`` builds the old vector from a new one *by names*: an entry whose name (or,
 on a positional axis, whose position) is missing from the new layout is 0; new entries are dropped.
 It is one numpy gather per call.
+
+Layout v1 (issue 13) replaced v0's one-hot card columns by integer ids, which no renaming maps
+back; so every recorded layout (all predate v1) is translated from a v0 vector, built from the game
+by ``agents.observation_v0`` (the v0 observer, kept for them: ``v0_layout()``), never from v1.
 """
 
 from __future__ import annotations
@@ -25,10 +29,14 @@ FORMAT = "dungeon_env.layout/1"
 # Which axes of a piece carry names, and the observation module's attribute that lists them.
 AXES_OF = {
     "board": ("PLANES", None, None),
-    "units": ("UNIT_COLUMNS", None),
-    "all_items": (None, "ALL_ITEM_COLUMNS"),
-    "items": (None, "ITEM_COLUMNS"),
-    "spells": (None, "SPELL_COLUMNS"),
+    "units": ("UNIT_COLUMNS", None),  # v0
+    "all_items": (None, "ALL_ITEM_COLUMNS"),  # v0
+    "figures": (None, "FIGURE_COLUMNS"),
+    "item_table": (None, "ITEM_TABLE_COLUMNS"),
+    "items": (None, "ITEM_COLUMNS"),  # v0
+    "spells": (None, "SPELL_COLUMNS"),  # v0
+    "own_items": (None, "ITEM_COLUMNS"),
+    "own_spells": (None, "SPELL_COLUMNS"),
     "candidates": (None, "CANDIDATE_COLUMNS"),
     "role": (("hero", "dm"),),
     "acting": ("ACTING",),
@@ -36,7 +44,8 @@ AXES_OF = {
     "decision": ("DECISION_NAMES",),
     "target_purpose": ("TARGET_PURPOSES",),
 }
-ADVISED_DROPPED = ("board", "all_items")  # agents.advised.DROPPED_PIECES since issue 5
+ADVISED_DROPPED = ("board", "item_table")  # agents.advised.DROPPED_PIECES (layout v1)
+ADVISED_DROPPED_V0 = ("board", "all_items")  # the advised view of layout v0 (issue 5 to issue 13)
 
 
 def _names(observation, source) -> list[str] | None:
@@ -72,6 +81,15 @@ def current_layout() -> dict:
     from dungeon_env.engine import actions
 
     return describe(observation, actions, commit="current")
+
+
+def v0_layout() -> dict:
+    """The layout of ``agents.observation_v0`` (the env's observation before issue 13) with today's
+    action table: the source that policies trained on v0 layouts are translated from."""
+    from agents import observation_v0
+    from dungeon_env.engine import actions
+
+    return describe(observation_v0, actions, commit="v0", dropped=ADVISED_DROPPED_V0)
 
 
 def load_layout(path: str | Path) -> dict:
@@ -144,8 +162,9 @@ class Translator:
 
 
 def advised_translator(old: dict, new: dict | None = None) -> Translator:
-    """The old layout's advised view (without its advice one-hot) from today's flat observation."""
-    new = current_layout() if new is None else new
+    """The old layout's advised view (without its advice one-hot) from a flat observation of layout
+    ``new`` (default: v0's, ``agents.observation_v0``, which every recorded layout predates)."""
+    new = v0_layout() if new is None else new
     dropped = set(old["advised"]["dropped"])
     return Translator(old, new, [p["name"] for p in old["pieces"] if p["name"] not in dropped])
 
@@ -159,4 +178,5 @@ __all__ = [
     "current_layout",
     "describe",
     "load_layout",
+    "v0_layout",
 ]

@@ -1,4 +1,8 @@
-"""Observations from named pieces: one float32 vector, its layout declared once as ``[(name, shape)]``.
+"""The observation of ``dungeon_v0`` (layout v0, before issue 13), frozen: kept for the policies trained
+on it (the bundled ``agents/policies/*.zip``, through ``agents.obs_layout``) until they are retrained.
+The env's observation is ``dungeon_env.observation`` (layout v1); do not change this module.
+
+Observations from named pieces: one float32 vector, its layout declared once as ``[(name, shape)]``.
 
 Every agent gets the same layout (one shared observation space); the ``role`` piece tells heroes
 from the Dungeon Master. All values lie in ``[0, 1]``. Run ``python -m dungeon_env.observation`` (or

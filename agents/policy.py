@@ -21,7 +21,9 @@ that skip the env. Sampling uses the agent's own generator (``seed``), never tor
 A checkpoint trained on an older observation layout and action table (the shipped policies: commit
 2df847b, 76 actions, before ``back`` and the hero abilities) plays on the layout it was trained with:
 the layout is recorded as ``agents/policies/layout_<commit>.json`` (``agents.obs_layout``) and found
-by the model's observation size; its observation is built from today's by names, and the policy
+by the model's observation size; its observation is built from the game (so such a checkpoint needs
+``env=`` or ``game=``): the v0 observation of ``agents.observation_v0`` mapped to the recorded
+layout by names (layout v1 replaced v0's one-hot columns by ids, which no renaming maps back), and the policy
 picks only among the first ``n`` actions of the mask (``n`` its action table's size; those ids are
 unchanged). A decision that offers none of them raises an error (every decision that offers a newer
 action also offers an older one, so it does not happen).
@@ -33,9 +35,10 @@ from pathlib import Path
 
 import numpy as np
 
+from agents import observation_v0
 from agents.advised import ADVISED_SIZE, AdvisedObserver, role_of
 from agents.base import find_game
-from agents.obs_layout import Translator, advised_size, current_layout, load_layout
+from agents.obs_layout import Translator, advised_size, load_layout, v0_layout
 
 POLICY_DIR = Path(__file__).parent / "policies"
 ROLES = ("heroes", "dm")
@@ -135,7 +138,7 @@ class PolicyAgent:
             if self._is_advised:
                 self._advised = AdvisedObserver(self.role, self._seed, self._layout)
             elif self._layout is not None:
-                self._old_plain = Translator(self._layout, current_layout())
+                self._old_plain = Translator(self._layout, v0_layout())
             self._model = model
         return self._model
 
@@ -161,8 +164,9 @@ class PolicyAgent:
         source = self._env if self._env is not None else self._game
         if source is None:
             raise RuntimeError(
-                f"{self.path.name} is an advised policy: it needs the game to ask its scripted advisor; "
-                "construct PolicyAgent with env=... or game=..., or call bind()"
+                f"{self.path.name} needs the game (an advised policy asks its scripted advisor; a policy "
+                "of an older layout reads the v0 observation built from it): construct PolicyAgent with "
+                "env=... or game=..., or call bind()"
             )
         return find_game(source)
 
@@ -174,10 +178,10 @@ class PolicyAgent:
             observation = observation["observation"]
         observation = np.asarray(observation, np.float32)
         size = int(np.prod(self.model.observation_space.shape))
-        if self.advised and observation.shape != (size,):
+        if self._layout is not None:  # an older layout: its observation is built from the game (v0)
+            observation = self.observe(self.game)[0]
+        elif self.advised and observation.shape != (size,):
             observation = self._advised.from_flat(observation, self.game)
-        elif self._old_plain is not None and observation.shape != (size,):
-            observation = self._old_plain(observation)
         return self._pick(observation, np.asarray(action_mask).astype(bool))
 
     def choose(self, game) -> int:
@@ -191,7 +195,7 @@ class PolicyAgent:
             return self._advised.from_game(game)
         from dungeon_env.observation import Observer
 
-        self._plain = self._plain or Observer()
+        self._plain = self._plain or (Observer() if self._old_plain is None else observation_v0.Observer())
         role, me = role_of(game.agent)
         obs = self._plain.observe(game, role, me, True, game.max_turns)
         flat = obs["observation"] if self._old_plain is None else self._old_plain(obs["observation"])

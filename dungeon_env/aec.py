@@ -1,4 +1,4 @@
-"""dungeon_v0: heroes against the Dungeon Master, as a PettingZoo AEC environment (the env card).
+"""dungeon_v1: heroes against the Dungeon Master, as a PettingZoo AEC environment (the env card).
 
 ```python
 import dungeon_env
@@ -16,7 +16,8 @@ for agent in env.agent_iter():
 | Import | `dungeon_env.env(**options)` (wrapped), `dungeon_env.raw_env(**options)` (unwrapped) |
 | Actions | `Discrete(N_ACTIONS)`, one flat table for every decision, masked |
 | Agents | `hero_0` .. `hero_{k-1}` (k = 3..5) and `dm` |
-| Observation | `Dict(observation=Box(0, 1, (size,), float32), action_mask=Box(0, 1, (N_ACTIONS,), int8))` |
+| Observation | `Dict(observation=Box(0, high, (size,), float32), action_mask=Box(0, 1, (N,), int8))` |
+| Dict format | `observation_format="dict"`: one Box per piece (`DICT_PIECES`) plus `action_mask` |
 | Spaces | one observation space and one action space object, shared by every agent |
 | Turn order | follows the engine's pending decision (never a fixed round robin) |
 | Render modes | `ansi` (text), `rgb_array` (numpy image), `human` (pygame window) |
@@ -51,19 +52,25 @@ by groups:
 ``obs["action_mask"]`` holds exactly the legal actions of the agent asked, and is never all zeros
 for it; every other agent's mask is all zeros.
 
-**Observation.** One float32 vector in ``[0, 1]`` made of named pieces (``dungeon_env.observation``;
-``unflatten(obs)`` gives the pieces back, ``layout_markdown()`` prints the layout): board planes
-over the 28x24 squares (revealed areas, corridors, walls, closed and open doors, furniture,
-blockages, exits, traps, heroes, monsters, corpses, the acting figure), a unit table of features x
-64 figure slots (side, status, position, Health/Stamina/Magic as fractions, flags, base profile,
-traits, card), every item in play (holder, deck, card), the observing hero's items and spells (row
-k is ``item_k`` / ``spell_k``), the candidates of a ``choose_target`` decision (row k is
-``target_k``), and the decision context: role, ``me`` (the observing hero), whose turn, the acting
-agent, the phase (with the combat sub-steps), the decision kind and its two args, combat, Light
-and turn. Heroes see what heroes may know: the layout of revealed areas only, figures in revealed
-areas only, detected traps only, the identity of identified items only; the DM sees everything.
-``state()`` is the global state for centralised critics: the DM's view, which hides nothing
-(``state_space`` is the observation's Box).
+**Observation.** One float32 vector made of named pieces (``dungeon_env.observation``, layout v1;
+``unflatten(obs)`` gives the pieces back, ``layout_markdown()`` prints the layout,
+docs/OBSERVATION.md): board planes ``[19, 28, 24]`` first (revealed areas, corridors, walls, closed
+and open doors, furniture, blockages, exits, traps, heroes, monsters, corpses, the acting figure),
+then entity tables with one row per thing: ``figures`` (64 figure slots x features: side, status,
+position, Health/Stamina/Magic as fractions, flags, base profile, traits, the acting and candidate
+marks, ``kind`` the card id), the observing hero's ``own_items`` and ``own_spells`` (row k is
+``item_k`` / ``spell_k``), the ``candidates`` of a ``choose_target`` decision (row k is ``target_k``) and the
+``item_table`` of every item in play (holder, deck, card id); then the decision context: role,
+``me`` (the observing hero), whose turn, the acting agent, the phase (with the combat sub-steps),
+the decision kind and its two args, combat, Light and turn. Values lie in ``[0, 1]``, except the id
+columns (card, spell and row ids: small integers, 0 for none), bounded by the Box's ``high``.
+``observation_format="dict"`` gives the pieces as a ``gymnasium.spaces.Dict`` (``board``,
+``figures``, ``own_items``, ``own_spells``, ``candidates``, ``item_table``, ``context`` and
+``action_mask``;
+SB3's ``MultiInputPolicy`` reads it). Heroes see what heroes may know: the layout of revealed areas
+only, figures in revealed areas only, detected traps only, the identity of identified items only;
+the DM sees everything. ``state()`` is the global state for centralised critics: the DM's view as
+a flat vector, which hides nothing (``state_space`` is its Box).
 
 **Rewards.** Heroes share the team's reward, and every hero gets all of it, including a hero who
 has already left the dungeon or died. At the end of the adventure: ``reward_completed`` (+1) when it
@@ -105,7 +112,8 @@ every agent's info also has ``outcome`` (``completed``, ``failed``,
 ``heroes`` (3-5 hero ids or names from the roster, or a count), ``max_turns`` (100),
 ``render_mode``, ``reward_completed``, ``reward_completed_without_goal``, ``reward_failed``,
 ``reward_truncated`` (numbers; anything else is a ``ValueError`` naming the option), ``shaping``,
-``illegal_action``, ``illegal_reward``, ``info_events`` (False), ``variant`` (rule and content overrides: a
+``illegal_action``, ``illegal_reward``, ``info_events`` (False), ``observation_format`` (``"flat"``
+or ``"dict"``), ``variant`` (rule and content overrides: a
 ``dungeon_env.content.variants.Variant``, a list of ``"key=value"`` strings such as
 ``["light.start=15"]``, or a ``.toml`` path; None: the rules as written; docs/VARIANTS.md).
 ``reset(seed=...)`` makes everything that follows reproducible; ``reset()`` without a seed draws
@@ -132,6 +140,13 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
   default (``raw_env`` still raises); per-agent ``infos[...]["events"]`` are opt-in
   (``info_events=True``; the whole log stays on ``env.unwrapped.events``); the ``seed`` attribute
   is ``episode_seed`` (libraries call ``env.seed(...)`` as a method); ``dungeon_env.parallel_env``.
+- v1, 2026-12-01 (issue 13): observation layout v1. The ``units`` piece ``[feature, slot]`` became
+  the ``figures`` table ``[slot, feature]``; one-hot card, item and spell columns became integer
+  ids (``kind``, ``card``, ``spell``; a figure's ability columns follow from its ``kind``), a
+  candidate's ``slot`` fraction its ``row`` id, ``all_items`` the compact ``item_table`` (holder as
+  a row id), ``items`` / ``spells`` ``own_items`` / ``own_spells``; 25,083 floats became 17,061;
+  the observation Box's ``high`` is 1 except for the id columns. New ``observation_format="dict"``.
+  Policies trained on v0 play on through ``agents/observation_v0.py``.
 """
 
 from __future__ import annotations
@@ -150,10 +165,25 @@ from dungeon_env.content.variants import Variant
 from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
 from dungeon_env.engine.actions import DECISION_NAMES
 from dungeon_env.engine.knowledge import HeroLens, dm_events, hero_events, hero_view
-from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
+from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer, as_dict, dict_high
 from dungeon_env.rewards import check_reward, check_shaping, outcome_reward, outcome_table, shaping_reward
 
-ENV_NAME = "dungeon_v0"
+ENV_NAME = "dungeon_v1"
+OBSERVATION_FORMATS = ("flat", "dict")
+
+
+def make_observation_space(observation_format: str = "flat") -> spaces.Dict:
+    """The observation space every agent shares: ``{"observation": Box, "action_mask": Box}``
+    (``"flat"``, PettingZoo's classic games), or one Box per piece of ``DICT_PIECES`` plus
+    ``action_mask`` (``"dict"``, for SB3's ``MultiInputPolicy``). Bounds: [0, 1], id columns 0..n."""
+    mask = spaces.Box(0, 1, (N_ACTIONS,), np.int8)
+    if observation_format == "flat":
+        high = OBS_SPEC.high()
+        return spaces.Dict(
+            {"observation": spaces.Box(0.0, high, high.shape, np.float32), "action_mask": mask}
+        )
+    pieces = {name: spaces.Box(0.0, high, high.shape, np.float32) for name, high in dict_high().items()}
+    return spaces.Dict(pieces | {"action_mask": mask})
 
 
 class IllegalActionWarning(UserWarning):
@@ -188,11 +218,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         illegal_reward: float = -1.0,
         variant: Variant | list[str] | dict | str | None = None,
         info_events: bool = False,
+        observation_format: str = "flat",
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
+        if observation_format not in OBSERVATION_FORMATS:
+            raise ValueError(
+                f"observation_format must be one of {OBSERVATION_FORMATS}, got {observation_format!r}"
             )
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
@@ -229,19 +264,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             "illegal_reward": self.illegal_reward,
             "variant": None if self.variant == Variant() else self.variant.to_json(),
             "info_events": info_events,
+            "observation_format": observation_format,
         }
         self.possible_agents = [f"hero_{i}" for i in range(len(self.hero_ids))] + ["dm"]
         self._roles = {agent: _role_of(agent) for agent in self.possible_agents}
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (OBS_SPEC.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
-            }
-        )
+        self.observation_format = observation_format
+        self._observation_space = make_observation_space(observation_format)
         self._action_space = spaces.Discrete(N_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
-        self.state_space = self._observation_space["observation"]
+        self.state_space = spaces.Box(0.0, OBS_SPEC.high(), (OBS_SPEC.size,), np.float32)
         self._observer = Observer()
         self._seed_rng: random.Random | None = None
         self._window = None
@@ -300,7 +332,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             and not self.truncations.get(agent, True)
             and self.illegal is None
         )
-        return self._observer.observe(self.game, role, me, to_act, self.max_turns)
+        obs = self._observer.observe(self.game, role, me, to_act, self.max_turns)
+        if self.observation_format == "dict":
+            return as_dict(obs["observation"]) | {"action_mask": obs["action_mask"]}
+        return obs
 
     def state(self) -> np.ndarray:
         return self._observer.state(self.game, self.max_turns)

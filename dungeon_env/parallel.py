@@ -33,10 +33,13 @@ order; **each parallel step is one AEC step of the agent the game asks**:
   ``events`` if ``info_events=True``), the others only ``active_agent``; on the last step every
   agent gets its final AEC info (``outcome``, ``reason``, ``objectives``, ``goals_met``) with
   ``active_agent`` None.
-- ``observation_format="flat"`` (default ``"dict"``): for libraries that want a flat ``Box`` and the
-  mask in the infos (AgileRL: it refuses an ``action_mask`` key in the observation): each
-  observation is the vector ``obs["observation"]`` alone (``observation_space(agent)`` is that
-  ``Box``) and every agent's info carries ``action_mask`` (int8, the same mask) at every step.
+- ``action_mask_in="info"`` (default ``"observation"``): for libraries that want the observation
+  without the mask and the mask in the infos (AgileRL: it refuses an ``action_mask`` key in the
+  observation): each observation is the vector ``obs["observation"]`` alone (``observation_space(agent)``
+  is that ``Box``; with the env's ``observation_format="dict"``, the dict of pieces without
+  ``action_mask``) and every agent's info carries ``action_mask`` (int8, the same mask) at every step.
+  (Named ``observation_format="flat"`` before issue 13; ``observation_format`` is now the env's option,
+  ``"flat"`` or ``"dict"``, passed on to it.)
 - ``state()`` / ``state_space``: the AEC env's global state; ``unwrapped`` is the raw AEC env (as with
   PettingZoo's own converters): ``env.unwrapped.events``, ``.game``, ``.episode_seed``.
 
@@ -64,21 +67,19 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from dungeon_env.aec import env
 
-OBSERVATION_FORMATS = ("dict", "flat")
+MASK_PLACES = ("observation", "info")
 
 
 class TurnBasedParallelEnv(ParallelEnv):
     """A turn-based AEC env (``dungeon_env.env()``) seen as a ``ParallelEnv``; the rule is the
     module docstring. ``aec_env`` is the AEC env it plays, as given."""
 
-    def __init__(self, aec_env: AECEnv, observation_format: str = "dict") -> None:
-        if observation_format not in OBSERVATION_FORMATS:
-            raise ValueError(
-                f"observation_format must be one of {OBSERVATION_FORMATS}, got {observation_format!r}"
-            )
+    def __init__(self, aec_env: AECEnv, action_mask_in: str = "observation") -> None:
+        if action_mask_in not in MASK_PLACES:
+            raise ValueError(f"action_mask_in must be one of {MASK_PLACES}, got {action_mask_in!r}")
         self.aec_env = aec_env
-        self.observation_format = observation_format
-        self._flat = observation_format == "flat"
+        self.action_mask_in = action_mask_in
+        self._mask_in_info = action_mask_in == "info"
         raw = aec_env.unwrapped
         self.possible_agents = list(raw.possible_agents)
         self.agents: list[str] = []
@@ -93,7 +94,11 @@ class TurnBasedParallelEnv(ParallelEnv):
 
     def observation_space(self, agent: str) -> spaces.Space:
         space = self.aec_env.observation_space(agent)
-        return space["observation"] if self._flat else space
+        if not self._mask_in_info:
+            return space
+        if "observation" in space.spaces:
+            return space["observation"]
+        return spaces.Dict({k: v for k, v in space.spaces.items() if k != "action_mask"})
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.aec_env.action_space(agent)
@@ -138,9 +143,9 @@ class TurnBasedParallelEnv(ParallelEnv):
             obs = aec.observe(a)
             info = dict(aec.infos[a]) if over or a == active else {}
             info["active_agent"] = active
-            if self._flat:
-                info["action_mask"] = obs["action_mask"]
-                obs = obs["observation"]
+            if self._mask_in_info:
+                info["action_mask"] = obs.pop("action_mask")
+                obs = obs.get("observation", obs)
             observations[a] = obs
             infos[a] = info
         return observations, infos
@@ -158,11 +163,12 @@ class TurnBasedParallelEnv(ParallelEnv):
         return str(self.unwrapped)
 
 
-def parallel_env(*, observation_format: str = "dict", **options: Any) -> TurnBasedParallelEnv:
-    """The parallel view of ``dungeon_env.env(**options)`` (same options; ``illegal_action``
-    ``"penalize"`` unless given); ``observation_format`` ``"dict"`` (the env's observation) or
-    ``"flat"`` (the vector, the mask in the infos). The rule: this module's docstring."""
-    return TurnBasedParallelEnv(env(**options), observation_format)
+def parallel_env(*, action_mask_in: str = "observation", **options: Any) -> TurnBasedParallelEnv:
+    """The parallel view of ``dungeon_env.env(**options)`` (same options, ``observation_format``
+    included; ``illegal_action`` ``"penalize"`` unless given); ``action_mask_in`` ``"observation"``
+    (the env's observation as it is) or ``"info"`` (the observation without the mask, the mask in
+    the infos). The rule: this module's docstring."""
+    return TurnBasedParallelEnv(env(**options), action_mask_in)
 
 
-__all__ = ["OBSERVATION_FORMATS", "TurnBasedParallelEnv", "parallel_env"]
+__all__ = ["MASK_PLACES", "TurnBasedParallelEnv", "parallel_env"]

@@ -8,7 +8,10 @@ an agent spec (``make_opponent``): ``"random"`` (uniform among the legal actions
 ``reset``'s seed) or any other of ``agents.spec`` (``"scripted"``, ``"search[rollouts=8]"``,
 ``"policy"``, a checkpoint path...), built for the other side and bound to this env.
 
-- observation: the env's flat observation vector, ``Box(0, 1, (size,), float32)``
+- observation: the env's flat observation vector, ``Box(0, high, (size,), float32)``; with
+  ``observation_format="dict"``, a ``gymnasium.spaces.Dict`` of its pieces (``board``, ``figures``,
+  ..., ``context``: ``dungeon_env.observation.DICT_PIECES``) for SB3's ``MultiInputPolicy``, without
+  the mask (the opponent is always handed the flat vector)
 - action: ``Discrete(N_ACTIONS)``; ``action_masks()`` gives the legal actions as booleans, for
   sb3-contrib's ``MaskablePPO`` (also through ``SubprocVecEnv``/``DummyVecEnv`` via ``env_method``)
 - reward: the side's own: the team reward for ``"heroes"`` (counted once, not once per hero: every
@@ -32,7 +35,8 @@ import sys
 import gymnasium
 import numpy as np
 
-from dungeon_env.aec import raw_env
+from dungeon_env.aec import OBSERVATION_FORMATS, make_observation_space, raw_env
+from dungeon_env.observation import as_dict
 
 ROLES = ("heroes", "dm")
 MAX_REDRAWS = 100
@@ -87,16 +91,31 @@ class RoleEnv(gymnasium.Env):
     """One side of the game as a Gymnasium env; see the module docstring."""
 
     def __init__(
-        self, role: str = "heroes", opponent="random", illegal_action: str = "penalize", **env_kwargs
+        self,
+        role: str = "heroes",
+        opponent="random",
+        illegal_action: str = "penalize",
+        observation_format: str = "flat",
+        **env_kwargs,
     ):
         if role not in ROLES:
             raise ValueError(f"role must be one of {ROLES}, got {role!r}")
+        if observation_format not in OBSERVATION_FORMATS:
+            raise ValueError(
+                f"observation_format must be one of {OBSERVATION_FORMATS}, got {observation_format!r}"
+            )
         self.role = role
+        self.observation_format = observation_format
         self.env = raw_env(illegal_action=illegal_action, **env_kwargs)
         self.opponent = make_opponent(opponent, side="heroes" if role == "dm" else "dm", env=self.env)
         self.render_mode = self.env.render_mode
         self.metadata = {"render_modes": self.env.metadata["render_modes"], "render_fps": 4}
-        self.observation_space = self.env.observation_space("dm")["observation"]
+        space = make_observation_space(observation_format)
+        self.observation_space = (
+            space["observation"]
+            if observation_format == "flat"
+            else gymnasium.spaces.Dict({k: v for k, v in space.spaces.items() if k != "action_mask"})
+        )
         self.action_space = self.env.action_space("dm")
         self._mask = np.ones(self.action_space.n, bool)
 
@@ -163,6 +182,8 @@ class RoleEnv(gymnasium.Env):
         else:  # the episode is over: the side's view of the end
             obs = env.observe("dm" if self.role == "dm" else env.possible_agents[0])
             self._mask = np.ones(self.action_space.n, bool)
+        if self.observation_format == "dict":
+            return as_dict(obs["observation"])
         return obs["observation"]
 
     def _info(self) -> dict:

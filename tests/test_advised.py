@@ -21,7 +21,7 @@ def test_advised_observation_is_the_compact_pieces_then_the_advice_one_hot():
     flat = np.arange(OBS_SPEC.size, dtype=np.float32)
     out = advised_observation(flat, 7)
     assert out.shape == (ADVISED_SIZE,) and ADVISED_SIZE == COMPACT_SIZE + N_ACTIONS
-    dropped = np.concatenate([np.arange(OBS_SPEC.size)[OBS_SPEC.slice(n)] for n in ("board", "all_items")])
+    dropped = np.concatenate([np.arange(OBS_SPEC.size)[OBS_SPEC.slice(n)] for n in ("board", "item_table")])
     kept = np.setdiff1d(np.arange(OBS_SPEC.size), dropped)
     np.testing.assert_array_equal(out[:COMPACT_SIZE], kept)  # every other piece, in order
     advice = out[COMPACT_SIZE:]

@@ -15,11 +15,14 @@ from dungeon_env.content import adventure_names, load_items
 from dungeon_env.engine.knowledge import dm_events
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.observation import (
+    FCOL,
+    FIGURE_COLUMNS,
+    ICOL,
+    ITEM_CARDS,
     OBS_SPEC,
     PLANE,
     PLANES,
-    UCOL,
-    UNIT_COLUMNS,
+    TCOL,
     layout_markdown,
     unflatten,
 )
@@ -58,8 +61,8 @@ def test_the_layout_table_names_every_piece_plane_and_column():
         assert f"`{name}`" in text
     for name, _ in PLANES:
         assert f"`{name}`" in text
-    for name, _ in UNIT_COLUMNS:
-        assert name.startswith("type_") or f"`{name}`" in text
+    for name, _ in FIGURE_COLUMNS:
+        assert f"`{name}`" in text
     assert str(OBS_SPEC.size) in text
 
 
@@ -72,13 +75,15 @@ def test_the_pieces_describe_the_decision_and_the_figures():
     p = views(env, agent)
     assert p["role"].tolist() == [1.0, 0.0] and p["me"][unit] == 1.0 and p["my_turn"][0] == 1.0
     assert p["decision"][kind] == 1.0 and p["phase"][game.state.phase] == 1.0 and p["acting"][unit] == 1.0
-    assert p["units"][UCOL["acting"], unit] == 1.0 and p["units"][UCOL["me"], unit] == 1.0
+    assert p["figures"][unit, FCOL["acting"]] == 1.0 and p["figures"][unit, FCOL["me"]] == 1.0
     x, y = game.xy(int(game.state.unit_pos[unit]))
     assert p["board"][PLANE["acting_unit"], y, x] == 1.0 and p["board"][PLANE["heroes"], y, x] == 1.0
-    assert p["units"][UCOL["x"], unit] == pytest.approx(x / 23) and p["units"][
-        UCOL["y"], unit
+    assert p["figures"][unit, FCOL["x"]] == pytest.approx(x / 23) and p["figures"][
+        unit, FCOL["y"]
     ] == pytest.approx(y / 27)
-    assert p["units"][UCOL["health"], unit] == 1.0 and p["units"][UCOL["hero"], : game.state.n_heroes].all()
+    assert (
+        p["figures"][unit, FCOL["health"]] == 1.0 and p["figures"][: game.state.n_heroes, FCOL["hero"]].all()
+    )
     other = views(env, "dm")
     assert other["role"].tolist() == [0.0, 1.0] and other["my_turn"][0] == 0.0 and not other["me"].any()
     assert np.array_equal(env.state(), env.observe("dm")["observation"])
@@ -143,12 +148,14 @@ def test_face_down_items_show_no_identity_to_heroes():
     (hero_a, dm_a), (hero_b, dm_b) = seen.values()
     assert np.array_equal(hero_a, hero_b), "two different face-down potions look the same to heroes"
     assert not np.array_equal(dm_a, dm_b), "the DM sees which potion it is"
-    items = unflatten(hero_a)["items"]
-    assert items[0, 0] == 1.0 and items[0, 1] == 0.0  # present, not identified
-    assert items[0, 4 + 2] == 1.0  # its deck (potions) is known
+    items = unflatten(hero_a)["own_items"]
+    assert items[0, ICOL["present"]] == 1.0 and items[0, ICOL["identified"]] == 0.0
+    assert items[0, ICOL["deck_potions"]] == 1.0  # its deck is known
+    assert items[0, ICOL["card"]] == 0.0  # its card is not
+    assert unflatten(dm_a)["item_table"][:, TCOL["card"]].max() > 0  # the DM's table names it
     env.game.state.item_known[env.game.state.item_holder == 0] = True  # identified
-    row = views(env, "hero_0")["items"][0]
-    assert row[1] == 1.0 and row[9:].sum() == 1.0
+    row = views(env, "hero_0")["own_items"][0]
+    assert row[ICOL["identified"]] == 1.0 and row[ICOL["card"]] == ITEM_CARDS.index(card_id) + 1
 
 
 def test_monsters_in_the_fog_leave_no_trace_for_heroes():
@@ -172,7 +179,7 @@ def test_monsters_in_the_fog_leave_no_trace_for_heroes():
     assert differs == ["combat"], f"a monster in the fog shows in {differs}"
     assert unflatten(after_hero)["combat"][0] == 1.0
     dm = unflatten(after_dm)
-    assert dm["board"][PLANE["monsters"], y, x] == 1.0 and dm["units"][UCOL["present"], m] == 1.0
+    assert dm["board"][PLANE["monsters"], y, x] == 1.0 and dm["figures"][m, FCOL["present"]] == 1.0
     assert not np.array_equal(before_dm, after_dm)
     game.state.revealed[game.tables.area[game.square(x, y)]] = True  # the heroes see its room now
     assert views(env, "hero_0")["board"][PLANE["monsters"], y, x] == 1.0

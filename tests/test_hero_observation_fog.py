@@ -20,7 +20,7 @@ from dungeon_env.content.model import Effect
 from dungeon_env.engine import Decision, Game, Phase, board, effects, traps
 from dungeon_env.engine.actions import EXPLORE, STAY, TARGET_ACTIONS
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED
-from dungeon_env.observation import _HERO_ARGS, DM, HERO, PLANE, UCOL, Observer, unflatten
+from dungeon_env.observation import _HERO_ARGS, DM, FCOL, HERO, KINDS, PLANE, Observer, unflatten
 from tests.builders import add_monster, arena_game, arena_variant, enter_phase, place, play_to
 
 PIT = (9, 8)  # room F
@@ -93,11 +93,11 @@ def test_a_fog_monster_under_an_effect_leaves_every_unit_column_zero():
     assert not revealed_at(game, 9, 8)
     before = flat(game)
     effects.add_lasting(game, Effect("sleep", 0, 2), "test", m)
-    units = observe(game)["units"]
-    assert not units[:, m].any(), f"columns set for a fog monster: {np.flatnonzero(units[:, m])}"
+    units = observe(game)["figures"]
+    assert not units[m].any(), f"columns set for a fog monster: {np.flatnonzero(units[m])}"
     assert np.array_equal(flat(game), before)
-    dm = observe(game, DM)["units"]
-    assert dm[UCOL["effects"], m] > 0 and dm[UCOL["present"], m] == 1.0
+    dm = observe(game, DM)["figures"]
+    assert dm[m, FCOL["effects"]] > 0 and dm[m, FCOL["present"]] == 1.0
 
 
 def monster_move_of(monster: str, x: int, y: int) -> tuple[Game, int]:
@@ -118,9 +118,9 @@ def test_a_dm_decision_about_a_fog_monster_shows_heroes_only_that_the_dm_acts():
     for name in ("decision", "decision_args", "target_purpose", "candidates"):
         assert not hero[name].any(), f"{name} is set for a DM decision about a fog monster"
     assert not hero["board"][PLANE["acting_unit"]].any()
-    assert not hero["units"][:, m].any() and not hero["units"][UCOL["acting"]].any()
+    assert not hero["figures"][m].any() and not hero["figures"][:, FCOL["acting"]].any()
     dm = observe(game, DM)
-    assert dm["decision"][Decision.MONSTER_MOVE] == 1.0 and dm["units"][UCOL["acting"], m] == 1.0
+    assert dm["decision"][Decision.MONSTER_MOVE] == 1.0 and dm["figures"][m, FCOL["acting"]] == 1.0
     assert dm["board"][PLANE["acting_unit"], 9, 8] == 1.0
 
 
@@ -141,7 +141,7 @@ def test_a_dm_decision_about_a_visible_monster_keeps_its_context():
     hero = observe(game, me=1)
     assert hero["decision"][Decision.MONSTER_MOVE] == 1.0 and hero["acting"][-1] == 1.0
     x, y = game.xy(int(game.state.unit_pos[m]))
-    assert hero["board"][PLANE["acting_unit"], y, x] == 1.0 and hero["units"][UCOL["acting"], m] == 1.0
+    assert hero["board"][PLANE["acting_unit"], y, x] == 1.0 and hero["figures"][m, FCOL["acting"]] == 1.0
 
 
 def test_heroes_number_the_monsters_they_see_without_counting_fog_monsters():
@@ -169,7 +169,7 @@ def test_heroes_number_the_monsters_they_see_without_counting_fog_monsters():
         seen[fog_orc] = views
         hero = unflatten(views[-1])
         assert hero["decision_args"][0] == pytest.approx((3 + 1) / 128)  # the Goblin: column 3
-        assert hero["units"][UCOL["type_goblin"], 3] == 1.0 and not hero["units"][:, 4:].any()
+        assert hero["figures"][3, FCOL["kind"]] == KINDS.index("goblin") + 1 and not hero["figures"][4:].any()
     for plain, twin in zip(seen[False], seen[True], strict=True):
         assert np.array_equal(plain, twin)
 
@@ -276,11 +276,11 @@ def test_candidates_never_show_a_figure_heroes_do_not_see():
     game.state.revealed[e] = True
     hero = observe(game)
     assert hero["candidates"][0, 0] == 1.0 and hero["candidates"][1, 0] == 1.0
-    assert hero["units"][UCOL["candidate"], orc] == 1.0
+    assert hero["figures"][orc, FCOL["candidate"]] == 1.0
     game.state.revealed[e] = False
     hero = observe(game)
     assert hero["candidates"][0, 0] == 1.0 and not hero["candidates"][1].any()
-    assert not hero["units"][:, goblin].any() and hero["units"][UCOL["candidate"], orc] == 1.0
+    assert not hero["figures"][goblin].any() and hero["figures"][orc, FCOL["candidate"]] == 1.0
     assert observe(game, DM)["candidates"][1, 0] == 1.0
 
 
@@ -301,16 +301,16 @@ def hero_columns(game: Game) -> dict[int, int]:
 def check_hero_observation(game: Game, pieces: dict[str, np.ndarray], me: int, to_act: bool) -> None:
     s, t = game.state, game.tables
     column = hero_columns(game)
-    units, board = pieces["units"], pieces["board"]
-    used = np.zeros(units.shape[1], bool)
+    units, board = pieces["figures"], pieces["board"]
+    used = np.zeros(units.shape[0], bool)
     used[list(column.values())] = True
-    assert not units[:, ~used].any(), (
-        f"columns set for no figure heroes see: {np.flatnonzero(units.any(0) & ~used)}"
+    assert not units[~used].any(), (
+        f"rows set for no figure heroes see: {np.flatnonzero(units.any(1) & ~used)}"
     )
     for u, c in column.items():  # each figure heroes see is in its column
         x, y = game.xy(int(s.unit_pos[u])) if s.unit_pos[u] >= 0 else (0, 0)
-        assert units[UCOL["x"], c] == pytest.approx(x / 23) and units[UCOL["y"], c] == pytest.approx(y / 27)
-        assert units[UCOL["present"], c] == 1.0 and units[UCOL["monster"], c] == (u >= s.n_heroes)
+        assert units[c, FCOL["x"]] == pytest.approx(x / 23) and units[c, FCOL["y"]] == pytest.approx(y / 27)
+        assert units[c, FCOL["present"]] == 1.0 and units[c, FCOL["monster"]] == (u >= s.n_heroes)
     revealed = s.revealed[t.area].reshape(board.shape[1:])
     for name in ("hazard", "trap_detected", "monsters", "furniture", "blockage", "exit", "corridor"):
         assert not (board[PLANE[name]] * ~revealed).any(), f"{name} in the fog"
@@ -325,7 +325,7 @@ def check_hero_observation(game: Game, pieces: dict[str, np.ndarray], me: int, t
                 assert not pieces[name].any(), f"{name} set for a decision about a hidden figure"
             assert not board[PLANE["acting_unit"]].any()
         else:
-            assert units[UCOL["acting"], column[unit]] == 1.0 and units[UCOL["acting"]].sum() == 1.0
+            assert units[column[unit], FCOL["acting"]] == 1.0 and units[:, FCOL["acting"]].sum() == 1.0
             if kind == Decision.CHOOSE_TARGET and to_act:
                 # no candidate was dropped: the engine offered heroes only figures they see
                 legal = [a for a in game.legal_actions() if a in TARGET_ACTIONS]

@@ -1,5 +1,6 @@
 """Observation layouts (agents/obs_layout.py): the shipped policies were trained on commit 2df847b's
-observation and action table; they play on today's through the recorded layout, by names."""
+observation and action table; they play on through the recorded layout, by names, from the v0
+observation (agents/observation_v0.py), which layout v1 (issue 13) replaced in the env."""
 
 from __future__ import annotations
 
@@ -18,11 +19,13 @@ from agents.obs_layout import (
     compact_size,
     current_layout,
     load_layout,
+    v0_layout,
 )
+from agents.observation_v0 import HERO, OBS_SPEC, UCOL, Observer, unflatten
 from agents.policy import POLICY_DIR, PolicyAgent, layout_for
+from dungeon_env import observation as v1
 from dungeon_env.engine import Game
 from dungeon_env.engine.actions import ACTION_NAMES, N_ACTIONS
-from dungeon_env.observation import HERO, OBS_SPEC, UCOL, Observer, unflatten
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD = POLICY_DIR / "layout_2df847b.json"
@@ -43,10 +46,17 @@ def test_the_recorded_layout_is_2df847bs_and_ships_as_package_data(old):
 
 def test_todays_layout_translated_to_itself_is_the_identity():
     g = Game.new(adventure="flooded_cellar", heroes=3, seed=2)
-    flat = Observer().observe(g, HERO, 0, True, g.max_turns)["observation"]
+    flat = v1.Observer().observe(g, v1.HERO, 0, True, g.max_turns)["observation"]
     same = Translator(current_layout(), current_layout())
-    assert same.missing == 0
+    assert same.missing == 0 and current_layout()["size"] == v1.OBS_SPEC.size
     np.testing.assert_array_equal(same(flat), flat)
+
+
+def test_todays_layout_names_the_figure_columns_and_v0_is_the_old_one():
+    layout = {p["name"]: p for p in current_layout()["pieces"]}
+    assert layout["figures"]["axes"] == [None, [name for name, _ in v1.FIGURE_COLUMNS]]
+    assert "units" not in layout and "all_items" not in layout
+    assert v0_layout()["size"] == OBS_SPEC.size == 25083
 
 
 def test_an_old_observation_is_built_by_names(old):
@@ -74,7 +84,7 @@ def test_an_old_entry_missing_today_is_zero_and_a_new_one_is_dropped(old):
     made_up = copy.deepcopy(old)
     units = next(p for p in made_up["pieces"] if p["name"] == "units")
     units["axes"][0][UCOL["health"]] = "mana_crystals"
-    translate = Translator(made_up, current_layout(), ["units"])
+    translate = Translator(made_up, v0_layout(), ["units"])
     assert translate.missing == units["shape"][1]
     flat = np.arange(OBS_SPEC.size, dtype=np.float32)
     out = translate(flat).reshape(units["shape"])
@@ -98,7 +108,7 @@ def test_the_old_advice_one_hot_has_the_old_size(old):
 def test_layout_for_finds_todays_and_the_recorded_layouts_by_size(old):
     from agents.advised import ADVISED_SIZE
 
-    assert layout_for(ADVISED_SIZE) == (None, True) and layout_for(OBS_SPEC.size) == (None, False)
+    assert layout_for(ADVISED_SIZE) == (None, True) and layout_for(v1.OBS_SPEC.size) == (None, False)
     assert layout_for(advised_size(old))[0]["commit"] == "2df847b" and layout_for(advised_size(old))[1]
     with pytest.raises(ValueError, match="no observation layout has 12 floats"):
         layout_for(12)

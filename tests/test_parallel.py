@@ -25,7 +25,7 @@ def masked_choice(rng: random.Random, mask: np.ndarray) -> int:
 
 
 def masks_of(observations: dict, infos: dict) -> dict[str, np.ndarray]:
-    """Each agent's mask: in its observation (``"dict"``) or in its info (``"flat"``)."""
+    """Each agent's mask: in its observation (``"observation"``) or in its info (``"info"``)."""
     return {
         a: o["action_mask"] if isinstance(o, dict) else infos[a]["action_mask"]
         for a, o in observations.items()
@@ -57,12 +57,10 @@ def play_aec(seed: int, **options) -> tuple[list[tuple[str, int]], dict, dict, l
     return steps, returns, final, list(env.unwrapped.events), infos_seen
 
 
-@pytest.mark.parametrize("observation_format", ["dict", "flat"])
-def test_pettingzoo_parallel_api_test(observation_format):
-    """(``"flat"``: the test samples without a mask, so an illegal action soon ends each game.)"""
-    env = dungeon_env.parallel_env(
-        observation_format=observation_format, adventure=ADVENTURE, heroes=4, max_turns=4
-    )
+@pytest.mark.parametrize("action_mask_in", ["observation", "info"])
+def test_pettingzoo_parallel_api_test(action_mask_in):
+    """(``"info"``: the test samples without a mask, so an illegal action soon ends each game.)"""
+    env = dungeon_env.parallel_env(action_mask_in=action_mask_in, adventure=ADVENTURE, heroes=4, max_turns=4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # parallel_api_test warns about things it only recommends
         parallel_api_test(env, num_cycles=1500)
@@ -83,25 +81,25 @@ def test_the_package_exposes_the_parallel_view():
     assert env.possible_agents == ["hero_0", "hero_1", "hero_2", "dm"]
     assert env.unwrapped is env.aec_env.unwrapped  # the raw AEC env: events, game, episode_seed
     assert env.unwrapped.illegal_action == "penalize"
-    flat = dungeon_env.parallel_env(observation_format="flat", adventure=ADVENTURE)
+    flat = dungeon_env.parallel_env(action_mask_in="info", adventure=ADVENTURE)
     assert flat.observation_space("dm") == env.observation_space("dm")["observation"]  # the vector's Box
     assert flat.observation_space("dm") is flat.observation_space("hero_0")  # one space object
-    with pytest.raises(ValueError, match="observation_format"):
-        dungeon_env.parallel_env(observation_format="box", adventure=ADVENTURE)
+    with pytest.raises(ValueError, match="action_mask_in"):
+        dungeon_env.parallel_env(action_mask_in="box", adventure=ADVENTURE)
 
 
 @pytest.mark.parametrize(
-    ("seed", "observation_format", "options"),
-    [(3, "dict", {"max_turns": 12}), (11, "flat", {"heroes": 5, "max_turns": 8})],
+    ("seed", "action_mask_in", "options"),
+    [(3, "observation", {"max_turns": 12}), (11, "info", {"heroes": 5, "max_turns": 8})],
 )
-def test_the_parallel_trajectory_is_the_aec_trajectory(seed, observation_format, options):
+def test_the_parallel_trajectory_is_the_aec_trajectory(seed, action_mask_in, options):
     """Same seed, same actions of the agents asked: the same agents asked, the same event log, the
     same returns and final infos; at every step exactly the agent asked has a non-zero mask, and
     its info is the one the AEC env gives it (events included), the others' empty."""
     options = {"info_events": True, **options}
     steps, returns, final, events, infos_seen = play_aec(seed, **options)
-    env = dungeon_env.parallel_env(observation_format=observation_format, adventure=ADVENTURE, **options)
-    flat = observation_format == "flat"
+    env = dungeon_env.parallel_env(action_mask_in=action_mask_in, adventure=ADVENTURE, **options)
+    flat = action_mask_in == "info"
     observations, infos = env.reset(seed=seed)
     par_returns = dict.fromkeys(env.possible_agents, 0.0)
     for i, (agent, action) in enumerate(steps):
@@ -172,18 +170,16 @@ def test_an_illegal_action_ends_the_game_with_the_penalty_or_raises():
 
 
 @pytest.mark.parametrize(
-    ("base_class", "observation_format"),
-    [("gymnasium", "dict"), ("stable_baselines3", "dict"), ("gymnasium", "flat")],
+    ("base_class", "action_mask_in"),
+    [("gymnasium", "observation"), ("stable_baselines3", "observation"), ("gymnasium", "info")],
 )
-def test_supersuit_vector_env_steps_ends_and_resets(base_class, observation_format):
+def test_supersuit_vector_env_steps_ends_and_resets(base_class, action_mask_in):
     """``pettingzoo_env_to_vec_env_v1`` + ``concat_vec_envs_v1``: one row per agent per copy; each
     step exactly one row per copy has a legal action (the mask: in the Dict observation, or in the
-    infos with ``"flat"``); a copy whose episode ends reports every row done with the final info
+    infos with ``"info"``); a copy whose episode ends reports every row done with the final info
     and the terminal observation, then restarts."""
     k = 3
-    par = dungeon_env.parallel_env(
-        observation_format=observation_format, adventure=ADVENTURE, heroes=k, max_turns=2
-    )
+    par = dungeon_env.parallel_env(action_mask_in=action_mask_in, adventure=ADVENTURE, heroes=k, max_turns=2)
     venv = supersuit.concat_vec_envs_v1(supersuit.pettingzoo_env_to_vec_env_v1(par), 2, 0, base_class)
     rows = 2 * (k + 1)
     assert venv.num_envs == rows
@@ -194,7 +190,7 @@ def test_supersuit_vector_env_steps_ends_and_resets(base_class, observation_form
     rng = np.random.default_rng(0)
     ends = 0
     for _ in range(300):
-        if observation_format == "flat":
+        if action_mask_in == "info":
             vectors, masks = obs, np.stack([info["action_mask"] for info in infos])
         else:
             vectors, masks = obs["observation"], obs["action_mask"]

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TINY = rllib_train.Settings(
     adventure="flooded_cellar",
     heroes="3",
-    max_turns=3,
+    max_turns=8,
     iterations=2,
     env_runners=0,
     num_cpus=2,
@@ -147,8 +147,9 @@ def local_ray():
 @pytest.mark.filterwarnings("ignore:.*Overriding environment rllib-multi-agent-env-v0")  # 2nd build
 def test_two_iterations_train_both_modules_save_and_restore(local_ray, tmp_path, capsys):
     """A tiny real run: two PPO iterations change the weights of both modules and report learner stats
-    for both; the checkpoints restore the algorithm and the modules; the trained modules play the
-    project's evaluation against the scripted other side, never an illegal action."""
+    for both (each in an iteration whose batch held its decisions); the checkpoints restore the
+    algorithm and the modules; the trained modules play the project's evaluation against the
+    scripted other side, never an illegal action."""
     from ray.rllib.algorithms.algorithm import Algorithm
 
     algo = rllib_train.build_algo(TINY)
@@ -158,12 +159,13 @@ def test_two_iterations_train_both_modules_save_and_restore(local_ray, tmp_path,
         after = weights(algo)
     finally:
         algo.stop()
-    for m in rllib_train.MODULES:
+    for m in rllib_train.MODULES:  # (a batch of 64 steps may hold no DM decision: the fog is quiet)
         assert changed(before[m], after[m]), f"the {m} module did not learn"
-        for line in out["iterations"]:
-            stats = line[m]
-            assert stats["steps_trained"] > 0 and np.isfinite(stats["policy_loss"]), (m, line)
-            assert np.isfinite(stats["vf_loss"]) and np.isfinite(stats["entropy"]), (m, line)
+        trained = [line[m] for line in out["iterations"] if line[m]["steps_trained"]]
+        assert trained, f"the {m} module had no step trained in {out['iterations']}"
+        for stats in trained:
+            assert stats["steps_trained"] > 0 and np.isfinite(stats["policy_loss"]), (m, stats)
+            assert np.isfinite(stats["vf_loss"]) and np.isfinite(stats["entropy"]), (m, stats)
     assert [p.split("/")[-1] for p in out["checkpoints"]] == ["iter_0001", "final"]
     assert (tmp_path / "progress.jsonl").read_text().count("\n") == 2
 

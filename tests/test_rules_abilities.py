@@ -30,7 +30,7 @@ from dungeon_env.engine.actions import (
     TARGET_ABILITY,
 )
 from dungeon_env.engine.state import ADDED_FIELDS
-from dungeon_env.observation import DM, HERO, UCOL, Observer, unflatten
+from dungeon_env.observation import DM, FCOL, HERO, KINDS, OBS_SPEC, Observer, unflatten
 from tests.builders import (
     add_monster,
     arena_game,
@@ -304,8 +304,8 @@ def test_R_BOARD_04_hearty_rations_hob_heals_himself_or_a_hero_next_to_him():
     assert g.legal_actions() == [TARGET_0, TARGET_0 + 1]
     obs = unflatten(Observer().observe(g, HERO, 0, True, g.max_turns))
     assert obs["target_purpose"].tolist() == [0, 0, 0, 0, 1]
-    assert obs["candidates"][:3, 0].tolist() == [1, 1, 0] and obs["units"][
-        UCOL["candidate"], :3
+    assert obs["candidates"][:3, 0].tolist() == [1, 1, 0] and obs["figures"][
+        :3, FCOL["candidate"]
     ].tolist() == [1, 1, 0]
     g.apply(TARGET_0 + 1)
     assert g.state.health[1] == 5 and ability_events(g, "hearty_rations")[0]["target"] == "hero_1"
@@ -445,28 +445,24 @@ def test_the_observation_shows_every_heros_abilities_and_which_active_ones_are_r
 
     def views():
         return [
-            unflatten(observer.observe(g, role, me, False, g.max_turns))["units"]
+            unflatten(observer.observe(g, role, me, False, g.max_turns))["figures"]
             for role, me in ((HERO, 2), (DM, -1))
         ]
 
-    for units in views():
-        assert units[UCOL["ability_hearty_rations"], 0] == units[UCOL["ability_light_fingers"], 0] == 1
-        assert units[UCOL["ability_loremaster"], 1] == units[UCOL["ability_witchlight"], 1] == 1
-        assert units[UCOL["ability_stand_fast"], 2] == 1 and units[UCOL["ability_witchlight"], 0] == 0
-        assert units[UCOL["ready_0"], :3].tolist() == [1, 0, 0] and units[UCOL["ready_1"], :3].tolist() == [
-            0,
-            1,
-            0,
-        ]
-        assert not units[UCOL["ability_hearty_rations"], 3:].any()
+    for units in views():  # a hero's kind names its card, hence its abilities (public)
+        kinds = [KINDS[int(k) - 1] for k in units[:3, FCOL["kind"]]]
+        assert kinds == ["hob", "ilsabet", "bram"]
+        assert units[:3, FCOL["ready_0"]].tolist() == [1, 0, 0]
+        assert units[:3, FCOL["ready_1"]].tolist() == [0, 1, 0]
+        assert not units[3:, FCOL["ready_0"]].any()
     assert abilities.ready_pairs(g) == [(0, 0), (1, 1)]
     my_move(g, 0)
     g.apply(ABILITY_0)
     assert abilities.ready_pairs(g) == [(1, 1)] and not abilities.ready(g, 0, 0) and abilities.ready(g, 1, 1)
     for units in views():
-        assert units[UCOL["ready_0"], 0] == 0 and units[UCOL["ability_hearty_rations"], 0] == 1
+        assert units[0, FCOL["ready_0"]] == 0 and units[0, FCOL["kind"]] == KINDS.index("hob") + 1
     flat = observer.observe(g, HERO, 0, True, g.max_turns)["observation"]
-    assert np.all((flat >= 0) & (flat <= 1))
+    assert np.all((flat >= 0) & (flat <= OBS_SPEC.high()))
 
 
 def test_the_readme_hero_table_is_the_generated_one():

@@ -855,15 +855,14 @@ def test_readme_variants_example_runs():
 
 def test_the_observation_shows_a_variants_spell_levels():
     import dungeon_env
-    from dungeon_env.observation import SPELL_COLUMNS, unflatten
+    from dungeon_env.observation import SCOL, SPELLS, unflatten
 
     def arcane_bolt_level(variant):
         env = dungeon_env.env(adventure="flooded_cellar", heroes=["orwin", "bram", "sela"], variant=variant)
         env.reset(seed=0)
-        spells = unflatten(env.observe("hero_0")["observation"])["spells"]
-        names = [name for name, _ in SPELL_COLUMNS]
-        row = spells[:, names.index("spell_arcane_bolt")] == 1
-        return spells[row, names.index("level")].tolist()
+        spells = unflatten(env.observe("hero_0")["observation"])["own_spells"]
+        row = spells[:, SCOL["spell"]] == SPELLS.index("arcane_bolt") + 1
+        return spells[row, SCOL["level"]].tolist()
 
     assert arcane_bolt_level(None) == [pytest.approx(1 / 3)]
     assert arcane_bolt_level(["spells.arcane_bolt.level=2"]) == [pytest.approx(2 / 3)]

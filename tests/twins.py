@@ -119,7 +119,7 @@ def differences(x: dict, y: dict) -> list[str]:
 
 def _pieces_apart(a: np.ndarray, b: np.ndarray) -> str:
     """The observation pieces that differ, with the planes / columns and slots of tables."""
-    from dungeon_env.observation import PLANES, UNIT_COLUMNS
+    from dungeon_env.observation import FIGURE_COLUMNS, PLANES
 
     pa, pb = unflatten(a), unflatten(b)
     out = []
@@ -130,8 +130,8 @@ def _pieces_apart(a: np.ndarray, b: np.ndarray) -> str:
         where = np.argwhere(x != y)[:4].tolist()
         if name == "board":
             where = [(PLANES[p][0], r, c) for p, r, c in where]
-        elif name == "units":
-            where = [(UNIT_COLUMNS[f][0], slot) for f, slot in where]
+        elif name == "figures":
+            where = [(slot, FIGURE_COLUMNS[f][0]) for slot, f in where]
         out.append(f"{name} at {where}")
     return "; ".join(out)
 

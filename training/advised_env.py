@@ -7,7 +7,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from agents.advised import ADVISED_SIZE, AdvisedObserver
+from agents.advised import ADVISED_HIGH, ADVISED_SIZE, AdvisedObserver
 from dungeon_env.wrappers import RoleEnv
 
 
@@ -17,7 +17,7 @@ class AdvisedRoleEnv(gymnasium.Wrapper):
     def __init__(self, env: RoleEnv) -> None:
         super().__init__(env)
         self.observer = AdvisedObserver(env.role)
-        self.observation_space = gymnasium.spaces.Box(0.0, 1.0, (ADVISED_SIZE,), np.float32)
+        self.observation_space = gymnasium.spaces.Box(0.0, ADVISED_HIGH, (ADVISED_SIZE,), np.float32)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         obs, info = self.env.reset(seed=seed, options=options)
