@@ -47,7 +47,10 @@ def next_to(g: Context, a: int, b: int) -> bool:
 
 def free(g: Context, sq: int) -> bool:
     """Nothing stands on the square: no figure, corpse, furniture, blockage or trap hazard (R-TURN-09)."""
-    return g.state.occupant[sq] < 0 and not g.tables.obstacle[sq] and not blocks(g, sq)
+    if g.state.occupant[sq] >= 0 or g.tables.obstacle[sq]:
+        return False
+    i = trap_squares(g)[sq]
+    return i < 0 or not is_hazard(g, i)
 
 
 def is_corpse(g: Context, sq: int) -> bool:
@@ -70,19 +73,18 @@ def heroes_beside(g: Context, h: int) -> list[int]:
 
 def trap_squares(g: Context) -> list[int]:
     """For each square the index of the adventure's trap on it, or -1 (built once per adventure)."""
-    cache = g.tables.cache
-    found = cache.get("trap_at")
+    found = g.tables.cache.get("trap_at")
     if found is None:
         found = [-1] * g.tables.n_squares
         for i, trap in enumerate(g.tables.adventure.traps):
             found[square(*trap.at)] = i
-        cache["trap_at"] = found
+        g.tables.cache["trap_at"] = found
     return found
 
 
 def trap_at(g: Context, sq: int) -> int:
     """The index of the adventure's trap on ``sq``, or -1."""
-    return trap_squares(g)[sq] if g.tables.adventure.traps else -1
+    return trap_squares(g)[sq]
 
 
 def traps_in_area(g: Context, area: int) -> list[int]:

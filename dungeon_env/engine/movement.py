@@ -252,21 +252,20 @@ def legal_monster_move(g: Context, m: int) -> list[int]:
     """Steps, Stamina for movement, END and DEFER, as far as the duty to attack allows
     (``pursuit``, R-MON-03): a step or END that would hold the monster back is not offered."""
     s = g.state
-    sq = int(s.unit_pos[m])
     steps = []
     if s.move_left[m] >= 1:
-        for d in range(4):
-            nxt = open_side(g, sq, d)
-            if nxt >= 0 and free(g, nxt):
+        door_open = s.door_open
+        for d, (nxt, door) in enumerate(g.tables.sides[int(s.unit_pos[m])]):  # open_side, all round
+            if nxt >= 0 and (door < 0 or door_open[door]) and free(g, nxt):
                 steps.append((MOVE_ACTIONS[d], nxt))
-    acts, end_ok = pursuit.allowed(g, m, steps)
+    acts, end_ok = pursuit.allowed(g, m, steps)  # steps kept in order: the list stays sorted
     if can_buy_move(g, m):
         acts.append(EXTRA_MOVE)
     if end_ok or not acts:
         acts.append(END)
-    if not s.moved[m] and not s.deferred[m] and s.queue:
+    if s.queue and not s.moved[m] and not s.deferred[m]:
         acts.append(DEFER)
-    return sorted(acts)
+    return acts
 
 
 def do_monster_move(g: Context, m: int, action: int) -> None:

@@ -69,8 +69,8 @@ def ending(g: Context) -> tuple[str, str] | None:
     the primary goals and died doing it has completed it (A-55, R-CAMP-05).
     """
     s = g.state
-    statuses = [s.unit_status[h] for h in range(s.n_heroes)]
-    if any(st == ACTIVE for st in statuses):
+    statuses = s.unit_status[: s.n_heroes].tolist()
+    if ACTIVE in statuses:
         return None
     met = goals_met(g)
     if not any(st == EXITED for st in statuses):

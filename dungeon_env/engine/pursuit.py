@@ -59,10 +59,8 @@ def allowed(g: Context, m: int, steps: list[tuple[int, int]]) -> tuple[list[int]
 
 def _approach(walk: Walk, start: int, here: int, steps, budget: int, reach: int):
     """Duty 3: end strictly closer to some hero than at the start, when a path allows it."""
-    via = walk.via
-    fields = [walk.field((h,), reach, around=start) for h in walk.heroes]
-    began = [via(f, start) for f in fields]
-    now = [via(f, here) for f in fields]
+    began = walk.hero_distances(start, start, reach)
+    now = walk.hero_distances(here, start, reach)
     if not any(d < UNREACHABLE for d in began):
         return [a for a, _ in steps], True  # no path to any hero: no duty
 
@@ -71,7 +69,7 @@ def _approach(walk: Walk, start: int, here: int, steps, budget: int, reach: int)
 
     end_ok = any(n < d for n, d in zip(now, began, strict=True))
     if end_ok or can_close(now, budget):  # closer already, or it can still get there (maybe buying)
-        return [a for a, q in steps if can_close([via(f, q) for f in fields], budget - 1)], end_ok
+        return [a for a, q in steps if can_close(walk.hero_distances(q, start, reach), budget - 1)], end_ok
     # a duty no longer possible (a trap sprung on the way): never farther from every hero
     end_ok = any(n <= d for n, d in zip(now, began, strict=True))
     return ([] if end_ok else [a for a, _ in steps]), True
@@ -110,6 +108,7 @@ class Walk:
         self.ring = fight_ring(g, list(heroes))
         self.fight_sources = tuple(sorted(q for q in self.ring if self.blank[q] > 0))
         self.fields: dict[tuple, list[int]] = {}
+        self.by_square: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
     @classmethod
     def of(cls, g: Context, m: int, here: int) -> Walk:
@@ -142,6 +141,17 @@ class Walk:
         found = self.fields.get(key)
         if found is None:
             found = self.fields[key] = self._search(sources, limit, around)
+        return found
+
+    def hero_distances(self, q: int, start: int, reach: int) -> tuple[int, ...]:
+        """Square ``q``'s distance to each living hero, in slot order (:meth:`via` of each hero's
+        field searched ``reach`` squares past ``start``), kept for the rest of the Movement."""
+        key = (q, start, reach)
+        found = self.by_square.get(key)
+        if found is None:
+            via = self.via
+            fields = [self.field((h,), reach, around=start) for h in self.heroes]
+            found = self.by_square[key] = tuple(via(f, q) for f in fields)
         return found
 
     def _search(self, sources: tuple[int, ...], limit: int, around: int) -> list[int]:

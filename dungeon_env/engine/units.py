@@ -228,6 +228,9 @@ def check_corpses(g: Context) -> None:
     """A corpse with no living hero in its room or corridor, nor on a square next to it, is lost at
     once (R-DEATH-03 revised), unless a hero is dragging it (ruling A-46)."""
     s = g.state
+    status = s.unit_status[: s.n_heroes].tolist()
+    if CORPSE not in status:
+        return
     area = g.tables.area
     for c in range(s.n_heroes):
         if s.unit_status[c] != CORPSE:
