@@ -34,8 +34,6 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from dungeon_env.content.model import EFFECT_KINDS
 from dungeon_env.engine.actions import Phase
 from dungeon_env.engine.state import (
@@ -185,7 +183,7 @@ def carried(g: Context, u: int, kind: str) -> list[tuple[str, int]]:
     if u >= s.n_heroes:
         return []
     out = []
-    for slot in np.flatnonzero(s.item_holder == u):
+    for slot in (s.item_holder == u).nonzero()[0]:
         if not s.item_known[slot]:
             continue
         card = g.item_cards[int(s.item_card[slot])]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from dungeon_env.engine.actions import Phase
 from dungeon_env.engine.board import free
 from dungeon_env.engine.casting import fail_spell, is_casting
@@ -89,7 +87,7 @@ def surprise_lasts_until(g: Context) -> int:
 def patrols_relevant(g: Context) -> bool:
     """No more Patrol rolls once every room that counts has been revealed: not secret, with an
     ordinary door (R-MON-07 revised, ``Tables.patrol_rooms``)."""
-    return not bool(np.all(g.state.revealed[g.tables.patrol_rooms]))
+    return not bool(g.state.revealed[g.tables.patrol_rooms].all())
 
 
 def roll_patrols(g: Context) -> None:
@@ -100,7 +98,7 @@ def roll_patrols(g: Context) -> None:
     if s.turn == 1 or not t.adventure.patrol:
         return
     top = g.rules.patrol_max
-    for area in (int(a) for a in np.flatnonzero(s.patrol_corridors)):
+    for area in s.patrol_corridors.nonzero()[0].tolist():
         if not patrols_relevant(g):
             return
         appears = g.check("patrol", "dm", "patrol", {}, lambda v: "appears" if v <= top else "none") <= top

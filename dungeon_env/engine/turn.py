@@ -43,21 +43,9 @@ def begin(g: Context) -> None:
 
 def resume(g: Context) -> None:
     """Called when the stack is empty after a decision: continue or finish the current phase."""
-    phase = g.state.phase
-    if phase in (Phase.HERO_MOVEMENT, Phase.EVASION):
-        _next_hero(g)
-    elif phase == Phase.MONSTER_MOVEMENT:
-        _next_monster(g)
-    elif phase == Phase.FIGHTING:
-        g.goto(Phase.SPELL_RESOLUTION)
-    elif phase == Phase.SPELL_SELECTION:
-        spells.resume_spell_selection(g)
-    elif phase == Phase.SPELL_RESOLUTION:
-        spells.resume_spell_resolution(g)
-    elif phase == Phase.EXPLORE:
-        explore.resume_explore(g)
-    elif phase == Phase.TRADE:
-        trade.resume_trade(g)
+    go_on = _RESUME.get(g.state.phase)
+    if go_on is not None:
+        go_on(g)
 
 
 def turn_start(g: Context) -> None:
@@ -262,6 +250,17 @@ def _close_turn(g: Context, rested: dict[int, bool]) -> None:
     s.turn += 1
     g.goto(Phase.TURN_START)
 
+
+_RESUME = {  # what resume() does in each phase that has decisions (none in the others)
+    Phase.HERO_MOVEMENT: _next_hero,
+    Phase.EVASION: _next_hero,
+    Phase.MONSTER_MOVEMENT: _next_monster,
+    Phase.FIGHTING: lambda g: g.goto(Phase.SPELL_RESOLUTION),
+    Phase.SPELL_SELECTION: spells.resume_spell_selection,
+    Phase.SPELL_RESOLUTION: spells.resume_spell_resolution,
+    Phase.EXPLORE: explore.resume_explore,
+    Phase.TRADE: trade.resume_trade,
+}
 
 _BEGIN = {
     Phase.TURN_START: turn_start,

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from dungeon_env.content.model import TRAITS, HeroCard, MonsterCard
 from dungeon_env.engine.board import next_to
 from dungeon_env.engine.state import (
@@ -121,13 +119,13 @@ def active_heroes(g: Context) -> list[int]:
 def active_monsters(g: Context) -> list[int]:
     """Monsters on the board in the DM's reading order (top to bottom, left to right)."""
     s = g.state
-    found = np.flatnonzero((s.unit_status == ACTIVE) & (s.unit_side == SIDE_MONSTER))
+    found = ((s.unit_status == ACTIVE) & (s.unit_side == SIDE_MONSTER)).nonzero()[0]
     return sorted((int(u) for u in found), key=lambda u: int(s.unit_pos[u]))
 
 
 def any_monster(g: Context) -> bool:
     s = g.state
-    return bool(np.any((s.unit_status == ACTIVE) & (s.unit_side == SIDE_MONSTER)))
+    return bool(((s.unit_status == ACTIVE) & (s.unit_side == SIDE_MONSTER)).any())
 
 
 def spend_stamina(g: Context, u: int, amount: int) -> None:

@@ -70,7 +70,7 @@ def _place_guards(g: Context, area: int) -> list[int]:
 def wake_guards(g: Context, heroes: list[int] | None = None) -> None:
     """A Guard acts from the moment any hero has line of sight to it (R-MON-02)."""
     s = g.state
-    sleeping = [int(u) for u in np.flatnonzero(s.inactive) if s.unit_status[u] == ACTIVE]
+    sleeping = [u for u in s.inactive.nonzero()[0].tolist() if s.unit_status[u] == ACTIVE]
     if not sleeping:
         return
     watchers = active_heroes(g) if heroes is None else heroes
