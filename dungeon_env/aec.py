@@ -108,6 +108,13 @@ every agent's info also has ``outcome`` (``completed``, ``failed``,
 ``{"kind", "text", "primary", "met"}``) and ``goals_met`` (every primary goal met).
 ``env.unwrapped.events`` is the whole log, ``env.unwrapped.game`` the engine.
 
+**Memory.** The game keeps its event log compact (``Game.events``: older events compressed, about
+15 bytes each, decoded when someone reads the whole list, which then stays a plain list); the env
+reads only each step's events, judges them for the heroes (``knowledge.HeroLens``) only when
+``shaping`` or ``info_events`` need it, and keeps that view only while a reward or an info may still
+read it. The log stays complete for whoever asks (``env.unwrapped.events``, replays, the difficulty
+tool); ``scripts/bench_env.py`` prints an env's memory after a reset and after 1,000 steps.
+
 **Options.** ``adventure`` (a bundled name or a path to an adventure file; default the first),
 ``heroes`` (3-5 hero ids or names from the roster, or a count), ``max_turns`` (100),
 ``render_mode``, ``reward_completed``, ``reward_completed_without_goal``, ``reward_failed``,
@@ -268,6 +275,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         }
         self.possible_agents = [f"hero_{i}" for i in range(len(self.hero_ids))] + ["dm"]
         self._roles = {agent: _role_of(agent) for agent in self.possible_agents}
+        self._hero_agents = self.possible_agents[:-1]
         self.observation_format = observation_format
         self._observation_space = make_observation_space(observation_format)
         self._action_space = spaces.Discrete(N_ACTIONS)
@@ -314,15 +322,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._seen = dict.fromkeys(self.agents, 0)
+        # The heroes' view, judged at every step only when shaping or info_events need it:
+        self._judge = bool(self.shaping) or self.info_events
         self._hero_log: list[dict | None] = []  # per event: as heroes see it, None if they do not
-        self._lens = HeroLens(self.game)
+        self._hero_kept = 0  # entries before this one no reward or info reads any more: None
+        self._hero_lens = HeroLens(self.game)
+        self._lens_at = 0  # events the lens has folded, when it is not kept up at every step
         self._rewarded = False
         self._skip_agent_selection = None
         self.actions = []
         self.illegal = None
         self.side_rewards = {"heroes": 0.0, "dm": 0.0}
         self.agent_selection = self.possible_agents[0]
-        self._after_action(len(self.game.events))  # no shaping for the set-up; infos get its events
+        self._after_action(self.game.n_events)  # no shaping for the set-up; infos get its events
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         role, me = self._roles[agent] if agent in self._roles else _role_of(agent)
@@ -350,7 +362,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
         game = self.game
-        before = len(game.events)
+        before = game.n_events
         self._seen[agent] = before
         try:
             game.apply(action)
@@ -369,7 +381,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         asks only figures on the board) and shares every reward until the end."""
         game = self.game
         log = self._hero_log
-        log.extend(self._lens.view(game.events[len(log) :]))  # judged as the game stood when logged
+        if self._judge:  # judged as the game stood when logged (the lens reads the state too)
+            log.extend(self._hero_lens.view(game.events_since(len(log))))
         team = self._shaping_reward(log[before:]) if self.shaping else 0.0
         over = game.over
         if over:
@@ -386,8 +399,30 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             agent = game.agent
             self.agent_selection = agent
             self.infos[agent] = self._info(agent)
+        if self._judge:
+            self._forget(log)
         if self._rewarded:
             self._accumulate_rewards()
+
+    def _forget(self, log: list[dict | None]) -> None:
+        """Drop the heroes' view of the events that no reward or info reads any more (this step's,
+        without info_events; else those every hero still in the game has had), so that the
+        episode's memory stays that of the game's compact log."""
+        keep = min(self._seen[a] for a in self._hero_agents) if self.info_events else len(log)
+        kept = self._hero_kept
+        if keep > kept:
+            log[kept:keep] = [None] * (keep - kept)
+            self._hero_kept = keep
+
+    @property
+    def _lens(self) -> HeroLens:
+        """The heroes' lens of the episode (``knowledge.HeroLens``), caught up with the log: with
+        neither shaping nor info_events nothing reads it at every step, so it folds on demand."""
+        if not self._judge:
+            game = self.game
+            self._hero_lens.view(game.events_since(self._lens_at))
+            self._lens_at = game.n_events
+        return self._hero_lens
 
     def outcome_reward(self) -> float:
         """The heroes' reward for the way the adventure ended (the DM gets its opposite): completed
@@ -448,7 +483,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         info = {}
         if self.info_events:
             if agent == "dm":
-                info["events"] = dm_events(game.events[start:])
+                info["events"] = dm_events(game.events_since(start))
             else:
                 info["events"] = list(filter(None, self._hero_log[start:]))
         if game.agent == agent:

@@ -84,11 +84,17 @@ def observation_build_us(adventure: str, heroes: int, max_turns: int, samples: i
     return out
 
 
-def memory_per_env(adventure: str, heroes: int, steps: int, count: int = 20) -> float:
-    """Bytes allocated per env instance after a reset and ``steps`` random steps (the adventure's
-    static tables are shared by every instance in a process and are built before measuring)."""
+def memory_per_env(adventure: str, heroes: int, steps: int, count: int = 20) -> dict[str, float]:
+    """Bytes allocated per env instance after a reset (and the first observation) and ``steps``
+    random steps: ``total``, and ``log``, the part that is the episode's event log (the game's
+    compact log and the env's view of it for the heroes). Not counted: what every instance of an
+    adventure in a process shares, the adventure's tables and their cache (sight lines, distance
+    and walking memos, board planes), which is emptied before each reading; ``shared`` is what that
+    cache held after the run, for the whole process."""
     warm = dungeon_env.env(adventure=adventure, heroes=heroes)
     warm.reset(seed=0)
+    cache = warm.unwrapped.game.tables.cache
+    cache.clear()
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -104,11 +110,26 @@ def memory_per_env(adventure: str, heroes: int, steps: int, count: int = 20) -> 
             env.step(None if terminated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             if not env.agents:
                 break
+        if env.agents:
+            env.observe(env.agent_selection)  # the observation the next agent gets
         envs.append(env)
     gc.collect()
+    with_cache = tracemalloc.get_traced_memory()[0]
+    cache.clear()
+    gc.collect()
     after = tracemalloc.get_traced_memory()[0]
+    for env in envs:
+        raw = env.unwrapped
+        raw.game.events = []
+        raw._hero_log = []
+    gc.collect()
+    without_log = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    return (after - before) / count
+    return {
+        "total": (after - before) / count,
+        "log": (after - without_log) / count,
+        "shared": with_cache - after,
+    }
 
 
 def profile(adventure: str, heroes: int, max_turns: int, seconds: float) -> str:
@@ -157,7 +178,7 @@ def main() -> None:
 
     median = {name: float(np.median(v)) for name, v in rates.items()}
     obs_us = observation_build_us(args.adventure, args.heroes, args.max_turns)
-    memory = {n: memory_per_env(args.adventure, args.heroes, n) for n in (1, 1000)}
+    memory = {n: memory_per_env(args.adventure, args.heroes, n) for n in (0, 1000)}
 
     print(
         f"AEC random-legal agent steps/s ({args.adventure}, {args.heroes} heroes, cap {args.max_turns} turns)"
@@ -176,9 +197,11 @@ def main() -> None:
     )
     print(f"observation build: hero {obs_us['hero']:.1f} us, dm {obs_us['dm']:.1f} us")
     print(
-        f"memory per env instance: {memory[1] / 1024:.0f} KiB after reset, "
-        f"{memory[1000] / 1024:.0f} KiB after 1000 steps "
-        "(the event log grows with the episode; the adventure's static tables are shared)"
+        f"memory per env instance: {memory[0]['total'] / 1024:.0f} KiB after reset, "
+        f"{memory[1000]['total'] / 1024:.0f} KiB after 1000 steps, of which the event log "
+        f"{memory[1000]['log'] / 1024:.0f} KiB (kept compact: Game.events); not counted: what every "
+        "instance of the adventure in the process shares, its tables and their cache "
+        f"({memory[1000]['shared'] / 1024:.0f} KiB after these runs)"
     )
     if args.profile:
         print(profile(args.adventure, args.heroes, args.max_turns, args.seconds))

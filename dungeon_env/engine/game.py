@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import numbers
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +45,7 @@ from dungeon_env.engine.visibility import look
 
 SAVE_FORMAT = "dungeon_env.game/1"
 MAX_AUTO_STEPS = 100_000  # automatic steps in one turn before _advance calls the state stuck
+LOG_CHUNK = 64  # events per compressed chunk of a compact log (see Game.events)
 
 
 class IllegalActionError(ValueError):
@@ -83,7 +85,10 @@ class Game:
         self.max_turns = max_turns
         self.vis_cache = self.tables.cache
         self.dice = Dice(self.seed)
-        self.events: list[dict] = []
+        self._log: list[dict] = []  # the newest events (all of them once the log is plain)
+        self._log_chunks: list[bytes] = []  # the older ones, LOG_CHUNK a chunk, compressed
+        self._log_frozen = 0  # events in _log_chunks
+        self._log_compact = True  # False once someone took the whole list (Game.events)
         self.state = State()
         self._legal: list[int] | None = None
 
@@ -287,7 +292,47 @@ class Game:
         self.state.phase_started = False
 
     def log(self, event: dict) -> None:
-        self.events.append(event)
+        log = self._log
+        log.append(event)
+        if self._log_compact and len(log) >= 2 * LOG_CHUNK:  # keep at least LOG_CHUNK as dicts
+            self._log_chunks.append(_freeze(log[:LOG_CHUNK]))
+            del log[:LOG_CHUNK]
+            self._log_frozen += LOG_CHUNK
+
+    @property
+    def events(self) -> list[dict]:
+        """The whole event log: the list of JSON-serialisable dicts, in order (DESIGN.md).
+
+        Until someone asks for it, a game keeps its older events compressed (chunks of
+        ``LOG_CHUNK`` events as zlib-compressed compact JSON, about 15 bytes an event instead of
+        about 300 as dicts) and only the newest ones as dicts. The first read decodes the chunks
+        into dicts equal to those logged (same keys in the same order, same values; a ``str`` enum
+        comes back as its ``str``) and makes the log plain: from then on this list is the log
+        itself, which later events are appended to, as before. :attr:`n_events` and
+        :meth:`events_since` read the log without making it plain (the env reads only those)."""
+        if self._log_chunks:
+            self._log[:0] = _thaw(self._log_chunks)
+            self._log_chunks, self._log_frozen = [], 0
+        self._log_compact = False
+        return self._log
+
+    @events.setter
+    def events(self, events: list[dict]) -> None:
+        self._log, self._log_chunks, self._log_frozen, self._log_compact = events, [], 0, False
+
+    @property
+    def n_events(self) -> int:
+        """``len(game.events)``, without decoding a compact log."""
+        return self._log_frozen + len(self._log)
+
+    def events_since(self, start: int) -> list[dict]:
+        """``game.events[start:]`` (``start`` >= 0) as a new list, without making a compact log
+        plain (only the chunks holding events from ``start`` on are decoded)."""
+        frozen = self._log_frozen
+        if start >= frozen:
+            return self._log[start - frozen :]
+        first = start // LOG_CHUNK
+        return _thaw(self._log_chunks[first:])[start - first * LOG_CHUNK :] + self._log
 
     def check(self, check: str, actor: str, stream: str, modifiers: dict, classify) -> int:
         """Roll one d6 check, log it as a ``roll`` event and return the modified total."""
@@ -375,7 +420,8 @@ class Game:
         clone.__dict__.update(self.__dict__)
         clone.state = self.state.copy()
         clone.dice = self.dice.copy()
-        clone.events = list(self.events)
+        clone._log = list(self._log)
+        clone._log_chunks = list(self._log_chunks)
         clone._legal = None
         return clone
 
@@ -389,7 +435,7 @@ class Game:
             "variant": self.variant.to_json(),
             "state": self.state.to_json(),
             "dice": self.dice.to_json(),
-            "events": self.events,
+            "events": self.events_since(0),
         }
 
     @classmethod
@@ -455,6 +501,19 @@ class Game:
         except json.JSONDecodeError as err:
             raise ValueError(f"{path}: not valid JSON ({err})") from err
         return cls.from_json(data)
+
+
+def _freeze(events: list[dict]) -> bytes:
+    """A chunk of the log as zlib-compressed compact JSON (the log holds JSON values only)."""
+    return zlib.compress(json.dumps(events, separators=(",", ":")).encode(), 1)
+
+
+def _thaw(chunks: list[bytes]) -> list[dict]:
+    """The events of the chunks, in order (a new list of new dicts)."""
+    out: list[dict] = []
+    for chunk in chunks:
+        out += json.loads(zlib.decompress(chunk))
+    return out
 
 
 def _tables(adventure: str, difficulty: dict[str, int]) -> Tables:

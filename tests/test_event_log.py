@@ -1,0 +1,142 @@
+"""The compact event log (``Game.events``, issue 13 "Memory"): a game keeps its older events
+compressed until someone reads the whole log, and whoever reads it gets exactly the list of dicts
+a plain log holds; the env reads only what rewards and infos need, and drops the heroes' view of
+what no reward or info reads any more. (Memory itself is measured in scripts/bench_env.py.)"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import dungeon_env
+from dungeon_env.content import adventure_names
+from dungeon_env.engine import Game
+from dungeon_env.engine.game import LOG_CHUNK
+
+
+def same(a, b) -> bool:
+    """Equal, and of the same types all the way down (a tuple is not a list, 1 is not 1.0 nor True),
+    except that a ``str`` enum the engine logs (an ability's ``when``) reads back as its ``str``."""
+    if isinstance(a, str) and isinstance(b, str):
+        return a == b
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def play_pair(adventure: str, seed: int, max_turns: int = 20):
+    """The same random game twice: ``compact`` as a game keeps its log, ``plain`` with its log read
+    from the start (so a plain list all along); yields both after every action."""
+    compact = Game.new(adventure=adventure, heroes=4, seed=seed, max_turns=max_turns)
+    plain = Game.new(adventure=adventure, heroes=4, seed=seed, max_turns=max_turns)
+    assert plain.events is plain.events  # read: plain from now on
+    rng = random.Random(seed)
+    yield compact, plain
+    while not compact.over:
+        action = rng.choice(compact.legal_actions())
+        compact.apply(action)
+        plain.apply(action)
+        yield compact, plain
+
+
+@pytest.mark.parametrize("adventure", adventure_names())
+def test_a_compact_log_reads_as_the_plain_log(adventure):
+    rng = random.Random(5)
+    for i, (compact, plain) in enumerate(play_pair(adventure, seed=5)):
+        n = len(plain.events)
+        assert compact.n_events == n
+        starts = {max(0, n - 3), n} | ({0, rng.randrange(n + 1)} if i % 101 == 0 else set())
+        for start in starts:
+            assert same(compact.events_since(start), plain.events[start:])
+    assert compact.n_events > 2 * LOG_CHUNK, "the game is long enough to have compressed chunks"
+    assert len(compact._log) < 2 * LOG_CHUNK, "only the newest events are kept as dicts"
+    assert same(compact.to_json()["events"], plain.events)
+    assert compact._log_chunks, "to_json leaves the log compact"
+    events = compact.events
+    assert same(events, plain.events)
+    assert not compact._log_chunks and compact.events is events, "once read, the log is the plain list"
+    compact.log({"type": "phase", "phase": "test", "turn": 0})
+    assert events[-1] == {"type": "phase", "phase": "test", "turn": 0}, "the list read keeps growing"
+
+
+def test_copies_and_saves_of_a_compact_game_keep_the_whole_log():
+    pairs = play_pair(adventure_names()[0], seed=8, max_turns=60)
+    compact, plain = next(pairs)
+    for _ in range(300):
+        compact, plain = next(pairs, (compact, plain))
+    assert compact._log_chunks
+    clone = compact.copy()
+    loaded = Game.from_json(compact.to_json())
+    rng = random.Random(9)
+    for _ in range(200):
+        if compact.over:
+            break
+        action = rng.choice(compact.legal_actions())
+        for g in (compact, plain, clone, loaded):
+            g.apply(action)
+    for g in (clone, loaded, compact):
+        assert same(g.events, plain.events)
+
+
+def test_the_env_log_is_complete_and_infos_and_rewards_are_unchanged():
+    """Shaping and info_events on: rewards and every agent's infos equal those of an env whose log
+    is plain and which forgets nothing of the heroes' view; ``env.unwrapped.events`` is the whole
+    log (what replays and the difficulty tool read)."""
+    options = {
+        "adventure": adventure_names()[0],
+        "heroes": 4,
+        "max_turns": 40,
+        "info_events": True,
+        "shaping": {"damage": 0.1, "kills": 0.5, "treasure": 0.2, "exploration": 0.1},
+    }
+    env, ref = dungeon_env.raw_env(**options), dungeon_env.raw_env(**options)
+    env.reset(seed=4)
+    ref.reset(seed=4)
+    ref._forget = lambda log: None
+    assert ref.events is ref.game.events  # read: plain from now on
+    rng = random.Random(4)
+    steps = 0
+    while env.agents:
+        agent = env.agent_selection
+        assert agent == ref.agent_selection
+        assert env.infos == ref.infos and env.rewards == ref.rewards
+        assert env._cumulative_rewards == ref._cumulative_rewards
+        done = env.terminations[agent] or env.truncations[agent]
+        action = None if done else int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"])))
+        env.step(action)
+        ref.step(action)
+        steps += 1
+    assert env.infos == ref.infos and env._cumulative_rewards == ref._cumulative_rewards
+    assert steps > 100 and env.game.n_events > 2 * LOG_CHUNK
+    assert any(e is None for e in env._hero_log[: env._hero_kept]), "the heroes' view was dropped"
+    assert same(env.events, ref.events)
+
+
+def test_the_lens_folds_on_demand_without_shaping_or_info_events():
+    """With neither, no step judges events for the heroes; asking for the lens catches it up to
+    the same state as one kept up at every step."""
+    options = {"adventure": adventure_names()[0], "heroes": 3, "max_turns": 30}
+    lazy = dungeon_env.raw_env(**options)
+    eager = dungeon_env.raw_env(**options, shaping={"damage": 1.0})
+    for env in (lazy, eager):
+        env.reset(seed=2)
+    rng = random.Random(2)
+    for _ in range(400):
+        if not lazy.agents:
+            break
+        agent = lazy.agent_selection
+        done = lazy.terminations[agent] or lazy.truncations[agent]
+        action = None if done else int(rng.choice(np.flatnonzero(lazy.observe(agent)["action_mask"])))
+        lazy.step(action)
+        eager.step(action)
+        assert lazy._hero_log == [] and lazy._lens_at == 0
+    lens, kept = lazy._lens, eager._lens
+    assert lazy._lens_at == lazy.game.n_events
+    assert (lens.where, lens.revealed, lens.names) == (kept.where, kept.revealed, kept.names)
+    assert lazy.game._log_chunks, "folding on demand leaves the log compact"
