@@ -101,9 +101,11 @@ class Walk:
     def __init__(self, g: Context, occupant: np.ndarray, heroes: tuple[int, ...]) -> None:
         s = g.state
         self.steps = open_steps(g.tables, s.door_open)
-        walkable = (occupant < 0) & _open_ground(g)
-        # a fresh field: UNREACHABLE where the search may walk, BLOCKED where it may not
-        self.blank = np.where(walkable, UNREACHABLE, BLOCKED).tolist()
+        # a fresh field: UNREACHABLE where the search may walk, BLOCKED where it may not (no
+        # obstacle, hazard or armed trap, and no figure)
+        self.blank = blank = _open_ground(g).copy()
+        for q in (occupant >= 0).nonzero()[0].tolist():
+            blank[q] = BLOCKED
         self.heroes = heroes
         self.ring = fight_ring(g, list(heroes))
         self.fight_sources = tuple(sorted(q for q in self.ring if self.blank[q] > 0))
@@ -119,7 +121,7 @@ class Walk:
         n = s.n_heroes
         status = s.unit_status[:n].tolist()
         pos = s.unit_pos[:n].tolist()
-        heroes = tuple(pos[h] for h in range(n) if status[h] == ACTIVE)
+        heroes = tuple([q for q, st in zip(pos, status, strict=True) if st == ACTIVE])
         key = (
             occupant.tobytes(),
             heroes,
@@ -185,18 +187,19 @@ class Walk:
         )
 
 
-def _open_ground(g: Context) -> np.ndarray:
-    """Squares with no obstacle, no hazard and no armed trap (memoised per trap configuration)."""
+def _open_ground(g: Context) -> list[int]:
+    """A fresh field of the board with no figure on it: UNREACHABLE on squares with no obstacle,
+    no hazard and no armed trap, else BLOCKED (memoised per trap configuration; copy to use)."""
     s, t = g.state, g.tables
 
-    def compute() -> np.ndarray:
+    def compute() -> list[int]:
         ground = ~(t.furniture | t.blockage)
         for i, trap in enumerate(t.adventure.traps):
             if (
                 s.trap_armed[i] or s.trap_detected[i]
             ):  # an armed trap, or a hazard (sprung, detected, not armed)
                 ground[g.square(*trap.at)] = False
-        return ground
+        return [UNREACHABLE if ok else BLOCKED for ok in ground.tolist()]
 
     key = (s.trap_armed.tobytes(), s.trap_detected.tobytes())
     return memoised(t, "pursuit.ground", GROUND_MEMO_SIZE, key, compute)
