@@ -434,6 +434,9 @@ _READY = FCOL["ready_0"]
 _ITEM_CARDS = tuple(load_items().values())
 _DECK_OF = np.array([DECKS.index(c.deck) for c in _ITEM_CARDS], np.int64)
 _XY_COL = FCOL["x"]
+_XY_T = np.ascontiguousarray(_XY.T)
+if (FCOL["y"], _D0) != (_XY_COL + 1, _XY_COL + 2):
+    raise RuntimeError("observation: x, y come just before the dynamic figure columns")
 _ME_COL = FCOL["me"]
 _ACTING_COL = FCOL["acting"]
 _CANDIDATE_COL = FCOL["candidate"]
@@ -474,6 +477,7 @@ class Observer:
         self._templates: dict[int, list] = {}  # role -> [board key, figures, vector, revealed look-up]
         self._figures: _Figures | None = None
         self._masks: dict[tuple, np.ndarray] = {}  # legal actions -> mask
+        self._block = np.zeros((_D1 - _XY_COL, MAX_UNITS), np.float32)  # x, y, the dynamic values
 
     def observe(self, game, role: int, me: int, to_act: bool, max_turns: int) -> dict[str, np.ndarray]:
         """``{"observation": float32 vector, "action_mask": int8}`` for hero ``me`` (role HERO) or
@@ -500,16 +504,18 @@ class Observer:
 
     def _fill(self, game, role: int, me: int, to_act: bool, max_turns: int) -> np.ndarray:
         s = game.state
-        figures = self._figures_of(s)
+        figures = self._figures_of(game)
         template = self._template(game, role, figures)
         out = template[2].copy()
         table = out[_FIGURES].reshape(MAX_UNITS, _NF)
         pos = s.unit_pos
-        # per-figure values, [figure, value]: scaled (0 for absent figures) and clipped, into place
-        values = table[:, _D0:_D1]
-        np.multiply(np.array(_GET_DYNAMIC(s)).T, figures.scale, out=values)
-        np.minimum(values, 1.0, out=values)
-        table[:, _XY_COL : _XY_COL + 2] = _XY[pos]
+        # per-figure x, y and values, built [value, figure] (contiguous: fast) then put in place in
+        # one copy: scaled (0 for absent figures) and clipped
+        block = self._block
+        np.multiply(_XY_T[:, pos], figures.present, out=block[:2])
+        np.multiply(np.array(_GET_DYNAMIC(s)), figures.scale, out=block[2:])
+        np.minimum(block[2:], 1.0, out=block[2:])
+        table[:, _XY_COL:_D1] = block.T
         slots, planes, sight = figures.slots, figures.planes, None
         if role == HERO:
             # The figures heroes may see, decided positively: every hero, and each monster standing
@@ -523,8 +529,6 @@ class Observer:
                 if cards is not None:
                     out[_ITEMS.start : _SPELLS.stop] = cards
         out[planes + pos[slots]] = 1.0  # the figures on the board (heroes: those they see)
-        for h, k in abilities.ready_pairs(game):  # Active abilities with a use left (public, like cards)
-            table[h, _READY + k] = 1.0
         if s.effects:
             counts = np.bincount([row[0] for row in s.effects], minlength=MAX_UNITS)[:MAX_UNITS]
             table[:, _EFFECTS_COL] = np.minimum(counts / 3, 1.0) * figures.present
@@ -534,10 +538,13 @@ class Observer:
             sight.to_hero_rows(table)
         return out
 
-    def _figures_of(self, s) -> _Figures:
+    def _figures_of(self, game) -> _Figures:
+        s = game.state
         key = (
             s.next_uid,
             s.turn,
+            s.ability_uses.tobytes(),
+            s.ability_turn.tobytes(),
             s.unit_status.tobytes(),
             s.dragging.tobytes(),
             s.item_card.tobytes(),
@@ -549,6 +556,9 @@ class Observer:
         )
         if self._figures is None or self._figures.key != key:
             self._figures = _Figures(key, s)
+            # Active abilities with a use left (public, like cards): they change only with the key
+            for h, k in abilities.ready_pairs(game):
+                self._figures.static[h, _READY + k] = 1.0
         return self._figures
 
     def _template(self, game, role: int, figures: _Figures) -> list:
@@ -576,7 +586,8 @@ class Observer:
 
 class _Figures:
     """What changes only when a figure is placed, dies or leaves, an item changes hands or is
-    identified, a spell is learned, or a turn begins: the static figure rows, the [figure, value]
+    identified, a spell is learned, an ability is used, or a turn begins: the static figure rows
+    (with the ``ready_k`` flags, set by ``Observer._figures_of``), the [value, figure]
     scales of the per-call values (0 for absent figures), the figures on the board with the offsets
     of their planes, the monsters on the board, the present heroes and monsters (for what heroes
     see), and (made when first asked) each hero's items and spells and the item table."""
@@ -596,10 +607,10 @@ class _Figures:
         self.no_monster = np.zeros(MAX_UNITS, bool)
         self._sights: dict[bytes, _Sight] = {}
         self.static = _static_rows(s, hero, monster, present)
-        scale = np.zeros((MAX_UNITS, len(_DYNAMIC)), np.float32)
+        scale = np.zeros((len(_DYNAMIC), MAX_UNITS), np.float32)
         for i, (name, norm) in enumerate(_DYNAMIC):
-            scale[:, i] = 1.0 / norm if norm else 1.0 / np.maximum(getattr(s, f"base_{name}"), 1)
-        self.scale = scale * self.present[:, None]
+            scale[i] = 1.0 / norm if norm else 1.0 / np.maximum(getattr(s, f"base_{name}"), 1)
+        self.scale = scale * self.present
         on_board = ((status == ACTIVE) | (hero & (status == CORPSE))) & (s.unit_pos >= 0)
         self.slots = np.flatnonzero(on_board)
         plane = np.where(
@@ -792,16 +803,19 @@ class _Sight:
         self._n_heroes = n_heroes
         if np.array_equal(order, np.arange(n_heroes, n_heroes + len(order))):
             self._order = None  # in place already (the common case: no fog monster holds a lower slot)
-            self._keep = (column >= 0).astype(np.float32)[:, None]
+            # the rows anything may have written to (a present figure's) that heroes do not see
+            self._hide = np.flatnonzero((figures.present > 0) & (column < 0))
         else:
-            self._order, self._keep = order, None
+            self._order, self._hide = order, None
             self._heroes = figures.heroes[:n_heroes].astype(np.float32)[:, None]
 
     def to_hero_rows(self, table: np.ndarray) -> None:
         """Last step of a hero's observation: the figures piece keeps the rows of the figures heroes
-        see, in their rows; every other row is 0, whoever wrote it."""
+        see, in their rows; every other row is 0 (an absent figure's row is never written: its
+        static row and value scales are 0, its x, y masked)."""
         if self._order is None:
-            np.multiply(table, self._keep, out=table)
+            if len(self._hide):
+                table[self._hide] = 0.0
             return
         n, k = self._n_heroes, len(self._order)
         moved = table[self._order]
