@@ -109,7 +109,7 @@ every agent's info also has ``outcome`` (``completed``, ``failed``,
 ``env.unwrapped.events`` is the whole log, ``env.unwrapped.game`` the engine.
 
 **Memory.** The game keeps its event log compact (``Game.events``: older events compressed, about
-15 bytes each, decoded when someone reads the whole list, which then stays a plain list); the env
+16 bytes each, decoded when someone reads the whole list, which then stays a plain list); the env
 reads only each step's events, judges them for the heroes (``knowledge.HeroLens``) only when
 ``shaping`` or ``info_events`` need it, and keeps that view only while a reward or an info may still
 read it. The log stays complete for whoever asks (``env.unwrapped.events``, replays, the difficulty

@@ -17,10 +17,8 @@ from dungeon_env.engine.game import LOG_CHUNK
 
 
 def same(a, b) -> bool:
-    """Equal, and of the same types all the way down (a tuple is not a list, 1 is not 1.0 nor True),
-    except that a ``str`` enum the engine logs (an ability's ``when``) reads back as its ``str``."""
-    if isinstance(a, str) and isinstance(b, str):
-        return a == b
+    """Equal, and of the same types all the way down (a tuple is not a list, 1 is not 1.0 nor True,
+    a ``str`` enum the engine logs is not a ``str``)."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
