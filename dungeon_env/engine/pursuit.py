@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 BOARDS_MEMO_SIZE = 128  # boards without their mover kept per adventure, with their fields (~5 KB each)
 GROUND_MEMO_SIZE = 64  # trap configurations whose open ground is kept
+RINGS_MEMO_SIZE = 256  # fight rings kept (hero squares and doors)
 BLOCKED = -1  # in a field: a square the search does not walk through (not reached)
 
 
@@ -39,13 +40,16 @@ def allowed(g: Context, m: int, steps: list[tuple[int, int]]) -> tuple[list[int]
     """The actions of ``steps`` (``(action, square)`` pairs, each a free square one step away) that
     monster ``m`` may take, and whether it may end its Movement here."""
     s = g.state
-    here = int(s.unit_pos[m])
-    walk = Walk.of(g, m, here)
-    if not walk.heroes:
+    n = s.n_heroes
+    status, pos = s.unit_status[:n].tolist(), s.unit_pos[:n].tolist()
+    heroes = tuple([q for q, st in zip(pos, status, strict=True) if st == ACTIVE])
+    if not heroes:
         return [a for a, _ in steps], True
-    ring = walk.ring
+    here = int(s.unit_pos[m])
+    ring = _ring(g, heroes)
     if here in ring:  # duty 1: stay in the fight
         return [a for a, q in steps if q in ring], True
+    walk = Walk.of(g, m, here, heroes)
     budget = _budget(g, m)
     base = int(s.base_move[m])
     reach = base + g.rules.move_stamina_max + 2  # no budget (nor a step past it) goes farther
@@ -83,6 +87,12 @@ def fight_ring(g: Context, hero_squares: list[int]) -> frozenset[int]:
     )
 
 
+def _ring(g: Context, heroes: tuple[int, ...]) -> frozenset[int]:
+    """``fight_ring`` of the living heroes' squares (memoised per door configuration)."""
+    key = (heroes, g.state.door_open.tobytes())
+    return memoised(g.tables, "pursuit.rings", RINGS_MEMO_SIZE, key, lambda: fight_ring(g, list(heroes)))
+
+
 def _budget(g: Context, m: int) -> int:
     """Squares the monster can still move this phase: what is left plus the Stamina it may still buy."""
     s, r = g.state, g.rules
@@ -107,21 +117,18 @@ class Walk:
         for q in (occupant >= 0).nonzero()[0].tolist():
             blank[q] = BLOCKED
         self.heroes = heroes
-        self.ring = fight_ring(g, list(heroes))
+        self.ring = _ring(g, heroes)
         self.fight_sources = tuple(sorted(q for q in self.ring if self.blank[q] > 0))
         self.fields: dict[tuple, list[int]] = {}
         self.by_square: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
     @classmethod
-    def of(cls, g: Context, m: int, here: int) -> Walk:
-        """The Walk of monster ``m`` (standing on ``here``) on the board as it is now."""
+    def of(cls, g: Context, m: int, here: int, heroes: tuple[int, ...]) -> Walk:
+        """The Walk of monster ``m`` (standing on ``here``) on the board as it is now; ``heroes``:
+        the squares of the living heroes, in slot order."""
         s = g.state
         occupant = s.occupant
         occupant[here] = NO_UNIT  # the board without the mover (put back before returning)
-        n = s.n_heroes
-        status = s.unit_status[:n].tolist()
-        pos = s.unit_pos[:n].tolist()
-        heroes = tuple([q for q, st in zip(pos, status, strict=True) if st == ACTIVE])
         key = (
             occupant.tobytes(),
             heroes,
