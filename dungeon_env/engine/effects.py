@@ -183,7 +183,7 @@ def carried(g: Context, u: int, kind: str) -> list[tuple[str, int]]:
     if u >= s.n_heroes:
         return []
     out = []
-    for slot in (s.item_holder == u).nonzero()[0]:
+    for slot in (s.item_holder == u).nonzero()[0].tolist():
         if not s.item_known[slot]:
             continue
         card = g.item_cards[int(s.item_card[slot])]

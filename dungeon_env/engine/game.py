@@ -540,7 +540,7 @@ def _action_name(action) -> str:
 
 def _is_int(value) -> bool:
     """An integer (Python or numpy) that is not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
 
 
 def _check_heroes(hero_ids: list[str], roster: dict) -> list[str]:
