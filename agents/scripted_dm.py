@@ -22,8 +22,11 @@ from agents.base import GameAgent
 from dungeon_env.engine import Decision, Game, combat
 from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_0
 from dungeon_env.engine.state import FIGHT_HERO, FIGHT_MONSTER
-from dungeon_env.engine.tables import UNREACHABLE, path_distances
+from dungeon_env.engine.tables import UNREACHABLE, memoised, path_distances
 from dungeon_env.engine.units import active_heroes
+
+SPOTS_MEMO_SIZE = 256  # hero placements (and door states) whose victim facts are kept
+TRAPS_MEMO_SIZE = 64  # armed-trap configurations whose squares are kept
 
 
 class ScriptedDM(GameAgent):
@@ -44,9 +47,32 @@ class ScriptedDM(GameAgent):
         return self.rng.choice(legal)
 
     # ----------------------------------------------------------------------------- movement
-    def trap_squares(self, g: Game) -> set[int]:
+    def trap_squares(self, g: Game) -> frozenset[int]:
+        """The squares of the armed traps (memoised per armed-trap configuration)."""
         s, adv = g.state, g.tables.adventure
-        return {g.square(*tr.at) for i, tr in enumerate(adv.traps) if s.trap_armed[i]}
+
+        def compute() -> frozenset[int]:
+            return frozenset(g.square(*tr.at) for i, tr in enumerate(adv.traps) if s.trap_armed[i])
+
+        return memoised(g.tables, "agents.dm_traps", TRAPS_MEMO_SIZE, s.trap_armed.tobytes(), compute)
+
+    def hero_spots(self, g: Game, heroes: list[int]) -> tuple[tuple[int, tuple[int, ...], bool], ...]:
+        """For each active hero: the squares from which it can be fought, and whether another hero
+        stands within 2 squares of it. Memoised on where the heroes stand and which doors are open:
+        they stay put while the monsters move, so every monster's ``victim`` reads the same facts."""
+        s = g.state
+        where = tuple(int(s.unit_pos[h]) for h in heroes)
+
+        def compute() -> tuple[tuple[int, tuple[int, ...], bool], ...]:
+            at = [g.xy(q) for q in where]
+            out = []
+            for k, (h, (hx, hy)) in enumerate(zip(heroes, at, strict=True)):
+                company = any(j != k and abs(x - hx) + abs(y - hy) <= 2 for j, (x, y) in enumerate(at))
+                out.append((h, tuple(around(g, where[k])), company))
+            return tuple(out)
+
+        key = (tuple(heroes), where, s.door_open.tobytes())
+        return memoised(g.tables, "agents.dm_hero_spots", SPOTS_MEMO_SIZE, key, compute)
 
     def victim(self, g: Game, m: int) -> int | None:
         s, t = g.state, g.tables
@@ -54,16 +80,13 @@ class ScriptedDM(GameAgent):
         if not heroes:
             return None
         dist = path_distances(t, [int(s.unit_pos[m])], s.door_open)
-        where = {h: int(s.unit_pos[h]) for h in heroes}
-        at = {h: g.xy(q) for h, q in where.items()}
+        health, deaths_door = s.health, s.deaths_door
         best, pick = None, None
-        for h in heroes:
-            d = min((dist[q] for q in around(g, where[h])), default=UNREACHABLE)
+        for h, spots, company in self.hero_spots(g, heroes):
+            d = min((dist[q] for q in spots), default=UNREACHABLE)
             if d >= UNREACHABLE:
                 continue
-            hx, hy = at[h]
-            company = any(k != h and abs(at[k][0] - hx) + abs(at[k][1] - hy) <= 2 for k in heroes)
-            score = d + 2 * int(s.health[h]) + (3 if company else 0) - (4 if s.deaths_door[h] else 0)
+            score = d + 2 * int(health[h]) + (3 if company else 0) - (4 if deaths_door[h] else 0)
             if best is None or score < best:
                 best, pick = score, h
         return pick

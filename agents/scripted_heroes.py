@@ -75,6 +75,7 @@ from agents._common import (
     foes_next_to_square,
     hurt,
     p_win,
+    usable_steps,
 )
 from agents.base import GameAgent, illegal_choice
 from dungeon_env.engine import Decision, Game, inventory
@@ -123,11 +124,24 @@ from dungeon_env.engine.trade import corpse_items, receivers
 from dungeon_env.engine.units import active_heroes
 
 TRAP_COST = 8  # walking over a known armed trap is worth this many steps of detour
-NEAR = 1  # a monster this close (in steps) is fought first
+NEAR = 1  # a monster this close (in steps) is fought first (``within_one_step`` reads it as 1)
 HURT = 0.5  # drink or heal below this fraction of Health
 ATTACK_KINDS = ("damage", "sleep", "fight_bonus", "armour", "damage_bonus")
 MAX_SPEND = 3
 DISTANCES_MEMO_SIZE = 1024  # path-cost tuples kept per adventure (about 5 KB each)
+# decisions whose rule reads only the legal actions and the deciding hero's own condition, which
+# the heroes' view holds as the game does: answered from the game, without making the view
+WITHOUT_VIEW = frozenset(
+    {
+        Decision.EXPLORE_CHOICE,
+        Decision.EVENT_CHOICE,
+        Decision.CLAIM_ITEM,
+        Decision.SPELL_VERB,
+        Decision.DISARM,
+        Decision.CAST_MODE,
+        Decision.MENTAL_BID,
+    }
+)
 
 
 def _monsters_in_sight(g: Game) -> list[int]:
@@ -148,9 +162,10 @@ class ScriptedHeroes(GameAgent):
     # ----------------------------------------------------------------------------- the dispatch
     def choose(self, game: Game) -> int:
         """The action for the decision asked, read from the heroes' view of ``game`` (made here
-        unless ``game`` is one); facts of the position that several rules consult (the monsters in
+        unless ``game`` is one, or the decision is one of ``WITHOUT_VIEW``, whose rules read nothing
+        the view would hide); facts of the position that several rules consult (the monsters in
         sight) are computed once per call."""
-        if view_side(game) != HEROES:
+        if view_side(game) != HEROES and game.decision[0] not in WITHOUT_VIEW:
             game = heroes_view(game)
         self._now = {}
         try:
@@ -284,8 +299,18 @@ class ScriptedHeroes(GameAgent):
             "agents.hero_distances",
             DISTANCES_MEMO_SIZE,
             key,
-            lambda: tuple(dijkstra(g, targets, self.costs(g), doors_closed_ok=True)),
+            lambda: tuple(dijkstra(g, targets, self.once(g, "costs", self.costs), doors_closed_ok=True)),
         )
+
+    def within_one_step(self, g: Game, here: int, targets: list[int]) -> bool:
+        """``distances(g, targets)[here] <= 1`` without computing the distances: every step costs at
+        least 1, so a cost of 1 means ``here`` is a target or one step from a target whose square
+        costs 1 to walk into (``dijkstra``'s first round)."""
+        if here in targets:
+            return True
+        cost = self.once(g, "costs", self.costs)
+        steps = usable_steps(g, doors_closed_ok=True)
+        return any(cost[q] == 1 and here in steps[q] for q in targets)
 
     def terrain_key(self, g: Game) -> tuple:
         """What the path costs depend on besides the targets: hidden doors, traps, corpses."""
@@ -327,7 +352,7 @@ class ScriptedHeroes(GameAgent):
             return goal, is_exit
         mon_sq = [q for m in monsters for q in around(g, int(s.unit_pos[m]))]
         here = int(s.unit_pos[h])
-        if self.distances(g, mon_sq)[here] <= NEAR:
+        if self.within_one_step(g, here, mon_sq):  # NEAR
             return mon_sq, False
         heroes = active_heroes(g)
         healthy = hurt(g, h) < HURT and not s.deaths_door[h]

@@ -187,12 +187,13 @@ def play_env_game(task: Task | dict, index: int) -> dict:
 
 
 def prepare(task: Task | dict) -> None:
-    """Load what the games of ``task`` need (content, board tables, variant cards, agents) without
-    playing: a process forked afterwards starts with it all in memory."""
+    """Load what the games of ``task`` need (content, board tables, the heroes' view tables, variant
+    cards, agents) without playing: a process forked afterwards starts with it all in memory."""
     from dungeon_env.engine import Game
+    from dungeon_env.engine.sideview import heroes_view
 
     task = Task.of(task)
-    Game.new(**_game_kwargs(task, 0))
+    heroes_view(Game.new(**_game_kwargs(task, 0)))  # the view's line of sight: a second per adventure
     if task.on_engine:
         make_side(task.heroes, "heroes"), make_side(task.dm, "dm")
 
