@@ -38,10 +38,11 @@ def look(g: Context, heroes: list[int], alert: bool = False) -> None:
     roll, which cannot be surprised (R-SURP-13)."""
     s = g.state
     new_areas = []
+    revealed = s.revealed.tolist()  # read as a list, written to both
     for h in heroes:
         for a in visible_areas(g, int(s.unit_pos[h])):
-            if not s.revealed[a]:
-                s.revealed[a] = True
+            if not revealed[a]:
+                revealed[a] = s.revealed[a] = True
                 new_areas.append(a)
     group = []
     for a in sorted(new_areas):
