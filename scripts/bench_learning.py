@@ -6,7 +6,8 @@ workers; and the same VecEnv stepped with random legal actions read from the mas
 1. env only: environment steps per second of the VecEnv alone (``action_masks`` then ``step``, as
    MaskablePPO's rollouts call them);
 2. MaskablePPO: environment steps per second of ``learn`` (rollouts and gradient updates), over
-   whole rollout-and-update rounds (``n_steps`` x ``n_envs`` steps each).
+   whole rollout-and-update rounds (``n_steps`` x ``n_envs`` steps each), and how that time splits
+   between the rollouts (env steps plus the policy's forward passes) and the gradient updates.
 
 The gap between the two is what the learner costs. A step is one decision of the trained side in
 every environment (``model.num_timesteps`` counts the same). Either phase runs until ``--steps``
@@ -45,18 +46,24 @@ def env_only(vec, seconds: float, steps: int, seed: int = 0) -> tuple[int, float
 
 def budget_callback(seconds: float, steps: int):
     """An SB3 callback that ends ``learn`` at the first rollout to start past the budget, and keeps
-    the steps and seconds of the whole rounds before it (``measured``)."""
+    the steps and seconds of the whole rounds before it (``measured``) and the seconds of their
+    rollouts (``rollout_seconds``; the rest is the gradient updates)."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class Budget(BaseCallback):
         def _on_training_start(self) -> None:
             self.start, self.start_steps, self.stop = time.perf_counter(), self.num_timesteps, False
-            self.measured = (0, 0.0)
+            self.measured, self.rollout_seconds, self._rollouts = (0, 0.0), 0.0, 0.0
 
         def _on_rollout_start(self) -> None:
-            done, elapsed = self.num_timesteps - self.start_steps, time.perf_counter() - self.start
-            self.measured = (done, elapsed)
+            now = time.perf_counter()
+            done, elapsed = self.num_timesteps - self.start_steps, now - self.start
+            self.measured, self.rollout_seconds = (done, elapsed), self._rollouts
             self.stop = bool(done) and (elapsed >= seconds or (steps and done >= steps))
+            self._rollout_start = now
+
+        def _on_rollout_end(self) -> None:
+            self._rollouts += time.perf_counter() - self._rollout_start
 
         def _on_step(self) -> bool:
             return not self.stop
@@ -64,15 +71,16 @@ def budget_callback(seconds: float, steps: int):
     return Budget()
 
 
-def ppo(vec, settings: Settings, seconds: float, steps: int) -> tuple[int, float]:
+def ppo(vec, settings: Settings, seconds: float, steps: int) -> tuple[int, float, float]:
     """MaskablePPO's ``learn`` on ``vec`` with train_role's model until the budget is spent; returns
-    the steps and wall seconds of the whole rollout-and-update rounds it played."""
+    the steps and wall seconds of the whole rollout-and-update rounds it played, and the seconds
+    of their rollouts."""
     from stable_baselines3.common.logger import Logger
 
     model = make_model(settings, vec, Logger(folder=None, output_formats=[]))
     budget = budget_callback(seconds, steps)
     model.learn(total_timesteps=10**12, callback=budget)
-    return budget.measured
+    return (*budget.measured, budget.rollout_seconds)
 
 
 def parse_args(argv: list[str] | None):
@@ -114,12 +122,14 @@ def main(argv: list[str] | None = None) -> None:
             f"env only:     {taken} steps in {seconds:6.2f} s = {env_sps:7.1f} steps/s "
             f"({setup}, random legal actions)"
         )
-        taken, seconds = ppo(vec, s, args.seconds, args.steps)
+        taken, seconds, rollouts = ppo(vec, s, args.seconds, args.steps)
         sps = taken / max(seconds, 1e-9)
         print(
             f"MaskablePPO:  {taken} steps in {seconds:6.2f} s = {sps:7.1f} steps/s "
             f"({100 * sps / env_sps:.0f}% of env only; n_steps {s.n_steps}, batch {s.batch_size}, "
-            f"{s.n_epochs} epochs, net {s.net_arch}, {s.torch_threads} torch thread)"
+            f"{s.n_epochs} epochs, net {s.net_arch}, {s.torch_threads} torch thread): rollouts "
+            f"{rollouts:.2f} s = {taken / max(rollouts, 1e-9):.1f} steps/s with the policy's forward "
+            f"passes, gradient updates {seconds - rollouts:.2f} s"
         )
     finally:
         vec.close()
