@@ -50,10 +50,11 @@ def legal_hero_move(g: Context, h: int) -> list[int]:
     may_jump = left >= 2 and not s.jumped[h] and s.dragging[h] == NO_UNIT
     may_drag = left >= 1 and not s.moved[h] and s.dragging[h] == NO_UNIT
     acts = []
+    door_open = s.door_open
     for d, (nxt, door) in enumerate(g.tables.sides[sq]):
         if nxt < 0:
             continue
-        if door >= 0 and not s.door_open[door]:
+        if door >= 0 and not door_open[door]:
             if not s.door_tried[h, door] and not s.door_hidden[door]:  # a hidden door is a wall
                 acts.append(MOVE_ACTIONS[d])  # an Open Doors attempt (A-29: costs no movement)
             continue
