@@ -182,15 +182,33 @@ OBSERVATION_FORMATS = ("flat", "dict")
 def make_observation_space(observation_format: str = "flat") -> spaces.Dict:
     """The observation space every agent shares: ``{"observation": Box, "action_mask": Box}``
     (``"flat"``, PettingZoo's classic games), or one Box per piece of ``DICT_PIECES`` plus
-    ``action_mask`` (``"dict"``, for SB3's ``MultiInputPolicy``). Bounds: [0, 1], id columns 0..n."""
-    mask = spaces.Box(0, 1, (N_ACTIONS,), np.int8)
-    if observation_format == "flat":
+    ``action_mask`` (``"dict"``, for SB3's ``MultiInputPolicy``). Bounds: [0, 1], id columns 0..n.
+
+    Made once per format and shared by every env of the process (a space is an immutable
+    description, and its bound arrays are a third of an env's memory otherwise); so is the
+    generator of ``space.sample()``: seed it with ``space.seed(...)`` before sampling."""
+    space = _SPACES.get(observation_format)
+    if space is None:
+        mask = spaces.Box(0, 1, (N_ACTIONS,), np.int8)
+        if observation_format == "flat":
+            space = spaces.Dict({"observation": state_space(), "action_mask": mask})
+        else:
+            boxes = {name: spaces.Box(0.0, hi, hi.shape, np.float32) for name, hi in dict_high().items()}
+            space = spaces.Dict(boxes | {"action_mask": mask})
+        _SPACES[observation_format] = space
+    return space
+
+
+def state_space() -> spaces.Box:
+    """The Box of a flat observation and of ``state()`` (shared, as the observation spaces)."""
+    box = _SPACES.get("state")
+    if box is None:
         high = OBS_SPEC.high()
-        return spaces.Dict(
-            {"observation": spaces.Box(0.0, high, high.shape, np.float32), "action_mask": mask}
-        )
-    pieces = {name: spaces.Box(0.0, high, high.shape, np.float32) for name, high in dict_high().items()}
-    return spaces.Dict(pieces | {"action_mask": mask})
+        box = _SPACES["state"] = spaces.Box(0.0, high, high.shape, np.float32)
+    return box
+
+
+_SPACES: dict[str, spaces.Space] = {}
 
 
 class IllegalActionWarning(UserWarning):
@@ -281,7 +299,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._action_space = spaces.Discrete(N_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
-        self.state_space = spaces.Box(0.0, OBS_SPEC.high(), (OBS_SPEC.size,), np.float32)
+        self.state_space = state_space()
         self._observer = Observer()
         self._seed_rng: random.Random | None = None
         self._window = None

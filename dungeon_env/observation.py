@@ -433,6 +433,8 @@ _N_HERO_CARDS = len(_HERO_IDS)
 _READY = FCOL["ready_0"]
 _ITEM_CARDS = tuple(load_items().values())
 _DECK_OF = np.array([DECKS.index(c.deck) for c in _ITEM_CARDS], np.int64)
+MASKS_KEPT = 4096  # legal-action lists whose masks are kept (shared by the process's observers)
+_MASKS: dict[tuple, np.ndarray] = {}
 _XY_COL = FCOL["x"]
 _XY_T = np.ascontiguousarray(_XY.T)
 if (FCOL["y"], _D0) != (_XY_COL + 1, _XY_COL + 2):
@@ -465,18 +467,19 @@ def _item_rows(s, slots: np.ndarray, show_all: bool, columns: dict[str, int]) ->
 class Observer:
     """Builds the observations of one env's game for any agent, with small caches between calls.
 
-    Per role it keeps a *template*: the whole vector with the board planes that change only when an
-    area is revealed, a door opens or a trap is found, and the figure columns that change only when a
-    figure is placed, dies or leaves, or an item changes hands (:class:`_Figures`). A call copies
-    the template, then writes the figures, the per-figure values and the decision context."""
+    Per role it keeps a *template*: the board planes that change only when an area is revealed, a
+    door opens or a trap is found (as bytes: they are 0 or 1), and the rest of the vector with the
+    figure columns that change only when a figure is placed, dies or leaves, or an item changes
+    hands (:class:`_Figures`). A call copies the template into a fresh vector, then writes the
+    figures, the per-figure values and the decision context."""
 
     def __init__(self) -> None:
         self.reset()
 
     def reset(self) -> None:
-        self._templates: dict[int, list] = {}  # role -> [board key, figures, vector, revealed look-up]
+        # role -> [board key, figures, board planes (uint8), the rest (float32), revealed look-up]
+        self._templates: dict[int, list] = {}
         self._figures: _Figures | None = None
-        self._masks: dict[tuple, np.ndarray] = {}  # legal actions -> mask
         self._block = np.zeros((_D1 - _XY_COL, MAX_UNITS), np.float32)  # x, y, the dynamic values
 
     def observe(self, game, role: int, me: int, to_act: bool, max_turns: int) -> dict[str, np.ndarray]:
@@ -485,16 +488,18 @@ class Observer:
         out = self._fill(game, role, me, to_act, max_turns)
         return {"observation": out, "action_mask": self.mask(game, to_act)}
 
-    def mask(self, game, to_act: bool) -> np.ndarray:
-        """The action mask: the legal actions of the decision asked if ``to_act``, else zeros."""
+    @staticmethod
+    def mask(game, to_act: bool) -> np.ndarray:
+        """The action mask: the legal actions of the decision asked if ``to_act``, else zeros (a
+        fresh array; the masks of legal-action lists are kept for every observer of the process)."""
         if not to_act:
             return np.zeros(N_ACTIONS, np.int8)
         legal = tuple(game.legal_actions())
-        mask = self._masks.get(legal)
+        mask = _MASKS.get(legal)
         if mask is None:
-            if len(self._masks) >= 4096:
-                self._masks.clear()
-            mask = self._masks[legal] = np.zeros(N_ACTIONS, np.int8)
+            if len(_MASKS) >= MASKS_KEPT:
+                _MASKS.clear()
+            mask = _MASKS[legal] = np.zeros(N_ACTIONS, np.int8)
             mask[list(legal)] = 1
         return mask.copy()
 
@@ -506,21 +511,23 @@ class Observer:
         s = game.state
         figures = self._figures_of(game)
         template = self._template(game, role, figures)
-        out = template[2].copy()
+        out = np.empty(OBS_SPEC.size, np.float32)
+        out[:_BOARD] = template[2]
+        out[_BOARD:] = template[3]
         table = out[_FIGURES].reshape(MAX_UNITS, _NF)
         pos = s.unit_pos
         # per-figure x, y and values, built [value, figure] (contiguous: fast) then put in place in
         # one copy: scaled (0 for absent figures) and clipped
         block = self._block
-        np.multiply(_XY_T[:, pos], figures.present, out=block[:2])
+        np.multiply(_XY_T.take(pos, axis=1), figures.present, out=block[:2])
         np.multiply(np.array(_GET_DYNAMIC(s)), figures.scale, out=block[2:])
         np.minimum(block[2:], 1.0, out=block[2:])
         table[:, _XY_COL:_D1] = block.T
         slots, planes, sight = figures.slots, figures.planes, None
         if role == HERO:
             # The figures heroes may see, decided positively: every hero, and each monster standing
-            # on a square of a revealed area (template[3]: revealed per square, False off the board).
-            seen = figures.monsters_present & template[3][pos] if figures.any_monster else figures.no_monster
+            # on a square of a revealed area (template[4]: revealed per square, False off the board).
+            seen = figures.monsters_present & template[4][pos] if figures.any_monster else figures.no_monster
             sight = figures.sight(s, seen)
             slots, planes = sight.slots, sight.planes
             if 0 <= me < s.n_heroes:
@@ -572,14 +579,16 @@ class Observer:
         )
         template = self._templates.get(role)
         if template is None:
-            template = self._templates[role] = [None, None, np.zeros(OBS_SPEC.size, np.float32), None]
+            rest = np.zeros(OBS_SPEC.size - _BOARD, np.float32)
+            template = self._templates[role] = [None, None, np.zeros(_BOARD, np.uint8), rest, None]
         if template[0] != board_key:
             block, known = _layout_block(game, role)
-            template[2][:_BOARD] = block
-            template[0], template[3] = board_key, known
+            template[2][:] = block  # 0 / 1: kept as bytes, a quarter of the floats' memory
+            template[0], template[4] = board_key, known
         if template[1] is not figures:
-            template[2][_FIGURES] = figures.static.ravel()  # [figure, feature]
-            template[2][_ITEM_TABLE] = figures.item_table(s, role)
+            rest = template[3]
+            rest[_FIGURES.start - _BOARD : _FIGURES.stop - _BOARD] = figures.static.ravel()
+            rest[_ITEM_TABLE.start - _BOARD : _ITEM_TABLE.stop - _BOARD] = figures.item_table(s, role)
             template[1] = figures
         return template
 

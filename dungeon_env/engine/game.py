@@ -53,6 +53,11 @@ class IllegalActionError(ValueError):
     """An action that is not legal for the decision being asked."""
 
 
+_DECISIONS = tuple(Decision)  # by value: Decision(k) is _DECISIONS[k] (the enum call costs ~1 us)
+if [int(d) for d in _DECISIONS] != list(range(len(_DECISIONS))):
+    raise RuntimeError("game: Decision values must be 0..n-1 in order")
+_HERO_AGENTS = tuple(f"hero_{i}" for i in range(MAX_HEROES))
+
 class Game:
     """One adventure in play: static tables, the state, the dice and the event log.
 
@@ -192,18 +197,20 @@ class Game:
     @property
     def decision(self) -> tuple[Decision, int] | None:
         """The decision being asked, ``(kind, unit slot)``, or None when the game is over."""
-        if self.over or not self.state.stack:
+        s = self.state
+        if s.outcome or not s.stack:
             return None
-        top = self.state.stack[-1]
-        return Decision(top[STACK_KIND]), top[STACK_UNIT]
+        top = s.stack[-1]
+        return _DECISIONS[top[STACK_KIND]], top[STACK_UNIT]
 
     @property
     def agent(self) -> str | None:
         """The agent that must act: ``hero_<i>`` or ``dm`` (None when the game is over)."""
-        d = self.decision
-        if d is None:
+        s = self.state
+        if s.outcome or not s.stack:
             return None
-        return f"hero_{d[1]}" if d[1] < self.state.n_heroes else "dm"
+        unit = s.stack[-1][STACK_UNIT]
+        return _HERO_AGENTS[unit] if unit < s.n_heroes else "dm"
 
     def legal_actions(self) -> list[int]:
         """The legal actions (sorted ints of :class:`Action`) of the decision being asked."""
