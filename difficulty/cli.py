@@ -2,7 +2,8 @@
 
     dungeon-env balance --adventure all --games 400 --out reports/example
     dungeon-env balance --set light.start=15 --until 0.02 --out reports/light15
-    dungeon-env balance --variant examples/variants/tougher_orcs.toml --variant examples/variants/darker.toml --games 1000
+    dungeon-env balance --variant examples/variants/tougher_orcs.toml \\
+        --variant examples/variants/darker.toml --games 1000
     dungeon-env sweep --param light.start --values 10:25:5 --games 400 --out reports/light_sweep
 
 ``balance`` plays the base rules and each variant (``--set`` entries make one variant, each

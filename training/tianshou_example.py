@@ -40,7 +40,7 @@ Collector gathering whole episodes, episode returns per agent; optionally a tiny
    ``reason``, ``objectives``, ``goals_met`` at the end), ``Batch`` fills the gaps with None and
    Tianshou's trainer refuses a buffer holding a null (``MalformedBufferError``). The buffer keeps
    ``--buffer-size`` transitions per env without ``obs_next`` (``ignore_obs_next``): an observation
-   is 25,083 floats, ~100 KB a transition, so Tianshou's default buffer (10,000 per env) would take
+   is 17,061 floats, ~70 KB a transition, so Tianshou's default buffer (10,000 per env) would take
    GBs.
 
 **Limits of Tianshou's multi-agent support (not the env's):** the buffer is one interleaved stream of
@@ -99,7 +99,7 @@ class Settings(EnvSettings):
     episodes: int = 4
     """whole episodes the Collector gathers (at least --envs)"""
     buffer_size: int = 400
-    """replay-buffer transitions kept per env (each ~100 KB: the observation has 25,083 floats); keep
+    """replay-buffer transitions kept per env (each ~70 KB: the observation has 17,061 floats); keep
     it above an episode's steps: Tianshou 2.0.1 counts the length of an episode that wrapped around
     the buffer wrong (its return stays right)"""
     train: str = "none"

@@ -58,6 +58,7 @@ if [int(d) for d in _DECISIONS] != list(range(len(_DECISIONS))):
     raise RuntimeError("game: Decision values must be 0..n-1 in order")
 _HERO_AGENTS = tuple(f"hero_{i}" for i in range(MAX_HEROES))
 
+
 class Game:
     """One adventure in play: static tables, the state, the dice and the event log.
 
