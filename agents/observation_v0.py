@@ -68,34 +68,14 @@ from dungeon_env.engine.actions import (
 )
 from dungeon_env.engine.decisions import target_candidates
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, MAX_ITEMS, MAX_UNITS, How
+from dungeon_env.observation import N_PLANES, PLANE, PLANES, _hero_args, _layout_block
 
 HERO, DM = 0, 1  # roles
 N_SQUARES = WIDTH * HEIGHT
 SIDES = "nesw"
 
-PLANES = (
-    ("revealed", "the square's room or corridor has been revealed (0: still in the fog)"),
-    ("corridor", "a corridor square; a known square that is not a corridor is a room (layout)"),
-    ("wall_e", "a wall on the square's east side (the west side is the east side of the square before)"),
-    ("wall_s", "a wall on the south side (the north side is the south side of the square above)"),
-    ("door_closed_e", "a closed door on the east side"),
-    ("door_closed_s", "a closed door on the south side"),
-    ("door_open_e", "an open door on the east side"),
-    ("door_open_s", "an open door on the south side"),
-    ("secret_door", "DM only: an undiscovered secret door on the east or south side (heroes see a wall)"),
-    ("furniture", "furniture (an obstacle that can be jumped)"),
-    ("blockage", "a blockage (blocks movement and sight)"),
-    ("exit", "an exit square"),
-    ("trap_detected", "an armed trap the heroes have detected (heroes: on revealed squares)"),
-    ("hazard", "a sprung trap that stays and blocks movement, a pit (heroes: on revealed squares)"),
-    ("trap_hidden", "DM only: an armed trap the heroes have not detected"),
-    ("heroes", "a living hero on the board"),
-    ("monsters", "a monster (heroes: in revealed areas only)"),
-    ("corpses", "a hero's corpse"),
-    ("acting_unit", "the figure the current decision is about (heroes: a figure they see)"),
-)
-PLANE = {name: i for i, (name, _) in enumerate(PLANES)}
-N_PLANES = len(PLANES)
+# The board planes, the heroes' decision-arg rules and the board layout are v1's, unchanged from v0
+# (and the advised view the shipped policies read drops the board).
 
 UNIT_COLUMNS = (
     ("present", "the slot holds a figure the observer may see (all other columns 0 otherwise)"),
@@ -561,40 +541,6 @@ def _fill_context(game, role, me, to_act, max_turns, out, units, combat: bool, c
     out[_TURN] = turn / max_turns if turn < max_turns else 1.0
 
 
-# How heroes see each arg (a, b) of a decision, by kind: _PUBLIC as it is (a value heroes know whatever
-# is hidden); _SEEN_UNIT a unit slot, shown as the unit's column in the heroes' units piece if they
-# see it (a slot counts the fog monsters that held lower slots when it was taken); _EVENT_AREA a room
-# event's index, shown as its room's board area index (the adventure's list counts events in rooms
-# heroes have not seen; the printed board is the same in every adventure). No rule: not shown.
-_HIDDEN, _PUBLIC, _SEEN_UNIT, _EVENT_AREA = range(4)
-_HERO_ARGS = {
-    int(Decision.CAST_MODE): (_PUBLIC, _PUBLIC),  # the spell (a scroll turns face up as it is cast), item
-    int(Decision.CHOOSE_TARGET): (_PUBLIC, _PUBLIC),  # purpose; the spell, item slot or ability index
-    int(Decision.MENTAL_BID): (_SEEN_UNIT, _PUBLIC),  # the other side's slot; the aggressor's bid (R-MENT-03)
-    int(Decision.EVENT_CHOICE): (_EVENT_AREA, _HIDDEN),  # the room event
-    int(Decision.CLAIM_ITEM): (_EVENT_AREA, _PUBLIC),  # the room event; the item slot found
-    int(Decision.ITEM_VERB): (_PUBLIC, _PUBLIC),  # the item slot; the moment (WHEN index)
-    int(Decision.SPELL_VERB): (_PUBLIC, _HIDDEN),  # the spell
-}
-_NO_ARGS = (_HIDDEN, _HIDDEN)
-
-
-def _hero_args(game, kind: int, a: int, b: int, column: np.ndarray) -> tuple[int, int]:
-    """The decision's args as heroes see them (-1: not shown), by the rules of ``_HERO_ARGS``."""
-    rules = _HERO_ARGS.get(kind, _NO_ARGS)
-    return _hero_arg(game, rules[0], a, column), _hero_arg(game, rules[1], b, column)
-
-
-def _hero_arg(game, rule: int, v: int, column: np.ndarray) -> int:
-    if v < 0 or rule == _HIDDEN:
-        return -1
-    if rule == _PUBLIC:
-        return v
-    if rule == _SEEN_UNIT:
-        return int(column[v]) if v < len(column) else -1
-    return _static_planes(game.tables)["event_area"][v]  # _EVENT_AREA
-
-
 _ROLE, _PHASE, _ME, _MY_TURN, _COMBAT = (_OFF[k] for k in ("role", "phase", "me", "my_turn", "combat"))
 _DECISION, _ACTING, _ARGS, _PURPOSE = (
     _OFF[k] for k in ("decision", "acting", "decision_args", "target_purpose")
@@ -758,84 +704,6 @@ def _fill_candidates(game, role, unit, purpose, b, out, units, column=None) -> N
         row[CCOL["slot"]] = (u if column is None else column[u]) / (MAX_UNITS - 1)
         row[CCOL["x"] : CCOL["x"] + 2] = _XY[s.unit_pos[u]]
         units[UCOL["candidate"], u] = 1.0
-
-
-# --------------------------------------------------------------------------------- board layout
-
-
-def _static_planes(tables) -> dict[str, np.ndarray]:
-    """Per-adventure planes that never change, made once and kept in the adventure's tables."""
-    cached = tables.cache.get("obs_planes")
-    if cached is None:
-        door_sides = [  # (door, square, 0 east / 1 south) for every door edge, seen from its west / north
-            (int(tables.edge_door[sq, d]), sq, i)
-            for sq in range(N_SQUARES)
-            for i, d in enumerate((1, 2))
-            if tables.edge_door[sq, d] >= 0
-        ]
-        cached = {
-            "corridor": tables.is_corridor[tables.area].astype(np.float32),
-            "walls": tables.wall[:, [1, 2]].T.astype(np.float32),  # [east, south] x square
-            "furniture": tables.furniture.astype(np.float32),
-            "blockage": tables.blockage.astype(np.float32),
-            "exit": tables.exit.astype(np.float32),
-            "door_sides": door_sides,
-            "trap_sq": [int(tr.at[1]) * WIDTH + int(tr.at[0]) for tr in tables.adventure.traps],
-            "event_area": [tables.board.area_names.index(e.area) for e in tables.adventure.events],
-        }
-        tables.cache["obs_planes"] = cached
-    return cached
-
-
-def _layout_block(game, role: int) -> tuple[np.ndarray, np.ndarray]:
-    """The board planes that change only with reveals, doors and traps (figures left at 0), and
-    a per-square "revealed" look-up with an extra False at the end for position -1.
-
-    Heroes see the layout of a square if its area is revealed, or, for an edge, if the square on
-    either side is revealed; a trap if they detected it and its square is revealed."""
-    s, t = game.state, game.tables
-    st = _static_planes(t)
-    block = np.zeros((N_PLANES, N_SQUARES), np.float32)
-    revealed = s.revealed[t.area]
-    known = np.ones(N_SQUARES, np.float32) if role == DM else revealed.astype(np.float32)
-    block[PLANE["revealed"]] = revealed
-    for name in ("corridor", "furniture", "blockage", "exit"):
-        block[PLANE[name]] = st[name] * known
-    block[PLANE["wall_e"] : PLANE["wall_e"] + 2] = st["walls"] * _edge_known(known)
-    step = (1, WIDTH)
-    for door, sq, i in st["door_sides"]:
-        if not (known[sq] or known[sq + step[i]]):
-            continue
-        if s.door_hidden[door]:
-            if role == DM:
-                block[PLANE["door_closed_e"] + i, sq] = 1.0
-                block[PLANE["secret_door"], sq] = 1.0
-            else:
-                block[PLANE["wall_e"] + i, sq] = 1.0
-        elif s.door_open[door]:
-            block[PLANE["door_open_e"] + i, sq] = 1.0
-        else:
-            block[PLANE["door_closed_e"] + i, sq] = 1.0
-    for i, sq in enumerate(st["trap_sq"]):
-        armed, detected = bool(s.trap_armed[i]), bool(s.trap_detected[i])
-        if role != DM and not (detected and revealed[sq]):
-            continue  # heroes: a trap shows once detected, on a revealed square
-        if armed and detected:
-            block[PLANE["trap_detected"], sq] = 1.0
-        elif detected:
-            block[PLANE["hazard"], sq] = 1.0
-        elif armed:
-            block[PLANE["trap_hidden"], sq] = 1.0
-    return block.ravel(), np.append(revealed, False)
-
-
-def _edge_known(known: np.ndarray) -> np.ndarray:
-    """[east, south] x square: the edge is known if the square or its neighbour that way is."""
-    grid = known.reshape(HEIGHT, WIDTH)
-    east, south = grid.copy(), grid.copy()
-    east[:, :-1] = np.maximum(grid[:, :-1], grid[:, 1:])
-    south[:-1] = np.maximum(grid[:-1], grid[1:])
-    return np.stack([east.ravel(), south.ravel()])
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ learning at once in the same games.
 
 1. *The env, unmodified.* ``dungeon_env.env(**env_kwargs)`` (the wrapped AEC env) goes into RLlib's own
    AEC wrapper ``ray.rllib.env.wrappers.pettingzoo_env.PettingZooEnv``, registered with
-   ``ray.tune.registry.register_env`` as ``dungeon_v0`` (``make_env``). No adapter: the wrapper hands
+   ``ray.tune.registry.register_env`` as ``dungeon_v1`` (``make_env``). No adapter: the wrapper hands
    RLlib only the agent the game asks (its turn order), and the final rewards of every agent through
    the dead steps (``last()``). RLlib's env pre-check steps the env once with an unmasked random
    action; the env's default ``illegal_action="penalize"`` ends that game with a penalty and an
@@ -26,7 +26,7 @@ learning at once in the same games.
    logits and the value head (PPO's critic). The logits of the actions ``obs["action_mask"]`` marks
    illegal are set to ``FLOAT_MIN`` in ``forward_inference``, ``forward_exploration`` and
    ``forward_train`` alike, so sampling, greedy play and the PPO loss never see an illegal action.
-4. *PPO*: ``PPOConfig().environment("dungeon_v0", env_config=env_kwargs).multi_agent(...)
+4. *PPO*: ``PPOConfig().environment("dungeon_v1", env_config=env_kwargs).multi_agent(...)
    .rl_module(rl_module_spec=...).env_runners(num_env_runners=--env-runners).training(...)``;
    ``--env-runners 0`` samples in the driver process (on 2 cores as fast as one env runner actor,
    ~120 env steps per second with the learning included, and no actor to start).
@@ -86,11 +86,12 @@ from ray.tune.registry import register_env
 from torch import nn
 
 import dungeon_env
+from dungeon_env.aec import ENV_NAME
 from dungeon_env.observation import OBS_SPEC
 from training.common import EnvSettings, parse_settings, run_name, seed_everything
 from training.evaluate import evaluate, format_table
 
-ENV_ID = "dungeon_v0"
+ENV_ID = ENV_NAME  # "dungeon_v1"
 MODULES = ("heroes", "dm")
 
 
