@@ -87,10 +87,8 @@ from dungeon_env.engine.actions import (
 from dungeon_env.engine.decisions import target_candidates
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, MAX_ITEMS, MAX_UNITS, How
 
-LAYOUT_VERSION = 1
 HERO, DM = 0, 1  # roles
 N_SQUARES = WIDTH * HEIGHT
-SIDES = "nesw"
 
 # Reviewed for v1: each plane carries something a player decides on; none could be merged without
 # losing it (an open door still marks where one room ends; a hazard blocks, a detected armed trap
