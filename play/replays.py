@@ -1,0 +1,126 @@
+"""The replay viewer's side of the server: open a replay (or saved-game) file, show any step of it
+as the heroes or as the Dungeon Master saw it.
+
+Opening plays the file once (checking it is legal all the way, with the same refusals as loading a
+saved game), keeping a copy of the game every ``CHECKPOINT_EVERY`` actions and the story of each
+side with the event it came from; a step is then one copy and at most ``CHECKPOINT_EVERY - 1``
+actions away. A replay file holds the seed and every die, so whoever opens it may see everything:
+the viewer's two views are the two sides' pictures of the game, not a secret.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from dungeon_env import replay
+from dungeon_env.aec import raw_env
+from dungeon_env.engine.knowledge import HeroLens, dm_event
+from dungeon_env.engine.sideview import heroes_view
+from dungeon_env.render.story import Story
+from play.table import Refused
+from play.views import DM, HEROES, game_json
+
+CHECKPOINT_EVERY = 32
+REPLAYS_KEPT = 8
+
+
+@dataclass
+class _Opened:
+    checkpoints: list  # a game copy after every CHECKPOINT_EVERY-th action
+    actions: list[int]
+    n_events: list[int]  # events logged after each step (step 0: after the reset)
+    turns: list[int]  # the turn at each step
+    story: dict[str, list[tuple[int, str]]]  # side -> (event index, line)
+    first_named: dict[str, tuple[int, str]] = field(default_factory=dict)  # engine id -> (event, heroes' id)
+
+
+class ReplayBook:
+    """The replays opened in this server (the last ``REPLAYS_KEPT``), by an unguessable id."""
+
+    def __init__(self) -> None:
+        self._open: OrderedDict[str, _Opened] = OrderedDict()
+
+    def open(self, data) -> dict:
+        try:
+            rep = replay.Replay.from_json(data)
+        except (ValueError, TypeError) as err:
+            raise Refused(400, f"not a replay or saved-game file: {err}") from err
+        opened = _play(rep)
+        rid = secrets.token_urlsafe(12)
+        self._open[rid] = opened
+        while len(self._open) > REPLAYS_KEPT:
+            self._open.popitem(last=False)
+        turns, first_step = [], {}
+        for step, turn in enumerate(opened.turns):
+            first_step.setdefault(turn, step)
+        turns = [[turn, step] for turn, step in sorted(first_step.items())]
+        return {"id": rid, "steps": len(opened.actions), "turns": turns}
+
+    def view(self, rid: str, step: int, side: str) -> dict:
+        opened = self._open.get(rid)
+        if opened is None:
+            raise Refused(404, "no replay open with this id (open the file again)")
+        if side not in (HEROES, DM):
+            raise Refused(400, f"side must be 'heroes' or 'dm', got {side!r}")
+        if not 0 <= step <= len(opened.actions):
+            raise Refused(400, f"step must be 0..{len(opened.actions)}, got {step}")
+        game = opened.checkpoints[step // CHECKPOINT_EVERY].copy()
+        for action in opened.actions[step - step % CHECKPOINT_EVERY : step]:
+            game.apply(action)
+        seen = opened.n_events[step]
+        names = None
+        if side == HEROES:
+            names = {}
+            for u in range(len(game.state.unit_status)):
+                known = opened.first_named.get(game.label(u)) if u >= game.state.n_heroes else None
+                if known is not None and known[0] < seen:
+                    names[u] = f"{game.card(u).name} {known[1]}"
+        shown = heroes_view(game) if side == HEROES else game
+        data = game_json(shown, side=side, names=names, yours=False)
+        data.update(
+            version=step,
+            steps=len(opened.actions),
+            story=[{"n": k, "text": line} for k, (e, line) in enumerate(opened.story[side]) if e < seen],
+        )
+        return data
+
+
+def _play(rep: replay.Replay) -> _Opened:
+    try:
+        env = raw_env(**rep.options)
+        env.reset(seed=rep.seed)
+    except (ValueError, TypeError, KeyError, FileNotFoundError) as err:
+        raise Refused(400, f"the replay's options do not make a game: {err}") from err
+    checkpoints, n_events, turns = [env.game.copy()], [env.game.n_events], [int(env.game.state.turn)]
+    actions = [int(a) for a in rep.actions] if isinstance(rep.actions, list) else None
+    if actions is None:
+        raise Refused(400, "the replay's actions must be a list of whole numbers")
+    for i, action in enumerate(actions):
+        game = env.game
+        if game.over or action not in game.legal_actions():
+            raise Refused(400, f"the replay's action {i} ({action}) is not legal there (another version?)")
+        env.step(action)
+        n_events.append(env.game.n_events)
+        turns.append(int(env.game.state.turn))
+        if (i + 1) % CHECKPOINT_EVERY == 0:
+            checkpoints.append(env.game.copy())
+    opened = _Opened(checkpoints, actions, n_events, turns, {HEROES: [], DM: []})
+    _tell(env.game, opened)
+    return opened
+
+
+def _tell(game, opened: _Opened) -> None:
+    """Both sides' stories of the whole log, each line with the index of its event."""
+    lens = HeroLens(game)
+    stories = {HEROES: Story(), DM: Story()}
+    for k, event in enumerate(game.events):
+        for side, shown in ((HEROES, lens.see(event)), (DM, dm_event(event))):
+            if shown is None:
+                continue
+            line = stories[side].tell(shown)
+            if line:
+                opened.story[side].append((k, line))
+        for engine_id, heroes_id in lens.names.items():
+            opened.first_named.setdefault(engine_id, (k, heroes_id))

@@ -1,0 +1,293 @@
+"""The web server of ``dungeon-env play``: a Starlette app over one :class:`~play.table.Table`.
+
+Pages (plain HTML, CSS and JavaScript from ``play/static``, no build step):
+
+- ``/seat/{token}``: a seat's page (its own link; a hot-seat link plays several seats);
+- ``/host/{token}``: the host's page: every seat's link, the game as the DM sees it, saved games;
+- ``/replay``: the replay viewer (open a replay or saved-game file from your disk);
+- ``/rules``: the game's rules (``docs/RULES.md``).
+
+The API, every answer JSON; a refusal is ``{"error": message}`` with status 400 (malformed), 403
+(not this seat's turn), 404 (no such seat or file) or 409 (stale: the game has moved on):
+
+- ``GET /api/seat/{token}?since=V&story=N``: the seat's view (story lines from N); with ``since``,
+  it waits (up to 25 s) until the game is past decision V;
+- ``POST /api/seat/{token}/act`` ``{"decision": V, "action": A}``: play A for the seat, answering V;
+- ``POST /api/seat/{token}/save``: save the game on the host's disk; answers the file's name;
+- ``WS /ws/seat/{token}``: the seat's view pushed at every change; send ``{"decision", "action"}``;
+- ``GET /api/host/{token}?since=V``: the host's view (everything), the seats' links, saved games;
+- ``POST /api/host/{token}/load`` ``{"file": NAME}``: continue a saved game;
+- ``POST /api/replay`` (a replay file's JSON): open a replay, answers ``{"id", "steps", "turns"}``;
+- ``GET /api/replay/{id}/{step}?side=heroes|dm``: the game after ``step`` actions, as that side saw it.
+
+Seats played by agents move on their own, one action every ``delay`` seconds, in a background task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from play.replays import ReplayBook
+from play.table import Refused, Table
+
+STATIC = Path(__file__).parent / "static"
+RULES = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
+WAIT_SECONDS = 25.0
+MAX_BODY = 5_000_000  # bytes of a request body (a replay file of a long game is ~100 KB)
+
+
+class Changes:
+    """Wakes whoever waits for the game to move (long polls, WebSockets)."""
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def notify(self) -> None:
+        self._event.set()
+        self._event = asyncio.Event()
+
+    async def wait(self, timeout: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._event.wait(), timeout)
+
+
+def _refusal(err: Refused) -> JSONResponse:
+    return JSONResponse({"error": err.message}, status_code=err.status)
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise Refused(400, f"request body too large ({len(raw)} bytes; at most {MAX_BODY})")
+    try:
+        return json.loads(raw or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise Refused(400, f"the request body must be JSON: {err}") from err
+
+
+def _act_fields(body: Any) -> tuple[Any, Any]:
+    if not isinstance(body, dict) or "decision" not in body or "action" not in body:
+        raise Refused(400, 'expected a JSON object {"decision": <number>, "action": <number>}')
+    return body["decision"], body["action"]
+
+
+def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
+    """The app serving ``table``; agents' seats play one action every ``delay`` seconds."""
+    changes = Changes()
+    book = ReplayBook()
+
+    async def run_agents() -> None:
+        while True:
+            if table.ai_to_act():
+                await asyncio.sleep(delay)
+                acted = await asyncio.to_thread(table.step_ai)
+                if acted:
+                    changes.notify()
+            else:
+                await changes.wait(0.5)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.create_task(run_agents())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def page(request: Request) -> Response:
+        token = request.path_params.get("token")
+        try:
+            if request.url.path.startswith("/seat/"):
+                table.seats_of(token)
+            elif request.url.path.startswith("/host/") and token != table.host:
+                raise Refused(404, "not the host's link")
+        except Refused as err:
+            return PlainTextResponse(err.message, status_code=err.status)
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def rules(request: Request) -> Response:
+        if not RULES.is_file():
+            return PlainTextResponse("docs/RULES.md is not installed with this copy", status_code=404)
+        return PlainTextResponse(RULES.read_text(), media_type="text/markdown; charset=utf-8")
+
+    async def seat_view(request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            since, story = _query_int(request, "since", -1), _query_int(request, "story", 0)
+            table.seats_of(token)
+            if since >= 0 and table.version <= since:
+                await changes.wait(WAIT_SECONDS)
+            return JSONResponse(table.view(token, story))
+        except Refused as err:
+            return _refusal(err)
+
+    async def seat_act(request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            table.seats_of(token)
+            decision, action = _act_fields(await _body(request))
+            table.act(token, decision, action)
+        except Refused as err:
+            return _refusal(err)
+        changes.notify()
+        return JSONResponse(table.view(token, _query_int(request, "story", 0)))
+
+    async def seat_save(request: Request) -> Response:
+        try:
+            table.seats_of(request.path_params["token"])
+            path = table.save()
+        except Refused as err:
+            return _refusal(err)
+        return JSONResponse({"file": path.name, "saved_in": str(table.saves)})
+
+    async def host_view(request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            since, story = _query_int(request, "since", -1), _query_int(request, "story", 0)
+            if token != table.host:
+                raise Refused(404, "not the host's link")
+            if since >= 0 and table.version <= since:
+                await changes.wait(WAIT_SECONDS)
+            data = table.spectator_view(token, story)
+        except Refused as err:
+            return _refusal(err)
+        data["links"] = table.links()
+        data["saved_games"] = table.saved_games()
+        return JSONResponse(data)
+
+    async def host_load(request: Request) -> Response:
+        try:
+            if request.path_params["token"] != table.host:
+                raise Refused(404, "not the host's link")
+            body = await _body(request)
+            name = body.get("file") if isinstance(body, dict) else None
+            if name not in table.saved_games():
+                raise Refused(404, f"no saved game {name!r}; saved games: {table.saved_games()}")
+            table.load(table.saves / name)
+        except Refused as err:
+            return _refusal(err)
+        changes.notify()
+        return JSONResponse({"loaded": name, "version": table.version})
+
+    async def replay_open(request: Request) -> Response:
+        try:
+            return JSONResponse(book.open(await _body(request)))
+        except Refused as err:
+            return _refusal(err)
+
+    async def replay_step(request: Request) -> Response:
+        try:
+            side = request.query_params.get("side", "heroes")
+            step = _whole_text(request.path_params["step"], "step")
+            return JSONResponse(await asyncio.to_thread(book.view, request.path_params["id"], step, side))
+        except Refused as err:
+            return _refusal(err)
+
+    async def seat_socket(ws: WebSocket) -> None:
+        token = ws.path_params["token"]
+        try:
+            table.seats_of(token)
+        except Refused as err:
+            await ws.close(code=4404, reason=err.message)
+            return
+        await ws.accept()
+        sent = -1
+
+        async def push() -> None:
+            nonlocal sent
+            while True:
+                if table.version != sent:
+                    sent = table.version
+                    await ws.send_json({"view": table.view(token)})
+                await changes.wait(WAIT_SECONDS)
+
+        pusher = asyncio.create_task(push())
+        try:
+            while True:
+                try:
+                    message = await ws.receive_json()
+                    table.act(token, *_act_fields(message))
+                    changes.notify()
+                except Refused as err:
+                    await ws.send_json({"error": err.message, "status": err.status})
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    expected = 'expected a JSON object {"decision": <number>, "action": <number>}'
+                    await ws.send_json({"error": expected, "status": 400})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            pusher.cancel()
+
+    routes = [
+        Route("/seat/{token}", page),
+        Route("/host/{token}", page),
+        Route("/replay", page),
+        Route("/rules", rules),
+        Route("/api/seat/{token}", seat_view),
+        Route("/api/seat/{token}/act", seat_act, methods=["POST"]),
+        Route("/api/seat/{token}/save", seat_save, methods=["POST"]),
+        Route("/api/host/{token}", host_view),
+        Route("/api/host/{token}/load", host_load, methods=["POST"]),
+        Route("/api/replay", replay_open, methods=["POST"]),
+        Route("/api/replay/{id}/{step}", replay_step),
+        WebSocketRoute("/ws/seat/{token}", seat_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _query_int(request: Request, name: str, default: int) -> int:
+    value = request.query_params.get(name)
+    return default if value is None else _whole_text(value, name)
+
+
+def _whole_text(value: str, name: str) -> int:
+    try:
+        return int(value)
+    except ValueError as err:
+        raise Refused(400, f"{name} must be a whole number, got {value!r}") from err
+
+
+class BackgroundServer:
+    """The app served by uvicorn in a thread (for tests and the text-less embedding of a table):
+    ``with BackgroundServer(table) as url: ...``; ``port=0`` takes a free port."""
+
+    def __init__(self, table: Table, *, host: str = "127.0.0.1", port: int = 0, delay: float = 0.6) -> None:
+        import uvicorn
+
+        config = uvicorn.Config(create_app(table, delay=delay), host=host, port=port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.host = host
+        self._thread = None
+
+    def __enter__(self) -> str:
+        import threading
+        import time
+
+        self._thread = threading.Thread(target=self.server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the play server did not start within 20 s")
+            time.sleep(0.02)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        return f"http://{self.host}:{port}"
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)

@@ -1,0 +1,337 @@
+"""A game at the table: its seats (humans or agents), who may see and do what, save and load.
+
+``Table(adventure=..., heroes=[...], seats={"hero_0": "human", "dm": "trained"})`` starts a game on
+``dungeon_env.raw_env`` (so a saved game is an ordinary replay file, see ``dungeon_env.replay``).
+Every human seat gets its own unguessable token (``secrets.token_urlsafe``); several human seats
+may also share one *hot-seat* token (``Table.hot_seat``). A token answers only with what its seats'
+side may know (:func:`play.views.game_json`: the heroes' view for hero seats, everything for a DM
+seat) and acts only for its seats. Every refusal is a :class:`Refused` naming what was wrong and
+what was expected; a refused request changes nothing.
+
+The game's decisions are numbered: ``version`` is the number of actions applied so far, and an
+action is sent with the version it answers, so a stale click (someone else acted first) is refused
+instead of being applied to another decision.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dungeon_env import replay
+from dungeon_env.aec import raw_env
+from dungeon_env.engine.actions import N_ACTIONS
+from dungeon_env.engine.knowledge import HeroLens, dm_event
+from dungeon_env.engine.sideview import heroes_view
+from dungeon_env.engine.state import Side
+from dungeon_env.render.story import Story
+from play.views import DM, HEROES, game_json
+
+HUMAN = "human"
+SAVE_FORMAT = "dungeon_env.play/1"
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,80}\.json$")
+
+
+class Refused(Exception):
+    """A request the table will not carry out: ``status`` is its HTTP status (400 malformed, 403
+    not this seat's to do, 404 no such seat or file, 409 stale: the game has moved on)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+@dataclass
+class Seat:
+    name: str  # hero_0 .. hero_4, dm
+    side: str  # "heroes" or "dm"
+    agent: str  # "human" or an agent spec (agents.spec)
+    token: str | None = None  # a human seat's own token
+
+
+def side_of(seat: str) -> str:
+    return DM if seat == DM else HEROES
+
+
+class Table:
+    """A game in progress with its seats (see the module docstring)."""
+
+    def __init__(
+        self,
+        adventure: str = "flooded_cellar",
+        heroes: list[str] | int = 3,
+        seats: dict[str, str] | None = None,
+        *,
+        seed: int | None = None,
+        max_turns: int = 100,
+        saves: str | Path = "saves",
+        variant: Any = None,
+    ) -> None:
+        options: dict[str, Any] = {"adventure": adventure, "heroes": heroes, "max_turns": max_turns}
+        if variant is not None:
+            options["variant"] = variant
+        self.env = raw_env(**options)
+        self.saves = Path(saves)
+        self.lock = threading.RLock()
+        self._seed = int(seed) if seed is not None else secrets.randbits(62)
+        self.env.reset(seed=self._seed)
+        self.seats = self._make_seats(seats or {})
+        self._agents: dict[str, Any] = {}
+        self._tokens = {s.token: (s.name,) for s in self.seats.values() if s.token}
+        humans = tuple(s.name for s in self.seats.values() if s.agent == HUMAN)
+        self.hot_seat = secrets.token_urlsafe(18) if len(humans) > 1 else None
+        if self.hot_seat:
+            self._tokens[self.hot_seat] = humans
+        self.host = secrets.token_urlsafe(18)
+        self._start_story()
+        self._bind_agents()
+
+    # ----------------------------------------------------------------------------- seats
+    def _make_seats(self, given: dict[str, str]) -> dict[str, Seat]:
+        names = [*self.env.possible_agents]
+        unknown = sorted(set(given) - set(names))
+        if unknown:
+            raise ValueError(f"unknown seat(s) {unknown}: this game's seats are {names}")
+        default_hero = HUMAN if not given else "scripted"
+        seats = {}
+        for name in names:
+            agent = given.get(name, "scripted" if name == DM else default_hero)
+            seat = Seat(name, side_of(name), agent)
+            if agent == HUMAN:
+                seat.token = secrets.token_urlsafe(18)
+            seats[name] = seat
+        return seats
+
+    def _bind_agents(self) -> None:
+        from agents import from_spec
+
+        game = self.env.game
+        for seat in self.seats.values():
+            if seat.agent == HUMAN:
+                continue
+            if seat.name not in self._agents:
+                seed = int(np.random.SeedSequence([self._seed, len(self._agents)]).generate_state(1)[0])
+                self._agents[seat.name] = from_spec(seat.agent, seat.side, seed=seed)
+            self._agents[seat.name].bind(game=game)
+
+    def seats_of(self, token: str) -> tuple[str, ...]:
+        seats = self._tokens.get(token) if isinstance(token, str) else None
+        if seats is None:
+            raise Refused(404, "no seat has this link: ask the host for your seat's link")
+        return seats
+
+    def side_of_token(self, token: str) -> str:
+        """The side a token sees: the heroes' if all its seats are heroes, else the DM's (a hot seat
+        shared by the DM and heroes shows everything)."""
+        return DM if DM in self.seats_of(token) else HEROES
+
+    def seat_agents(self) -> dict[str, str]:
+        """Seat name -> "human" or the agent spec playing it."""
+        return {s.name: s.agent for s in self.seats.values()}
+
+    def links(self) -> dict[str, str]:
+        """Seat name (or "hot seat", "host") -> path of its page."""
+        out = {s.name: f"/seat/{s.token}" for s in self.seats.values() if s.token}
+        if self.hot_seat:
+            out["hot seat"] = f"/seat/{self.hot_seat}"
+        out["host"] = f"/host/{self.host}"
+        return out
+
+    # ----------------------------------------------------------------------------- state
+    @property
+    def game(self):
+        return self.env.game
+
+    @property
+    def version(self) -> int:
+        return len(self.env.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def current_seat(self) -> Seat | None:
+        agent = self.game.agent
+        return None if agent is None or self.game.over else self.seats[agent]
+
+    def ai_to_act(self) -> bool:
+        seat = self.current_seat()
+        return seat is not None and seat.agent != HUMAN
+
+    # ----------------------------------------------------------------------------- story
+    def _start_story(self) -> None:
+        self._lens = HeroLens(self.game)
+        self._hero_story, self._dm_story = Story(), Story()
+        self._lines = {HEROES: [], DM: []}
+        self._folded = 0
+        self._catch_up()
+
+    def _catch_up(self) -> None:
+        game = self.game
+        for event in game.events_since(self._folded):
+            seen = self._lens.see(event)
+            if seen is not None:
+                self._tell(HEROES, self._hero_story, seen)
+            dm = dm_event(event)
+            if dm is not None:
+                self._tell(DM, self._dm_story, dm)
+        self._folded = game.n_events
+
+    def _tell(self, side: str, story: Story, event: dict) -> None:
+        line = story.tell(event)
+        if line:
+            self._lines[side].append({"n": len(self._lines[side]), "text": line, "turn": event.get("turn")})
+
+    def _names(self, side: str) -> dict[int, str] | None:
+        """Display names of the monsters for heroes: their lens ids (see ``play.views``)."""
+        if side == DM:
+            return None
+        s, game = self.game.state, self.game
+        out = {}
+        for u in np.flatnonzero(s.unit_side == Side.MONSTER).tolist():
+            label = game.label(u)
+            if label in self._lens.names:
+                out[u] = f"{game.card(u).name} {self._lens.names[label]}"
+        return out
+
+    # ----------------------------------------------------------------------------- views
+    def view(self, token: str, story_since: int = 0) -> dict:
+        """What ``token``'s seats may know now, as JSON (see ``play.views``)."""
+        with self.lock:
+            seats = self.seats_of(token)
+            side = self.side_of_token(token)
+            game = self.game
+            yours = game.agent in seats and not game.over
+            shown = heroes_view(game) if side == HEROES else game
+            data = game_json(shown, side=side, names=self._names(side), yours=yours)
+            data["version"] = self.version
+            data["seats"] = list(seats)
+            data["seat_agents"] = self.seat_agents()
+            data["story"] = self._lines[side][max(0, int(story_since)) :]
+            data["story_total"] = len(self._lines[side])
+            return data
+
+    def spectator_view(self, token: str, story_since: int = 0) -> dict:
+        """The host's view (everything, acting for nobody)."""
+        with self.lock:
+            if token != self.host:
+                raise Refused(404, "not the host's link")
+            data = game_json(self.game, side=DM, names=None, yours=False)
+            data.update(version=self.version, seats=[], seat_agents=self.seat_agents())
+            data["story"] = self._lines[DM][max(0, int(story_since)) :]
+            data["story_total"] = len(self._lines[DM])
+            return data
+
+    # ----------------------------------------------------------------------------- acting
+    def act(self, token: str, decision: Any, action: Any) -> None:
+        """Apply ``action`` for one of ``token``'s seats, answering decision number ``decision``."""
+        with self.lock:
+            seats = self.seats_of(token)
+            decision, action = _whole(decision, "decision"), _whole(action, "action")
+            if self.game.over:
+                raise Refused(409, f"the adventure is over ({self.game.outcome}): no more actions")
+            if decision != self.version:
+                raise Refused(
+                    409,
+                    f"stale decision {decision}: the game is at decision {self.version} "
+                    "(someone acted first); nothing was changed",
+                )
+            agent = self.game.agent
+            if agent not in seats:
+                yours = ", ".join(seats)
+                raise Refused(403, f"it is {agent}'s turn, not yours ({yours}); nothing was changed")
+            legal = self.game.legal_actions()
+            if not 0 <= action < N_ACTIONS or action not in legal:
+                raise Refused(400, f"action {action} is not legal now; the legal actions are {list(legal)}")
+            self._apply(action)
+
+    def step_ai(self) -> bool:
+        """Let the agent of the seat to act play one action; False if a human is to act or the game
+        is over."""
+        with self.lock:
+            seat = self.current_seat()
+            if seat is None or seat.agent == HUMAN:
+                return False
+            action = int(self._agents[seat.name].choose(self.game))
+            self._apply(action)
+            return True
+
+    def _apply(self, action: int) -> None:
+        self.env.step(action)
+        self._catch_up()
+
+    # ----------------------------------------------------------------------------- save / load
+    def save(self, name: str | None = None) -> Path:
+        """Write the game so far (a replay file with the seats) under ``saves``; the file holds the
+        seed, so it stays on the host's disk: seats are told only its name."""
+        with self.lock:
+            if name is None:
+                name = time.strftime("game-%Y%m%d-%H%M%S") + f"-{self.version}.json"
+            if not _SAFE_NAME.match(name):
+                expected = "letters, digits, '_', '-', '.' ending in .json"
+                raise Refused(400, f"a save name is {expected}; got {name!r}")
+            data = replay.record(self.env).to_json()
+            data["play"] = {"format": SAVE_FORMAT, "seats": self.seat_agents()}
+            self.saves.mkdir(parents=True, exist_ok=True)
+            path = self.saves / name
+            path.write_text(json.dumps(data))
+            return path
+
+    def saved_games(self) -> list[str]:
+        if not self.saves.is_dir():
+            return []
+        return sorted(p.name for p in self.saves.glob("*.json"))
+
+    def load(self, path: str | Path) -> None:
+        """Continue the game of a save (or any replay) file: the same adventure, party and seed, its
+        actions played again; the seats stay as they are (their tokens too)."""
+        with self.lock:
+            rep = _read_replay(path)
+            options = dict(rep.options)
+            party = _party(options)
+            if len(party) != len(self.seats) - 1:
+                raise Refused(
+                    400,
+                    f"{path}: a party of {len(party)} heroes does not fit this table's "
+                    f"{len(self.seats) - 1} hero seats",
+                )
+            env = raw_env(**options)
+            env.reset(seed=rep.seed)
+            for i, action in enumerate(rep.actions):
+                if env.game.over:
+                    raise Refused(400, f"{path}: the game ended after {i} of its {len(rep.actions)} actions")
+                legal = env.game.legal_actions()
+                if action not in legal:
+                    raise Refused(400, f"{path}: action {i} ({action}) is not legal there; legal: {legal}")
+                env.step(int(action))
+            self.env, self._seed = env, int(rep.seed)
+            self._start_story()
+            self._bind_agents()
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise Refused(400, f"{what} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def _party(options: dict) -> list:
+    heroes = options.get("heroes", 3)
+    return list(range(heroes)) if isinstance(heroes, int) else list(heroes)
+
+
+def _read_replay(path: str | Path) -> replay.Replay:
+    try:
+        return replay.load(path)
+    except FileNotFoundError as err:
+        raise Refused(404, f"no saved game {str(path)!r}") from err
+    except (ValueError, TypeError) as err:
+        raise Refused(400, f"{path}: not a saved game or replay ({err})") from err

@@ -1,0 +1,210 @@
+"""What a seat is sent: a game as JSON, built from a side's view of it.
+
+A hero seat's JSON is built from ``sideview.heroes_view(game)``, a copy of the game that holds only
+what heroes may know (the fog's areas, monsters and furniture absent, undetected traps absent,
+face-down cards replaced by placeholders, no seed, no dice), so nothing hidden can reach the JSON:
+it is not there to be left out. A DM seat's JSON is built from the game itself, but never holds the
+seed or the dice streams. Monsters are named for heroes by the heroes' event lens
+(``knowledge.HeroLens``: ``m0``, ``m1``, ... in the order heroes first saw them), the same names as
+in their story, so an id never counts the monsters in the fog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from dungeon_env.content.model import HEIGHT, WIDTH
+from dungeon_env.engine import spells
+from dungeon_env.engine.actions import (
+    DISARM_ACTIONS,
+    JUMP_ACTIONS,
+    MOVE_ACTIONS,
+    PHASE_NAMES,
+    Decision,
+)
+from dungeon_env.engine.inventory import held
+from dungeon_env.engine.state import ACTIVE, CORPSE, EMPTY, Side, Status
+from dungeon_env.render.actions import decision_text, describe_action, figure_name, item_name
+
+HEROES, DM = "heroes", "dm"
+_DIR = ("north", "east", "south", "west")
+
+
+def board_json(game) -> dict:
+    """The board as ``game`` knows it: each square's area (letter) and kind, which areas are known,
+    the walls on each square's east and south edges, doors, furniture, blockages, exits and traps."""
+    t, s = game.tables, game.state
+    names = t.board.area_names
+    known_area = [bool(v) for v in s.revealed]
+    walls = []
+    for sq in range(WIDTH * HEIGHT):
+        for side in (1, 2):
+            if t.wall[sq, side] and t.neighbor[sq, side] >= 0:
+                walls.append([sq, side])
+    doors = [
+        {
+            "a": list(game.xy(a)),
+            "b": list(game.xy(b)),
+            "open": bool(s.door_open[k]),
+            "secret": bool(s.door_hidden[k]),
+        }
+        for k, (a, b) in enumerate(t.door_squares)
+    ]
+    traps = [
+        {
+            "at": list(trap.at),
+            "name": trap.name,
+            "detected": bool(s.trap_detected[k]),
+            "armed": bool(s.trap_armed[k]),
+        }
+        for k, trap in enumerate(t.adventure.traps)
+    ]
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "area": [names[int(a)] for a in t.area],
+        "corridor": [bool(t.is_corridor[int(a)]) for a in t.area],
+        "known": [known_area[int(a)] for a in t.area],
+        "walls": walls,
+        "doors": doors,
+        "furniture": [int(sq) for sq in range(WIDTH * HEIGHT) if t.furniture[sq]],
+        "blockages": [int(sq) for sq in range(WIDTH * HEIGHT) if t.blockage[sq]],
+        "exits": [int(sq) for sq in range(WIDTH * HEIGHT) if t.exit[sq]],
+        "traps": traps,
+    }
+
+
+def _flags(s, u: int) -> list[str]:
+    return [
+        name
+        for name, on in (
+            ("death's door", s.deaths_door[u]),
+            ("exhausted", s.exhausted[u]),
+            ("surprised", s.surprised[u]),
+            ("asleep", s.inactive[u]),
+        )
+        if on
+    ]
+
+
+def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
+    """Every figure ``game`` holds (a heroes' view holds the heroes and the monsters they see), with
+    its profile, its state and, for a hero, its items and spells."""
+    s = game.state
+    acting = int(game.decision[1]) if game.decision is not None else -1
+    out = []
+    for u in range(len(s.unit_status)):
+        status = int(s.unit_status[u])
+        if status == EMPTY:
+            continue
+        hero = s.unit_side[u] == Side.HERO
+        if not hero and status not in (ACTIVE, CORPSE):
+            continue
+        card = game.card(u)
+        pos = int(s.unit_pos[u])
+        fig = {
+            "slot": u,
+            "name": figure_name(game, u, names),
+            "card": card.name,
+            "kind": card.id,
+            "side": "hero" if hero else "monster",
+            "status": Status(status).name.lower(),
+            "at": list(game.xy(pos)) if pos >= 0 else None,
+            "health": int(s.health[u]),
+            "base_health": int(s.base_health[u]),
+            "stamina": int(s.stamina[u]),
+            "base_stamina": int(s.base_stamina[u]),
+            "magic": int(s.magic[u]),
+            "base_magic": int(s.base_magic[u]),
+            "move": int(s.base_move[u]),
+            "fight": int(s.base_fight[u]),
+            "damage": int(s.base_damage[u]),
+            "flags": _flags(s, u),
+            "acting": u == acting,
+        }
+        if hero:
+            fig["number"] = u + 1
+            fig["items"] = [item_name(game, i) for i in held(game, u)]
+            fig["spells"] = [game.spells[sp].name for sp in spells.known(game, u)]
+            fig["traits"] = [t.replace("_", "-") for t in card.traits]
+        out.append(fig)
+    return out
+
+
+def _square_of(game, unit: int, action: int) -> list[int] | None:
+    """The square a move, door, jump or disarm action points at, for clicking on the board."""
+    t = game.tables
+    pos = int(game.state.unit_pos[unit])
+    if pos < 0:
+        return None
+    for group, reach in ((MOVE_ACTIONS, 1), (JUMP_ACTIONS, 2), (DISARM_ACTIONS, 1)):
+        if action in group:
+            sq = pos
+            for _ in range(reach):
+                sq = int(t.neighbor[sq, action - group[0]]) if sq >= 0 else -1
+            return list(game.xy(sq)) if sq >= 0 else None
+    return None
+
+
+def _kind_of(action: int) -> str:
+    for name, group in (("move", MOVE_ACTIONS), ("jump", JUMP_ACTIONS), ("disarm", DISARM_ACTIONS)):
+        if action in group:
+            return name
+    return "button"
+
+
+def decision_json(game, yours: bool, names: Mapping[int, str] | None, side: str) -> dict:
+    """Who is asked what; the choices (each legal action named, with the square it points at) only
+    for the seat whose turn it is. Heroes are told no more than "the Dungeon Master" about a DM
+    decision (its figure may be in the fog)."""
+    d = game.decision
+    if d is None:
+        return {"agent": None, "text": "The adventure is over", "yours": False, "choices": []}
+    agent = game.agent
+    if side == HEROES and agent == DM:
+        return {"agent": DM, "text": "The Dungeon Master is deciding", "yours": False, "choices": []}
+    out = {
+        "agent": agent,
+        "kind": Decision(int(d[0])).name.lower(),
+        "unit": int(d[1]),
+        "text": decision_text(game, names),
+        "yours": yours,
+        "choices": [],
+    }
+    if yours:
+        unit = int(d[1])
+        out["choices"] = [
+            {
+                "action": int(a),
+                "text": describe_action(game, a, names),
+                "kind": _kind_of(int(a)),
+                "square": _square_of(game, unit, int(a)),
+            }
+            for a in game.legal_actions()
+        ]
+    return out
+
+
+def objectives_json(game) -> list[dict]:
+    return [dict(o) for o in game.objectives()]
+
+
+def game_json(game, *, side: str, names: Mapping[int, str] | None, yours: bool) -> dict:
+    """The whole picture a seat is sent (the story and the seat's identity are added by the table)."""
+    s = game.state
+    adv = game.tables.adventure
+    return {
+        "side": side,
+        "adventure": {"id": adv.id, "name": adv.name, "goal": adv.goal},
+        "turn": int(s.turn),
+        "max_turns": int(game.max_turns),
+        "light": int(s.light),
+        "phase": PHASE_NAMES[int(s.phase)],
+        "outcome": s.outcome or None,
+        "end_reason": s.end_reason or None,
+        "objectives": objectives_json(game),
+        "board": board_json(game),
+        "figures": figures_json(game, names),
+        "decision": decision_json(game, yours, names, side),
+        "direction_names": list(_DIR),
+    }
