@@ -333,6 +333,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             variant=self.variant,
         )
         self._observer.reset()
+        self._letters = None  # the ansi render's monster letters, kept for the episode
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -529,9 +530,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the env")
             return None
         if self.render_mode == "ansi":
-            from dungeon_env.render.text import render_text
+            from dungeon_env.render.text import MonsterLetters, render_text
 
-            return render_text(self.game)
+            if self._letters is None:
+                self._letters = MonsterLetters()  # stable letters, in the order heroes saw them
+            return render_text(self.game, letters=self._letters)
         from dungeon_env.render.image import render_image
 
         frame = render_image(self.game)

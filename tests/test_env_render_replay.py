@@ -45,6 +45,27 @@ def test_ansi_is_the_text_board():
     assert isinstance(text, str) and "Turn 1" in text and "Waiting for hero_0" in text
 
 
+def test_ansi_keeps_each_monsters_letter_for_the_episode():
+    env = dungeon_env.env(adventure="goblin_warrens", render_mode="ansi", heroes=4, max_turns=10)
+    given = {}
+    for seed in (0, 1):
+        random_episode(env, seed, stop_after=0)
+        letters = env.unwrapped._letters
+        assert letters is None or len(letters) == 0, "a new episode starts with no letters"
+        given = {}
+        for _ in range(400):
+            env.render()
+            letters = env.unwrapped._letters
+            assert dict(list(letters.letters.items())[: len(given)]) == given, "a letter changed"
+            given = dict(letters.letters)
+            if not env.agents:
+                break
+            obs, _r, terminated, truncated, _i = env.last()
+            mask = np.flatnonzero(obs["action_mask"])
+            env.step(None if terminated or truncated else int(random.Random(len(given)).choice(mask)))
+    assert given, "monsters were seen"
+
+
 def test_rgb_array_is_an_image_of_the_board_that_changes_with_play():
     env = dungeon_env.env(adventure=ADVENTURE, render_mode="rgb_array", heroes=4)
     env.reset(seed=0)

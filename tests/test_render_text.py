@@ -1,9 +1,10 @@
-"""The text rendering (``dungeon_env.render.text.render_text``): the board with walls, doors, fog and
-figures, then the status lines.
+"""The text rendering (``dungeon_env.render.text.render_text``): the numbered board with walls, doors,
+fog and figures, then the status lines and the legend.
 
-Layout: square row ``y`` is text line ``2*y`` and square ``x`` is column ``2*x``; the character
-between two squares (column ``2*x+1``) is their vertical wall or door, and line ``2*y+1`` holds the
-walls and doors between rows ``y`` and ``y+1``.
+Layout: two lines of column numbers (tens, units) above and below the board, a row number on both
+sides (``LEFT`` characters on the left). Inside the board, square row ``y`` is board line ``2*y`` and
+square ``x`` is column ``2*x``; the character between two squares (column ``2*x+1``) is their vertical
+wall or door, and board line ``2*y+1`` holds the walls and doors between rows ``y`` and ``y+1``.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import pytest
 
 from dungeon_env.engine import Decision, Game, Phase
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
+from dungeon_env.engine.state import Status
 from dungeon_env.engine.units import kill_hero
-from dungeon_env.render.text import render_text
+from dungeon_env.render.text import BOARD_LINES, LEFT, TOP, MonsterLetters, render_text
 from tests.builders import (
     add_monster,
     arena_game,
@@ -25,17 +27,24 @@ from tests.builders import (
 )
 
 N, E, S, W = MOVE_ACTIONS
-BOARD_LINES = 28 + 27
+ROWS = 28 + 27  # square rows and the wall rows between them
 
 
 def board(text: str) -> list[str]:
-    return text.split("\n")[:BOARD_LINES]
+    """The board's lines without the numbers around them."""
+    return [line[LEFT : LEFT + 2 * 24 - 1] for line in text.split("\n")[TOP : TOP + ROWS]]
 
 
 def status(text: str) -> list[str]:
     lines = text.split("\n")
     assert lines[BOARD_LINES] == ""
-    return lines[BOARD_LINES + 1 :]
+    rest = lines[BOARD_LINES + 1 :]
+    return rest[: rest.index("")]
+
+
+def legend(text: str) -> list[str]:
+    lines = text.split("\n")[BOARD_LINES + 1 :]
+    return lines[lines.index("") + 1 :]
 
 
 def char(text: str, x: int, y: int) -> str:
@@ -52,6 +61,43 @@ def test_board_has_28_map_rows_of_24_squares():
     assert all(len(r) == 2 * 24 - 1 for r in walls)
 
 
+def test_the_board_is_numbered_along_all_four_sides():
+    lines = render_text(arena_game(), fog=False).split("\n")
+    top, bottom = lines[:TOP], lines[BOARD_LINES - 2 : BOARD_LINES]
+    assert top == bottom
+    tens, units = top[0].ljust(LEFT + 2 * 24), top[1]
+    for x in range(24):
+        assert units[LEFT + 2 * x] == str(x % 10)
+        assert tens[LEFT + 2 * x] == (str(x // 10) if x >= 10 else " ")
+    for y in range(28):
+        line = lines[TOP + 2 * y]
+        assert line[:LEFT] == f"{y:2d} " and line.endswith(f" {y}")
+        assert line[LEFT - 1] == " " and line[LEFT + 2 * 24 - 1] == " "
+    assert all(line[:LEFT].strip() == "" for line in lines[TOP + 1 : TOP + ROWS : 2])
+
+
+def test_the_legend_says_what_each_character_means_and_names_the_monsters_shown():
+    g = arena_game()
+    add_monster(g, "orc", 3, 3)
+    add_monster(g, "goblin", 4, 4)
+    add_monster(g, "orc", 2, 4)
+    text = legend(render_text(g, fog=False))
+    joined = " ".join(text)
+    for meaning in (
+        "1-5 heroes",
+        "% corpse",
+        ". floor",
+        "# blockage",
+        "T furniture",
+        "E exit",
+        "+ closed door",
+    ):
+        assert meaning in joined
+    assert "1 Corvin Blackthorn" in joined and "3 Hob Kettleby" in joined
+    assert "a c Orc Warrior (orc)" in joined and "b Goblin (goblin)" in joined
+    assert "Monsters" not in " ".join(legend(render_text(g)))  # with fog: none of them is seen
+
+
 @pytest.mark.parametrize("name", ["flooded_cellar", "goblin_warrens", "warlocks_crypt"])
 def test_bundled_adventures_render_with_their_heroes(name):
     g = Game.new(adventure=name, heroes=5, seed=1)
@@ -59,7 +105,7 @@ def test_bundled_adventures_render_with_their_heroes(name):
     for u in range(5):
         x, y = g.xy(int(g.state.unit_pos[u]))
         assert char(text, x, y) == str(u + 1)
-    assert len(board(text)) == BOARD_LINES
+    assert len(board(text)) == ROWS
 
 
 def test_heroes_are_drawn_on_their_squares():
@@ -222,3 +268,72 @@ def test_fog_render_letters_and_lists_only_the_monsters_heroes_see():
     assert lines[-1] == "Waiting for dm: monster_move of a"
     assert "m0" not in text and "m1" not in text
     assert status(render_text(g, fog=False))[-1] == f"Waiting for dm: monster_move of {g.label(seen)}"
+
+
+# ------------------------------------------------------------------------------ stable monster letters
+
+
+def _monster_chars(g: Game, text: str, fog: bool) -> dict[int, str]:
+    """uid -> the board character of every monster drawn."""
+    s = g.state
+    out = {}
+    for u in range(s.n_heroes, len(s.unit_status)):
+        if s.unit_status[u] == Status.ACTIVE and s.unit_pos[u] >= 0:
+            x, y = g.xy(int(s.unit_pos[u]))
+            if not fog or s.revealed[g.tables.area[int(s.unit_pos[u])]]:
+                out[int(s.unit_uid[u])] = char(text, x, y)
+    return out
+
+
+def test_letters_are_given_in_order_a_to_z_then_capitals_then_with_a_digit():
+    letters = MonsterLetters()
+    letters.assign(range(60))
+    names = [letters.get(uid) for uid in range(60)]
+    assert names[:3] == ["a", "b", "c"] and names[25] == "z" and names[26] == "A"
+    assert "E" not in names and "T" not in names  # they mark exits and furniture
+    assert len(set(names)) == 60 and names[50] == "a1"
+    letters.assign([59, 3, 60])
+    assert letters.get(3) == "d" and letters.get(60) == MonsterLetters.nth(60)
+
+
+@pytest.mark.parametrize("fog", [True, False])
+def test_a_monster_keeps_its_letter_for_the_whole_game(fog):
+    import random
+
+    appeared = slain = 0
+    for seed in range(6):
+        g = Game.new(adventure="goblin_warrens", heroes=4, seed=seed, max_turns=14)
+        rng = random.Random(seed)
+        letters, given = MonsterLetters(), {}
+        while not g.over:
+            text = render_text(g, fog=fog, letters=letters)
+            for uid, mark in _monster_chars(g, text, fog).items():
+                assert mark == given.setdefault(uid, letters.get(uid))[0], "a monster changed its letter"
+            assert dict(list(letters.letters.items())[: len(given)]) == given
+            g.apply(rng.choice(g.legal_actions()))
+        appeared += len(given)
+        slain += sum(e["type"] == "slain" for e in g.events)
+        assert len(set(given.values())) == len(given), "two monsters share a letter"
+    assert appeared > 10 and slain > 3, (appeared, slain)
+
+
+def test_fog_letters_count_only_the_monsters_heroes_saw():
+    """Two games that differ only in a monster in the fog give the same pictures, frame by frame."""
+    from dungeon_env.engine.units import slay_monster
+
+    a, b = arena_game(), arena_game()
+    add_monster(a, "troll", 8, 9)  # room F, in the fog: only in game a (it takes the first slot and uid)
+    letters_a, letters_b = MonsterLetters(), MonsterLetters()
+    for g in (a, b):
+        place(g, 0, 2, 2)  # room A revealed
+    seen = [add_monster(g, "goblin", 4, 4) for g in (a, b)]
+    assert render_text(a, letters=letters_a) == render_text(b, letters=letters_b)
+    assert char(render_text(a, letters=letters_a), 4, 4) == "a"
+    for g, u in zip((a, b), seen, strict=True):
+        slay_monster(g, u, ["hero_0"])
+        add_monster(g, "orc", 3, 4)
+    text = render_text(a, letters=letters_a)
+    assert text == render_text(b, letters=letters_b)
+    assert char(text, 3, 4) == "b" and "b Orc Warrior (orc)" in " ".join(legend(text))
+    assert "Troll" not in text and "troll" not in text
+    assert render_text(a) == render_text(b)  # a fresh helper each picture: the same too

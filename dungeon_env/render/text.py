@@ -1,37 +1,120 @@
-"""A text picture of a game: the board with walls and doors, the figures, and status lines.
+"""A text picture of a game: the board with walls and doors, the figures, status lines and a legend.
 
-Each square is two characters wide. Legend: ``.`` revealed floor, blank unrevealed, ``#`` blockage,
-``T`` furniture, ``+`` closed door (``/`` open), ``|`` and ``-`` walls, ``1``..``5`` heroes,
-``a``..``z`` monsters (see the status lines), ``%`` a corpse, ``E`` an exit square.
+Each square is two characters wide (the second is the wall or door on its east side). Column numbers
+(two lines, tens over units) run along the top and bottom, row numbers down both sides. Legend:
+``.`` revealed floor, blank unrevealed, ``#`` blockage, ``T`` furniture, ``+`` closed door (``/``
+open), ``|`` and ``-`` walls, ``1``..``5`` heroes, letters monsters, ``%`` a corpse, ``E`` an exit
+square; the legend block under the status lines says so, and names each monster shown: its letter,
+card name and kind (its card id).
+
+Monster letters are stable: a :class:`MonsterLetters` remembers the letter of each monster (by its
+uid) from the first picture that showed it, ``a``..``z`` then ``A``..``Z`` (but ``E`` and ``T``, which
+mark exits and furniture) and then the letters again with a digit (``a1``; the board shows the letter
+only, the legend and status lines the whole name). ``render_text(game, letters=...)`` uses and updates
+the helper passed (the env keeps one per episode); without one, a fresh helper letters the monsters of
+this picture in slot order.
 
 With ``fog=True`` (the default, and the env's ``ansi`` render) the picture holds only what heroes may
 know, each thing drawn because heroes may know it: the squares, furniture, blockages and exits of
 revealed areas; walls and doors on an edge with a revealed square on at least one side, an
 undiscovered secret door drawn as a wall; heroes and their corpses wherever they are, monsters on
-revealed squares only. Monsters are lettered and listed among the shown ones only, by letter and card
-(their ``m<uid>`` labels count every monster placed, those in the fog too), and a decision about a
-figure heroes do not see reads "Waiting for dm". ``fog=False`` is the full picture (the DM's).
+revealed squares only. Monsters are lettered in the order the pictures showed them, so a letter counts
+only monsters heroes saw, and are listed by letter and card (their ``m<uid>`` labels count every
+monster placed, those in the fog too); a decision about a figure heroes do not see reads "Waiting for
+dm". ``fog=False`` is the full picture (the DM's). Use one helper with one ``fog`` setting.
 """
 
 from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable
 
 from dungeon_env.content.model import HEIGHT, WIDTH
 from dungeon_env.engine.actions import PHASE_NAMES, Decision
 from dungeon_env.engine.game import Game
 from dungeon_env.engine.state import Side, Status
 
+LEFT = 3  # characters before a board line's first square: the row number and a space
+TOP = 2  # lines before the first square row: the column numbers (tens, units)
+BOARD_LINES = TOP + 2 * HEIGHT - 1 + 2  # the numbered board, column numbers under it too
+LEGEND_WIDTH = 80
 
-def render_text(game: Game, fog: bool = True) -> str:
-    """The board, then one status line per figure and a line for the turn and the decision."""
-    marks = _figure_marks(game, fog)
-    lines = []
+_LETTERS = "abcdefghijklmnopqrstuvwxyz" + "ABCDFGHIJKLMNOPQRSUVWXYZ"  # no E, T: exits, furniture
+
+LEGEND = (
+    "Legend: 1-5 heroes  a-z A-Z monsters  % corpse  . floor  # blockage  T furniture  E exit",
+    "        + closed door  / open door  | - walls  blank: not seen",
+)
+
+
+class MonsterLetters:
+    """Stable monster letters for a run of pictures of one game: each monster (by uid) keeps the
+    letter it got when a picture first showed it, given in that order (ties in slot order)."""
+
+    def __init__(self) -> None:
+        self.letters: dict[int, str] = {}  # uid -> letter, in the order given
+        self.rank: dict[int, int] = {}  # uid -> its place in that order
+
+    def __len__(self) -> int:
+        return len(self.letters)
+
+    def assign(self, uids: Iterable[int]) -> None:
+        """Letter the monsters of ``uids`` that have none yet, in that order."""
+        for uid in uids:
+            if uid not in self.letters:
+                self.rank[uid] = len(self.letters)
+                self.letters[uid] = self.nth(len(self.letters))
+
+    def get(self, uid: int) -> str | None:
+        return self.letters.get(uid)
+
+    @staticmethod
+    def nth(n: int) -> str:
+        """The ``n``-th letter: a..z, A..Z (no E, T), then again with a digit (a1, ..., a2, ...)."""
+        rounds, k = divmod(n, len(_LETTERS))
+        return _LETTERS[k] + (str(rounds) if rounds else "")
+
+
+def render_text(game: Game, fog: bool = True, letters: MonsterLetters | None = None) -> str:
+    """The numbered board, then one status line per figure, a line for the turn and the decision,
+    and the legend. ``letters``: the helper that keeps monster letters stable across pictures (it is
+    updated with the monsters this picture shows); None: a fresh one."""
+    letters = MonsterLetters() if letters is None else letters
+    marks, names = _figure_marks(game, fog, letters)
+    lines = _column_numbers()
     for y in range(HEIGHT):
-        lines.append(_square_row(game, y, marks, fog))
+        lines.append(f"{y:2d} {_square_row(game, y, marks, fog)} {y}")
         if y < HEIGHT - 1:
-            lines.append(_wall_row(game, y, fog))
+            lines.append(f"{'':{LEFT}}{_wall_row(game, y, fog)}")
+    lines.extend(_column_numbers())
     lines.append("")
-    lines.extend(_status_lines(game, marks, fog))
+    lines.extend(_status_lines(game, marks, names, fog))
+    lines.append("")
+    lines.extend(_legend(game, names))
     return "\n".join(lines)
+
+
+def _column_numbers() -> list[str]:
+    tens = " ".join(str(x // 10) if x >= 10 else " " for x in range(WIDTH))
+    units = " ".join(str(x % 10) for x in range(WIDTH))
+    return [f"{'':{LEFT}}{tens}".rstrip(), f"{'':{LEFT}}{units}"]
+
+
+def _legend(game: Game, names: dict[int, str]) -> list[str]:
+    """What the characters mean, the heroes by number, the monsters shown by kind (their card) and
+    letters, wrapped to ``LEGEND_WIDTH``."""
+    s = game.state
+    heroes = [f"{u + 1} {game.card(u).name}" for u in range(s.n_heroes) if s.unit_status[u] != Status.EMPTY]
+    kinds: dict[str, list[str]] = {}  # "<name> (<card id>)" -> its letters, in letter order
+    for u, name in names.items():
+        card = game.card(u)
+        kinds.setdefault(f"{card.name} ({card.id})", []).append(name)
+    out = list(LEGEND)
+    out += textwrap.wrap("Heroes: " + ", ".join(heroes), LEGEND_WIDTH, subsequent_indent="  ")
+    if kinds:
+        monsters = ", ".join(f"{' '.join(letters)} {kind}" for kind, letters in kinds.items())
+        out += textwrap.wrap("Monsters: " + monsters, LEGEND_WIDTH, subsequent_indent="  ")
+    return out
 
 
 def _known(game: Game, sq: int, fog: bool) -> bool:
@@ -47,11 +130,12 @@ def _shown(game: Game, u: int, fog: bool) -> bool:
     return s.unit_side[u] == Side.HERO or _known(game, int(s.unit_pos[u]), fog)
 
 
-def _figure_marks(game: Game, fog: bool) -> dict[int, str]:
-    """The mark of every figure drawn, monsters lettered in slot order among the drawn ones."""
+def _figure_marks(game: Game, fog: bool, letters: MonsterLetters) -> tuple[dict[int, str], dict[int, str]]:
+    """The mark of every figure drawn, and the full letter of every monster drawn (by slot); monsters
+    get their letters from ``letters``, the newly shown ones in slot order."""
     s = game.state
     marks = {}
-    monster_letter = 0
+    shown = []
     for u in range(len(s.unit_status)):
         if not _shown(game, u, fog):
             continue
@@ -60,9 +144,12 @@ def _figure_marks(game: Game, fog: bool) -> dict[int, str]:
         elif s.unit_side[u] == Side.HERO:
             marks[u] = str(u + 1)
         else:
-            marks[u] = chr(ord("a") + monster_letter % 26)
-            monster_letter += 1
-    return marks
+            shown.append(u)
+    letters.assign(int(s.unit_uid[u]) for u in shown)
+    shown.sort(key=lambda u: letters.rank[int(s.unit_uid[u])])
+    names = {u: letters.letters[int(s.unit_uid[u])] for u in shown}  # in letter order
+    marks.update((u, name[0]) for u, name in names.items())
+    return marks, names
 
 
 def _square_char(game: Game, sq: int, marks: dict[int, str], fog: bool) -> str:
@@ -125,14 +212,14 @@ def _listed(game: Game, u: int, marks: dict[int, str], fog: bool) -> bool:
     return s.unit_status[u] == Status.ACTIVE and (not fog or u in marks)
 
 
-def _name(game: Game, u: int, marks: dict[int, str], fog: bool) -> str:
+def _name(game: Game, u: int, names: dict[int, str], fog: bool) -> str:
     """A figure's label; with fog a monster's letter (its label counts the monsters in the fog)."""
     if fog and game.state.unit_side[u] != Side.HERO:
-        return marks.get(u, "")
+        return names.get(u, "")
     return game.label(u)
 
 
-def _status_lines(game: Game, marks: dict[int, str], fog: bool) -> list[str]:
+def _status_lines(game: Game, marks: dict[int, str], names: dict[int, str], fog: bool) -> list[str]:
     s = game.state
     lines = [
         f"Turn {s.turn}  Light {s.light}  Phase {PHASE_NAMES[s.phase]}"
@@ -159,7 +246,7 @@ def _status_lines(game: Game, marks: dict[int, str], fog: bool) -> list[str]:
         )
         label = "monster" if fog and s.unit_side[u] != Side.HERO else game.label(u)
         lines.append(
-            f"{marks.get(u, ' ')} {label:8} {card.name:22} {_status_name(s.unit_status[u]):10} "
+            f"{names.get(u, marks.get(u, ' '))} {label:8} {card.name:22} {_status_name(s.unit_status[u]):10} "
             f"HP {s.health[u]}/{s.base_health[u]}  St {s.stamina[u]}/{s.base_stamina[u]}  "
             f"Mg {s.magic[u]}/{s.base_magic[u]}  {where} {' '.join(flags)}".rstrip()
         )
@@ -168,7 +255,7 @@ def _status_lines(game: Game, marks: dict[int, str], fog: bool) -> list[str]:
         kind, unit = d
         if s.unit_side[unit] == Side.HERO or not fog or unit in marks:
             lines.append(
-                f"Waiting for {game.agent}: {Decision(kind).name.lower()} of {_name(game, unit, marks, fog)}"
+                f"Waiting for {game.agent}: {Decision(kind).name.lower()} of {_name(game, unit, names, fog)}"
             )
         else:
             lines.append(f"Waiting for {game.agent}")
