@@ -20,6 +20,7 @@ import dungeon_env  # noqa: E402
 from dungeon_env import replay  # noqa: E402
 from dungeon_env.engine import IllegalActionError  # noqa: E402
 from dungeon_env.engine.state import State  # noqa: E402
+from dungeon_env.render.image import LEGEND_W  # noqa: E402
 
 ADVENTURE = "flooded_cellar"
 
@@ -71,7 +72,7 @@ def test_rgb_array_is_an_image_of_the_board_that_changes_with_play():
     env.reset(seed=0)
     first = env.render()
     assert first.dtype == np.uint8 and first.ndim == 3 and first.shape[2] == 3
-    assert first.shape[0] >= 28 * 20 and first.shape[1] == 24 * 20
+    assert first.shape[0] >= 28 * 20 and first.shape[1] == 24 * 20 + LEGEND_W  # the board, its legend
     random_episode(env, 0, stop_after=60)
     assert not np.array_equal(first, env.render())
 

@@ -1,5 +1,8 @@
-"""Views of a game state for people: text (ansi) here; images arrive with the environment."""
+"""Views of a game for people: the text picture (ansi, ``render_text`` with stable
+``MonsterLetters``), the image (rgb_array, ``dungeon_env.render.image.render_image``) and the event
+log told as a story (``Story``, ``describe_event``)."""
 
-from dungeon_env.render.text import render_text
+from dungeon_env.render.story import Story, describe_event
+from dungeon_env.render.text import MonsterLetters, render_text
 
-__all__ = ["render_text"]
+__all__ = ["MonsterLetters", "Story", "describe_event", "render_text"]
