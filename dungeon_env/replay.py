@@ -242,10 +242,37 @@ def play(rep: Replay, render_mode: str | None = None, check: bool = True) -> raw
     return env
 
 
-def frames(rep: Replay, every: int = 1) -> Iterator[np.ndarray]:
-    """RGB frames of the replay: after the reset, after every ``every``-th action, and the last."""
+def frames(rep: Replay, every: int = 1, captions: bool = True) -> Iterator[np.ndarray]:
+    """RGB frames of the replay: after the reset, after every ``every``-th action, and the last.
+
+    ``captions``: each frame carries a caption strip (``render_image(..., caption=)``) telling the
+    events logged since the previous frame as the story tells them (``dungeon_env.render.story``,
+    of the full log: the spectator's view, like the picture), by :func:`caption_of`: the last two
+    lines, the minor ones (hand-offs, phases, ...) skipped unless there is nothing else, each cut to
+    the frame's width; empty when nothing was logged. False: the frames of ``env.render()``."""
     if every < 1:
         raise ValueError(f"every must be >= 1, got {every}")
+    if not captions:
+        yield from _plain_frames(rep, every)
+        return
+    from dungeon_env.render.image import render_image
+    from dungeon_env.render.story import Story
+
+    story, told, pending = Story(), 0, []
+    last = None
+    for i, env in enumerate(steps(rep, render_mode="rgb_array")):
+        last = env
+        new = env.game.events_since(told)
+        told += len(new)
+        pending.extend((e.get("type"), story.tell(e)) for e in new)
+        if i % every == 0:
+            yield render_image(env.game, caption=caption_of(pending))
+            pending = []
+    if last is not None and (len(rep.actions) + (rep.illegal is not None)) % every:
+        yield render_image(last.game, caption=caption_of(pending))
+
+
+def _plain_frames(rep: Replay, every: int) -> Iterator[np.ndarray]:
     last = None
     for i, env in enumerate(steps(rep, render_mode="rgb_array")):
         last = env
@@ -255,8 +282,23 @@ def frames(rep: Replay, every: int = 1) -> Iterator[np.ndarray]:
         yield last.render()
 
 
-def render_video(rep: Replay, path: str | Path, fps: int = 4, every: int = 1) -> Path:
-    """Write the replay as a GIF (``.gif``, needs Pillow) or an MP4 (``.mp4``, needs imageio-ffmpeg)."""
+def caption_of(told: list[tuple[str | None, str | None]], width: int | None = None) -> str:
+    """A frame's caption from ``(event type, story line)`` pairs, oldest first: the last
+    ``CAPTION_LINES`` lines of events that are not minor (``story.MINOR``), or of all if every one is
+    minor, joined by newlines, each cut to ``width`` characters (default: the frame's width)."""
+    from dungeon_env.render.image import CAPTION_LINES, caption_chars
+    from dungeon_env.render.story import MINOR
+
+    width = caption_chars() if width is None else width
+    lines = [line for kind, line in told if line and kind not in MINOR] or [line for _, line in told if line]
+    return "\n".join(
+        line if len(line) <= width else line[: width - 3] + "..." for line in lines[-CAPTION_LINES:]
+    )
+
+
+def render_video(rep: Replay, path: str | Path, fps: int = 4, every: int = 1, captions: bool = True) -> Path:
+    """Write the replay as a GIF (``.gif``, needs Pillow) or an MP4 (``.mp4``, needs imageio-ffmpeg);
+    ``every`` and ``captions`` as :func:`frames` takes them."""
     import imageio.v2 as imageio
 
     path = Path(path)
@@ -268,9 +310,9 @@ def render_video(rep: Replay, path: str | Path, fps: int = 4, every: int = 1) ->
             import imageio_ffmpeg  # noqa: F401
         except ImportError as err:
             raise ImportError("MP4 output needs imageio-ffmpeg: pip install imageio-ffmpeg") from err
-        imageio.mimsave(path, list(frames(rep, every)), fps=fps, macro_block_size=1)
+        imageio.mimsave(path, list(frames(rep, every, captions)), fps=fps, macro_block_size=1)
     else:
-        imageio.mimsave(path, list(frames(rep, every)), duration=1000 / fps, loop=0)
+        imageio.mimsave(path, list(frames(rep, every, captions)), duration=1000 / fps, loop=0)
     return path
 
 
@@ -283,6 +325,7 @@ __all__ = [
     "REPLAY_FORMAT",
     "Replay",
     "ReplayMismatch",
+    "caption_of",
     "events_digest",
     "first_difference",
     "frames",

@@ -163,3 +163,52 @@ def test_a_replay_renders_to_an_mp4(tmp_path):
     random_episode(env, 2)
     path = replay.render_video(replay.record(env), tmp_path / "episode.mp4", every=40)
     assert path.stat().st_size > 0
+
+
+def test_replay_frames_are_captioned_with_the_events_since_the_previous_frame(tmp_path):
+    from dungeon_env.render.image import BOARD_H, CAPTION, CAPTION_TEXT, caption_chars
+    from dungeon_env.render.story import Story
+
+    env = dungeon_env.env(adventure=ADVENTURE, heroes=3, max_turns=3)
+    random_episode(env, 2)
+    rep = replay.record(env)
+    captioned = list(replay.frames(rep, every=10))
+    plain = list(replay.frames(rep, every=10, captions=False))
+    assert len(captioned) == len(plain) and len({f.shape for f in captioned}) == 1
+    assert captioned[0].shape[0] == plain[0].shape[0] + CAPTION
+    for a, b in zip(captioned, plain, strict=True):
+        assert np.array_equal(a[:BOARD_H], b[:BOARD_H]) and np.array_equal(
+            a[BOARD_H + CAPTION :], b[BOARD_H:]
+        )
+    strips = [f[BOARD_H : BOARD_H + CAPTION] for f in captioned]
+    assert sum((s == CAPTION_TEXT).all(axis=2).any() for s in strips) > len(strips) // 2, "captions drawn"
+    assert len({s.tobytes() for s in strips}) > len(strips) // 2, "the captions differ from frame to frame"
+    # a frame's caption is the story's last lines of the events since the previous frame
+    from dungeon_env.render.image import render_image
+    from dungeon_env.render.story import MINOR
+
+    story, told, since, expected = Story(), 0, [], []
+    for i, step_env in enumerate(replay.steps(rep)):
+        new = step_env.game.events_since(told)
+        told += len(new)
+        since += [(e["type"], story.tell(e)) for e in new]
+        if i % 10 == 0 or i == len(rep.actions):
+            keep = [line for kind, line in since if kind not in MINOR] or [line for _, line in since]
+            caption = "\n".join(line[: caption_chars()] for line in keep[-2:])
+            assert replay.caption_of(since) == caption or any(
+                len(line) > caption_chars() for line in keep[-2:]
+            )
+            expected.append(render_image(step_env.game, caption=replay.caption_of(since)))
+            since = []
+    assert len(expected) == len(captioned)
+    assert all(np.array_equal(a, b) for a, b in zip(captioned, expected, strict=True))
+    assert replay.caption_of([("handoff", "Bram (hero_0) to act")]) == "Bram (hero_0) to act"
+    assert replay.caption_of([("move", "x" * 200)], width=20) == "x" * 17 + "..."
+    assert replay.caption_of([]) == ""
+    path = replay.render_video(rep, tmp_path / "captioned.gif", fps=8, every=10)
+    import imageio.v3 as iio
+
+    written = iio.imread(path, index=None)
+    assert written.shape[0] == len(captioned) and written.shape[1] == captioned[0].shape[0]
+    path = replay.render_video(rep, tmp_path / "plain.gif", every=10, captions=False)
+    assert iio.imread(path, index=None).shape[1] == plain[0].shape[0]
