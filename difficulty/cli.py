@@ -1,4 +1,4 @@
-"""``dungeon-env``: difficulty testing from the command line.
+"""``dungeon-env``: difficulty testing from the command line, and ``dungeon-env play`` (see ``play.cli``).
 
     dungeon-env balance --adventure all --games 400 --out reports/example
     dungeon-env balance --set light.start=15 --until 0.02 --out reports/light15
@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dungeon-env",
         description="Difficulty testing for dungeon_env adventures (see docs/DIFFICULTY.md).",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{balance,sweep}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{balance,sweep,play}")
     balance = commands.add_parser(
         "balance",
         help="win rates and every metric per adventure × party × pairing × variant",
@@ -128,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="START:STOP[:STEP] (inclusive), or comma-separated values; repeat it for values holding commas",
     )
+    from play.cli import add_parser as add_play_parser
+
+    add_play_parser(commands)
     return parser
 
 
@@ -280,6 +283,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "play":
+        from play.cli import run as run_play
+
+        return run_play(args, parser)
     try:
         experiment = experiment_of(args)
         for adventure in experiment.adventures:  # a broken adventure file stops here, not in a worker

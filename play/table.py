@@ -190,6 +190,11 @@ class Table:
         if line:
             self._lines[side].append({"n": len(self._lines[side]), "text": line, "turn": event.get("turn")})
 
+    def story(self, side: str, since: int = 0) -> list[dict]:
+        """The story lines of ``side`` (``"heroes"`` or ``"dm"``) from line ``since`` on."""
+        with self.lock:
+            return list(self._lines[side][max(0, int(since)) :])
+
     def _names(self, side: str) -> dict[int, str] | None:
         """Display names of the monsters for heroes: their lens ids (see ``play.views``)."""
         if side == DM:

@@ -32,7 +32,9 @@ _DIR = ("north", "east", "south", "west")
 
 def board_json(game) -> dict:
     """The board as ``game`` knows it: each square's area (letter) and kind, which areas are known,
-    the walls on each square's east and south edges, doors, furniture, blockages, exits and traps."""
+    the walls on each square's east and south edges, doors, furniture, blockages, exits, traps and
+    the Guards not placed yet. Squares are indices ``y * 24 + x``; ``walls`` are ``[square, side]``
+    with side 1 the square's east edge and 2 its south edge."""
     t, s = game.tables, game.state
     names = t.board.area_names
     known_area = [bool(v) for v in s.revealed]
@@ -59,6 +61,11 @@ def board_json(game) -> dict:
         }
         for k, trap in enumerate(t.adventure.traps)
     ]
+    guards = [
+        {"monster": game.monsters[game.monster_index[g.monster]].name, "kind": g.monster, "at": list(g.at)}
+        for k, g in enumerate(t.adventure.guards)
+        if s.guard_uid[k] < 0 and not s.guard_slain[k]
+    ]
     return {
         "width": WIDTH,
         "height": HEIGHT,
@@ -71,6 +78,7 @@ def board_json(game) -> dict:
         "blockages": [int(sq) for sq in range(WIDTH * HEIGHT) if t.blockage[sq]],
         "exits": [int(sq) for sq in range(WIDTH * HEIGHT) if t.exit[sq]],
         "traps": traps,
+        "guards": guards,  # Guards not placed yet (the DM's book; a heroes' view lists none)
     }
 
 
