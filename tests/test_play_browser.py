@@ -1,0 +1,367 @@
+"""The page of ``dungeon-env play`` in a real headless Chromium (Debian's ``/usr/bin/chromium`` and
+``/usr/bin/chromedriver``, driven by Selenium; Selenium Manager never runs).
+
+Three heroes on one hot-seat link play ``tests/data/short_walk.toml`` to its end against the scripted
+DM by clicking the board's highlighted squares and the choice buttons, with the fog checked at every
+decision (room A, its orc and its trap never reach the page); the replay viewer opens a saved game
+from the file input and steps through it as the heroes and as the DM; the host's page lists the
+links and the saved games. Screenshots go to ``$PLAY_SCREENSHOT_DIR`` (or the test's tmp dir).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+    pytest.skip(
+        "the browser tests need Debian's chromium and chromedriver: /usr/bin/chromium, /usr/bin/chromedriver",
+        allow_module_level=True,
+    )
+webdriver = pytest.importorskip("selenium.webdriver", reason="the browser tests need selenium")
+pytest.importorskip("uvicorn", reason="the browser tests need the play extra (starlette, uvicorn)")
+
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from play.server import BackgroundServer  # noqa: E402
+from play.table import Table  # noqa: E402
+
+ADVENTURE = "tests/data/short_walk.toml"
+HEROES = ["bram", "sela", "orwin"]
+HUMANS = {"hero_0": "human", "hero_1": "human", "hero_2": "human"}
+SEED = 7
+EXIT = (6, 2)
+ROOM_A = [(x, y) for x in range(1, 6) for y in range(1, 6)]
+WAIT = 15  # seconds for anything the page should show
+
+# What the page holds that the heroes must not know while room A is in the fog (one call per decision).
+FOG_PROBE = """
+const unknown = [];
+for (const [x, y] of arguments[0]) {
+  const sq = document.querySelector(`#board rect.sq[data-x="${x}"][data-y="${y}"]`);
+  unknown.push(!!sq && sq.dataset.known === "false" && sq.classList.contains("fog"));
+}
+return {
+  squares: document.querySelectorAll("#board rect.sq").length,
+  unknown: unknown,
+  orcs: document.querySelectorAll('[data-kind="orc"]').length,
+  traps: document.querySelectorAll(".trap, [data-kind='trap']").length,
+  html_has_orc: document.documentElement.outerHTML.includes("Orc"),
+};
+"""
+
+
+@pytest.fixture
+def driver(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1000",
+    ):
+        options.add_argument(arg)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # an explicit driver path: Selenium Manager (which could download a driver) never runs
+    chrome = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    chrome.set_page_load_timeout(30)
+    yield chrome
+    with contextlib.suppress(Exception):
+        chrome.quit()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("PLAY_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _table(saves: Path) -> Table:
+    return Table(adventure=ADVENTURE, heroes=HEROES, seats=dict(HUMANS), seed=SEED, saves=saves)
+
+
+@contextlib.contextmanager
+def _serving(table: Table, driver):
+    """The table served; the browser quits before the server stops (that closes the page's long
+    poll, so the server stops at once: Chromium keeps a pending poll's connection open after
+    navigating away)."""
+    with BackgroundServer(table, delay=0.05) as url:
+        try:
+            yield url
+        finally:
+            driver.quit()
+
+
+def _console_errors(driver) -> list[str]:
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def _wait(driver, condition, message: str, timeout: float = WAIT):
+    return WebDriverWait(driver, timeout, poll_frequency=0.02).until(condition, message)
+
+
+def _page_state(driver) -> dict:
+    """The version drawn, whether this page has choices now, whether the end screen is up."""
+    return driver.execute_script(
+        "return {version: document.body.dataset.version,"
+        " choices: document.querySelectorAll('#choices button.choice:not([disabled])').length,"
+        " end: !document.getElementById('end').hidden};"
+    )
+
+
+def _ready(driver):
+    """The page is ready for a click (its choices are drawn) or the game is over."""
+    state = _page_state(driver)
+    return state if state["choices"] or state["end"] else False
+
+
+def _distance(square) -> int:
+    return abs(square[0] - EXIT[0]) + abs(square[1] - EXIT[1])
+
+
+def _pick(driver):
+    """The policy: the highlighted square nearest the exit if it is nearer than the acting hero, else
+    the first button that ends the step ("End ...", "Done: ...", "... stays put"). Deterministic."""
+    acting = driver.find_elements(By.CSS_SELECTOR, "#board g.figure[data-acting='true']")
+    if acting:
+        here = (int(acting[0].get_attribute("data-x")), int(acting[0].get_attribute("data-y")))
+        best = None
+        for target in driver.find_elements(By.CSS_SELECTOR, "#board rect.target[data-kind='move']"):
+            square = (int(target.get_attribute("data-x")), int(target.get_attribute("data-y")))
+            if _distance(square) < _distance(here) and (best is None or _distance(square) < best[0]):
+                best = (_distance(square), square, target)
+        if best is not None:
+            return "square", best[1], best[2]
+    buttons = driver.find_elements(By.CSS_SELECTOR, "#choices button.choice")
+    for wanted in (
+        lambda text: text.startswith("End "),
+        lambda text: text.startswith("Done"),
+        lambda text: "stays put" in text,
+    ):
+        for button in buttons:
+            text = button.text.split("\n")[-1]
+            if wanted(text):
+                return "button", text, button
+    raise AssertionError(f"the policy has nothing to click among {[b.text for b in buttons]}")
+
+
+def test_heroes_play_the_short_walk_by_clicking(driver, tmp_path, shots):
+    table = _table(tmp_path / "saves")
+    with _serving(table, driver) as url:
+        driver.get(url + table.links()["hot seat"])
+        _wait(driver, _ready, "the page never offered a choice")
+        board = driver.find_element(By.ID, "board")
+        assert board.get_attribute("data-width") == "24" and board.get_attribute("data-height") == "28"
+        xs = {
+            int(e)
+            for e in driver.execute_script(
+                "return [...document.querySelectorAll('#board rect.sq')].map(r => r.dataset.x)"
+            )
+        }
+        ys = {
+            int(e)
+            for e in driver.execute_script(
+                "return [...document.querySelectorAll('#board rect.sq')].map(r => r.dataset.y)"
+            )
+        }
+        assert xs == set(range(24)) and ys == set(range(28))
+        header = driver.find_element(By.ID, "top").text
+        assert "A Short Walk" in header and "1 / 100" in header and "Bram, Sela, Orwin" in header
+        assert driver.find_element(By.ID, "rules-link").get_attribute("href").endswith("/rules")
+
+        clicks, squares, shot_taken = 0, 0, False
+        while True:
+            state = _wait(driver, _ready, f"the page was stuck after {clicks} clicks")
+            probe = driver.execute_script(FOG_PROBE, ROOM_A)
+            assert probe["squares"] == 24 * 28
+            assert all(probe["unknown"]), "room A must be drawn as fog"
+            assert probe["orcs"] == 0 and probe["traps"] == 0 and not probe["html_has_orc"], probe
+            if state["end"]:
+                break
+            kind, what, element = _pick(driver)
+            if kind == "square":
+                squares += 1
+            element.click()
+            clicks += 1
+            assert clicks < 80, "the short walk should end in well under 80 clicks"
+            _wait(
+                driver,
+                lambda d, v=state["version"]: (
+                    d.execute_script("return document.body.dataset.version") != v
+                    or d.find_element(By.ID, "error").is_displayed()
+                ),
+                f"nothing happened after clicking {what}",
+            )
+            assert not driver.find_element(By.ID, "error").is_displayed(), driver.find_element(
+                By.ID, "error"
+            ).text
+            if clicks == 12 and not shot_taken:
+                driver.save_screenshot(str(shots / "play-mid-game.png"))
+                shot_taken = True
+                story = driver.find_element(By.ID, "story-lines")
+                assert "Turn 1" in story.text and "moves to" in story.text
+
+        assert squares >= 7, "the heroes walked by clicking highlighted squares"
+        end = driver.find_element(By.ID, "end")
+        assert end.is_displayed()
+        assert driver.find_element(By.ID, "end-title").text == "Completed"
+        assert "left the dungeon" in driver.find_element(By.ID, "end-reason").text
+        objectives = driver.find_elements(By.CSS_SELECTOR, "#end-objectives li")
+        assert [o.get_attribute("data-met") for o in objectives] == ["true"]
+        assert "Leave by the stair" in objectives[0].text and "not met" not in objectives[0].text
+        driver.save_screenshot(str(shots / "play-end.png"))
+        assert table.over and table.game.outcome == "completed"
+        # the story's last lines reached the page
+        assert "completed" in driver.find_element(By.ID, "story-lines").text
+        errors = _console_errors(driver)
+    assert errors == []
+
+
+def _finished_game(saves: Path) -> tuple[Table, Path]:
+    """The short walk played to its end through the table (the policy of the clicking test)."""
+    table = _table(saves)
+    while not table.over:
+        if table.step_ai():
+            continue
+        view = table.view(table.hot_seat)
+        here = next(f["at"] for f in view["figures"] if f["acting"])
+        choices = view["decision"]["choices"]
+        steps = [c for c in choices if c["kind"] == "move" and _distance(c["square"]) < _distance(here)]
+        ends = [c for c in choices if c["text"].startswith(("End ", "Done")) or "stays put" in c["text"]]
+        table.act(table.hot_seat, view["version"], (steps or ends)[0]["action"])
+    return table, table.save("short-walk.json")
+
+
+def _step_shown(driver, step: int, side: str):
+    return _wait(
+        driver,
+        lambda d: (
+            d.find_element(By.ID, "layout").get_attribute("data-step") == str(step)
+            and d.find_element(By.ID, "layout").get_attribute("data-side") == side
+        ),
+        f"step {step} ({side}) was not drawn",
+    )
+
+
+def test_replay_viewer_steps_through_a_saved_game(driver, tmp_path, shots):
+    table, path = _finished_game(tmp_path / "saves")
+    with _serving(table, driver) as url:
+        driver.get(url + "/replay")
+        driver.find_element(By.ID, "replay-file").send_keys(str(path.resolve()))
+        _wait(
+            driver,
+            lambda d: d.find_element(By.ID, "replay-controls").is_displayed(),
+            "the replay did not open",
+        )
+        _step_shown(driver, 0, "heroes")
+        steps = table.version
+        assert driver.find_element(By.ID, "step-label").text == f"Step 0 of {steps}"
+        assert driver.find_element(By.ID, "step-slider").get_attribute("max") == str(steps)
+        probe = driver.execute_script(FOG_PROBE, ROOM_A)
+        assert all(probe["unknown"]) and probe["orcs"] == 0 and probe["traps"] == 0
+
+        driver.find_element(By.ID, "step-forward").click()
+        _step_shown(driver, 1, "heroes")
+        driver.find_element(By.ID, "step-forward").click()
+        _step_shown(driver, 2, "heroes")
+        driver.find_element(By.ID, "step-back").click()
+        _step_shown(driver, 1, "heroes")
+        assert driver.find_element(By.ID, "step-label").text == f"Step 1 of {steps}"
+        driver.find_element(By.ID, "step-back").click()
+        _step_shown(driver, 0, "heroes")
+        assert not driver.find_element(By.ID, "step-back").is_enabled()
+
+        # the DM's view of step 0: room A, its orc and its undetected trap
+        driver.find_element(By.ID, "side-dm").click()
+        _step_shown(driver, 0, "dm")
+        waiting = "#board g.figure[data-kind='orc'][data-status='waiting']"
+        orcs = driver.find_elements(By.CSS_SELECTOR, waiting)
+        assert [(o.get_attribute("data-x"), o.get_attribute("data-y")) for o in orcs] == [("4", "4")]
+        traps = driver.find_elements(By.CSS_SELECTOR, "#board g.trap[data-detected='false']")
+        assert [(t.get_attribute("data-x"), t.get_attribute("data-y")) for t in traps] == [("3", "2")]
+        assert driver.find_element(By.CSS_SELECTOR, "#legend [data-kind='orc']").text.endswith("Orc Warrior")
+        # and back to the heroes' view: gone again
+        driver.find_element(By.ID, "side-heroes").click()
+        _step_shown(driver, 0, "heroes")
+        assert driver.find_elements(By.CSS_SELECTOR, "[data-kind='orc']") == []
+
+        # jump to the last turn, then the slider's end: the outcome and the whole story
+        turns = Select(driver.find_element(By.ID, "turn-select"))
+        last = turns.options[-1]
+        first_step = int(last.get_attribute("value"))
+        turns.select_by_index(len(turns.options) - 1)
+        _step_shown(driver, first_step, "heroes")
+        assert "Turn" in last.text
+        driver.execute_script(
+            "const s = document.getElementById('step-slider'); s.value = s.max;"
+            " s.dispatchEvent(new Event('input', {bubbles: true}));"
+        )
+        _step_shown(driver, steps, "heroes")
+        assert driver.find_element(By.ID, "end").is_displayed()
+        assert driver.find_element(By.ID, "end-title").text == "Completed"
+        assert "adventure is completed" in driver.find_element(By.ID, "story-lines").text
+        driver.save_screenshot(str(shots / "play-replay.png"))
+        errors = _console_errors(driver)
+    assert errors == []
+
+
+def test_host_page_links_saves_load_and_refusals(driver, tmp_path):
+    saves = tmp_path / "saves"
+    _finished_game(saves)
+    table = _table(saves)
+    with _serving(table, driver) as url:
+        driver.get(url + table.links()["host"])
+        _wait(
+            driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#saved-games button.load"), "no saved games"
+        )
+        # the host sees the DM's view: the orc in room A, read only (no choices)
+        assert driver.find_elements(By.CSS_SELECTOR, "#board g.figure[data-kind='orc']")
+        assert driver.find_elements(By.CSS_SELECTOR, "#choices button") == []
+        hrefs = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "#seat-links a")]
+        expected = [url + path for name, path in table.links().items() if name != "host"]
+        assert sorted(hrefs) == sorted(expected)
+        assert "played by the AI: scripted" in driver.find_element(By.ID, "seat-links").text
+
+        # Load continues the finished game: the page follows it to its end screen
+        driver.find_element(By.CSS_SELECTOR, "#saved-games button.load[data-file='short-walk.json']").click()
+        _wait(
+            driver,
+            lambda d: "Loaded short-walk.json" in d.find_element(By.ID, "load-msg").text,
+            "no load message",
+        )
+        _wait(
+            driver,
+            lambda d: d.find_element(By.ID, "end").is_displayed(),
+            "the loaded game's end was not shown",
+        )
+        assert driver.find_element(By.ID, "end-title").text == "Completed"
+        assert _console_errors(driver) == []
+
+        # a seat's page: Save says where the file went; a refused action is shown, not swallowed
+        driver.get(url + table.links()["hero_0"])
+        _wait(driver, lambda d: d.find_element(By.ID, "end").is_displayed(), "the seat page missed the end")
+        driver.find_element(By.ID, "end-close").click()
+        driver.find_element(By.ID, "save").click()
+        _wait(driver, lambda d: d.find_element(By.ID, "save-msg").is_displayed(), "no save message")
+        message = driver.find_element(By.ID, "save-msg").text
+        assert message.startswith("Saved as game-") and message.endswith("on the host's disk")
+        assert len(table.saved_games()) == 2
+        driver.execute_script("act(5)")  # what a click on a choice does
+        _wait(driver, lambda d: d.find_element(By.ID, "error").is_displayed(), "the refusal was not shown")
+        assert "the adventure is over" in driver.find_element(By.ID, "error").text
