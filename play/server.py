@@ -44,6 +44,7 @@ from play.table import Refused, Table
 STATIC = Path(__file__).parent / "static"
 RULES = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
 WAIT_SECONDS = 25.0
+DISCONNECT_CHECK_SECONDS = 0.5  # how often a waiting long poll checks that its client is still there
 MAX_BODY = 5_000_000  # bytes of a request body (a replay file of a long game is ~100 KB)
 
 
@@ -52,8 +53,10 @@ class Changes:
 
     def __init__(self) -> None:
         self._event = asyncio.Event()
+        self.count = 0  # notifications so far
 
     def notify(self) -> None:
+        self.count += 1
         self._event.set()
         self._event = asyncio.Event()
 
@@ -107,6 +110,18 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
+    async def wait_for_move(request: Request, since: int) -> None:
+        """A long poll's wait: until the game is past decision ``since`` or anything changes (a
+        load may go back), at most ``WAIT_SECONDS``; it ends early when the client has gone, so a
+        closed page does not hold a handler (and the server's shutdown) for the whole wait."""
+        seen = changes.count
+        deadline = asyncio.get_running_loop().time() + WAIT_SECONDS
+        while table.version <= since and changes.count == seen:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0 or await request.is_disconnected():
+                return
+            await changes.wait(min(DISCONNECT_CHECK_SECONDS, left))
+
     async def page(request: Request) -> Response:
         token = request.path_params.get("token")
         try:
@@ -128,8 +143,8 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
         try:
             since, story = _query_int(request, "since", -1), _query_int(request, "story", 0)
             table.seats_of(token)
-            if since >= 0 and table.version <= since:
-                await changes.wait(WAIT_SECONDS)
+            if since >= 0:
+                await wait_for_move(request, since)
             return JSONResponse(table.view(token, story))
         except Refused as err:
             return _refusal(err)
@@ -159,8 +174,8 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
             since, story = _query_int(request, "since", -1), _query_int(request, "story", 0)
             if token != table.host:
                 raise Refused(404, "not the host's link")
-            if since >= 0 and table.version <= since:
-                await changes.wait(WAIT_SECONDS)
+            if since >= 0:
+                await wait_for_move(request, since)
             data = table.spectator_view(token, story)
         except Refused as err:
             return _refusal(err)
