@@ -94,9 +94,13 @@ def _play(rep: replay.Replay) -> _Opened:
     except (ValueError, TypeError, KeyError, FileNotFoundError) as err:
         raise Refused(400, f"the replay's options do not make a game: {err}") from err
     checkpoints, n_events, turns = [env.game.copy()], [env.game.n_events], [int(env.game.state.turn)]
-    actions = [int(a) for a in rep.actions] if isinstance(rep.actions, list) else None
-    if actions is None:
+    if not isinstance(rep.actions, list) or not all(
+        isinstance(a, int) and not isinstance(a, bool) for a in rep.actions
+    ):
         raise Refused(400, "the replay's actions must be a list of whole numbers")
+    actions = list(rep.actions)
+    opened = _Opened(checkpoints, actions, n_events, turns, {HEROES: [], DM: []})
+    teller = _Teller(env.game, opened)
     for i, action in enumerate(actions):
         game = env.game
         if game.over or action not in game.legal_actions():
@@ -104,23 +108,33 @@ def _play(rep: replay.Replay) -> _Opened:
         env.step(action)
         n_events.append(env.game.n_events)
         turns.append(int(env.game.state.turn))
+        teller.catch_up()
         if (i + 1) % CHECKPOINT_EVERY == 0:
             checkpoints.append(env.game.copy())
-    opened = _Opened(checkpoints, actions, n_events, turns, {HEROES: [], DM: []})
-    _tell(env.game, opened)
     return opened
 
 
-def _tell(game, opened: _Opened) -> None:
-    """Both sides' stories of the whole log, each line with the index of its event."""
-    lens = HeroLens(game)
-    stories = {HEROES: Story(), DM: Story()}
-    for k, event in enumerate(game.events):
-        for side, shown in ((HEROES, lens.see(event)), (DM, dm_event(event))):
-            if shown is None:
-                continue
-            line = stories[side].tell(shown)
-            if line:
-                opened.story[side].append((k, line))
-        for engine_id, heroes_id in lens.names.items():
-            opened.first_named.setdefault(engine_id, (k, heroes_id))
+class _Teller:
+    """Both sides' stories, each line with the index of its event, told as the game is played: the
+    heroes' lens judges an event as the game stood when it was logged (an item face down then is
+    unnamed even if it was identified later)."""
+
+    def __init__(self, game, opened: _Opened) -> None:
+        self.game, self.opened = game, opened
+        self.lens = HeroLens(game)
+        self.stories = {HEROES: Story(), DM: Story()}
+        self.folded = 0
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        opened, lens = self.opened, self.lens
+        for k, event in enumerate(self.game.events_since(self.folded), self.folded):
+            for side, shown in ((HEROES, lens.see(event)), (DM, dm_event(event))):
+                if shown is None:
+                    continue
+                line = self.stories[side].tell(shown)
+                if line:
+                    opened.story[side].append((k, line))
+            for engine_id, heroes_id in lens.names.items():
+                opened.first_named.setdefault(engine_id, (k, heroes_id))
+        self.folded = self.game.n_events
