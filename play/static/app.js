@@ -27,6 +27,13 @@ const OUTCOME_WORDS = {
   truncated: "Truncated at the turn cap",
 };
 
+const STATUS_WORDS = {
+  exited: "left the dungeon",
+  corpse: "dead",
+  corpse_out: "dead, carried out",
+  gone: "dead",
+};
+
 const $ = (id) => document.getElementById(id);
 
 // ----------------------------------------------------------------------------------- the mode
@@ -446,7 +453,11 @@ function drawDoor(door, X, Y) {
           [ex - half, ey],
           [ex + half, ey],
         ];
-    for (const [px, py] of posts) g.append(s("rect", { class: "post", x: px - 3, y: py - 3, width: 6, height: 6, rx: 1 }));
+    const sill = vertical
+      ? { x: ex - 2.5, y: ey - half, width: 5, height: long }
+      : { x: ex - half, y: ey - 2.5, width: long, height: 5 };
+    g.append(s("rect", { class: "sill", ...sill }));
+    for (const [px, py] of posts) g.append(s("rect", { class: "post", x: px - 3.5, y: py - 3.5, width: 7, height: 7, rx: 1 }));
     const [hx, hy] = posts[0];
     const into = vertical ? Math.sign(bx - ax) : Math.sign(by - ay);
     const leaf = vertical
@@ -562,11 +573,13 @@ function drawFigures(view) {
       fig.side === "hero"
         ? h("span", { class: "token hero", style: `background:${heroColour(fig)}` }, fig.number)
         : h("span", { class: "token monster", style: `background:${monsterColour(fig.kind)}` }, initials(fig.kind));
-    const where = fig.at ? `(${fig.at[0]},${fig.at[1]})` : fig.status === "exited" ? "left the dungeon" : words(fig.status);
+    const where = fig.at ? `(${fig.at[0]},${fig.at[1]})` : STATUS_WORDS[fig.status] || words(fig.status);
     const stats = [bar("Health", fig.health, fig.base_health, "health"), bar("Stamina", fig.stamina, fig.base_stamina, "stamina")];
     if (fig.base_magic > 0 || fig.magic > 0) stats.push(bar("Magic", fig.magic, fig.base_magic, "magic"));
     const chips = [];
-    if (fig.status === "corpse") chips.push(h("span", { class: "chip dead" }, "dead"));
+    if (fig.status === "corpse" || fig.status === "gone" || fig.status === "corpse_out") {
+      chips.push(h("span", { class: "chip dead" }, "dead"));
+    }
     for (const flag of fig.flags) chips.push(h("span", { class: "chip flag" }, flag));
     for (const trait of fig.traits || []) chips.push(h("span", { class: "chip trait" }, trait));
     const extra = [];
@@ -615,13 +628,14 @@ function drawDecision(view) {
   const box = $("choices");
   const mine = MODE === "seat" && d.yours && !view.outcome;
   $("decision").classList.toggle("yours", mine);
-  if (view.outcome) {
-    title.textContent = "The adventure is over";
-    text.textContent = `${OUTCOME_WORDS[view.outcome] || view.outcome}: ${view.end_reason || ""}`;
-  } else if (MODE === "replay") {
+  if (MODE === "replay") {
     const r = page.replay;
     title.textContent = `Step ${r.step} of ${r.steps}`;
-    text.textContent = d.agent ? `Next: ${agentName(view, d.agent)} — ${d.text}` : d.text;
+    if (view.outcome) text.textContent = "The adventure is over.";
+    else text.textContent = d.agent ? `Next: ${agentName(view, d.agent)} — ${d.text}` : d.text;
+  } else if (view.outcome) {
+    title.textContent = "The adventure is over";
+    text.textContent = `${OUTCOME_WORDS[view.outcome] || view.outcome}: ${view.end_reason || ""}`;
   } else if (mine) {
     title.textContent = `Your move: ${agentName(view, d.agent)}`;
     text.textContent = d.text;
@@ -703,6 +717,31 @@ function drawEnd(view) {
   end.hidden = page.endDismissed && MODE !== "replay";
 }
 
+/** Sizes the board to the window: the layout takes the height below the header (and the replay
+ * bar), the board that height less its legend; narrow windows scroll instead. */
+function fitBoard() {
+  const layout = $("layout");
+  const board = $("board");
+  const wrap = $("board-wrap");
+  if (window.innerWidth <= 1000) {
+    layout.style.height = "";
+    board.style.height = "";
+    wrap.style.width = "";
+    return;
+  }
+  const top = layout.getBoundingClientRect().top + window.scrollY;
+  const height = Math.max(420, window.innerHeight - top);
+  layout.style.height = `${height}px`;
+  const style = getComputedStyle(layout);
+  const pad = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  // the legend wraps at the board's width, so size the two together (twice: the legend may rewrap)
+  for (let k = 0; k < 2; k++) {
+    const boardHeight = Math.max(300, height - pad - $("legend").offsetHeight - 6);
+    board.style.height = `${boardHeight}px`;
+    wrap.style.width = `${(boardHeight * (board.viewBox.baseVal.width || 912)) / (board.viewBox.baseVal.height || 1056)}px`;
+  }
+}
+
 function drawView(view) {
   page.view = view;
   document.body.dataset.version = view.version;
@@ -714,6 +753,7 @@ function drawView(view) {
   drawDecision(view);
   drawEnd(view);
   hideSquareMenu();
+  fitBoard();
 }
 
 // ----------------------------------------------------------------------------------- acting
@@ -925,6 +965,7 @@ function openReplayFile(file) {
     page.replay = { id, steps, turns, step: 0, side: page.replay ? page.replay.side : "heroes", seq: 0, name: file.name };
     msg.textContent = `${file.name}: ${steps} steps, ${turns.length} turns`;
     $("replay-controls").hidden = false;
+    fitBoard();
     const slider = $("step-slider");
     slider.max = steps;
     slider.value = 0;
@@ -975,7 +1016,7 @@ function setupReplay() {
   $("decision-title").textContent = "Open a replay file";
   $("decision-text").textContent =
     "A replay (dungeon_env.replay.save) or a saved game (a seat's Save button) of any adventure: step through it as the heroes or as the Dungeon Master saw it.";
-  $("side").prepend($("end"));
+  $("decision").after($("end"));
   $("end").classList.add("inline");
   $("end-close").hidden = true;
   $("replay-file").addEventListener("change", (event) => {
@@ -1021,6 +1062,7 @@ function setupKeys() {
 
 function start() {
   document.body.dataset.mode = MODE;
+  window.addEventListener("resize", fitBoard);
   $("end-close").addEventListener("click", () => {
     page.endDismissed = true;
     $("end").hidden = true;
@@ -1040,6 +1082,7 @@ function start() {
   } else {
     setupReplay();
   }
+  fitBoard();
 }
 
 start();
