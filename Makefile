@@ -4,8 +4,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 TRAIN_STAMP := $(VENV)/.installed-training
+# the page's browser tests drive Debian's Chromium through its ChromeDriver (system packages)
+BROWSER := /usr/bin/chromium /usr/bin/chromedriver
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench lint format clean
+.PHONY: demo test bench lint format clean play
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +27,16 @@ demo: $(TRAIN_STAMP)
 	$(PY) -m agents.demo
 	$(VENV)/bin/dungeon-env balance --adventure flooded_cellar --games 400 --set light.start=16 --out reports/demo
 
-test: $(TRAIN_STAMP)
+$(BROWSER):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium chromium-driver
+
+test: $(TRAIN_STAMP) $(BROWSER)
 	$(PY) -m pytest -q -n 2
+
+# three human heroes against the scripted DM in your browser (dungeon-env play --help for the seats)
+play: $(STAMP)
+	$(VENV)/bin/dungeon-env play
 
 # bench_learning needs torch and SB3 (the training extra)
 bench: $(TRAIN_STAMP)

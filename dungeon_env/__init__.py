@@ -3,7 +3,9 @@
 ``dungeon_env.env(**options)`` makes the wrapped AEC environment, ``dungeon_env.raw_env`` is the
 unwrapped class; both live in ``dungeon_env.aec``, whose docstring is the env card
 (``help(dungeon_env.aec)``: options, spaces, rewards, termination). ``dungeon_env.parallel_env(**options)``
-is the turn-based parallel view (``dungeon_env.parallel``: its rule). Importing the package is light:
+is the turn-based parallel view (``dungeon_env.parallel``: its rule). ``dungeon_env.describe_action(game,
+action)`` names an action in words, in the context of the decision asked (``dungeon_env.render.actions``).
+Importing the package is light:
 the environment (PettingZoo, Gymnasium) loads on first use of these names.
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["env", "parallel_env", "raw_env"]
+__all__ = ["describe_action", "env", "parallel_env", "raw_env"]
 
 
 def env(**options: Any):
@@ -25,6 +27,13 @@ def parallel_env(**options: Any):
     """The turn-based parallel view of ``env(**options)``, a PettingZoo ``ParallelEnv``: each step
     plays the action of the one agent the game asks (``help(dungeon_env.parallel)``: the rule)."""
     return import_module("dungeon_env.parallel").parallel_env(**options)
+
+
+def describe_action(game, action: int, names=None) -> str:
+    """What ``action`` does in the decision ``game`` asks now ("Drink: Healing Potion", "Cast Sleep
+    (level 2) at Orc Warrior m2", "Spend 1 Stamina: Fight 6 against Orc Warrior m3's 4: win 72%...").
+    Pass a side's view of the game (``dungeon_env.engine.sideview``) to name it for that side."""
+    return import_module("dungeon_env.render.actions").describe_action(game, action, names)
 
 
 def __getattr__(name: str):
