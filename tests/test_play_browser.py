@@ -5,7 +5,8 @@ Three heroes on one hot-seat link play ``tests/data/short_walk.toml`` to its end
 DM by clicking the board's highlighted squares and the choice buttons, with the fog checked at every
 decision (room A, its orc and its trap never reach the page); the replay viewer opens a saved game
 from the file input and steps through it as the heroes and as the DM; the host's page lists the
-links and the saved games. Screenshots go to ``$PLAY_SCREENSHOT_DIR`` (or the test's tmp dir).
+links and the saved games and loads one; Save and a refusal show their messages; a square two
+choices point at asks which. Screenshots go to ``$PLAY_SCREENSHOT_DIR`` (or the test's tmp dir).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 from play.server import BackgroundServer  # noqa: E402
 from play.table import Table  # noqa: E402
 
-ADVENTURE = "tests/data/short_walk.toml"
+ADVENTURE = str(Path(__file__).parent / "data" / "short_walk.toml")
 HEROES = ["bram", "sela", "orwin"]
 HUMANS = {"hero_0": "human", "hero_1": "human", "hero_2": "human"}
 SEED = 7
@@ -135,30 +136,42 @@ def _distance(square) -> int:
     return abs(square[0] - EXIT[0]) + abs(square[1] - EXIT[1])
 
 
+# The page drew a new decision, or showed a refusal.
+MOVED = "return document.body.dataset.version !== arguments[0] || !document.getElementById('error').hidden;"
+
+# What the policy reads from the page in one call: the acting figure's square, the highlighted
+# squares (moves) and the choice buttons' texts and actions.
+PICK_PROBE = """
+const acting = document.querySelector("#board g.figure[data-acting='true']");
+return {
+  here: acting ? [Number(acting.dataset.x), Number(acting.dataset.y)] : null,
+  squares: [...document.querySelectorAll("#board rect.target[data-kind='move']")].map(
+    (t) => [Number(t.dataset.x), Number(t.dataset.y)]),
+  buttons: [...document.querySelectorAll("#choices button.choice")].map(
+    (b) => [b.dataset.action, b.lastChild.textContent]),
+};
+"""
+
+
 def _pick(driver):
     """The policy: the highlighted square nearest the exit if it is nearer than the acting hero, else
-    the first button that ends the step ("End ...", "Done: ...", "... stays put"). Deterministic."""
-    acting = driver.find_elements(By.CSS_SELECTOR, "#board g.figure[data-acting='true']")
-    if acting:
-        here = (int(acting[0].get_attribute("data-x")), int(acting[0].get_attribute("data-y")))
-        best = None
-        for target in driver.find_elements(By.CSS_SELECTOR, "#board rect.target[data-kind='move']"):
-            square = (int(target.get_attribute("data-x")), int(target.get_attribute("data-y")))
-            if _distance(square) < _distance(here) and (best is None or _distance(square) < best[0]):
-                best = (_distance(square), square, target)
-        if best is not None:
-            return "square", best[1], best[2]
-    buttons = driver.find_elements(By.CSS_SELECTOR, "#choices button.choice")
+    the first button that ends the step ("End ...", "Done: ...", "... stays put"). Deterministic.
+    Returns what to click (a board square or a button) and its CSS selector."""
+    seen = driver.execute_script(PICK_PROBE)
+    if seen["here"] is not None:
+        nearer = [sq for sq in seen["squares"] if _distance(sq) < _distance(seen["here"])]
+        if nearer:
+            x, y = min(nearer, key=_distance)
+            return "square", (x, y), f"#board rect.target[data-x='{x}'][data-y='{y}']"
     for wanted in (
         lambda text: text.startswith("End "),
         lambda text: text.startswith("Done"),
         lambda text: "stays put" in text,
     ):
-        for button in buttons:
-            text = button.text.split("\n")[-1]
+        for action, text in seen["buttons"]:
             if wanted(text):
-                return "button", text, button
-    raise AssertionError(f"the policy has nothing to click among {[b.text for b in buttons]}")
+                return "button", text, f"#choices button.choice[data-action='{action}']"
+    raise AssertionError(f"the policy has nothing to click among {seen['buttons']}")
 
 
 def test_heroes_play_the_short_walk_by_clicking(driver, tmp_path, shots):
@@ -194,23 +207,17 @@ def test_heroes_play_the_short_walk_by_clicking(driver, tmp_path, shots):
             assert probe["orcs"] == 0 and probe["traps"] == 0 and not probe["html_has_orc"], probe
             if state["end"]:
                 break
-            kind, what, element = _pick(driver)
+            kind, what, selector = _pick(driver)
             if kind == "square":
                 squares += 1
-            element.click()
+            driver.find_element(By.CSS_SELECTOR, selector).click()
             clicks += 1
             assert clicks < 80, "the short walk should end in well under 80 clicks"
-            _wait(
-                driver,
-                lambda d, v=state["version"]: (
-                    d.execute_script("return document.body.dataset.version") != v
-                    or d.find_element(By.ID, "error").is_displayed()
-                ),
-                f"nothing happened after clicking {what}",
+            _wait(driver, lambda d, v=state["version"]: d.execute_script(MOVED, v), f"nothing after {what}")
+            error = driver.execute_script(
+                "const e = document.getElementById('error'); return e.hidden ? '' : e.textContent"
             )
-            assert not driver.find_element(By.ID, "error").is_displayed(), driver.find_element(
-                By.ID, "error"
-            ).text
+            assert error == "", error
             if clicks == 12 and not shot_taken:
                 driver.save_screenshot(str(shots / "play-mid-game.png"))
                 shot_taken = True
@@ -365,3 +372,33 @@ def test_host_page_links_saves_load_and_refusals(driver, tmp_path):
         driver.execute_script("act(5)")  # what a click on a choice does
         _wait(driver, lambda d: d.find_element(By.ID, "error").is_displayed(), "the refusal was not shown")
         assert "the adventure is over" in driver.find_element(By.ID, "error").text
+
+
+def test_two_choices_on_one_square_ask_which(driver, tmp_path):
+    """A highlighted square two choices point at opens a menu of both (here the page is given a
+    second choice on Bram's west square: "End" with that square); the one picked is sent."""
+    table = _table(tmp_path / "saves")
+    with _serving(table, driver) as url:
+        driver.get(url + table.links()["hot seat"])
+        _wait(driver, _ready, "the page never offered a choice")
+        driver.execute_script(
+            "const v = structuredClone(page.view);"
+            " const end = v.decision.choices.find(c => c.text.startsWith('End '));"
+            " end.square = [0, 0]; drawView(v);"
+        )
+        target = driver.find_element(By.CSS_SELECTOR, "#board rect.target[data-x='0'][data-y='0']")
+        assert target.get_attribute("data-actions") == "3,13"
+        target.click()
+        menu = driver.find_element(By.ID, "square-menu")
+        _wait(driver, lambda d: menu.is_displayed(), "no menu for a square with two choices")
+        options = [b.text for b in menu.find_elements(By.CSS_SELECTOR, "button.square-choice")]
+        assert options == ["Step west (0,0)", "End Bram Ironhide's movement"]
+        assert table.version == 0  # nothing sent yet
+        menu.find_element(By.CSS_SELECTOR, "button.square-choice[data-action='13']").click()
+        _wait(driver, lambda d: d.execute_script("return document.body.dataset.version") == "1", "not sent")
+        assert table.version == 1 and table.game.decision[1] == 1  # Sela's movement now
+        assert not menu.is_displayed()
+        # the keyboard: "1" plays the first choice button
+        driver.find_element(By.TAG_NAME, "body").send_keys("1")
+        _wait(driver, lambda d: d.execute_script("return document.body.dataset.version") == "2", "no key")
+        assert _console_errors(driver) == []

@@ -539,6 +539,7 @@ function drawLegend(view) {
 
 // ----------------------------------------------------------------------------------- panels
 function drawHeader(view) {
+  $("status").hidden = false;
   $("adv-name").textContent = view.adventure.name;
   $("adv-goal").textContent = view.adventure.goal;
   $("adv-goal").title = view.adventure.goal;
@@ -1013,6 +1014,11 @@ async function showStep(step) {
 function setupReplay() {
   document.body.classList.add("mode-replay");
   $("replay-bar").hidden = false;
+  $("adv-name").textContent = "Replay viewer";
+  $("adv-goal").textContent = "Open a replay or saved-game file from your disk.";
+  const board = $("board");
+  board.setAttribute("viewBox", "0 0 912 1056");
+  board.replaceChildren(s("text", { class: "placeholder", x: 456, y: 528, text: "No replay open yet" }));
   $("decision-title").textContent = "Open a replay file";
   $("decision-text").textContent =
     "A replay (dungeon_env.replay.save) or a saved game (a seat's Save button) of any adventure: step through it as the heroes or as the Dungeon Master saw it.";
