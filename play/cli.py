@@ -146,8 +146,11 @@ def serve(table: Table, *, host: str, port: int, delay: float, browser: bool) ->
         print(f"  warning: {warning}", file=sys.stderr)
     if browser:
         webbrowser.open(base + first)
-    print("Ctrl-C stops the server (save from the page first: the Save button).")
+    print("Ctrl-C stops the server (a game not finished is saved first).")
     server.run()
+    if not table.over and table.version > 0:
+        path = table.save()
+        print(f"The game is saved as {path}: dungeon-env play --load {path}")
     return 0
 
 
