@@ -129,6 +129,10 @@ def serve(table: Table, *, host: str, port: int, delay: float, browser: bool) ->
 
     if port == 0:
         port = _free_port(host)
+    elif not _port_free(host, port):
+        in_use = f"port {port} on {host} is in use; pass --port 0 (any free port)"
+        print(f"dungeon-env play: error: {in_use}", file=sys.stderr)
+        return 2
     config = uvicorn.Config(create_app(table, delay=delay), host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     links = table.links()
@@ -152,6 +156,17 @@ def serve(table: Table, *, host: str, port: int, delay: float, browser: bool) ->
         path = table.save()
         print(f"The game is saved as {path}: dungeon-env play --load {path}")
     return 0
+
+
+def _port_free(host: str, port: int) -> bool:
+    import socket
+
+    with socket.socket() as sock:
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 def _free_port(host: str) -> int:

@@ -24,7 +24,7 @@ from dungeon_env.engine.actions import (
 )
 from dungeon_env.engine.inventory import held
 from dungeon_env.engine.state import ACTIVE, CORPSE, EMPTY, Side, Status
-from dungeon_env.render.actions import decision_text, describe_action, figure_name, item_name
+from dungeon_env.render.actions import decision_text, describe_action, figure_flags, figure_name, item_name
 
 HEROES, DM = "heroes", "dm"
 _DIR = ("north", "east", "south", "west")
@@ -82,19 +82,6 @@ def board_json(game) -> dict:
     }
 
 
-def _flags(s, u: int) -> list[str]:
-    return [
-        name
-        for name, on in (
-            ("death's door", s.deaths_door[u]),
-            ("exhausted", s.exhausted[u]),
-            ("surprised", s.surprised[u]),
-            ("asleep", s.inactive[u]),
-        )
-        if on
-    ]
-
-
 def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
     """Every figure ``game`` holds (a heroes' view holds the heroes and the monsters they see), with
     its profile, its state and, for a hero, its items and spells."""
@@ -127,7 +114,7 @@ def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
             "move": int(s.base_move[u]),
             "fight": int(s.base_fight[u]),
             "damage": int(s.base_damage[u]),
-            "flags": _flags(s, u),
+            "flags": figure_flags(s, u),
             "acting": u == acting,
         }
         if hero:

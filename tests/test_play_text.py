@@ -110,6 +110,18 @@ def test_bad_options_stop_before_play():
     assert done.returncode == 2 and "SEAT=WHO" in done.stderr
 
 
+def test_a_port_in_use_is_refused_with_a_message():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        args = [*_command(), "play", "--no-browser", "--port", port, "--adventure", SHORT]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=60, cwd=Path(__file__).parents[1])
+    assert done.returncode == 2 and f"port {port}" in done.stderr and "--port 0" in done.stderr
+
+
 def test_the_text_loop_plays_an_adventure_to_its_end():
     table = Table(adventure=SHORT, heroes=["bram", "sela", "orwin"], seats={"hero_0": "human"}, seed=3)
     hero = ScriptedHeroes(game=table.game, seed=0)

@@ -83,6 +83,20 @@ def figure_name(game, u: int, names: Mapping[int, str] | None = None) -> str:
     return f"{card.name} {game.label(u)}"
 
 
+def figure_flags(state, u: int) -> list[str]:
+    """The conditions a figure is in, in words: death's door, exhausted, surprised, asleep."""
+    return [
+        name
+        for name, on in (
+            ("death's door", state.deaths_door[u]),
+            ("exhausted", state.exhausted[u]),
+            ("surprised", state.surprised[u]),
+            ("asleep", state.inactive[u]),
+        )
+        if on
+    ]
+
+
 def item_name(game, item: int) -> str:
     """An item's card name, marked "face down" when the heroes have not identified it."""
     card = game.item_cards[int(game.state.item_card[item])]

@@ -33,6 +33,7 @@ from dungeon_env.content.model import HEIGHT, WIDTH
 from dungeon_env.engine.actions import PHASE_NAMES, Decision
 from dungeon_env.engine.game import Game
 from dungeon_env.engine.state import Side, Status
+from dungeon_env.render.actions import figure_flags
 
 LEFT = 3  # characters before a board line's first square: the row number and a space
 TOP = 2  # lines before the first square row: the column numbers (tens, units)
@@ -229,16 +230,7 @@ def _status_lines(game: Game, marks: dict[int, str], names: dict[int, str], fog:
         if not _listed(game, u, marks, fog):
             continue
         card = game.card(u)
-        flags = [
-            name
-            for name, on in (
-                ("death's door", s.deaths_door[u]),
-                ("exhausted", s.exhausted[u]),
-                ("surprised", s.surprised[u]),
-                ("asleep", s.inactive[u]),
-            )
-            if on
-        ]
+        flags = figure_flags(s, u)
         where = (
             f"({game.xy(int(s.unit_pos[u]))[0]},{game.xy(int(s.unit_pos[u]))[1]})"
             if s.unit_pos[u] >= 0
