@@ -180,7 +180,10 @@ def _is_monster(ref) -> bool:
 class HeroLens:
     """The heroes' view of one game's log, built event by event in log order (see the module
     docstring). Feed it every event once, in order: :meth:`see` returns the event as heroes may
-    know it, or None."""
+    know it, or None. Feed it as the game is played (after each action, its new events): whether
+    an item is face down is read from the game as it stands, so a lens folded over a finished game's
+    log would name cards identified later (every card is identified at the end). To see an old
+    game as heroes saw it, replay it (``dungeon_env.replay.steps``) and fold as it goes."""
 
     def __init__(self, game: Context) -> None:
         self.game = game
