@@ -61,6 +61,8 @@ def board_json(game) -> dict:
         }
         for k, trap in enumerate(t.adventure.traps)
     ]
+    furniture = [int(sq) for sq in range(WIDTH * HEIGHT) if t.furniture[sq]]
+    kinds = {int(x + y * WIDTH): f.kind for f in t.adventure.furniture for x, y in f.squares}
     guards = [
         {"monster": game.monsters[game.monster_index[g.monster]].name, "kind": g.monster, "at": list(g.at)}
         for k, g in enumerate(t.adventure.guards)
@@ -74,7 +76,8 @@ def board_json(game) -> dict:
         "known": [known_area[int(a)] for a in t.area],
         "walls": walls,
         "doors": doors,
-        "furniture": [int(sq) for sq in range(WIDTH * HEIGHT) if t.furniture[sq]],
+        "furniture": furniture,
+        "furniture_kinds": {str(sq): kinds[sq].replace("_", " ") for sq in furniture if sq in kinds},
         "blockages": [int(sq) for sq in range(WIDTH * HEIGHT) if t.blockage[sq]],
         "exits": [int(sq) for sq in range(WIDTH * HEIGHT) if t.exit[sq]],
         "traps": traps,

@@ -242,6 +242,7 @@ def _hero_view_is_fogged(view: dict, table: Table) -> None:
     assert not any(door["secret"] for door in view["board"]["doors"])
     for sq in view["board"]["furniture"]:
         assert s.revealed[t.area[sq]], f"furniture of an unrevealed area at {sq}"
+    assert {int(sq) for sq in view["board"]["furniture_kinds"]} <= set(view["board"]["furniture"])
     for sq in view["board"]["blockages"]:  # seen from a revealed square beside it (ruling D-24)
         beside = [int(n) for n in t.neighbor[sq] if n >= 0]
         assert s.revealed[t.area[sq]] or any(s.revealed[t.area[n]] for n in beside), sq
@@ -314,6 +315,7 @@ def test_a_dm_seat_sees_what_the_heroes_do_not():
     assert hero["board"]["guards"] == []
     assert dm["board"]["guards"] == [{"monster": "Orc Warrior", "kind": "orc", "at": [4, 4]}]
     assert hero["board"]["traps"] == [] and dm["board"]["traps"][0]["name"] == "pit"
+    assert hero["board"]["furniture_kinds"] == {} and dm["board"]["furniture_kinds"] == {"74": "chest"}
     assert str(table._seed) not in json.dumps(dm)
 
 

@@ -244,7 +244,7 @@ function drawBoard(view, choices) {
       s(
         "g",
         { class: "furniture", "data-x": x, "data-y": y },
-        s("title", { text: `Furniture at (${x},${y})` }),
+        s("title", { text: `${(board.furniture_kinds || {})[sq] || "Furniture"} at (${x},${y})` }),
         s("rect", { x: X(x) + 4, y: Y(y) + 4, width: SQ - 8, height: SQ - 8, rx: 4 }),
         s("line", { x1: X(x) + 8, y1: Y(y) + SQ / 2, x2: X(x) + SQ - 8, y2: Y(y) + SQ / 2 }),
       ),
