@@ -74,7 +74,7 @@ def test_settings_become_a_cli_with_field_docs():
     ).env_kwargs() == {
         "adventure": "flooded_cellar",
         "heroes": 4,
-        "max_turns": 30,
+        "max_turns": 100,  # the game's own default (issue 16)
         "reward_truncated": -1.0,
         "reward_completed_without_goal": 0.0,
     }

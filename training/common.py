@@ -20,6 +20,7 @@ import dataclasses
 import inspect
 import os
 import random
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -43,8 +44,8 @@ class EnvSettings:
     """adventure name (bundled) or path to an adventure file"""
     heroes: str = "3"
     """number of heroes (3..5) or comma-separated hero ids, e.g. bram,sela,orwin"""
-    max_turns: int = 30
-    """turn cap of an episode (then it is truncated)"""
+    max_turns: int = 100
+    """turn cap of an episode (then it is truncated); 100 is the game's own default"""
     shaping: str = "exploration=0.05,kills=0.1"
     """reward shaping terms, name=weight comma-separated ('' for none)"""
     reward_truncated: float = 0.0
@@ -278,3 +279,103 @@ __all__ = [
     "steps_per_second_callback",
     "write_hyperparameters",
 ]
+
+
+# ----------------------------------------------------------------------------- progress and stopping
+def progress_callback(total_steps: int, description: str = "training", enabled: bool = True):
+    """An SB3 callback drawing a progress bar of the run's environment steps (rich): steps done of
+    ``total_steps``, steps per second, the time left at that pace, and the mean episode return and
+    completion share of the recent episodes (from ``VecMonitor``'s ``episode`` infos). With
+    ``enabled`` False (``--no-progress``), or output that is not a terminal, it prints the same as a
+    line instead: 5 s into the run (the pace), then at every 10% or minute, whichever comes first."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class ProgressCallback(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.returns: list[float] = []
+            self.completed: list[float] = []
+            self._bar = self._task = None
+            self._start = self._line_at = 0.0
+            self._next_share = 0.1
+            self._first = 0
+
+        def _on_training_start(self) -> None:
+            self._start, self._first = time.perf_counter(), self.model.num_timesteps
+            self._next_share, self._line_at = 0.1, self._start + 5.0
+            if enabled and sys.stdout.isatty():
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    Progress,
+                    TextColumn,
+                    TimeElapsedColumn,
+                    TimeRemainingColumn,
+                )
+
+                self._bar = Progress(
+                    TextColumn("[bold]{task.description}"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("{task.fields[rate]} steps/s"),
+                    TimeElapsedColumn(),
+                    TextColumn("left"),
+                    TimeRemainingColumn(),
+                    TextColumn("{task.fields[stats]}"),
+                )
+                self._bar.start()
+                self._task = self._bar.add_task(description, total=total_steps, rate="-", stats="")
+
+        def _on_step(self) -> bool:
+            for info in self.locals.get("infos", ()):
+                episode = info.get("episode")
+                if episode is not None:
+                    self.returns = [*self.returns[-99:], float(episode["r"])]
+                    self.completed = [*self.completed[-99:], float(info.get("outcome") == "completed")]
+            if self.n_calls % 64 == 0:
+                self._show()
+            return True
+
+        def _stats(self) -> str:
+            if not self.returns:
+                return ""
+            share = sum(self.completed) / len(self.completed)
+            return f"return {np.mean(self.returns):+.2f}  completed {share:.0%} (last {len(self.returns)})"
+
+        def _show(self) -> None:
+            done = self.model.num_timesteps - self._first
+            seconds = max(time.perf_counter() - self._start, 1e-9)
+            if self._bar is not None:
+                rate = f"{done / seconds:.0f}"
+                self._bar.update(self._task, completed=done, rate=rate, stats=self._stats())
+            elif done >= self._next_share * total_steps or time.perf_counter() >= self._line_at:
+                left = (total_steps - done) / max(done / seconds, 1e-9)
+                print(
+                    f"{description}: {done}/{total_steps} steps, {done / seconds:.0f} steps/s, "
+                    f"about {left / 60:.1f} min left  {self._stats()}",
+                    flush=True,
+                )
+                while self._next_share * total_steps <= done:
+                    self._next_share += 0.1
+                self._line_at = time.perf_counter() + 60.0
+
+        def _on_training_end(self) -> None:
+            self._show()
+            if self._bar is not None:
+                self._bar.stop()
+
+    return ProgressCallback()
+
+
+def learn_or_save(model, total_steps: int, callback, run_dir: Path, name: str, **learn_kwargs) -> bool:
+    """``model.learn(total_steps, callback)``; on Ctrl-C, save the model as it is to
+    ``run_dir/<name>_interrupted.zip`` and say so instead of printing a traceback. True if the
+    training ran to its end, False if it was interrupted (the caller skips what follows)."""
+    try:
+        model.learn(total_steps, callback=callback, **learn_kwargs)
+        return True
+    except KeyboardInterrupt:
+        path = run_dir / f"{name}_interrupted.zip"
+        model.save(path)
+        print(f"\ninterrupted at {model.num_timesteps} steps: the model is saved as {path}", flush=True)
+        return False

@@ -19,11 +19,13 @@ import time
 
 from training.common import (
     PoolAgent,
+    learn_or_save,
     make_agent,
     make_vec_env,
     other_side,
     outcome_callback,
     parse_settings,
+    progress_callback,
     steps_per_second_callback,
 )
 from training.evaluate import evaluate, format_table
@@ -75,11 +77,22 @@ def main(argv: list[str] | None = None) -> dict:
     try:
         for generation in range(1, settings.generations + 1):
             for side in ("heroes", "dm"):
-                models[side].learn(
+                progress = progress_callback(
                     settings.steps_per_generation,
-                    callback=CallbackList([outcome_callback(), timers[side]]),
+                    f"generation {generation}/{settings.generations}: {side}",
+                    settings.progress,
+                )
+                finished = learn_or_save(
+                    models[side],
+                    settings.steps_per_generation,
+                    CallbackList([outcome_callback(), timers[side], progress]),
+                    run_dir,
+                    side,
                     reset_num_timesteps=False,
                 )
+                if not finished:
+                    models[other_side(side)].save(run_dir / f"{other_side(side)}_interrupted.zip")
+                    return {"run": name, "interrupted": True, "generation": generation}
                 models[side].save(pool / f"{side}_g{generation:04d}.zip")
                 print(
                     f"generation {generation}: {side} at {models[side].num_timesteps} steps, "

@@ -17,11 +17,13 @@ from typing import Any
 
 from training.common import (
     EnvSettings,
+    learn_or_save,
     make_agent,
     make_vec_env,
     other_side,
     outcome_callback,
     parse_settings,
+    progress_callback,
     run_name,
     seed_everything,
     steps_per_second_callback,
@@ -71,6 +73,8 @@ class PPOSettings(EnvSettings):
     second thread mostly waits on the other and slows the opponent's one-observation forward passes"""
     eval_games: int = 100
     """games played at the end to evaluate the final model (0: none)"""
+    progress: bool = True
+    """draw a progress bar with the time left (lines, when the output is not a terminal)"""
     advised: bool = False
     """train a residual policy on the side's scripted agent: the observation carries the scripted
     agent's choice and the logits add a learned weight times it (agents.advised)"""
@@ -88,8 +92,8 @@ class Settings(PPOSettings):
     """the other side: random, an agents name, a MaskablePPO checkpoint (.zip) or pool:<dir>"""
     total_timesteps: int = 200_000
     """total environment steps (decisions of the trained side)"""
-    checkpoint_freq: int = 50_000
-    """save a checkpoint every this many steps"""
+    checkpoint_freq: int = 10_000
+    """save a checkpoint every this many steps (and on Ctrl-C: <role>_interrupted.zip)"""
     init_from: str = ""
     """start from this checkpoint's weights (a .zip of the same policy kind), e.g. to go on with other
     hyperparameters ('' for fresh weights)"""
@@ -178,12 +182,23 @@ def main(argv: list[str] | None = None) -> dict:
         save_path=str(run_dir / "checkpoints"),
         name_prefix=settings.role,
     )
+    progress = progress_callback(
+        settings.total_timesteps, f"{settings.role} vs {settings.opponent}", settings.progress
+    )
     start = time.perf_counter()
     try:
-        model.learn(settings.total_timesteps, callback=CallbackList([checkpoints, outcome_callback(), timer]))
+        finished = learn_or_save(
+            model,
+            settings.total_timesteps,
+            CallbackList([checkpoints, outcome_callback(), timer, progress]),
+            run_dir,
+            settings.role,
+        )
     finally:
         vec.close()
     train_seconds = time.perf_counter() - start
+    if not finished:
+        return {"run": name, "steps": model.num_timesteps, "seconds": train_seconds, "interrupted": True}
     model.save(run_dir / "final_model.zip")
     print(f"trained {model.num_timesteps} steps in {train_seconds:.1f} s: {timer.sps:.0f} steps per second")
 
