@@ -50,3 +50,17 @@ def test_progress_lines_then_ctrl_c_saves_the_model(tmp_path):
     assert saved, out[-2000:] + err[-2000:]
     assert "interrupted at" in out and "Traceback" not in err, err[-3000:]
     assert "steps/s" in out and "min left" in out  # the progress line of a log that is not a terminal
+
+
+def test_the_readme_sb3_example_runs(tmp_path, monkeypatch):
+    """The README's MaskablePPO example, with its quick-test budget cut to one rollout."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Training with MaskablePPO", 1)[1]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "total_timesteps=5_000, progress_bar=True" in block
+    block = block.replace("total_timesteps=5_000", "total_timesteps=256").replace(
+        'shaping={"exploration"', 'max_turns=3, shaping={"exploration"'
+    )
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+    assert (tmp_path / "heroes_ppo.zip").is_file()
