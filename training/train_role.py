@@ -68,6 +68,11 @@ class PPOSettings(EnvSettings):
     """value loss coefficient"""
     net_arch: str = "256,256"
     """hidden layer sizes of the policy and value networks, comma-separated"""
+    network: str = "board"
+    """the network that reads the observation: board (training.features.DungeonFeatures: a CNN over
+    the board planes, set encoders over the figure and item tables, an MLP over the decision
+    context) or mlp (the flattened observation); then net_arch for the policy and value heads.
+    Advised policies always read their flat advised observation (it has no board)"""
     torch_threads: int = 1
     """torch threads in this process (0: torch's default); 1 is fastest on 2 shared cores, where a
     second thread mostly waits on the other and slows the opponent's one-observation forward passes"""
@@ -103,13 +108,20 @@ def make_model(settings: PPOSettings, vec, logger):
     """A MaskablePPO model for ``vec`` with the settings' hyperparameters and ``logger``."""
     from sb3_contrib import MaskablePPO
 
-    policy: Any = "MlpPolicy"
-    policy_kwargs: dict[str, Any] = {"net_arch": [int(n) for n in settings.net_arch.split(",")]}
-    if settings.advised:
+    from training.features import NETWORKS, policy_for, policy_kwargs_for
+
+    if settings.network not in NETWORKS:
+        raise ValueError(f"network must be one of {NETWORKS}, got {settings.network!r}")
+    net_arch = [int(n) for n in settings.net_arch.split(",")]
+    policy: Any
+    if settings.advised:  # AdvisedPolicy reads the advice at the end of its flat input: no extractor
         from agents.advised_policy import AdvisedPolicy
 
         policy = AdvisedPolicy
-        policy_kwargs["advice_weight"] = settings.advice_weight
+        policy_kwargs: dict[str, Any] = {"net_arch": net_arch, "advice_weight": settings.advice_weight}
+    else:
+        policy = policy_for(vec.observation_space)
+        policy_kwargs = policy_kwargs_for(settings.network, vec.observation_space, net_arch)
     model = MaskablePPO(
         policy,
         vec,
