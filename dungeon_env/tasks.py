@@ -1,0 +1,792 @@
+"""Learning tasks: named set-ups of the real game, from one door to the full adventures.
+
+A task is a small adventure on the real board under the real rules (or one of the bundled
+adventures), a party, a turn cap, the side that learns and the default opponent that plays the
+other side (an agent spec, ``agents.spec``). Each is one line to create::
+
+    from dungeon_env.tasks import make_task, make_task_gym
+
+    env = make_task("heroes/one-guard")  # the PettingZoo AEC env, both sides to play
+    gym_env = make_task_gym("heroes/one-guard")  # the heroes as a Gymnasium env, the DM scripted
+    gym_env = make_task_gym("dm/ambush", opponent="random")  # another opponent
+
+and, once this module is imported, with Gymnasium (id: the name with ``/`` as ``-``, in the
+``dungeon_env`` namespace, version 1)::
+
+    import gymnasium
+    import dungeon_env.tasks  # registers every task
+
+    env = gymnasium.make("dungeon_env/heroes-one-guard-v1")
+    env = gymnasium.make("dungeon_env.tasks:dungeon_env/heroes-one-guard-v1")  # without the import
+
+Gymnasium 1.x loads no plugin entry points, so the tasks are registered when this module is
+imported; the ``module:id`` form makes ``gymnasium.make`` import it. ``gymnasium.make`` wraps the
+env (order enforcing, the passive checker): the action masks of sb3-contrib's ``MaskablePPO`` are
+``env.unwrapped.action_masks()`` (or ``env.get_wrapper_attr("action_masks")()``).
+
+Every task has a card (``Task.card``, ``docs/TASKS.md``, ``tasks_markdown()``): what is learned,
+the reward, the episode length, and the scores of the scripted and of the random learning side
+against the default opponent, measured by :func:`measure` on held-out seeds (``HELD_OUT_SEED`` +
+i: training draws its seeds from the env's own generator) with 95% Wilson intervals. The score of
+a hero task is the share of games completed with every primary goal met (the heroes' win); of a
+Dungeon Master task the share of games in which every hero died (the DM's win).
+
+Rewards are the env's outcome rewards (``help(dungeon_env.aec)``): the heroes' tasks set
+``reward_truncated=-1``, so that running out of turns is as bad as dying and a policy cannot do
+better by stalling; the Dungeon Master's keep the default 0 (the duty to attack keeps its monsters
+from stalling).
+
+A campaign is not a task: ``engine.campaign.Campaign`` plays several games in a row (each built
+with the items the survivors carried out, and a new party when heroes died), while an env episode
+is one game built by the env from its options; the env has no option for carried items or a
+changing party.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+TASK_DIR = Path(__file__).resolve().parent / "content" / "tasks"
+NAMESPACE = "dungeon_env"
+VERSION = 1
+HELD_OUT_SEED = 1_000_000  # measure() plays games HELD_OUT_SEED + i
+MEASURED_GAMES = 200
+SIDES = ("heroes", "dm")
+BUNDLED = ("flooded_cellar", "goblin_warrens", "warlocks_crypt", "bandit_keep", "sunless_throne")
+
+
+@dataclass(frozen=True)
+class Score:
+    """A measured score: ``wins`` of ``games`` (the learning side's win), with the ways the games
+    ended (``ends``: ``with_goals``, ``without_goals``, ``failed``, ``truncated``) and the mean
+    episode return of the learning side under the task's rewards, the mean turns a game lasted and
+    the mean decisions (env steps) of the learning side per game."""
+
+    wins: int
+    games: int
+    ends: tuple[tuple[str, int], ...] = ()
+    mean_return: float = 0.0
+    mean_turns: float = 0.0
+    mean_steps: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    def text(self) -> str:
+        lo, hi = self.interval
+        return f"{self.wins}/{self.games} = {100 * self.rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One learning task (see the module docstring). ``options`` are the env options besides the
+    adventure, the heroes and the turn cap (read-only; ``env_kwargs()`` gives a fresh copy);
+    ``card`` says what is learned, the reward, the episode length and the measured scores
+    (``scores``: ``scripted`` and ``random`` learning side, ``idle`` for hero tasks: a side that
+    ends every Movement and stays put, :class:`IdleAgent`)."""
+
+    name: str
+    side: str
+    adventure: str
+    heroes: tuple[str, ...]
+    max_turns: int
+    opponent: str = "scripted"
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    card: str = ""
+    scores: Mapping[str, Score] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+
+    @property
+    def gym_id(self) -> str:
+        """The Gymnasium id: ``dungeon_env/heroes-one-guard-v1``."""
+        return gym_id(self.name)
+
+    def env_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of ``dungeon_env.env()`` / ``RoleEnv`` for this task (a new dict,
+        safe to change)."""
+        return {
+            "adventure": self.adventure,
+            "heroes": list(self.heroes),
+            "max_turns": self.max_turns,
+            **copy.deepcopy(dict(self.options)),
+        }
+
+
+def gym_id(name: str) -> str:
+    return f"{NAMESPACE}/{name.replace('/', '-')}-v{VERSION}"
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate ``successes / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# ------------------------------------------------------------------------------------------ agents
+
+
+class IdleAgent:
+    """A side that does nothing it can help: it ends every Movement, stays put in the Explore
+    phase, spends nothing, takes nothing and lets every spell fail (the first legal action of a
+    decision that offers none of these). The hero tasks are not won this way (a test checks)."""
+
+    PREFERRED = ("END", "STAY", "SPEND_0", "PASS", "LET_FAIL", "DEFER", "BACK")
+
+    def __init__(self, seed: int | None = None) -> None:
+        from dungeon_env.engine import Action
+
+        self._order = [int(Action[name]) for name in self.PREFERRED]
+
+    def seed(self, seed: int | None) -> None:
+        """Nothing to seed: the agent is deterministic."""
+
+    def bind(self, env=None, game=None) -> IdleAgent:
+        return self
+
+    def _pick(self, legal) -> int:
+        legal = set(int(a) for a in legal)
+        for action in self._order:
+            if action in legal:
+                return action
+        return min(legal)
+
+    def choose(self, game) -> int:
+        return self._pick(game.legal_actions())
+
+    def act(self, observation, action_mask=None) -> int:
+        import numpy as np
+
+        if action_mask is None:
+            action_mask = observation["action_mask"]
+        return self._pick(np.flatnonzero(action_mask))
+
+
+def _agent(spec, side: str):
+    if isinstance(spec, str) and spec.strip() == "idle":
+        return IdleAgent()
+    if callable(getattr(spec, "choose", None)):
+        return spec
+    from agents.spec import from_spec
+
+    return from_spec(spec, side)
+
+
+# ------------------------------------------------------------------------------------------ measure
+
+
+def _agent_seeds(game_seed: int) -> tuple[int, int]:
+    import numpy as np
+
+    heroes, dm = np.random.SeedSequence(game_seed).generate_state(2)
+    return int(heroes), int(dm)
+
+
+def end_of(outcome: str, goals_met: bool) -> str:
+    """How a game ended: ``with_goals``, ``without_goals``, ``failed`` or ``truncated``."""
+    if outcome == "completed":
+        return "with_goals" if goals_met else "without_goals"
+    return outcome
+
+
+def measure(
+    name: str,
+    agent: Any = "scripted",
+    games: int = MEASURED_GAMES,
+    seed: int = HELD_OUT_SEED,
+    opponent: Any = None,
+) -> Score:
+    """Play ``games`` games of task ``name`` on the bare engine: the learning side played by
+    ``agent`` (an agent spec, ``"idle"`` for :class:`IdleAgent`, or an agent with ``choose(game)``),
+    the other by ``opponent`` (default: the task's), game ``i`` with seed ``seed + i`` and both
+    agents reseeded from it (as ``difficulty.play`` does). Returns the learning side's
+    :class:`Score` (its wins, how the games ended and its mean return under the task's rewards)."""
+    from dungeon_env.engine import Game
+    from dungeon_env.engine.knowledge import HeroLens
+    from dungeon_env.rewards import check_shaping, outcome_reward, outcome_table, shaping_reward
+
+    task = TASKS[name]
+    other = "dm" if task.side == "heroes" else "heroes"
+    learner = _agent(agent, task.side)
+    rival = _agent(task.opponent if opponent is None else opponent, other)
+    heroes, dm = (learner, rival) if task.side == "heroes" else (rival, learner)
+    kwargs = task.env_kwargs()
+    table = outcome_table(
+        kwargs.get("reward_completed", 1.0),
+        kwargs.get("reward_completed_without_goal", 0.0),
+        kwargs.get("reward_failed", -1.0),
+        kwargs.get("reward_truncated", 0.0),
+    )
+    weights = check_shaping(kwargs.get("shaping"))
+    sign = 1.0 if task.side == "heroes" else -1.0
+    ends = dict.fromkeys(("with_goals", "without_goals", "failed", "truncated"), 0)
+    total = turns = steps = 0.0
+    for i in range(games):
+        game = Game.new(
+            adventure=task.adventure, heroes=list(task.heroes), seed=seed + i, max_turns=task.max_turns
+        )
+        for player, player_seed in zip((heroes, dm), _agent_seeds(seed + i), strict=True):
+            player.seed(player_seed)
+            player.bind(game=game)
+        lens, seen = (HeroLens(game), game.n_events) if weights else (None, 0)
+        if lens is not None:
+            lens.view(game.events_since(0))  # the set-up earns nothing, as in the env
+        while not game.over:
+            steps += (game.agent == "dm") == (task.side == "dm")
+            game.apply(int((dm if game.agent == "dm" else heroes).choose(game)))
+            if lens is not None:  # the shaping as the env pays it: events as heroes know them
+                new = game.events_since(seen)
+                seen += len(new)
+                total += sign * shaping_reward(lens.view(new), weights)
+        turns += game.state.turn
+        ends[end_of(game.outcome, game.goals_met)] += 1
+        total += sign * outcome_reward(game.outcome, game.goals_met, table)
+    wins = ends["with_goals"] if task.side == "heroes" else ends["failed"]
+    n = max(games, 1)
+    return Score(
+        wins, games, tuple(ends.items()), round(total / n, 3), round(turns / n, 1), round(steps / n, 1)
+    )
+
+
+# ------------------------------------------------------------------------------------------ the tasks
+
+HERO_OPTIONS = {"reward_truncated": -1.0}  # the heroes' tasks: running out of turns is a loss
+PARTY = ("bram", "sela", "orwin")  # a fighter, a scout and a spellcaster (the README's party)
+
+
+END_LABELS = {
+    "with_goals": "completed with the goals",
+    "without_goals": "walked out without them",
+    "failed": "every hero dead",
+    "truncated": "truncated",
+}
+
+
+def _num(x: float) -> str:
+    return "0" if x == 0 else f"{x:+g}"
+
+
+def _reward_text(side: str, options: Mapping[str, Any]) -> str:
+    completed = options.get("reward_completed", 1.0)
+    without = options.get("reward_completed_without_goal", 0.0)
+    failed = options.get("reward_failed", -1.0)
+    truncated = options.get("reward_truncated", 0.0)
+    shaping = options.get("shaping") or {}
+    if side == "heroes":
+        text = (
+            f"the outcome, once, at the end: {_num(completed)} completed with every primary goal met, "
+            f"{_num(without)} walked out without them, {_num(failed)} every hero dead, "
+            f"{_num(truncated)} at the turn cap"
+        )
+        if truncated == failed:
+            text += " (stalling is as bad as dying)"
+    else:
+        text = (
+            f"the heroes' outcome reward negated, once, at the end: {_num(-failed)} when every hero is "
+            f"dead, {_num(-completed)} when they get out with every primary goal met, {_num(-without)} "
+            f"without them, {_num(-truncated)} at the turn cap"
+        )
+    for term, weight in shaping.items():
+        text += f"; shaping `{term}` {weight:g}"
+        if term == "damage":
+            text += f" (-{weight:g} per point of Health a hero loses, +{weight:g} per point a monster loses)"
+    return text
+
+
+def _card(task: Task, summary: str, learns: str, notes: str = "") -> str:
+    side = "heroes" if task.side == "heroes" else "Dungeon Master"
+    other = "Dungeon Master" if task.side == "heroes" else "heroes"
+    adventure = Path(task.adventure).stem if task.adventure.endswith(".toml") else task.adventure
+    where = (
+        f"`dungeon_env/content/tasks/{adventure}.toml`"
+        if task.adventure.endswith(".toml")
+        else f"the bundled adventure `{adventure}`"
+    )
+    lines = [
+        f"{task.name}: {summary}",
+        "",
+        f"Learns: {learns.rstrip('.')}.",
+        f"Set-up: {where}; heroes {', '.join(task.heroes)}; the learning side is "
+        f"{'the heroes (one policy for every hero)' if task.side == 'heroes' else 'the Dungeon Master'}, "
+        f"against the {task.opponent} {other}.",
+        f"Reward: {_reward_text(task.side, task.options)}.",
+    ]
+    scripted = task.scores.get("scripted")
+    length = f"Episode: at most {task.max_turns} turns (then truncated)"
+    if scripted is not None:
+        verb = "take" if task.side == "heroes" else "takes"
+        length += (
+            f"; the scripted {side} {verb} {scripted.mean_steps:g} decisions over "
+            f"{scripted.mean_turns:g} turns a game on average"
+        )
+    lines.append(length + ".")
+    win = "completed with every primary goal met" if task.side == "heroes" else "every hero dead"
+    for who in ("scripted", "random", "idle"):
+        score = task.scores.get(who)
+        if score is None:
+            continue
+        ends = ", ".join(f"{END_LABELS[k]} {v}" for k, v in score.ends if v)
+        lines.append(
+            f"Score, {who} {side}: {score.text()} {win} (95% Wilson; {ends}; mean return "
+            f"{score.mean_return:+.3f})."
+        )
+    if task.scores:
+        games = next(iter(task.scores.values())).games
+        lines.append(
+            f"Measured by `measure()` over {games} games on the held-out seeds {HELD_OUT_SEED:,} + i, "
+            f"against the default opponent."
+        )
+    if notes:
+        lines.append(notes)
+    return "\n".join(lines)
+
+
+def _task(
+    name: str,
+    adventure: str,
+    max_turns: int,
+    summary: str,
+    learns: str,
+    heroes: tuple[str, ...] = PARTY,
+    options: Mapping[str, Any] | None = None,
+    notes: str = "",
+) -> Task:
+    side = name.split("/", 1)[0]
+    if side not in SIDES:
+        raise ValueError(f"task {name!r}: the name starts with the learning side, one of {SIDES}")
+    opts = dict(HERO_OPTIONS if side == "heroes" else {}) | dict(options or {})
+    path = adventure if adventure in BUNDLED else str(TASK_DIR / f"{adventure}.toml")
+    task = Task(
+        name=name,
+        side=side,
+        adventure=path,
+        heroes=tuple(heroes),
+        max_turns=max_turns,
+        opponent="scripted",
+        options=MappingProxyType(opts),
+        scores=MappingProxyType(dict(SCORES.get(name, {}))),
+    )
+    return dataclasses.replace(task, card=_card(task, summary, learns, notes))
+
+
+def _s(
+    wins: int, games: int, ends: tuple[int, int, int, int], ret: float, turns: float, steps: float
+) -> Score:
+    keys = ("with_goals", "without_goals", "failed", "truncated")
+    return Score(wins, games, tuple(zip(keys, ends, strict=True)), ret, turns, steps)
+
+
+# Measured with measure(name, agent, 200, HELD_OUT_SEED) against the default opponent (see main()).
+SCORES: dict[str, dict[str, Score]] = {
+    "heroes/walk-out": {
+        "scripted": _s(200, 200, (200, 0, 0, 0), 1.0, 1.0, 12.0),
+        "random": _s(27, 200, (27, 0, 0, 173), -0.73, 9.7, 146.4),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 10.0, 70.0),
+    },
+    "heroes/exit-doors": {
+        "scripted": _s(200, 200, (200, 0, 0, 0), 1.0, 3.6, 45.5),
+        "random": _s(0, 200, (0, 0, 0, 200), -1.0, 15.0, 244.3),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 15.0, 105.0),
+    },
+    "heroes/one-guard": {
+        "scripted": _s(196, 200, (196, 0, 0, 4), 0.96, 4.7, 53.4),
+        "random": _s(0, 200, (0, 0, 0, 200), -1.0, 12.0, 185.1),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 12.0, 81.6),
+    },
+    "heroes/guards": {
+        "scripted": _s(162, 200, (162, 0, 0, 38), 0.62, 18.2, 216.2),
+        "random": _s(0, 200, (0, 0, 0, 200), -1.0, 25.0, 385.4),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 25.0, 175.0),
+    },
+    "heroes/trapped-corridor": {
+        "scripted": _s(200, 200, (200, 0, 0, 0), 0.4, 2.0, 52.0),
+        "random": _s(0, 200, (0, 0, 0, 200), -1.212, 12.0, 187.7),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 12.0, 72.0),
+    },
+    "heroes/patrols": {
+        "scripted": _s(172, 200, (172, 0, 1, 27), 0.72, 20.9, 257.9),
+        "random": _s(0, 200, (0, 0, 2, 198), -1.0, 30.0, 404.8),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 30.0, 185.9),
+    },
+    "heroes/retrieve": {
+        "scripted": _s(200, 200, (200, 0, 0, 0), 1.0, 7.6, 85.0),
+        "random": _s(0, 200, (0, 0, 0, 200), -1.0, 15.0, 236.2),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 15.0, 105.0),
+    },
+    "heroes/spells": {
+        "scripted": _s(160, 200, (160, 0, 0, 40), 0.6, 17.4, 242.8),
+        "random": _s(0, 200, (0, 0, 0, 200), -1.0, 25.0, 423.5),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 25.0, 200.0),
+    },
+    "heroes/items": {
+        "scripted": _s(142, 200, (142, 0, 0, 58), 0.42, 17.2, 178.1),
+        "random": _s(0, 200, (0, 0, 0, 200), -1.0, 25.0, 414.2),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 25.0, 150.0),
+    },
+    "dm/small-dungeon": {
+        "scripted": _s(51, 200, (61, 0, 51, 88), -0.05, 25.7, 95.6),
+        "random": _s(22, 200, (87, 0, 22, 91), -0.325, 24.5, 88.9),
+    },
+    "dm/ambush": {
+        "scripted": _s(45, 200, (46, 0, 45, 109), -0.005, 18.1, 48.3),
+        "random": _s(23, 200, (63, 0, 23, 114), -0.2, 18.1, 50.5),
+    },
+}
+
+
+_BUNDLED_TEXT = {
+    "flooded_cellar": (
+        "the first adventure (difficulty 1): down through two forced guard rooms to the river drain",
+        "the whole game at its easiest: doors, weak Guards, a small Patrol, a few traps, room events, "
+        "an optional treasure",
+    ),
+    "goblin_warrens": (
+        "difficulty 2: north through the goblins' guard room and barracks, spiders in ambush",
+        "the whole game: a long fight north, an ambush in a passage, an optional troll",
+    ),
+    "warlocks_crypt": (
+        "difficulty 3: across the crypt past a Tomb Lurker, spiders and the Dread Warlock's sanctum",
+        "the whole game: Ambushers, Mental Combat, a secret room, optional goals",
+    ),
+    "bandit_keep": (
+        "difficulty 4: free the captive from the cells, then fight up through the keep and out",
+        "the whole game with a rescue: explore the cells, then get the party out past the guards",
+    ),
+    "sunless_throne": (
+        "difficulty 5, the campaign's final: take the Crown of Ages and slay Malgrath on his throne",
+        "the whole game at its hardest: two primary goals, a boss, a troll, secret rooms; the final "
+        "adventure is completed even by a party that dies meeting its goals",
+    ),
+}
+
+
+def _bundled(side: str) -> list[Task]:
+    tasks = []
+    for adventure in BUNDLED:
+        summary, learns = _BUNDLED_TEXT[adventure]
+        if side == "dm":
+            learns = "the Dungeon Master's side of " + learns
+        tasks.append(_task(f"{side}/{adventure.replace('_', '-')}", adventure, 100, summary, learns))
+    return tasks
+
+
+_TASK_LIST: list[Task] = [
+    _task(
+        "heroes/walk-out",
+        "walk_out",
+        10,
+        "four squares across an empty room to the stairs",
+        "moving square by square, ending a Movement, handing the move to the next hero; the "
+        "smallest task, a check that a learner learns at all (the random heroes win sometimes)",
+    ),
+    _task(
+        "heroes/exit-doors",
+        "exit_doors",
+        15,
+        "two closed doors between the heroes and the way out, nothing else",
+        "opening doors (walk into a closed door: Open Doors, 5-6 opens, Strong +1, once per hero, door "
+        "and turn) and getting the party through them in a one-square passage; Bram is Strong",
+    ),
+    _task(
+        "heroes/one-guard",
+        "one_guard",
+        12,
+        "one Orc Warrior in a one-square passage between the heroes and the exit",
+        "one Fight at a time: the Stamina to spend on each Fight (+1 each, 0-3, declared after the "
+        "monster's), who stands in front, Evading out of a losing Fight",
+    ),
+    _task(
+        "heroes/guards",
+        "guards",
+        25,
+        "two guard rooms in a row: two Goblins and a Giant Rat, then an Orc Warrior and a Skeleton",
+        "when to fight, when to Evade (2 Stamina a square), when to Rest (a whole turn doing nothing: +1 "
+        "Stamina and +1 Magic more at the next Turn Start; Rest never heals) and when to heal (Maelis)",
+        heroes=("bram", "gunnhild", "maelis"),
+    ),
+    _task(
+        "heroes/trapped-corridor",
+        "trapped_corridor",
+        12,
+        "a one-square passage with four hidden traps (3 damage each) on the way to the exit",
+        "finding traps (the end-of-Explore Detect Traps roll, Ysolde's Scout Ahead), then Disarming "
+        "(Hob: +1) or Jumping them instead of walking into them; running down the passage springs "
+        "them all",
+        heroes=("bram", "ysolde", "hob"),
+        options={"shaping": {"damage": 0.05}},
+        notes="The scripted heroes send Bram in front, who walks through every trap and survives: "
+        "they always get out and take about 12 damage; a learner that finds the traps first can "
+        "keep the whole +1.",
+    ),
+    _task(
+        "heroes/patrols",
+        "patrols",
+        30,
+        "a walk of about 45 squares along the outer corridors, with Patrols of two Goblin Scouts",
+        "speed against the Light (it falls to 0 after turn 20: -1 to Fight, Surprise, Detect and "
+        "Movement), Stamina for extra squares, fighting or outrunning the Patrols (1 in 6 per "
+        "occupied corridor and turn)",
+    ),
+    _task(
+        "heroes/retrieve",
+        "retrieve",
+        15,
+        "a crown in a side room guarded by a Goblin; the exit is a few squares from the start",
+        "a goal before the exit: kill the Guard, Explore the room (only when no monster is on the "
+        "board), take the crown, carry it out; walking straight out completes without the goal (0)",
+    ),
+    _task(
+        "heroes/spells",
+        "spells",
+        25,
+        "the two spellcasters and a fighter through two guarded rooms, a Fire Burst scroll on the way",
+        "Spell Selection (2.1) and targets (2.5), Arcane Bolt, Sleep, Valor, Healing Touch, Overcast "
+        "and its backlash, keeping a spell while fighting (double ones) or letting it fail, casting "
+        "the scroll (Magic 0) or memorizing it",
+        heroes=("orwin", "maelis", "gunnhild"),
+    ),
+    _task(
+        "heroes/items",
+        "items",
+        25,
+        "an armoury with a runeblade, a coat of warding mail and a potion, then two Orc Warriors",
+        "exploring a room to find items, taking them, Identifying (Ilsabet is Learned: 4-6, 1 locks "
+        "the item; magic items work only once identified), handing them over in the Trade phase, "
+        "drinking a potion",
+        heroes=("bram", "ilsabet", "gunnhild"),
+    ),
+    *_bundled("heroes"),
+    _task(
+        "dm/small-dungeon",
+        "small_dungeon",
+        30,
+        "two guard rooms and a Patrol between the scripted heroes and the exit",
+        "the monsters' Movement (the duty to attack leaves a choice of whom and where), Stamina in "
+        "Fights and Movement, ganging up (-1 per extra enemy), when to use the Patrol",
+    ),
+    _task(
+        "dm/ambush",
+        "ambush",
+        20,
+        "one room on the way, and two Giant Spiders and a Tomb Lurker wait in it",
+        "an ambush (the heroes need a 6 to be ready; Ambushers are never surprised): whom to attack, "
+        "surrounding a hero, Stamina in Fights",
+    ),
+    *_bundled("dm"),
+]
+
+TASKS: dict[str, Task] = {task.name: task for task in _TASK_LIST}
+if len(TASKS) != len(_TASK_LIST):  # pragma: no cover - a typo in the list above
+    raise RuntimeError("dungeon_env.tasks: two tasks share a name")
+
+
+def task_names() -> list[str]:
+    """The names of every task, easy hero tasks first, then the bundled adventures, then the DM's."""
+    return list(TASKS)
+
+
+def get_task(name: str) -> Task:
+    """The task ``name`` (or its Gymnasium id); a KeyError listing the names otherwise."""
+    if name in TASKS:
+        return TASKS[name]
+    for task in TASKS.values():
+        if name in (task.gym_id, task.gym_id.split("/", 1)[1]):
+            return task
+    raise KeyError(f"unknown task {name!r}; the tasks are {task_names()}")
+
+
+def make_task(name: str, **overrides: Any):
+    """The PettingZoo AEC env of task ``name``: ``dungeon_env.env(**task.env_kwargs() | overrides)``
+    (both sides to play; ``overrides``: any env option, e.g. ``render_mode="ansi"``)."""
+    from dungeon_env import env
+
+    return env(**(get_task(name).env_kwargs() | overrides))
+
+
+def make_task_gym(name: str, opponent: Any = None, **overrides: Any):
+    """Task ``name`` as a Gymnasium env of its learning side: ``RoleEnv(role=task.side,
+    opponent=opponent or task.opponent, **task.env_kwargs() | overrides)`` (``overrides``: env
+    options and RoleEnv's, e.g. ``observation_format="dict"``)."""
+    from dungeon_env.wrappers import RoleEnv
+
+    task = get_task(name)
+    chosen = task.opponent if opponent is None else opponent
+    return RoleEnv(role=task.side, opponent=chosen, **(task.env_kwargs() | overrides))
+
+
+# ------------------------------------------------------------------------------------------ Gymnasium
+
+
+def register_envs() -> list[str]:
+    """Register every task with Gymnasium as ``dungeon_env/<side>-<task>-v1`` (entry point
+    :func:`make_task_gym`; ``gymnasium.make``'s keyword arguments go to it: ``opponent=``, env
+    options, ``render_mode``). Done when this module is imported; returns the ids."""
+    from gymnasium.envs.registration import register, registry
+
+    for task in TASKS.values():
+        if task.gym_id not in registry:
+            register(
+                id=task.gym_id, entry_point="dungeon_env.tasks:make_task_gym", kwargs={"name": task.name}
+            )
+    return [task.gym_id for task in TASKS.values()]
+
+
+# ------------------------------------------------------------------------------------------ the doc
+
+
+def _cell(score: Score | None) -> str:
+    if score is None:
+        return ""
+    lo, hi = score.interval
+    return f"{100 * score.rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def tasks_table() -> str:
+    """The task table in Markdown: name, side, Gymnasium id, heroes, turn cap, the scripted and
+    random (and idle) scores with their 95% intervals, and the scripted side's mean return."""
+    rows = [
+        "| task | side | Gymnasium id | heroes | max turns | scripted | random | idle | scripted return |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for task in TASKS.values():
+        scores = task.scores
+        scripted = scores.get("scripted")
+        rows.append(
+            f"| `{task.name}` | {task.side} | `{task.gym_id}` | {', '.join(task.heroes)} | "
+            f"{task.max_turns} | {_cell(scripted)} | {_cell(scores.get('random'))} | "
+            f"{_cell(scores.get('idle'))} | {'' if scripted is None else f'{scripted.mean_return:+.2f}'} |"
+        )
+    return "\n".join(rows)
+
+
+def _card_markdown(task: Task) -> str:
+    head, _, body = task.card.partition("\n")
+    summary = head.split(": ", 1)[1] if ": " in head else head
+    lines = [f"### `{task.name}`", "", summary[0].upper() + summary[1:] + ".", ""]
+    for line in body.strip().splitlines():
+        key, sep, rest = line.partition(": ")
+        lines.append(f"- **{key}:** {rest}" if sep and len(key) < 30 else f"- {line}")
+    return "\n".join(lines)
+
+
+def tasks_markdown() -> str:
+    """``docs/TASKS.md``: the task table and every card (``python -m dungeon_env.tasks --markdown``)."""
+    intro = f"""# Learning tasks
+
+<!-- generated from dungeon_env/tasks.py by `python -m dungeon_env.tasks --markdown > docs/TASKS.md`;
+tests/test_tasks.py checks that this file is what the code generates -->
+
+{len(TASKS)} tasks on the real board under the real rules, from four squares across an empty room to
+the five bundled adventures, each with a learning side (the heroes, one policy for every hero, or
+the Dungeon Master) and a default opponent for the other side (the scripted agent). Each is one line:
+
+```python
+from dungeon_env.tasks import make_task, make_task_gym
+
+env = make_task("heroes/one-guard")  # PettingZoo AEC env, both sides to play
+env = make_task_gym("heroes/one-guard")  # Gymnasium env of the heroes, the scripted DM playing
+env = make_task_gym("dm/ambush", opponent="random", observation_format="dict")
+
+import gymnasium
+import dungeon_env.tasks  # registers the tasks with Gymnasium
+
+env = gymnasium.make("dungeon_env/heroes-one-guard-v1")
+env = gymnasium.make("dungeon_env.tasks:dungeon_env/heroes-one-guard-v1")  # imports the module itself
+```
+
+Gymnasium 1.x loads no plugin entry points, so the tasks are registered when `dungeon_env.tasks` is
+imported (the `module:id` form of `gymnasium.make` imports it). The env `gymnasium.make` returns is
+wrapped: `env.unwrapped.action_masks()` gives the legal actions for sb3-contrib's `MaskablePPO`.
+`make_task_gym(name, opponent=...)` (or `gymnasium.make(id, opponent=...)`) takes any agent spec
+of `agents.spec`; other keyword arguments are env options (`render_mode`, `observation_format`,
+`max_turns`, rewards, `shaping`...). `Task.env_kwargs()` gives a task's env options.
+
+**Scores.** Measured by `dungeon_env.tasks.measure(name, agent, games, seed)` on the bare engine,
+{MEASURED_GAMES} games per cell on the held-out seeds {HELD_OUT_SEED:,} + i (training draws its
+seeds from the env's generator), against the task's default opponent, with 95% Wilson intervals.
+A hero task's score is the share of games completed with every primary goal met (the heroes' win);
+a Dungeon Master task's the share of games in which every hero died (the DM's win). *Scripted* is
+the scripted agent of the learning side, *random* a uniformly random legal action, *idle* a side that
+does nothing it can help (`IdleAgent`: it ends every Movement and stays put), which never wins a
+hero task. The heroes' tasks pay `reward_truncated=-1`, so running out of turns is as bad as
+dying; the Dungeon Master's keep 0 at the turn cap.
+
+**What the scripted heroes leave to learn.** A scripted hero that is badly hurt (60% of its Health
+lost) and sees no monster Rests, and Rest never heals (ruling A-36): with no healer or potion it
+rests until the turn cap, and the party waits for it. Most of the scripted heroes' truncated games
+here end that way, and most of the truncations of the Dungeon Master's tasks too.
+
+A campaign is not a task: a campaign (`dungeon_env.engine.campaign.Campaign`) is several games in a
+row, each built with the items the survivors carried out and a new party when heroes died, while an
+env episode is one game the env builds from its options, which have no place for carried items or a
+changing party.
+
+"""
+    cards = "\n\n".join(_card_markdown(task) for task in TASKS.values())
+    return intro + tasks_table() + "\n\n## The cards\n\n" + cards + "\n"
+
+
+# ------------------------------------------------------------------------------------------ command line
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m dungeon_env.tasks``: the task table; ``--markdown``: docs/TASKS.md;
+    ``--measure NAME [--agent SPEC] [--games N] [--seed S]``: one score."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m dungeon_env.tasks", description=main.__doc__)
+    parser.add_argument("--markdown", action="store_true", help="print docs/TASKS.md")
+    parser.add_argument("--measure", metavar="NAME", help="measure one task")
+    parser.add_argument("--agent", default="scripted", help="the learning side's agent spec, or idle")
+    parser.add_argument("--opponent", default=None, help="the other side's agent spec (default: the task's)")
+    parser.add_argument("--games", type=int, default=MEASURED_GAMES)
+    parser.add_argument("--seed", type=int, default=HELD_OUT_SEED)
+    args = parser.parse_args(argv)
+    if args.measure:
+        score = measure(args.measure, args.agent, args.games, args.seed, args.opponent)
+        print(f"{args.measure} {args.agent}: {score}")
+    elif args.markdown:
+        print(tasks_markdown(), end="")
+    else:
+        print(tasks_table())
+    return 0
+
+
+register_envs()
+
+__all__ = [
+    "HELD_OUT_SEED",
+    "SCORES",
+    "TASKS",
+    "IdleAgent",
+    "Score",
+    "Task",
+    "get_task",
+    "gym_id",
+    "make_task",
+    "make_task_gym",
+    "measure",
+    "register_envs",
+    "task_names",
+    "tasks_markdown",
+    "tasks_table",
+    "wilson_interval",
+]
+
+if __name__ == "__main__":
+    raise SystemExit(main())
