@@ -1,0 +1,355 @@
+"""Learning curves: MaskablePPO from scratch on a task (``dungeon_env.tasks``), several seeds, evaluated
+on held-out seeds as it learns, against the scripted and random agents of the same side.
+
+    python -m training.benchmark --task heroes/one-guard --steps 100000 --seeds 1,2,3
+    python -m training.benchmark --task dm/ambush --minutes 30 --seeds 1,2,3 --workers 2
+    python -m training.benchmark --table runs/benchmark > docs/BENCHMARK.md
+
+For each seed it trains on ``RoleEnv`` copies of the task (the side the task names, against its
+default opponent) with the board-seeing network (``training.features``, ``--network``), and every
+``--eval-every`` env steps plays ``--eval-games`` games on held-out seeds (``10**6 + k``, never a
+training seed) with the greedy policy. It writes into ``--out/<task>/``:
+
+- ``curve.csv``: one row per evaluation (seed, env steps, wall seconds, the learning side's win
+  rate: the heroes' is completed with every primary goal met, the DM's every hero dead; the share
+  completed; the mean return);
+- ``curve.png``: win rate against env steps and against wall time, the mean over seeds with the
+  spread (min to max) as a band, the scripted and random agents' scores as lines;
+- ``summary.json``: per seed the final evaluation (with its 95% Wilson interval) and the time, the
+  baselines (same held-out seeds), the machine.
+
+``--table DIR`` reads every ``summary.json`` under DIR and prints the Markdown table of
+docs/BENCHMARK.md (random, scripted and PPO per task, with 95% intervals, the wall time).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training.common import EnvSettings, learn_or_save, parse_settings, progress_callback, seed_everything
+from training.evaluate import wilson_interval
+from training.train_role import PPOSettings, make_model
+
+EVAL_SEED = 10**6  # held-out evaluation seeds start here (dungeon_env.tasks.HELD_OUT_SEED)
+
+
+@dataclasses.dataclass
+class Settings(PPOSettings):
+    """Train MaskablePPO from scratch on a task with several seeds and write its learning curve."""
+
+    task: str = "heroes/one-guard"
+    """the task (dungeon_env.tasks.task_names())"""
+    steps: int = 100_000
+    """env steps (decisions of the learning side) per seed"""
+    minutes: float = 0.0
+    """stop each seed after this many minutes of training (0: no limit)"""
+    seeds: str = "1,2,3"
+    """comma-separated training seeds"""
+    workers: int = 1
+    """seeds trained at once, in separate processes"""
+    eval_every: int = 10_000
+    """env steps between evaluations"""
+    eval_games: int = 100
+    """games per evaluation, on held-out seeds"""
+    baseline_games: int = 200
+    """games for each baseline (scripted, random) on the same held-out seeds"""
+    out: str = "runs/benchmark"
+    """folder of the results (a subfolder per task)"""
+    table: str = ""
+    """instead of training: print the Markdown table of every summary.json under this folder"""
+
+
+# ------------------------------------------------------------------------------------------ playing
+def play_games(task_name: str, choose, games: int, seed: int = EVAL_SEED, **overrides) -> dict[str, Any]:
+    """``games`` episodes of the task's RoleEnv on seeds ``seed, seed + 1, ...``, each decision taken by
+    ``choose(env, observation) -> action``; the learning side's wins (the heroes': completed with
+    every primary goal met; the DM's: every hero dead, as ``dungeon_env.tasks`` scores them), the
+    completions and the mean return."""
+    from dungeon_env.tasks import TASKS, make_task_gym
+
+    side = TASKS[task_name].side
+    env = make_task_gym(task_name, **overrides)
+    wins = completed = 0
+    returns = []
+    for k in range(games):
+        obs, info = env.reset(seed=seed + k)
+        total, done = 0.0, False
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(int(choose(env, obs)))
+            total += float(reward)
+            done = terminated or truncated
+        done_it = info.get("outcome") == "completed"
+        completed += done_it
+        wins += (
+            (done_it and bool(info.get("goals_met"))) if side == "heroes" else info.get("outcome") == "failed"
+        )
+        returns.append(total)
+    env.close()
+    low, high = wilson_interval(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games,
+        "win_low": low,
+        "win_high": high,
+        "completed": completed / games,
+        "mean_return": float(np.mean(returns)),
+    }
+
+
+def model_chooser(model):
+    """The greedy masked policy of a MaskablePPO model, as a ``choose`` for :func:`play_games`."""
+
+    def choose(env, obs):
+        action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        return int(action)
+
+    return choose
+
+
+def agent_chooser(spec: str, side: str):
+    """An agent of the spec language (``agents.spec``) playing the learning side, bound to each env."""
+    from agents import from_spec
+
+    bound: dict[int, Any] = {}
+
+    def choose(env, obs):
+        agent = bound.get(id(env))
+        if agent is None:
+            agent = bound[id(env)] = from_spec(spec, side, seed=0, env=env)
+        return int(agent.act(obs, env.action_masks().astype(np.int8)))
+
+    return choose
+
+
+# ------------------------------------------------------------------------------------------ training
+def evaluation_callback(settings: Settings, rows: list[dict], seed: int):
+    """Evaluate the model every ``eval_every`` steps (and at the start and the end), into ``rows``;
+    stop the training when ``minutes`` have passed."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Evaluation(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_eval, self.start, self.train_seconds = 0, 0.0, 0.0
+
+        def _on_training_start(self) -> None:
+            self.start = time.perf_counter()
+            self._evaluate()
+
+        def _evaluate(self) -> None:
+            self.train_seconds = time.perf_counter() - self.start - sum(r["eval_seconds"] for r in rows)
+            began = time.perf_counter()
+            result = play_games(settings.task, model_chooser(self.model), settings.eval_games)
+            rows.append(
+                {
+                    "task": settings.task,
+                    "seed": seed,
+                    "steps": int(self.model.num_timesteps),
+                    "seconds": round(self.train_seconds, 2),
+                    **{k: result[k] for k in ("win_rate", "win_low", "win_high", "completed", "mean_return")},
+                    "eval_seconds": round(time.perf_counter() - began, 2),
+                }
+            )
+            self.next_eval = self.model.num_timesteps + settings.eval_every
+
+        def _on_step(self) -> bool:
+            if self.model.num_timesteps >= self.next_eval:
+                self._evaluate()
+            trained = time.perf_counter() - self.start - _eval_time(rows)
+            return not (settings.minutes and trained > 60 * settings.minutes)
+
+        def _on_training_end(self) -> None:
+            if rows[-1]["steps"] != self.model.num_timesteps:
+                self._evaluate()
+
+    return Evaluation()
+
+
+def _eval_time(rows: list[dict]) -> float:
+    return sum(r["eval_seconds"] for r in rows)
+
+
+def train_seed(settings: Settings, seed: int) -> list[dict]:
+    """One seed's run: the evaluations as rows (see the module docstring)."""
+    import torch
+    from stable_baselines3.common.callbacks import CallbackList
+    from stable_baselines3.common.logger import configure
+
+    from dungeon_env.tasks import TASKS
+    from training.common import make_vec_env
+
+    task = TASKS[settings.task]
+    run = dataclasses.replace(settings, seed=seed)
+    seed_everything(seed, settings.torch_deterministic)
+    if settings.torch_threads > 0:
+        torch.set_num_threads(settings.torch_threads)
+    folder = Path(settings.out) / _slug(settings.task) / f"seed{seed}"
+    folder.mkdir(parents=True, exist_ok=True)
+    vec = make_vec_env(
+        task.side, task.opponent, task.env_kwargs(), settings.n_envs, seed, subproc=settings.subproc
+    )
+    model = make_model(run, vec, configure(str(folder), ["csv"]))
+    rows: list[dict] = []
+    callbacks = [evaluation_callback(settings, rows, seed)]
+    callbacks.append(progress_callback(settings.steps, f"{settings.task} seed {seed}", settings.progress))
+    try:
+        learn_or_save(model, settings.steps, CallbackList(callbacks), folder, "model")
+    finally:
+        vec.close()
+    model.save(folder / "final_model.zip")
+    return rows
+
+
+def _slug(task: str) -> str:
+    return task.replace("/", "-")
+
+
+def _train_seed_job(args: tuple[Settings, int]) -> list[dict]:
+    return train_seed(*args)
+
+
+# ------------------------------------------------------------------------------------------ outputs
+def write_curve(rows: list[dict], folder: Path) -> Path:
+    path = folder / "curve.csv"
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def plot_curve(rows: list[dict], baselines: dict[str, dict], title: str, path: Path) -> Path:
+    """Win rate against env steps and wall time: the mean over seeds, the spread as a band."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    seeds = sorted({r["seed"] for r in rows})
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for ax, key, label in ((axes[0], "steps", "env steps"), (axes[1], "seconds", "wall time (s)")):
+        curves = [[r for r in rows if r["seed"] == s] for s in seeds]
+        n = min(len(c) for c in curves)
+        x = np.mean([[c[i][key] for i in range(n)] for c in curves], axis=0)
+        y = np.array([[c[i]["win_rate"] for i in range(n)] for c in curves])
+        ax.plot(x, y.mean(axis=0), color="tab:blue", label=f"PPO from scratch (mean of {len(seeds)} seeds)")
+        ax.fill_between(
+            x, y.min(axis=0), y.max(axis=0), color="tab:blue", alpha=0.2, label="min-max over seeds"
+        )
+        for name, color in (("scripted", "tab:green"), ("random", "tab:gray")):
+            if name in baselines:
+                ax.axhline(baselines[name]["win_rate"], color=color, linestyle="--", label=name)
+        ax.set_xlabel(label)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("win rate of the learning side")
+    axes[0].set_ylim(-0.02, 1.02)
+    axes[1].legend(loc="lower right", fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "cpus": os.cpu_count(),
+        "processor": platform.processor() or platform.machine(),
+        "python": platform.python_version(),
+    }
+
+
+def run(settings: Settings) -> dict[str, Any]:
+    from dungeon_env.tasks import TASKS
+
+    if settings.task not in TASKS:
+        raise SystemExit(f"--task: unknown task {settings.task!r}; the tasks are {sorted(TASKS)}")
+    task = TASKS[settings.task]
+    seeds = [int(s) for s in settings.seeds.split(",") if s.strip()]
+    folder = Path(settings.out) / _slug(settings.task)
+    folder.mkdir(parents=True, exist_ok=True)
+    began = time.perf_counter()
+    if settings.workers > 1 and len(seeds) > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("forkserver").Pool(min(settings.workers, len(seeds))) as pool:
+            per_seed = pool.map(_train_seed_job, [(settings, s) for s in seeds])
+    else:
+        per_seed = [train_seed(settings, s) for s in seeds]
+    rows = [row for seed_rows in per_seed for row in seed_rows]
+    baselines = {
+        name: play_games(settings.task, agent_chooser(spec, task.side), settings.baseline_games)
+        for name, spec in (("scripted", "scripted"), ("random", "random"))
+        if settings.baseline_games > 0
+    }
+    write_curve(rows, folder)
+    plot_curve(rows, baselines, f"{settings.task}: MaskablePPO from scratch", folder / "curve.png")
+    finals = [seed_rows[-1] for seed_rows in per_seed]
+    summary = {
+        "task": settings.task,
+        "side": task.side,
+        "opponent": task.opponent,
+        "steps": settings.steps,
+        "minutes": settings.minutes,
+        "seeds": seeds,
+        "network": getattr(settings, "network", "mlp"),
+        "final": finals,
+        "final_win_rate": float(np.mean([f["win_rate"] for f in finals])),
+        "baselines": baselines,
+        "wall_seconds": round(time.perf_counter() - began, 1),
+        "eval_games": settings.eval_games,
+        "machine": machine(),
+    }
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(json.dumps({k: summary[k] for k in ("task", "final_win_rate", "wall_seconds")}))
+    return summary
+
+
+# ------------------------------------------------------------------------------------------ the table
+def _cell(result: dict) -> str:
+    return f"{result['win_rate']:.0%} [{result['win_low']:.0%}, {result['win_high']:.0%}]"
+
+
+def table_markdown(folder: str | Path) -> str:
+    """The benchmark table from every ``summary.json`` under ``folder``."""
+    rows = [
+        "| task | side | random | scripted | PPO (steps or minutes, seeds) | PPO win rate per seed [95%] | "
+        "train time per seed |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(Path(folder).rglob("summary.json")):
+        s = json.loads(path.read_text())
+        budget = f"{s['minutes']:g} min" if s.get("minutes") else f"{s['steps']:,} steps"
+        per_seed = "; ".join(_cell(f) for f in s["final"])
+        seconds = np.mean([f["seconds"] for f in s["final"]])
+        base = s.get("baselines", {})
+        rows.append(
+            f"| `{s['task']}` | {s['side']} | {_cell(base['random']) if 'random' in base else '-'} "
+            f"| {_cell(base['scripted']) if 'scripted' in base else '-'} | {budget}, {len(s['seeds'])} seeds "
+            f"| {per_seed} | {seconds / 60:.1f} min |"
+        )
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> dict | None:
+    settings = parse_settings(Settings, argv)
+    if settings.table:
+        print(table_markdown(settings.table))
+        return None
+    return run(settings)
+
+
+__all__ = ["EnvSettings", "Settings", "main", "play_games", "plot_curve", "run", "table_markdown"]
+
+if __name__ == "__main__":
+    main()
