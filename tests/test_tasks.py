@@ -1,0 +1,290 @@
+"""The learning tasks (``dungeon_env.tasks``): every task builds and plays to its end, as the
+PettingZoo env, as the Gymnasium env and through ``gymnasium.make``; the cards carry the measured
+scores; docs/TASKS.md is what the code generates; doing nothing never wins a hero task."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dungeon_env.content import load_adventure
+from dungeon_env.engine import Game
+from dungeon_env.tasks import (
+    BUNDLED,
+    HELD_OUT_SEED,
+    SIDES,
+    TASK_DIR,
+    TASKS,
+    IdleAgent,
+    Task,
+    get_task,
+    make_task,
+    make_task_gym,
+    measure,
+    task_names,
+    tasks_markdown,
+    wilson_interval,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+CUSTOM = [name for name, task in TASKS.items() if task.adventure not in BUNDLED]
+BUNDLED_TASKS = [name for name, task in TASKS.items() if task.adventure in BUNDLED]
+
+EASY = [
+    "heroes/walk-out",
+    "heroes/exit-doors",
+    "heroes/one-guard",
+    "heroes/retrieve",
+    "heroes/trapped-corridor",
+]
+
+
+# ------------------------------------------------------------------------------------------ the list
+
+
+def test_at_least_twelve_named_tasks_unique_names_and_ids():
+    names = task_names()
+    assert len(names) >= 12 and len(set(names)) == len(names)
+    ids = [TASKS[n].gym_id for n in names]
+    assert len(set(ids)) == len(ids)
+    for name in names:
+        task = TASKS[name]
+        assert isinstance(task, Task) and task.name == name
+        assert task.side in SIDES and name.startswith(task.side + "/")
+        assert task.gym_id == f"dungeon_env/{name.replace('/', '-')}-v1"
+        assert get_task(task.gym_id) is task
+    for adventure in BUNDLED:
+        slug = adventure.replace("_", "-")
+        assert f"heroes/{slug}" in TASKS and f"dm/{slug}" in TASKS
+    with pytest.raises(KeyError, match="unknown task"):
+        get_task("heroes/nowhere")
+
+
+def test_every_task_file_is_used_and_loads_without_warnings():
+    files = sorted(p.stem for p in TASK_DIR.glob("*.toml"))
+    used = sorted(Path(TASKS[n].adventure).stem for n in CUSTOM)
+    assert files == used
+    for name in CUSTOM:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            adventure = load_adventure(TASKS[name].adventure)
+        assert adventure.id == Path(TASKS[name].adventure).stem
+
+
+@pytest.mark.parametrize("name", task_names())
+def test_every_task_builds(name):
+    task = TASKS[name]
+    game = Game.new(adventure=task.adventure, heroes=list(task.heroes), seed=0, max_turns=task.max_turns)
+    assert not game.over and game.hero_ids == list(task.heroes)
+    kwargs = task.env_kwargs()
+    assert kwargs["adventure"] == task.adventure and kwargs["max_turns"] == task.max_turns
+    kwargs["heroes"].append("x")
+    kwargs.get("shaping", {}).clear()
+    fresh = task.env_kwargs()  # a fresh copy every time
+    assert fresh["heroes"] == list(task.heroes) and fresh.get("shaping") == task.options.get("shaping")
+    if task.side == "heroes":
+        assert task.options["reward_truncated"] == -1.0
+
+
+# ------------------------------------------------------------------------------------------ the cards
+
+
+@pytest.mark.parametrize("name", task_names())
+def test_cards_say_what_is_learned_the_reward_the_length_and_the_scores(name):
+    task = TASKS[name]
+    card = task.card
+    for part in ("Learns:", "Reward:", f"at most {task.max_turns} turns", "Score, scripted", "Score, random"):
+        assert part in card, (name, part)
+    assert "95% Wilson" in card and f"{HELD_OUT_SEED:,}" in card
+    for who in ("scripted", "random"):
+        score = task.scores[who]
+        assert score.games == 200 and sum(v for _, v in score.ends) == score.games
+        assert score.text() in card
+    if task.side == "heroes":
+        assert task.scores["idle"].wins == 0
+        assert "stalling is as bad as dying" in card
+
+
+def test_the_scripted_side_does_better_than_the_random_side():
+    for name, task in TASKS.items():
+        scripted, random = task.scores["scripted"], task.scores["random"]
+        assert scripted.rate >= random.rate and scripted.mean_return >= random.mean_return, name
+        if name in CUSTOM:
+            assert scripted.rate > random.rate, name
+    for name in EASY:
+        assert TASKS[name].scores["scripted"].rate >= 0.9, name
+
+
+def test_docs_tasks_md_is_what_the_code_generates():
+    assert (ROOT / "docs" / "TASKS.md").read_text() == tasks_markdown()
+
+
+def test_wilson_interval():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = wilson_interval(93, 100)
+    assert 0.86 < lo < 0.87 and 0.96 < hi < 0.97
+    assert wilson_interval(0, 200)[0] == 0.0 and wilson_interval(200, 200)[1] == 1.0
+
+
+# ------------------------------------------------------------------------------------------ playing
+
+
+@pytest.mark.parametrize("name", CUSTOM)
+def test_small_tasks_play_to_their_end_with_random_and_scripted_agents(name):
+    for agent in ("random", "scripted"):
+        score = measure(name, agent, games=2, seed=7)
+        assert score.games == 2 and sum(v for _, v in score.ends) == 2
+        assert 0 < score.mean_turns <= TASKS[name].max_turns
+
+
+@pytest.mark.parametrize("name", EASY)
+def test_doing_nothing_loses_the_easy_hero_tasks(name):
+    score = measure(name, "idle", games=2, seed=HELD_OUT_SEED)
+    assert score.wins == 0 and dict(score.ends)["truncated"] == 2
+    assert score.mean_return == -1.0  # stalling is paid like dying
+
+
+def _play_aec(env, seed: int, policy) -> dict:
+    env.reset(seed=seed)
+    for agent in env.agent_iter():
+        obs, _reward, terminated, truncated, info = env.last()
+        env.step(None if terminated or truncated else policy(agent, obs["action_mask"]))
+    return info
+
+
+@pytest.mark.parametrize("name", BUNDLED_TASKS[:1] + BUNDLED_TASKS[5:6] + ["heroes/guards", "dm/ambush"])
+def test_pettingzoo_env_plays_to_its_end_with_random_and_scripted_agents(name):
+    from agents import ScriptedDM, ScriptedHeroes
+
+    env = make_task(name, max_turns=4)  # a short cap: the point is that the task's env runs
+    assert env.unwrapped.game is None and env.unwrapped.max_turns == 4
+    rng = np.random.default_rng(0)
+    info = _play_aec(env, 1, lambda agent, mask: int(rng.choice(np.flatnonzero(mask))))
+    assert info["outcome"] in ("completed", "failed", "truncated")
+    heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env, seed=0)
+    info = _play_aec(env, 2, lambda agent, mask: (dm if agent == "dm" else heroes).act(None, mask))
+    assert info["outcome"] in ("completed", "failed", "truncated")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_test_on_a_task():
+    from pettingzoo.test import api_test
+
+    api_test(make_task("heroes/walk-out"), num_cycles=50)
+
+
+def test_make_task_passes_overrides_and_the_task_options():
+    env = make_task("heroes/trapped-corridor", max_turns=5, render_mode="ansi")
+    raw = env.unwrapped
+    assert raw.max_turns == 5 and raw.render_mode == "ansi"
+    assert raw.options["reward_truncated"] == -1.0 and raw.options["shaping"] == {"damage": 0.05}
+    assert raw.hero_ids == ["bram", "ysolde", "hob"]
+
+
+@pytest.mark.parametrize("name", ["heroes/exit-doors", "dm/small-dungeon"])
+def test_gymnasium_env_plays_to_its_end_with_random_and_scripted_learning_side(name):
+    from agents.spec import from_spec
+
+    task = TASKS[name]
+    env = make_task_gym(name)
+    assert env.role == task.side
+    for agent in (IdleAgent(), from_spec("random", task.side, seed=0)):
+        obs, info = env.reset(seed=3)
+        done, steps = False, 0
+        while not done:
+            action = agent.act(obs, env.action_masks().astype(np.int8))
+            obs, reward, terminated, truncated, info = env.step(action)
+            done, steps = terminated or truncated, steps + 1
+        assert info["outcome"] in ("completed", "failed", "truncated") and steps > 0
+    scripted = from_spec("scripted", task.side, env=env)
+    obs, info = env.reset(seed=4)
+    done = False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(scripted.act(obs, env.action_masks()))
+        done = terminated or truncated
+    assert info["outcome"] in ("completed", "failed", "truncated")
+
+
+def test_make_task_gym_takes_another_opponent_and_the_dict_observation():
+    env = make_task_gym("dm/ambush", opponent="random", observation_format="dict", max_turns=3)
+    obs, _info = env.reset(seed=0)
+    assert set(obs) >= {"board", "figures", "context"} and env.env.max_turns == 3
+    assert type(env.opponent).__name__ == "RandomOpponent"
+
+
+def test_gymnasium_checker_passes_on_a_task():
+    from gymnasium.utils.env_checker import check_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(make_task_gym("heroes/walk-out"), skip_render_check=True)
+        check_env(make_task_gym("dm/ambush"), skip_render_check=True)
+
+
+def test_measure_returns_what_the_env_pays():
+    """``measure`` plays on the bare engine; the same game through the env (same seed, agents seeded
+    alike) pays the same return, shaping included."""
+    from agents import ScriptedDM, ScriptedHeroes
+    from dungeon_env.tasks import _agent_seeds
+
+    name = "heroes/trapped-corridor"
+    expected = measure(name, "scripted", games=1, seed=HELD_OUT_SEED).mean_return
+    env = make_task(name)
+    heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env)
+    for agent, seed in zip((heroes, dm), _agent_seeds(HELD_OUT_SEED), strict=True):
+        agent.seed(seed)
+    env.reset(seed=HELD_OUT_SEED)
+    total = 0.0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _info = env.last()
+        if agent == "hero_0":
+            total += reward
+        player = dm if agent == "dm" else heroes
+        env.step(None if terminated or truncated else player.act(obs["observation"], obs["action_mask"]))
+    assert total == pytest.approx(expected) and -1.0 < expected < 1.0  # completed, minus the traps
+
+
+# ------------------------------------------------------------------------------------------ Gymnasium
+
+
+def test_gymnasium_make_in_a_fresh_interpreter():
+    """The ``module:id`` form imports the tasks itself; after ``import dungeon_env.tasks`` the plain id
+    works; ``import dungeon_env`` alone stays light (no tasks, no Gymnasium)."""
+    code = "\n".join(
+        [
+            "import sys, warnings",
+            "warnings.simplefilter('ignore')",
+            "import dungeon_env",
+            "assert 'dungeon_env.tasks' not in sys.modules and 'gymnasium' not in sys.modules",
+            "import gymnasium",
+            "env = gymnasium.make('dungeon_env.tasks:dungeon_env/heroes-walk-out-v1')",
+            "obs, info = env.reset(seed=0)",
+            "mask = env.unwrapped.action_masks()",
+            "assert obs.shape == env.observation_space.shape and mask.any()",
+            "obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))",
+            "env = gymnasium.make('dungeon_env/dm-ambush-v1', opponent='random', max_turns=2)",
+            "env.reset(seed=1)",
+            "assert env.unwrapped.role == 'dm' and env.unwrapped.env.max_turns == 2",
+            "ids = [i for i in gymnasium.registry if i.startswith('dungeon_env/')]",
+            "import dungeon_env.tasks as t",
+            "assert sorted(ids) == sorted(task.gym_id for task in t.TASKS.values())",
+            "print('ok')",
+        ]
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().endswith("ok")
+
+
+def test_the_command_line_prints_the_table_and_measures():
+    from dungeon_env.tasks import main, tasks_table
+
+    assert tasks_table().splitlines()[0].startswith("| task | side |")
+    assert main(["--measure", "heroes/walk-out", "--games", "1", "--agent", "idle"]) == 0
