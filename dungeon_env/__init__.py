@@ -4,7 +4,8 @@
 unwrapped class; both live in ``dungeon_env.aec``, whose docstring is the env card
 (``help(dungeon_env.aec)``: options, spaces, rewards, termination). ``dungeon_env.parallel_env(**options)``
 is the turn-based parallel view (``dungeon_env.parallel``: its rule). ``dungeon_env.describe_action(game,
-action)`` names an action in words, in the context of the decision asked (``dungeon_env.render.actions``).
+action)`` names an action in words, in the context of the decision asked (``dungeon_env.render.actions``);
+``dungeon_env.make_task(name)`` makes a learning task's env (``dungeon_env.tasks``).
 Importing the package is light:
 the environment (PettingZoo, Gymnasium) loads on first use of these names.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["describe_action", "env", "parallel_env", "raw_env"]
+__all__ = ["describe_action", "env", "make_task", "parallel_env", "raw_env"]
 
 
 def env(**options: Any):
@@ -27,6 +28,12 @@ def parallel_env(**options: Any):
     """The turn-based parallel view of ``env(**options)``, a PettingZoo ``ParallelEnv``: each step
     plays the action of the one agent the game asks (``help(dungeon_env.parallel)``: the rule)."""
     return import_module("dungeon_env.parallel").parallel_env(**options)
+
+
+def make_task(name: str, **overrides: Any):
+    """A learning task as the PettingZoo env (``dungeon_env.tasks``: ``make_task("heroes/one-guard")``;
+    ``dungeon_env.tasks.make_task_gym`` gives its learning side as a Gymnasium env)."""
+    return import_module("dungeon_env.tasks").make_task(name, **overrides)
 
 
 def describe_action(game, action: int, names=None) -> str:

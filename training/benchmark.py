@@ -132,9 +132,10 @@ def agent_chooser(spec: str, side: str):
 
 
 # ------------------------------------------------------------------------------------------ training
-def evaluation_callback(settings: Settings, rows: list[dict], seed: int):
-    """Evaluate the model every ``eval_every`` steps (and at the start and the end), into ``rows``;
-    stop the training when ``minutes`` have passed."""
+def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder: Path | None = None):
+    """Evaluate the model every ``eval_every`` steps (and at the start and the end), into ``rows``
+    and, as each comes, ``folder/curve.csv`` (a run stopped half-way keeps its curve so far); stop
+    the training when ``minutes`` have passed."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class Evaluation(BaseCallback):
@@ -160,6 +161,8 @@ def evaluation_callback(settings: Settings, rows: list[dict], seed: int):
                     "eval_seconds": round(time.perf_counter() - began, 2),
                 }
             )
+            if folder is not None:
+                write_curve(rows, folder)
             self.next_eval = self.model.num_timesteps + settings.eval_every
 
         def _on_step(self) -> bool:
@@ -200,8 +203,10 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
     )
     model = make_model(run, vec, configure(str(folder), ["csv"]))
     rows: list[dict] = []
-    callbacks = [evaluation_callback(settings, rows, seed)]
-    callbacks.append(progress_callback(settings.steps, f"{settings.task} seed {seed}", settings.progress))
+    callbacks = [evaluation_callback(settings, rows, seed, folder)]
+    label = f"{settings.task} seed {seed}"
+    progress = progress_callback(settings.steps, label, settings.progress, settings.minutes)
+    callbacks.append(progress)
     try:
         learn_or_save(model, settings.steps, CallbackList(callbacks), folder, "model")
     finally:

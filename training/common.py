@@ -282,12 +282,16 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------- progress and stopping
-def progress_callback(total_steps: int, description: str = "training", enabled: bool = True):
+def progress_callback(
+    total_steps: int, description: str = "training", enabled: bool = True, minutes: float = 0.0
+):
     """An SB3 callback drawing a progress bar of the run's environment steps (rich): steps done of
     ``total_steps``, steps per second, the time left at that pace, and the mean episode return and
     completion share of the recent episodes (from ``VecMonitor``'s ``episode`` infos). With
     ``enabled`` False (``--no-progress``), or output that is not a terminal, it prints the same as a
-    line instead: 5 s into the run (the pace), then at every 10% or minute, whichever comes first."""
+    line instead: 5 s into the run (the pace), then at every 10% or minute, whichever comes first.
+    ``minutes``: the run also stops after that many minutes, so the time left is at most what
+    remains of them."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class ProgressCallback(BaseCallback):
@@ -350,6 +354,8 @@ def progress_callback(total_steps: int, description: str = "training", enabled: 
                 self._bar.update(self._task, completed=done, rate=rate, stats=self._stats())
             elif done >= self._next_share * total_steps or time.perf_counter() >= self._line_at:
                 left = (total_steps - done) / max(done / seconds, 1e-9)
+                if minutes:
+                    left = max(min(left, 60 * minutes - seconds), 0.0)
                 print(
                     f"{description}: {done}/{total_steps} steps, {done / seconds:.0f} steps/s, "
                     f"about {left / 60:.1f} min left  {self._stats()}",
