@@ -234,7 +234,8 @@ def write_curve(rows: list[dict], folder: Path) -> Path:
 
 
 def plot_curve(rows: list[dict], baselines: dict[str, dict], title: str, path: Path) -> Path:
-    """Win rate against env steps and wall time: the mean over seeds, the spread as a band."""
+    """Win rate against env steps and wall time: the mean over seeds and the spread as a band (to the
+    shortest seed's end), each seed's own curve dotted."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -251,6 +252,9 @@ def plot_curve(rows: list[dict], baselines: dict[str, dict], title: str, path: P
         ax.fill_between(
             x, y.min(axis=0), y.max(axis=0), color="tab:blue", alpha=0.2, label="min-max over seeds"
         )
+        for seed, curve in zip(seeds, curves, strict=True):  # each seed's own, to its end
+            xs, ys = [r[key] for r in curve], [r["win_rate"] for r in curve]
+            ax.plot(xs, ys, color="tab:blue", alpha=0.5, linewidth=0.8, linestyle=":", label=f"seed {seed}")
         for name, color in (("scripted", "tab:green"), ("random", "tab:gray")):
             if name in baselines:
                 ax.axhline(baselines[name]["win_rate"], color=color, linestyle="--", label=name)
