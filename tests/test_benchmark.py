@@ -40,6 +40,7 @@ def test_a_tiny_benchmark_run_writes_its_curve_and_summary(tmp_path):
     assert max(int(r["steps"]) for r in rows) >= 256
     assert all(0 <= float(r["win_rate"]) <= 1 for r in rows)
     assert (folder / "curve.png").stat().st_size > 10_000
+    assert (folder / "seed1" / "curve.csv").is_file()  # written as each evaluation comes
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["task"] == "heroes/exit-doors" and len(summary["final"]) == 2
     assert set(summary["baselines"]) == {"scripted", "random"}
@@ -53,3 +54,15 @@ def test_baselines_play_the_learning_side_on_held_out_seeds():
     assert scripted["games"] == random["games"] == 5
     assert scripted["win_rate"] >= random["win_rate"]
     assert scripted["win_low"] <= scripted["win_rate"] <= scripted["win_high"]
+
+
+def test_the_readme_tasks_example_runs():
+    import dungeon_env
+
+    text = (ROOT / "README.md").read_text()
+    section = text.split("### Learning tasks and the benchmark", 1)[1]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    space = {"__name__": "readme"}
+    exec(compile(block, "README.md", "exec"), space)
+    assert space["same"].unwrapped.role == space["heroes"].role == "heroes"
+    assert type(dungeon_env.make_task("heroes/one-guard")) is type(space["aec"])

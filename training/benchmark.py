@@ -325,6 +325,10 @@ def run(settings: Settings) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------ the table
+def _seeds(n: int) -> str:
+    return f"{n} seed" if n == 1 else f"{n} seeds"
+
+
 def _cell(result: dict) -> str:
     return f"{result['win_rate']:.0%} [{result['win_low']:.0%}, {result['win_high']:.0%}]"
 
@@ -342,9 +346,10 @@ def table_markdown(folder: str | Path) -> str:
         per_seed = "; ".join(_cell(f) for f in s["final"])
         seconds = np.mean([f["seconds"] for f in s["final"]])
         base = s.get("baselines", {})
+        seeds = _seeds(len(s["seeds"]))
         rows.append(
             f"| `{s['task']}` | {s['side']} | {_cell(base['random']) if 'random' in base else '-'} "
-            f"| {_cell(base['scripted']) if 'scripted' in base else '-'} | {budget}, {len(s['seeds'])} seeds "
+            f"| {_cell(base['scripted']) if 'scripted' in base else '-'} | {budget}, {seeds} "
             f"| {per_seed} | {seconds / 60:.1f} min |"
         )
     return "\n".join(rows)
