@@ -78,9 +78,10 @@ is completed with every primary goal met, ``reward_completed_without_goal`` (0) 
 hero walked out without them, ``reward_failed`` (-1) when it fails (every hero dead; a party that met
 the final adventure's primary goals and died has completed it), ``reward_truncated`` (0) at the turn
 cap; the DM gets the opposite. Optional shaping, off by default: ``shaping={"damage": w, "kills": w,
-"treasure": w, "exploration": w}`` adds to the heroes' reward ``w`` per point of damage dealt to a
-monster and ``-w`` per point taken, ``w`` per monster slain and ``-w`` per hero death, ``w`` per item
-a hero takes, ``w`` per area revealed; the DM gets the negative (the game stays zero-sum). Rewards
+"treasure": w, "exploration": w, "doors": w, "exits": w}`` adds to the heroes' reward ``w`` per point
+of damage dealt to a monster and ``-w`` per point taken, ``w`` per monster slain and ``-w`` per hero
+death, ``w`` per item a hero takes, ``w`` per area revealed, ``w`` per door opened, ``w`` per hero
+who leaves the dungeon; the DM gets the negative (the game stays zero-sum). Rewards
 accumulate as PettingZoo's ``_cumulative_rewards``: an agent collects with ``last()`` what came since
 it last acted, so every hero's episode return is the team's return, whenever it stopped acting.
 The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``.
@@ -122,7 +123,22 @@ tool); ``scripts/bench_env.py`` prints an env's memory after a reset and after 1
 ``illegal_action``, ``illegal_reward``, ``info_events`` (False), ``observation_format`` (``"flat"``
 or ``"dict"``), ``variant`` (rule and content overrides: a
 ``dungeon_env.content.variants.Variant``, a list of ``"key=value"`` strings such as
-``["light.start=15"]``, or a ``.toml`` path; None: the rules as written; docs/VARIANTS.md).
+``["light.start=15"]``, or a ``.toml`` path; None: the rules as written; docs/VARIANTS.md),
+``campaign`` (None: one adventure; ``"bundled"`` or a list of adventures: a campaign as one
+episode, below).
+
+**Campaigns.** With ``campaign``, an episode is a campaign (``engine.campaign.Campaign``, rules
+R-CAMP, rulings C-01..C-05): the adventures in order, ``max_turns`` each, the survivors carrying out
+their items, each dead hero replaced by the first hero of the roster still available, a failed
+adventure played again by the new party. Each adventure pays its outcome reward as it ends (a
+campaign that wins its three adventures pays +3); the agents ``hero_k`` are seats, so a new hero in
+seat k plays as ``hero_k``. The episode ends when the campaign does: all terminated when it is won
+(final info ``outcome`` ``completed``, ``goals_met`` True) or lost (``failed``: no hero left to
+replace the dead), all truncated when an adventure reaches ``max_turns``; the final infos add
+``campaign``: its outcome, the adventures completed and the history of every adventure played.
+``env.unwrapped.game`` is the adventure in play, ``env.unwrapped.campaign`` the campaign,
+``env.unwrapped.events`` the log of the adventure in play (a replay's event check reads the last
+one's).
 ``reset(seed=...)`` makes everything that follows reproducible; ``reset()`` without a seed draws
 the next seed from the previous one (or from the OS the first time); ``episode_seed`` is the seed
 of the episode in play. ``reset``'s ``options`` is
@@ -154,6 +170,8 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
   a row id), ``items`` / ``spells`` ``own_items`` / ``own_spells``; 25,083 floats became 17,061;
   the observation Box's ``high`` is 1 except for the id columns. New ``observation_format="dict"``.
   Policies trained on v0 play on through ``agents/observation_v0.py``.
+- v1, revised 2026-12-01 (issue 16): the ``campaign`` option; the shaping terms ``doors`` and
+  ``exits``.
 """
 
 from __future__ import annotations
@@ -167,10 +185,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from dungeon_env.content import adventure_names
+from dungeon_env.content import adventure_names, load_adventure
 from dungeon_env.content.variants import Variant
 from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
 from dungeon_env.engine.actions import DECISION_NAMES
+from dungeon_env.engine.campaign import Campaign, campaign_order
 from dungeon_env.engine.knowledge import HeroLens, dm_events, hero_events, hero_view
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer, as_dict, dict_high
 from dungeon_env.rewards import check_reward, check_shaping, outcome_reward, outcome_table, shaping_reward
@@ -244,6 +263,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         variant: Variant | list[str] | dict | str | None = None,
         info_events: bool = False,
         observation_format: str = "flat",
+        campaign: list[str] | str | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -259,6 +279,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.shaping = check_shaping(shaping)
         if isinstance(adventure, Path):
             adventure = str(adventure)
+        self.campaign_adventures = campaign_adventures(campaign, adventure)
+        if self.campaign_adventures:
+            adventure = self.campaign_adventures[0]
         self.adventure = adventure or adventure_names()[0]
         self.variant = Variant.coerce(variant)
         probe = Game.new(  # checks all
@@ -291,6 +314,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             "info_events": info_events,
             "observation_format": observation_format,
         }
+        if self.campaign_adventures:
+            self.options["campaign"] = list(self.campaign_adventures)
         self.possible_agents = [f"hero_{i}" for i in range(len(self.hero_ids))] + ["dm"]
         self._roles = {agent: _role_of(agent) for agent in self.possible_agents}
         self._hero_agents = self.possible_agents[:-1]
@@ -304,6 +329,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._seed_rng: random.Random | None = None
         self._window = None
         self.game: Game | None = None
+        self.campaign: Campaign | None = None  # the campaign in play (the ``campaign`` option)
         self.episode_seed: int | None = None  # the seed of the episode in play (reset(seed=) sets it)
         self.actions: list[int] = []
         self.illegal: dict | None = None
@@ -325,35 +351,56 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             if self._seed_rng is None:
                 self._seed_rng = random.Random()
             self.episode_seed = self._seed_rng.getrandbits(63)
-        self.game = Game.new(
-            adventure=self.adventure,
-            heroes=self.hero_ids,
-            seed=self.episode_seed,
-            max_turns=self.max_turns,
-            variant=self.variant,
-        )
-        self._observer.reset()
-        self._letters = None  # the ansi render's monster letters, kept for the episode
+        if self.campaign_adventures:
+            self.campaign = Campaign(
+                heroes=list(self.hero_ids),
+                adventures=list(self.campaign_adventures),
+                seed=self.episode_seed,
+                max_turns=self.max_turns,
+                variant=self.variant,
+            )
+            game = self.campaign.next_game()
+        else:
+            game = Game.new(
+                adventure=self.adventure,
+                heroes=self.hero_ids,
+                seed=self.episode_seed,
+                max_turns=self.max_turns,
+                variant=self.variant,
+            )
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._seen = dict.fromkeys(self.agents, 0)
         # The heroes' view, judged at every step only when shaping or info_events need it:
         self._judge = bool(self.shaping) or self.info_events
-        self._hero_log: list[dict | None] = []  # per event: as heroes see it, None if they do not
-        self._hero_kept = 0  # entries before this one no reward or info reads any more: None
-        self._hero_lens = HeroLens(self.game)
-        self._lens_at = 0  # events the lens has folded, when it is not kept up at every step
         self._rewarded = False
         self._skip_agent_selection = None
         self.actions = []
         self.illegal = None
         self.side_rewards = {"heroes": 0.0, "dm": 0.0}
-        self.agent_selection = self.possible_agents[0]
-        self._after_action(self.game.n_events)  # no shaping for the set-up; infos get its events
+        self._begin_game(game)
+
+    def _begin_game(self, game: Game) -> None:
+        """Play ``game`` from its set-up (an episode's, or a campaign's next adventure): fresh views
+        of it, and the agent it asks selected (no shaping for the set-up; infos get its events)."""
+        self.game = game
+        self._observer.reset()
+        self._letters = None  # the ansi render's monster letters, kept for the game
+        self._seen = dict.fromkeys(self.agents, 0)
+        self._hero_log: list[dict | None] = []  # per event: as heroes see it, None if they do not
+        self._hero_kept = 0  # entries before this one no reward or info reads any more: None
+        self._hero_lens = HeroLens(game)
+        self._lens_at = 0  # events the lens has folded, when it is not kept up at every step
+        log = self._hero_log
+        if self._judge:
+            log.extend(self._hero_lens.view(game.events_since(0)))
+        agent = self.agent_selection = game.agent
+        self.infos[agent] = self._info(agent)
+        if self._judge:
+            self._forget(log)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         role, me = self._roles[agent] if agent in self._roles else _role_of(agent)
@@ -412,9 +459,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             for agent in self.agents:
                 self.rewards[agent] = -team if agent == "dm" else team
             self._rewarded = True
-        if over:
+        goes_on = over and self._campaign_goes_on()
+        if over and not goes_on:
             self._end_all()
-        else:
+        elif not over:
             agent = game.agent
             self.agent_selection = agent
             self.infos[agent] = self._info(agent)
@@ -422,6 +470,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             self._forget(log)
         if self._rewarded:
             self._accumulate_rewards()
+        if goes_on:
+            self._begin_game(self.campaign.next_game())
+
+    def _campaign_goes_on(self) -> bool:
+        """Record the adventure just over in the campaign (if one is played): True when the
+        campaign goes on with another adventure (the next, or this one again by a new party)."""
+        if self.campaign is None:
+            return False
+        self.campaign.record(self.game)
+        return not self.campaign.over
 
     def _forget(self, log: list[dict | None]) -> None:
         """Drop the heroes' view of the events that no reward or info reads any more (this step's,
@@ -462,14 +520,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.agent_selection = self.agents[0]
 
     def _ending(self, outcome: str, reason: str) -> dict:
-        """The keys every agent's final info carries."""
+        """The keys every agent's final info carries (a campaign's: ``campaign_ending``)."""
         game = self.game
-        return {
+        ending = {
             "outcome": outcome,
             "reason": reason,
             "objectives": game.objectives(),
             "goals_met": game.goals_met,
         }
+        if self.campaign is not None and self.campaign.over:
+            ending |= campaign_ending(self.campaign)
+        return ending
 
     def _penalize(self, agent: str, action, err: IllegalActionError) -> None:
         """``illegal_action="penalize"``: the game ends at once, the offender gets ``illegal_reward``
@@ -590,6 +651,53 @@ _OrderEnforcing._cumulative_rewards = _forward("_cumulative_rewards")
 
 
 # ----------------------------------------------------------------------------------- helpers
+
+
+def campaign_adventures(campaign: list[str] | str | None, adventure: str | None) -> list[str]:
+    """The adventures of the ``campaign`` option in order (``"bundled"``: the bundled campaign,
+    ``engine.campaign.campaign_order()``), [] for none, or a ValueError naming what is wrong."""
+    if campaign is None:
+        return []
+    if campaign == "bundled":
+        adventures = campaign_order()
+    elif isinstance(campaign, list | tuple) and campaign and all(isinstance(a, str | Path) for a in campaign):
+        adventures = [str(a) for a in campaign]
+    else:
+        raise ValueError(
+            f"campaign must be 'bundled' or a non-empty list of adventures (bundled names or .toml "
+            f"paths), got {campaign!r}"
+        )
+    for name in adventures:
+        load_adventure(name)  # an unknown name or a broken file: its own clear error
+    if adventure is not None and adventure != adventures[0]:
+        raise ValueError(
+            f"adventure={adventure!r} and campaign={campaign!r}: a campaign starts with its own first "
+            f"adventure ({adventures[0]!r}); give one of the two"
+        )
+    return adventures
+
+
+def campaign_ending(campaign: Campaign) -> dict:
+    """A finished campaign's final-info keys: ``outcome`` ``completed`` when it was won, ``failed``
+    when lost, ``truncated``; ``goals_met`` (won); ``campaign`` (its outcome, the adventures
+    completed and the history of every adventure played)."""
+    won = campaign.outcome == "won"
+    outcome = {"won": "completed", "lost": "failed"}.get(campaign.outcome, campaign.outcome)
+    reason = {"lost": "no hero left to replace the dead"}.get(campaign.outcome)
+    history = [dict(entry) for entry in campaign.history]
+    ending = {
+        "outcome": outcome,
+        "goals_met": won,
+        "campaign": {
+            "outcome": campaign.outcome,
+            "adventures_completed": campaign.index + won,
+            "adventures": len(campaign.adventures),
+            "history": history,
+        },
+    }
+    if reason:
+        ending["reason"] = reason
+    return ending
 
 
 def _role_of(agent: str) -> tuple[int, int]:

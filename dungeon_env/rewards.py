@@ -16,6 +16,8 @@ Two parts, both in the heroes' terms:
   | ``kills`` | ``+w`` per ``slain`` monster, ``-w`` per hero ``death`` |
   | ``treasure`` | ``+w`` per item a hero takes (``item_found``, ``loot``) |
   | ``exploration`` | ``+w`` per area revealed (``reveal``) |
+  | ``doors`` | ``+w`` per door opened (``door_opened``) |
+  | ``exits`` | ``+w`` per hero who leaves the dungeon (``exit``) |
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-SHAPING_TERMS = ("damage", "kills", "treasure", "exploration")
+SHAPING_TERMS = ("damage", "kills", "treasure", "exploration", "doors", "exits")
 OUTCOMES = ("completed", "completed_without_goal", "failed", "truncated")
 
 
@@ -85,6 +87,10 @@ def shaping_reward(events: Iterable[dict | None], weights: Mapping[str, float]) 
             total += weights.get("treasure", 0.0)
         elif kind == "reveal":
             total += weights.get("exploration", 0.0)
+        elif kind == "door_opened":
+            total += weights.get("doors", 0.0)
+        elif kind == "exit":
+            total += weights.get("exits", 0.0)
     return total
 
 

@@ -36,10 +36,9 @@ Rewards are the env's outcome rewards (``help(dungeon_env.aec)``): the heroes' t
 better by stalling; the Dungeon Master's keep the default 0 (the duty to attack keeps its monsters
 from stalling).
 
-A campaign is not a task: ``engine.campaign.Campaign`` plays several games in a row (each built
-with the items the survivors carried out, and a new party when heroes died), while an env episode
-is one game built by the env from its options; the env has no option for carried items or a
-changing party.
+The top of the ladder, ``heroes/campaign``, is the bundled campaign as one episode (the env's
+``campaign`` option, ``engine.campaign.Campaign``): the five adventures in order, the survivors
+carrying their items on, a dead hero replaced from the roster, a failed adventure played again.
 """
 
 from __future__ import annotations
@@ -234,9 +233,7 @@ def measure(
     the other by ``opponent`` (default: the task's), game ``i`` with seed ``seed + i`` and both
     agents reseeded from it (as ``difficulty.play`` does). Returns the learning side's
     :class:`Score` (its wins, how the games ended and its mean return under the task's rewards)."""
-    from dungeon_env.engine import Game
-    from dungeon_env.engine.knowledge import HeroLens
-    from dungeon_env.rewards import check_shaping, outcome_reward, outcome_table, shaping_reward
+    from dungeon_env.rewards import check_shaping, outcome_reward, outcome_table
 
     task = TASKS[name]
     other = "dm" if task.side == "heroes" else "heroes"
@@ -255,30 +252,70 @@ def measure(
     ends = dict.fromkeys(("with_goals", "without_goals", "failed", "truncated"), 0)
     total = turns = steps = 0.0
     for i in range(games):
-        game = Game.new(
-            adventure=task.adventure, heroes=list(task.heroes), seed=seed + i, max_turns=task.max_turns
-        )
         for player, player_seed in zip((heroes, dm), _agent_seeds(seed + i), strict=True):
             player.seed(player_seed)
-            player.bind(game=game)
-        lens, seen = (HeroLens(game), game.n_events) if weights else (None, 0)
-        if lens is not None:
-            lens.view(game.events_since(0))  # the set-up earns nothing, as in the env
-        while not game.over:
-            steps += (game.agent == "dm") == (task.side == "dm")
-            game.apply(int((dm if game.agent == "dm" else heroes).choose(game)))
-            if lens is not None:  # the shaping as the env pays it: events as heroes know them
-                new = game.events_since(seen)
-                seen += len(new)
-                total += sign * shaping_reward(lens.view(new), weights)
-        turns += game.state.turn
-        ends[end_of(game.outcome, game.goals_met)] += 1
-        total += sign * outcome_reward(game.outcome, game.goals_met, table)
+        campaign = _campaign(task, kwargs, seed + i)
+        while True:
+            game = campaign.next_game() if campaign else _new_game(task, seed + i)
+            heroes.bind(game=game)
+            dm.bind(game=game)
+            played, shaping = _play_out(game, heroes, dm, task.side, weights)
+            steps += played
+            turns += game.state.turn
+            total += sign * (outcome_reward(game.outcome, game.goals_met, table) + shaping)
+            if campaign is None:
+                ends[end_of(game.outcome, game.goals_met)] += 1
+                break
+            campaign.record(game)
+            if campaign.over:
+                won = campaign.outcome == "won"
+                ends[
+                    end_of({"won": "completed", "lost": "failed"}.get(campaign.outcome, "truncated"), won)
+                ] += 1
+                break
     wins = ends["with_goals"] if task.side == "heroes" else ends["failed"]
     n = max(games, 1)
     return Score(
         wins, games, tuple(ends.items()), round(total / n, 3), round(turns / n, 1), round(steps / n, 1)
     )
+
+
+def _new_game(task: Task, seed: int):
+    from dungeon_env.engine import Game
+
+    return Game.new(adventure=task.adventure, heroes=list(task.heroes), seed=seed, max_turns=task.max_turns)
+
+
+def _campaign(task: Task, kwargs: Mapping[str, Any], seed: int):
+    """The campaign of a campaign task's episode (as the env plays it), None for one adventure."""
+    if not kwargs.get("campaign"):
+        return None
+    from dungeon_env.aec import campaign_adventures
+    from dungeon_env.engine.campaign import Campaign
+
+    adventures = campaign_adventures(kwargs["campaign"], task.adventure)
+    return Campaign(heroes=list(task.heroes), adventures=adventures, seed=seed, max_turns=task.max_turns)
+
+
+def _play_out(game, heroes, dm, side: str, weights: Mapping[str, float] | None) -> tuple[int, float]:
+    """Play ``game`` to its end: the decisions of the learning ``side`` and the heroes' shaping
+    reward as the env pays it (the events as heroes know them, ``knowledge.HeroLens``, each judged
+    as the game stood when logged; the set-up earns nothing)."""
+    from dungeon_env.engine.knowledge import HeroLens
+    from dungeon_env.rewards import shaping_reward
+
+    lens, seen = (HeroLens(game), game.n_events) if weights else (None, 0)
+    if lens is not None:
+        lens.view(game.events_since(0))
+    steps, shaping = 0, 0.0
+    while not game.over:
+        steps += (game.agent == "dm") == (side == "dm")
+        game.apply(int((dm if game.agent == "dm" else heroes).choose(game)))
+        if lens is not None:
+            new = game.events_since(seen)
+            seen += len(new)
+            shaping += shaping_reward(lens.view(new), weights)
+    return steps, shaping
 
 
 # ------------------------------------------------------------------------------------------ the tasks
@@ -306,6 +343,13 @@ def _reward_text(side: str, options: Mapping[str, Any]) -> str:
     failed = options.get("reward_failed", -1.0)
     truncated = options.get("reward_truncated", 0.0)
     shaping = options.get("shaping") or {}
+    if options.get("campaign"):
+        return (
+            f"each adventure's outcome as it ends: {_num(completed)} completed with every primary goal "
+            f"met, {_num(without)} walked out without them, {_num(failed)} every hero dead (the "
+            f"adventure is played again by a new party), {_num(truncated)} at the turn cap, which ends "
+            "the campaign" + (" (stalling is as bad as dying)" if truncated == failed else "")
+        )
     if side == "heroes":
         text = (
             f"the outcome, once, at the end: {_num(completed)} completed with every primary goal met, "
@@ -336,6 +380,8 @@ def _card(task: Task, summary: str, learns: str, notes: str = "") -> str:
         if task.adventure.endswith(".toml")
         else f"the bundled adventure `{adventure}`"
     )
+    if task.options.get("campaign"):
+        where = "the bundled campaign (" + ", ".join(f"`{a}`" for a in BUNDLED) + ", in order)"
     lines = [
         f"{task.name}: {summary}",
         "",
@@ -346,7 +392,8 @@ def _card(task: Task, summary: str, learns: str, notes: str = "") -> str:
         f"Reward: {_reward_text(task.side, task.options)}.",
     ]
     scripted = task.scores.get("scripted")
-    length = f"Episode: at most {task.max_turns} turns (then truncated)"
+    per = " per adventure" if task.options.get("campaign") else ""
+    length = f"Episode: at most {task.max_turns} turns{per} (then truncated)"
     if scripted is not None:
         verb = "take" if task.side == "heroes" else "takes"
         length += (
@@ -481,6 +528,11 @@ SCORES: dict[str, dict[str, Score]] = {
         "scripted": _s(3, 200, (3, 5, 169, 23), -0.945, 46.7, 352.7),
         "random": _s(0, 200, (0, 1, 128, 71), -0.995, 76.9, 937.5),
         "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 100.0, 600.0),
+    },
+    "heroes/campaign": {
+        "scripted": _s(0, 200, (0, 0, 90, 110), -1.185, 147.3, 987.0),
+        "random": _s(0, 200, (0, 0, 18, 182), -1.195, 106.6, 1238.9),
+        "idle": _s(0, 200, (0, 0, 0, 200), -1.0, 100.0, 583.4),
     },
     "dm/small-dungeon": {
         "scripted": _s(51, 200, (61, 0, 51, 88), -0.05, 25.7, 95.6),
@@ -639,6 +691,19 @@ _TASK_LIST: list[Task] = [
     ),
     *_bundled("heroes"),
     _task(
+        "heroes/campaign",
+        "flooded_cellar",
+        100,
+        "the five bundled adventures in a row, from the flooded cellar to the sunless throne",
+        "the whole game over a campaign: what to carry on, how much risk to take when a death costs "
+        "a hero for good (the next hero of the roster takes the seat), playing a failed adventure again",
+        heroes=FIGHTERS,
+        options={"campaign": "bundled"},
+        notes="The campaign is won when the final adventure is completed with its goals (ruling C-05); "
+        "it is lost when no hero of the roster is left to take a dead hero's seat, and truncated when "
+        "an adventure runs out of turns (C-02).",
+    ),
+    _task(
         "dm/small-dungeon",
         "small_dungeon",
         30,
@@ -759,8 +824,9 @@ def tasks_markdown() -> str:
 tests/test_tasks.py checks that this file is what the code generates -->
 
 {len(TASKS)} tasks on the real board under the real rules, from four squares across an empty room to
-the five bundled adventures, each with a learning side (the heroes, one policy for every hero, or
-the Dungeon Master) and a default opponent for the other side (the scripted agent). Each is one line:
+the five bundled adventures and the campaign, each with a learning side (the heroes, one policy for
+every hero, or the Dungeon Master) and a default opponent for the other side (the scripted agent).
+Each is one line:
 
 ```python
 from dungeon_env.tasks import make_task, make_task_gym
@@ -805,10 +871,11 @@ lost) and sees no monster Rests, and Rest never heals (ruling A-36): with no hea
 rests until the turn cap, and the party waits for it. Most of the scripted heroes' truncated games
 here end that way, and most of the truncations of the Dungeon Master's tasks too.
 
-A campaign is not a task: a campaign (`dungeon_env.engine.campaign.Campaign`) is several games in a
-row, each built with the items the survivors carried out and a new party when heroes died, while an
-env episode is one game the env builds from its options, which have no place for carried items or a
-changing party.
+The last hero task, `heroes/campaign`, is the bundled campaign as one episode (the env's
+`campaign="bundled"` option): the five adventures in order, the survivors carrying their items on,
+each dead hero replaced by the next of the roster, a failed adventure played again by the new party;
+each adventure pays its outcome as it ends, and the campaign is won when the final adventure is
+completed with its goals.
 
 """
     cards = "\n\n".join(_card_markdown(task) for task in TASKS.values())

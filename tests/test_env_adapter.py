@@ -159,7 +159,7 @@ def test_check_shaping():
         check_shaping({"gold": 1.0, "kills": 1.0})
     with pytest.raises(ValueError, match="must be a dict"):
         check_shaping([("kills", 1.0)])
-    assert rewards.SHAPING_TERMS == ("damage", "kills", "treasure", "exploration")
+    assert rewards.SHAPING_TERMS == ("damage", "kills", "treasure", "exploration", "doors", "exits")
 
 
 def test_outcome_reward_of_each_ending():

@@ -60,8 +60,12 @@ class Settings(PPOSettings):
     """env steps between evaluations"""
     eval_games: int = 100
     """games per evaluation, on held-out seeds"""
-    baseline_games: int = 200
-    """games for each baseline (scripted, random) on the same held-out seeds"""
+    baseline_games: int = 0
+    """games for each baseline (scripted, random) on the same held-out seeds; 0: the task card's
+    scores (dungeon_env.tasks.measure, 200 games on those seeds)"""
+    train_shaping: str = ""
+    """shaping terms added to the training env's rewards only, name=weight comma-separated (e.g.
+    exits=0.3,kills=0.3); the evaluations play the task's own rewards"""
     out: str = "runs/benchmark"
     """folder of the results (a subfolder per task)"""
     table: str = ""
@@ -199,7 +203,12 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
     folder = Path(settings.out) / _slug(settings.task) / f"seed{seed}"
     folder.mkdir(parents=True, exist_ok=True)
     vec = make_vec_env(
-        task.side, task.opponent, task.env_kwargs(), settings.n_envs, seed, subproc=settings.subproc
+        task.side,
+        task.opponent,
+        training_kwargs(task, settings.train_shaping),
+        settings.n_envs,
+        seed,
+        subproc=settings.subproc,
     )
     model = make_model(run, vec, configure(str(folder), ["csv"]))
     rows: list[dict] = []
@@ -213,6 +222,27 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
         vec.close()
     model.save(folder / "final_model.zip")
     return rows
+
+
+def training_kwargs(task, train_shaping: str) -> dict[str, Any]:
+    """The task's env options with the ``--train-shaping`` terms added to its shaping (a term the
+    task shapes too gets the sum), or a SystemExit naming a malformed or unknown term."""
+    from dungeon_env.rewards import SHAPING_TERMS
+
+    kwargs = task.env_kwargs()
+    if not train_shaping:
+        return kwargs
+    shaping = dict(kwargs.get("shaping") or {})
+    for part in train_shaping.split(","):
+        name, _, weight = part.partition("=")
+        name = name.strip()
+        if name not in SHAPING_TERMS:
+            raise SystemExit(f"--train-shaping: unknown term {name!r}; the terms are {list(SHAPING_TERMS)}")
+        try:
+            shaping[name] = shaping.get(name, 0.0) + float(weight)
+        except ValueError:
+            raise SystemExit(f"--train-shaping: {part!r} is not name=weight (a number)") from None
+    return kwargs | {"shaping": shaping}
 
 
 def _slug(task: str) -> str:
@@ -278,11 +308,51 @@ def machine() -> dict[str, Any]:
     }
 
 
+def measured_baselines(task, games: int) -> dict[str, dict]:
+    """The scripted and random learning side's scores on the held-out seeds: played now (``games``
+    each), or with ``games`` 0 the task card's (``Task.scores``, measured on the same seeds)."""
+    if games > 0:
+        return {
+            name: play_games(task.name, agent_chooser(name, task.side), games)
+            for name in ("scripted", "random")
+        }
+    baselines = {}
+    for name in ("scripted", "random"):
+        score = task.scores[name]
+        low, high = score.interval
+        baselines[name] = {
+            "games": score.games,
+            "wins": score.wins,
+            "win_rate": score.rate,
+            "win_low": low,
+            "win_high": high,
+            "mean_return": score.mean_return,
+            "source": "task card",
+        }
+    return baselines
+
+
+def check_unused_options(settings: Settings) -> None:
+    """A SystemExit naming any game option given on the command line: a task fixes its adventure,
+    party, turn cap and rewards (``--train-shaping`` adds training shaping)."""
+    given = [
+        f"--{f.name.replace('_', '-')}"
+        for f in dataclasses.fields(EnvSettings)
+        if getattr(settings, f.name) != f.default
+    ]
+    if given:
+        raise SystemExit(
+            f"{', '.join(given)}: a task fixes the game (adventure, heroes, turn cap, rewards); "
+            "pick another --task, or add training shaping with --train-shaping"
+        )
+
+
 def run(settings: Settings) -> dict[str, Any]:
     from dungeon_env.tasks import TASKS
 
     if settings.task not in TASKS:
         raise SystemExit(f"--task: unknown task {settings.task!r}; the tasks are {sorted(TASKS)}")
+    check_unused_options(settings)
     task = TASKS[settings.task]
     seeds = [int(s) for s in settings.seeds.split(",") if s.strip()]
     folder = Path(settings.out) / _slug(settings.task)
@@ -296,11 +366,7 @@ def run(settings: Settings) -> dict[str, Any]:
     else:
         per_seed = [train_seed(settings, s) for s in seeds]
     rows = [row for seed_rows in per_seed for row in seed_rows]
-    baselines = {
-        name: play_games(settings.task, agent_chooser(spec, task.side), settings.baseline_games)
-        for name, spec in (("scripted", "scripted"), ("random", "random"))
-        if settings.baseline_games > 0
-    }
+    baselines = measured_baselines(task, settings.baseline_games)
     write_curve(rows, folder)
     plot_curve(rows, baselines, f"{settings.task}: MaskablePPO from scratch", folder / "curve.png")
     finals = [seed_rows[-1] for seed_rows in per_seed]
@@ -312,6 +378,7 @@ def run(settings: Settings) -> dict[str, Any]:
         "minutes": settings.minutes,
         "seeds": seeds,
         "network": getattr(settings, "network", "mlp"),
+        "train_shaping": settings.train_shaping,
         "final": finals,
         "final_win_rate": float(np.mean([f["win_rate"] for f in finals])),
         "baselines": baselines,

@@ -41,6 +41,7 @@ class Campaign:
     adventures: list[str] = field(default_factory=list)
     seed: int = 0
     max_turns: int = 100
+    variant: object = None  # the rules variant of every game (content.variants.Variant; None: as written)
     # --- progress ---
     index: int = 0  # the adventure being played
     attempt: int = 0  # attempts at it so far
@@ -85,6 +86,7 @@ class Campaign:
             seed=seed,
             max_turns=self.max_turns,
             carried=carried,
+            variant=self.variant,
         )
 
     def record(self, game: Game, pick=None) -> None:
