@@ -78,10 +78,11 @@ is completed with every primary goal met, ``reward_completed_without_goal`` (0) 
 hero walked out without them, ``reward_failed`` (-1) when it fails (every hero dead; a party that met
 the final adventure's primary goals and died has completed it), ``reward_truncated`` (0) at the turn
 cap; the DM gets the opposite. Optional shaping, off by default: ``shaping={"damage": w, "kills": w,
-"treasure": w, "exploration": w, "doors": w, "exits": w}`` adds to the heroes' reward ``w`` per point
-of damage dealt to a monster and ``-w`` per point taken, ``w`` per monster slain and ``-w`` per hero
-death, ``w`` per item a hero takes, ``w`` per area revealed, ``w`` per door opened, ``w`` per hero
-who leaves the dungeon; the DM gets the negative (the game stays zero-sum). Rewards
+"treasure": w, "exploration": w, "doors": w, "exits": w, "squares": w}`` adds to the heroes' reward
+``w`` per point of damage dealt to a monster and ``-w`` per point taken, ``w`` per monster slain and
+``-w`` per hero death, ``w`` per item a hero takes, ``w`` per area revealed, ``w`` per door opened,
+``w`` per hero who leaves the dungeon, ``w`` per square a hero steps into that no hero had stood on
+before in the game (``squares``); the DM gets the negative (the game stays zero-sum). Rewards
 accumulate as PettingZoo's ``_cumulative_rewards``: an agent collects with ``last()`` what came since
 it last acted, so every hero's episode return is the team's return, whenever it stopped acting.
 The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``.
@@ -170,8 +171,8 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
   a row id), ``items`` / ``spells`` ``own_items`` / ``own_spells``; 25,083 floats became 17,061;
   the observation Box's ``high`` is 1 except for the id columns. New ``observation_format="dict"``.
   Policies trained on v0 play on through ``agents/observation_v0.py``.
-- v1, revised 2026-12-01 (issue 16): the ``campaign`` option; the shaping terms ``doors`` and
-  ``exits``.
+- v1, revised 2026-12-01 (issue 16): the ``campaign`` option; the shaping terms ``doors``,
+  ``exits`` and ``squares``.
 """
 
 from __future__ import annotations
@@ -394,6 +395,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._hero_kept = 0  # entries before this one no reward or info reads any more: None
         self._hero_lens = HeroLens(game)
         self._lens_at = 0  # events the lens has folded, when it is not kept up at every step
+        self._squares_seen: set[tuple[int, int]] = set()  # the shaping term ``squares``: stood on
         log = self._hero_log
         if self._judge:
             log.extend(self._hero_lens.view(game.events_since(0)))
@@ -576,7 +578,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         """The shaping reward of this step's events as heroes know them (None: not known), so that
         the heroes' reward never counts what happens out of their sight
         (:func:`dungeon_env.rewards.shaping_reward` with the options' weights)."""
-        return shaping_reward(events, self.shaping)
+        return shaping_reward(events, self.shaping, self._squares_seen)
 
     # ----- the rest of the public surface -----
     @property

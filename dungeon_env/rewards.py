@@ -18,6 +18,8 @@ Two parts, both in the heroes' terms:
   | ``exploration`` | ``+w`` per area revealed (``reveal``) |
   | ``doors`` | ``+w`` per door opened (``door_opened``) |
   | ``exits`` | ``+w`` per hero who leaves the dungeon (``exit``) |
+  | ``squares`` | ``+w`` per square a hero steps into that no hero had stood on before in this game |
+    (``move``; the squares so far are the caller's ``squares_seen`` set) |
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-SHAPING_TERMS = ("damage", "kills", "treasure", "exploration", "doors", "exits")
+SHAPING_TERMS = ("damage", "kills", "treasure", "exploration", "doors", "exits", "squares")
 OUTCOMES = ("completed", "completed_without_goal", "failed", "truncated")
 
 
@@ -70,12 +72,23 @@ def check_shaping(shaping) -> dict[str, float] | None:
     return {k: float(v) for k, v in shaping.items()}
 
 
-def shaping_reward(events: Iterable[dict | None], weights: Mapping[str, float]) -> float:
+def shaping_reward(
+    events: Iterable[dict | None], weights: Mapping[str, float], squares_seen: set | None = None
+) -> float:
     """The heroes' shaping reward for ``events`` (one step's events as heroes know them; None: an
-    event they do not know, which earns nothing) under ``weights`` (a missing term weighs 0)."""
+    event they do not know, which earns nothing) under ``weights`` (a missing term weighs 0).
+    ``squares_seen``: the squares heroes have stood on so far in the game, which the ``squares``
+    term reads and adds to (one set per game; None: the term earns nothing)."""
     total = 0.0
     for e in filter(None, events):
         kind = e["type"]
+        if kind == "move" and squares_seen is not None and str(e.get("unit")).startswith("hero_"):
+            squares_seen.add(tuple(e["from"]))
+            square = tuple(e["to"])
+            if square not in squares_seen:
+                squares_seen.add(square)
+                total += weights.get("squares", 0.0)
+            continue
         if kind == "damage":
             sign = -1.0 if e["unit"].startswith("hero_") else 1.0
             total += sign * weights.get("damage", 0.0) * e["amount"]

@@ -307,14 +307,14 @@ def _play_out(game, heroes, dm, side: str, weights: Mapping[str, float] | None) 
     lens, seen = (HeroLens(game), game.n_events) if weights else (None, 0)
     if lens is not None:
         lens.view(game.events_since(0))
-    steps, shaping = 0, 0.0
+    steps, shaping, squares = 0, 0.0, set()
     while not game.over:
         steps += (game.agent == "dm") == (side == "dm")
         game.apply(int((dm if game.agent == "dm" else heroes).choose(game)))
         if lens is not None:
             new = game.events_since(seen)
             seen += len(new)
-            shaping += shaping_reward(lens.view(new), weights)
+            shaping += shaping_reward(lens.view(new), weights, squares)
     return steps, shaping
 
 

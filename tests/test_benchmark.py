@@ -12,9 +12,20 @@ from pathlib import Path
 
 import pytest
 
+from dungeon_env.tasks import TASKS
+
 pytest.importorskip("sb3_contrib")
 
-from training.benchmark import EVAL_SEED, agent_chooser, play_games, table_markdown  # noqa: E402
+from training.benchmark import (  # noqa: E402
+    EVAL_SEED,
+    agent_chooser,
+    at_budget,
+    main,
+    play_games,
+    reached_scripted,
+    table_markdown,
+    training_kwargs,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,8 +55,40 @@ def test_a_tiny_benchmark_run_writes_its_curve_and_summary(tmp_path):
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["task"] == "heroes/exit-doors" and len(summary["final"]) == 2
     assert set(summary["baselines"]) == {"scripted", "random"}
-    table = table_markdown(tmp_path)
-    assert "`heroes/exit-doors`" in table and "2 seeds" in table
+    assert summary["eval_policy"] == "sampled"
+    table = table_markdown(tmp_path).splitlines()
+    (row,) = [r for r in table if r.startswith("| `heroes/exit-doors`")]
+    assert "2 seeds" in row and "100%" in row  # the card's scripted score
+    (other,) = [r for r in table if r.startswith("| `heroes/walk-out`")]
+    assert "not run" in other
+    assert len(table) == 2 + len(TASKS)
+
+
+def _row(seed: int, steps: int, seconds: float, rate: float, games: int = 10) -> dict:
+    return {"task": "t", "seed": seed, "steps": steps, "seconds": seconds, "win_rate": rate, "games": games}
+
+
+def test_the_table_reads_each_seed_at_the_budget_and_pools_the_seeds():
+    rows = [_row(1, 0, 0, 0.0), _row(1, 100_002, 600, 0.5), _row(1, 200_000, 1200, 0.9)]
+    assert at_budget(rows, 100_000)["win_rate"] == 0.5
+    assert at_budget(rows, 1_000_000) is None  # stopped before
+    seeds = {1: rows, 2: [_row(2, 0, 0, 0.0), _row(2, 100_000, 650, 0.7), _row(2, 200_000, 1300, 1.0)]}
+    assert reached_scripted(seeds, 0.9) == "yes: 200k steps, 21.7 min"  # (9 + 10) / 20 >= 0.9
+    assert reached_scripted(seeds, 0.99) == "no (best 95%)"
+    late = {s: [dict(r, seconds=r["seconds"] * 2) for r in rows] for s, rows in seeds.items()}
+    assert reached_scripted(late, 0.9) == "no (best 60%)"  # 200k steps came after 30 minutes
+
+
+def test_training_shaping_adds_to_the_tasks_and_bad_options_are_refused():
+    kwargs = training_kwargs(TASKS["heroes/trapped-corridor"], "damage=0.05,exits=0.3")
+    assert kwargs["shaping"] == {"damage": 0.1, "exits": 0.3}
+    assert TASKS["heroes/trapped-corridor"].options["shaping"]["damage"] == 0.05  # the task is unchanged
+    with pytest.raises(SystemExit, match="unknown term 'gold'"):
+        training_kwargs(TASKS["heroes/walk-out"], "gold=1")
+    with pytest.raises(SystemExit, match="not name=weight"):
+        training_kwargs(TASKS["heroes/walk-out"], "exits=lots")
+    with pytest.raises(SystemExit, match="--adventure, --max-turns: a task fixes the game"):
+        main(["--task", "heroes/walk-out", "--adventure", "goblin_warrens", "--max-turns", "5"])
 
 
 def test_baselines_play_the_learning_side_on_held_out_seeds():

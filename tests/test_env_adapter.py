@@ -124,6 +124,24 @@ def test_shaping_reward_of_each_term():
     assert shaping_reward([{"type": "reveal", "area": "B"}], WEIGHTS) == 2.0
 
 
+def test_shaping_reward_doors_exits_and_new_squares():
+    weights = {"doors": 0.5, "exits": 0.25, "squares": 0.125}
+    assert shaping_reward([{"type": "door_opened", "door": 3, "by": "hero_0"}], weights) == 0.5
+    assert shaping_reward([{"type": "exit", "unit": "hero_2"}], weights) == 0.25
+    seen: set = set()
+    steps = [
+        {"type": "move", "unit": "hero_0", "from": [1, 1], "to": [1, 2]},  # new: +0.125
+        {"type": "move", "unit": "hero_0", "from": [1, 2], "to": [1, 1]},  # back to its start: 0
+        {"type": "move", "unit": "hero_1", "from": [0, 1], "to": [1, 2]},  # another hero stood there: 0
+        {"type": "move", "unit": "m0", "from": [5, 5], "to": [5, 6]},  # a monster: 0
+        {"type": "move", "unit": None, "from": None, "to": None},  # a move heroes do not see: 0
+        {"type": "move", "unit": "hero_1", "from": [1, 2], "to": [1, 3]},  # new: +0.125
+    ]
+    assert shaping_reward(steps, weights, seen) == 0.25
+    assert seen == {(1, 1), (1, 2), (0, 1), (1, 3)}
+    assert shaping_reward(steps, weights) == 0.0  # no set of squares: the term earns nothing
+
+
 def test_shaping_reward_sums_a_step_and_ignores_unknown_events_and_other_types():
     step = [
         {"type": "damage", "unit": "m0", "amount": 4},  # +1.0
@@ -159,7 +177,15 @@ def test_check_shaping():
         check_shaping({"gold": 1.0, "kills": 1.0})
     with pytest.raises(ValueError, match="must be a dict"):
         check_shaping([("kills", 1.0)])
-    assert rewards.SHAPING_TERMS == ("damage", "kills", "treasure", "exploration", "doors", "exits")
+    assert rewards.SHAPING_TERMS == (
+        "damage",
+        "kills",
+        "treasure",
+        "exploration",
+        "doors",
+        "exits",
+        "squares",
+    )
 
 
 def test_outcome_reward_of_each_ending():

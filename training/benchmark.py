@@ -8,7 +8,8 @@ on held-out seeds as it learns, against the scripted and random agents of the sa
 For each seed it trains on ``RoleEnv`` copies of the task (the side the task names, against its
 default opponent) with the board-seeing network (``training.features``, ``--network``), and every
 ``--eval-every`` env steps plays ``--eval-games`` games on held-out seeds (``10**6 + k``, never a
-training seed) with the greedy policy. It writes into ``--out/<task>/``:
+training seed) with the policy sampled as in training (``--greedy``: its most likely action). It
+writes into ``--out/<task>/``:
 
 - ``curve.csv``: one row per evaluation (seed, env steps, wall seconds, the learning side's win
   rate: the heroes' is completed with every primary goal met, the DM's every hero dead; the share
@@ -18,8 +19,11 @@ training seed) with the greedy policy. It writes into ``--out/<task>/``:
 - ``summary.json``: per seed the final evaluation (with its 95% Wilson interval) and the time, the
   baselines (same held-out seeds), the machine.
 
-``--table DIR`` reads every ``summary.json`` under DIR and prints the Markdown table of
-docs/BENCHMARK.md (random, scripted and PPO per task, with 95% intervals, the wall time).
+``--table DIR`` reads every seed's curve under DIR (``<task>/seed<k>/curve.csv``: one command per
+seed or per task, the same ``--out``), redraws each task's ``curve.png`` from all its seeds and
+prints the Markdown table of docs/BENCHMARK.md: every task with its random and scripted scores (the
+task card's), PPO at 100k and 1M env steps (pooled over seeds, 95% Wilson, each seed's rate),
+whether PPO reached the scripted score within 30 minutes of training, and the training done.
 """
 
 from __future__ import annotations
@@ -48,6 +52,9 @@ class Settings(PPOSettings):
 
     task: str = "heroes/one-guard"
     """the task (dungeon_env.tasks.task_names())"""
+    gamma: float = 1.0
+    """discount factor; 1 on the tasks: below 1, a policy that cannot win yet is paid for putting off
+    a certain loss by spending more decisions on each turn"""
     steps: int = 100_000
     """env steps (decisions of the learning side) per seed"""
     minutes: float = 0.0
@@ -60,6 +67,9 @@ class Settings(PPOSettings):
     """env steps between evaluations"""
     eval_games: int = 100
     """games per evaluation, on held-out seeds"""
+    greedy: bool = False
+    """evaluate the greedy policy (its most likely action) instead of sampling from it, as it plays
+    in training; a greedy policy over square-by-square moves often walks to and fro until the turn cap"""
     baseline_games: int = 0
     """games for each baseline (scripted, random) on the same held-out seeds; 0: the task card's
     scores (dungeon_env.tasks.measure, 200 games on those seeds)"""
@@ -69,7 +79,8 @@ class Settings(PPOSettings):
     out: str = "runs/benchmark"
     """folder of the results (a subfolder per task)"""
     table: str = ""
-    """instead of training: print the Markdown table of every summary.json under this folder"""
+    """instead of training: print the Markdown table of every task from the seed curves under this
+    folder (and redraw each task's curve.png from all its seeds)"""
 
 
 # ------------------------------------------------------------------------------------------ playing
@@ -110,11 +121,12 @@ def play_games(task_name: str, choose, games: int, seed: int = EVAL_SEED, **over
     }
 
 
-def model_chooser(model):
-    """The greedy masked policy of a MaskablePPO model, as a ``choose`` for :func:`play_games`."""
+def model_chooser(model, greedy: bool = False):
+    """The masked policy of a MaskablePPO model, sampled (or ``greedy``), as a ``choose`` for
+    :func:`play_games`."""
 
     def choose(env, obs):
-        action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=greedy)
         return int(action)
 
     return choose
@@ -154,13 +166,16 @@ def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder:
         def _evaluate(self) -> None:
             self.train_seconds = time.perf_counter() - self.start - sum(r["eval_seconds"] for r in rows)
             began = time.perf_counter()
-            result = play_games(settings.task, model_chooser(self.model), settings.eval_games)
+            result = play_games(
+                settings.task, model_chooser(self.model, settings.greedy), settings.eval_games
+            )
             rows.append(
                 {
                     "task": settings.task,
                     "seed": seed,
                     "steps": int(self.model.num_timesteps),
                     "seconds": round(self.train_seconds, 2),
+                    "games": settings.eval_games,
                     **{k: result[k] for k in ("win_rate", "win_low", "win_high", "completed", "mean_return")},
                     "eval_seconds": round(time.perf_counter() - began, 2),
                 }
@@ -384,6 +399,7 @@ def run(settings: Settings) -> dict[str, Any]:
         "baselines": baselines,
         "wall_seconds": round(time.perf_counter() - began, 1),
         "eval_games": settings.eval_games,
+        "eval_policy": "greedy" if settings.greedy else "sampled",
         "machine": machine(),
     }
     (folder / "summary.json").write_text(json.dumps(summary, indent=2))
@@ -392,39 +408,134 @@ def run(settings: Settings) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------ the table
+BUDGETS = (100_000, 1_000_000)  # the table's two budgets of env steps
+THIRTY_MINUTES = 1800.0
+
+
+def seed_curves(folder: str | Path) -> dict[str, dict[int, list[dict]]]:
+    """Every seed's curve under ``folder`` (``<task>/seed<k>/curve.csv``, the runs of any number of
+    benchmark commands with the same ``--out``), by task and seed, numbers parsed."""
+    curves: dict[str, dict[int, list[dict]]] = {}
+    for path in sorted(Path(folder).glob("*/seed*/curve.csv")):
+        with path.open() as f:
+            rows = [_parse_row(r) for r in csv.DictReader(f)]
+        if rows and "games" in rows[0]:
+            curves.setdefault(rows[0]["task"], {})[rows[0]["seed"]] = rows
+    return curves
+
+
+def _parse_row(row: dict[str, str]) -> dict:
+    ints = ("seed", "steps", "games")
+    return {k: (v if k == "task" else int(v) if k in ints else float(v)) for k, v in row.items()}
+
+
+def at_budget(rows: list[dict], budget: int) -> dict | None:
+    """A seed's evaluation at ``budget`` env steps (the first at or after it, within 10%), or None
+    when the seed stopped before."""
+    for row in rows:
+        if row["steps"] >= budget:
+            return row if row["steps"] <= 1.1 * budget else None
+    return None
+
+
+def pooled(rows: list[dict]) -> tuple[int, int]:
+    """The wins and games of evaluations pooled over seeds."""
+    wins = sum(round(r["win_rate"] * r["games"]) for r in rows)
+    return wins, sum(r["games"] for r in rows)
+
+
+def _pooled_cell(rows: list[dict]) -> str:
+    wins, games = pooled(rows)
+    low, high = wilson_interval(wins, games)
+    per_seed = ", ".join(f"{r['win_rate']:.0%}" for r in rows)
+    return f"{wins / games:.0%} [{low:.0%}, {high:.0%}] ({per_seed})"
+
+
+def reached_scripted(seeds: dict[int, list[dict]], scripted_low: float) -> str:
+    """When the seeds' evaluations at the same step count, pooled, first reached the scripted side's
+    95% lower bound within 30 minutes of training (every seed), or "no" with the best pooled rate."""
+    curves = list(seeds.values())
+    best = 0.0
+    for i in range(min(len(c) for c in curves)):
+        rows = [c[i] for c in curves]
+        if max(r["seconds"] for r in rows) > THIRTY_MINUTES:
+            break
+        wins, games = pooled(rows)
+        best = max(best, wins / games)
+        if wins / games >= scripted_low and rows[0]["steps"] > 0:
+            minutes = max(r["seconds"] for r in rows) / 60
+            return f"yes: {rows[0]['steps'] / 1000:.0f}k steps, {minutes:.1f} min"
+    return f"no (best {best:.0%})"
+
+
+def _training_cell(seeds: dict[int, list[dict]]) -> str:
+    lasts = [rows[-1] for rows in seeds.values()]
+    steps = min(r["steps"] for r in lasts)
+    minutes = np.mean([r["seconds"] for r in lasts]) / 60
+    evaluating = np.mean([sum(r["eval_seconds"] for r in rows) for rows in seeds.values()]) / 60
+    return (
+        f"{_seeds(len(seeds))}, {steps / 1000:.0f}k+ steps, {minutes:.0f} min "
+        f"(+{evaluating:.0f} min evaluating)"
+    )
+
+
 def _seeds(n: int) -> str:
     return f"{n} seed" if n == 1 else f"{n} seeds"
 
 
-def _cell(result: dict) -> str:
-    return f"{result['win_rate']:.0%} [{result['win_low']:.0%}, {result['win_high']:.0%}]"
+def _score_cell(score) -> str:
+    low, high = score.interval
+    return f"{score.rate:.0%} [{low:.0%}, {high:.0%}]"
 
 
 def table_markdown(folder: str | Path) -> str:
-    """The benchmark table from every ``summary.json`` under ``folder``."""
+    """The benchmark table of every task (``dungeon_env.tasks``): the random and scripted sides (the
+    task card's 200 games), PPO at 100k and 1M env steps pooled over seeds with each seed's rate,
+    whether PPO reached the scripted score within 30 minutes, and the training done; from the seed
+    curves under ``folder`` (:func:`seed_curves`); a task never run says so."""
+    from dungeon_env.tasks import TASKS
+
+    curves = seed_curves(folder)
     rows = [
-        "| task | side | random | scripted | PPO (steps or minutes, seeds) | PPO win rate per seed [95%] | "
-        "train time per seed |",
-        "|---|---|---|---|---|---|---|",
+        "| task | side | random | scripted | PPO at 100k steps [95%] (per seed) | PPO at 1M steps "
+        "| PPO reached the scripted score in 30 min | training per seed |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for path in sorted(Path(folder).rglob("summary.json")):
-        s = json.loads(path.read_text())
-        budget = f"{s['minutes']:g} min" if s.get("minutes") else f"{s['steps']:,} steps"
-        per_seed = "; ".join(_cell(f) for f in s["final"])
-        seconds = np.mean([f["seconds"] for f in s["final"]])
-        base = s.get("baselines", {})
-        seeds = _seeds(len(s["seeds"]))
-        rows.append(
-            f"| `{s['task']}` | {s['side']} | {_cell(base['random']) if 'random' in base else '-'} "
-            f"| {_cell(base['scripted']) if 'scripted' in base else '-'} | {budget}, {seeds} "
-            f"| {per_seed} | {seconds / 60:.1f} min |"
-        )
+    for name, task in TASKS.items():
+        scripted = task.scores["scripted"]
+        cells = [f"`{name}`", task.side, _score_cell(task.scores["random"]), _score_cell(scripted)]
+        seeds = curves.get(name)
+        if not seeds:
+            rows.append("| " + " | ".join(cells + ["not run", "not run", "-", "-"]) + " |")
+            continue
+        for budget in BUDGETS:
+            found = [at_budget(r, budget) for r in seeds.values()]
+            found = [r for r in found if r is not None]
+            cells.append(_pooled_cell(found) if found else "not reached")
+        cells += [reached_scripted(seeds, scripted.interval[0]), _training_cell(seeds)]
+        rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+def plot_all(folder: str | Path) -> list[Path]:
+    """Redraw ``<task>/curve.png`` under ``folder`` from every seed's curve there (runs of one task
+    made by several commands), with the task card's scripted and random scores."""
+    from dungeon_env.tasks import TASKS
+
+    paths = []
+    for name, seeds in seed_curves(folder).items():
+        rows = [row for curve in seeds.values() for row in curve]
+        task = TASKS[name]
+        baselines = {k: {"win_rate": task.scores[k].rate} for k in ("scripted", "random")}
+        path = Path(folder) / _slug(name) / "curve.png"
+        paths.append(plot_curve(rows, baselines, f"{name}: MaskablePPO from scratch", path))
+    return paths
 
 
 def main(argv: list[str] | None = None) -> dict | None:
     settings = parse_settings(Settings, argv)
     if settings.table:
+        plot_all(settings.table)
         print(table_markdown(settings.table))
         return None
     return run(settings)

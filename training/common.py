@@ -373,6 +373,58 @@ def progress_callback(
     return ProgressCallback()
 
 
+class CountProgress:
+    """Progress of a job counted in units (games): a rich bar on a terminal, else a line 5 s in, then
+    at every 10% or minute, each with the pace and the time left at it. ``advance(n)`` after each
+    batch; ``close()`` at the end (prints the last line)."""
+
+    def __init__(self, total: int, description: str, unit: str = "games", enabled: bool = True) -> None:
+        self.total, self.description, self.unit = total, description, unit
+        self.done, self._start = 0, time.perf_counter()
+        self._line_at, self._next_share = self._start + 5.0, 0.1
+        self._bar = self._task = None
+        if enabled and sys.stdout.isatty():
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self._bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(description, total=total)
+        self.enabled = enabled
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        if self._bar is not None:
+            self._bar.update(self._task, completed=self.done)
+        elif self.enabled and (
+            self.done >= self._next_share * self.total or time.perf_counter() >= self._line_at
+        ):
+            self._line()
+
+    def _line(self) -> None:
+        seconds = max(time.perf_counter() - self._start, 1e-9)
+        left = (self.total - self.done) * seconds / max(self.done, 1)
+        print(
+            f"{self.description}: {self.done}/{self.total} {self.unit}, "
+            f"{self.done / seconds:.1f} {self.unit}/s, about {left / 60:.1f} min left",
+            flush=True,
+        )
+        while self._next_share * self.total <= self.done:
+            self._next_share += 0.1
+        self._line_at = time.perf_counter() + 60.0
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+        elif self.enabled and self.done:
+            self._line()
+
+
 def learn_or_save(model, total_steps: int, callback, run_dir: Path, name: str, **learn_kwargs) -> bool:
     """``model.learn(total_steps, callback)``; on Ctrl-C, save the model as it is to
     ``run_dir/<name>_interrupted.zip`` and say so instead of printing a traceback. True if the

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from dungeon_env.aec import raw_env
-from training.common import EnvSettings, make_agent, parse_settings
+from training.common import CountProgress, EnvSettings, make_agent, parse_settings
 
 ENDS = ("completed_with_goals", "walked_out", "failed", "truncated")
 END_TEXT = {
@@ -68,6 +68,8 @@ class Settings(EnvSettings):
     """processes to play in (1: in this process)"""
     json_out: str = ""
     """also write the counts and intervals to this JSON file ('' for none)"""
+    progress: bool = True
+    """show the games played and the time left (a bar on a terminal, else a line every 10% or minute)"""
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -113,6 +115,10 @@ def play_games(heroes_agent: Any, dm_agent: Any, env_kwargs: dict[str, Any], see
     return counts
 
 
+def _play_chunk_here(args: tuple) -> Counter:
+    return play_games(*args)
+
+
 def _play_chunk(args: tuple) -> Counter:
     if importlib.util.find_spec("torch"):  # checkpoint agents: one thread per worker process
         import torch
@@ -128,18 +134,31 @@ def evaluate(
     games: int,
     seed: int = 0,
     workers: int = 1,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Play ``games`` games (in ``workers`` processes) and return both win rates and how the games
-    ended, as counts, rates and Wilson intervals."""
+    ended, as counts, rates and Wilson intervals; ``progress``: show the games done and the time
+    left (``training.common.CountProgress``)."""
     seeds = [seed + i for i in range(games)]
-    if workers <= 1:
-        counts = play_games(heroes_agent, dm_agent, env_kwargs, seeds)
-    else:
-        chunks = [seeds[i::workers] for i in range(workers) if seeds[i::workers]]
-        context = multiprocessing.get_context("forkserver")
-        with ProcessPoolExecutor(len(chunks), mp_context=context) as pool:
-            parts = pool.map(_play_chunk, [(heroes_agent, dm_agent, env_kwargs, c) for c in chunks])
-            counts = sum(parts, Counter())
+    size = max(1, min(25, math.ceil(games / (4 * max(workers, 1)))))  # a line or a bar step per chunk
+    chunks = [seeds[i : i + size] for i in range(0, games, size)]
+    jobs = [(heroes_agent, dm_agent, env_kwargs, c) for c in chunks]
+    bar = CountProgress(games, f"{heroes_agent} vs {dm_agent}", enabled=progress)
+    counts: Counter = Counter()
+    try:
+        if workers <= 1:
+            parts = map(_play_chunk_here, jobs)
+            for chunk, part in zip(chunks, parts, strict=True):
+                counts += part
+                bar.advance(len(chunk))
+        else:
+            context = multiprocessing.get_context("forkserver")
+            with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
+                for chunk, part in zip(chunks, pool.map(_play_chunk, jobs), strict=True):
+                    counts += part
+                    bar.advance(len(chunk))
+    finally:
+        bar.close()
     ends = list(ENDS) + sorted(set(counts) - set(ENDS))
     wins = {name: sum(counts[e] for e in kinds) for name, kinds in WIN_RATES.items()}
     return {
@@ -191,6 +210,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         settings.games,
         seed=settings.seed,
         workers=settings.workers,
+        progress=settings.progress,
     )
     print(format_table(result))
     print(f"({time.perf_counter() - start:.1f} s)")
