@@ -18,6 +18,7 @@ pytest.importorskip("sb3_contrib")
 
 from training.benchmark import (  # noqa: E402
     EVAL_SEED,
+    HERO_TRAINING_SHAPING,
     agent_chooser,
     at_budget,
     main,
@@ -83,6 +84,10 @@ def test_training_shaping_adds_to_the_tasks_and_bad_options_are_refused():
     kwargs = training_kwargs(TASKS["heroes/trapped-corridor"], "damage=0.05,exits=0.3")
     assert kwargs["shaping"] == {"damage": 0.1, "exits": 0.3}
     assert TASKS["heroes/trapped-corridor"].options["shaping"]["damage"] == 0.05  # the task is unchanged
+    auto = training_kwargs(TASKS["heroes/walk-out"], "auto")["shaping"]
+    assert auto == {k: float(v) for k, v in (p.split("=") for p in HERO_TRAINING_SHAPING.split(","))}
+    assert "shaping" not in training_kwargs(TASKS["dm/ambush"], "auto")  # the DM trains on its rewards
+    assert "shaping" not in training_kwargs(TASKS["heroes/walk-out"], "")
     with pytest.raises(SystemExit, match="unknown term 'gold'"):
         training_kwargs(TASKS["heroes/walk-out"], "gold=1")
     with pytest.raises(SystemExit, match="not name=weight"):
