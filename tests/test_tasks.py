@@ -230,19 +230,21 @@ def test_gymnasium_checker_passes_on_a_task():
         check_env(make_task_gym("dm/ambush"), skip_render_check=True)
 
 
-def test_measure_returns_what_the_env_pays():
+@pytest.mark.parametrize("name", ["heroes/trapped-corridor", "heroes/campaign"])
+def test_measure_returns_what_the_env_pays(name):
     """``measure`` plays on the bare engine; the same game through the env (same seed, agents seeded
-    alike) pays the same return, shaping included."""
+    alike) pays the same return, shaping included; a campaign's adventures alike."""
     from agents import ScriptedDM, ScriptedHeroes
     from dungeon_env.tasks import _agent_seeds
 
-    name = "heroes/trapped-corridor"
-    expected = measure(name, "scripted", games=1, seed=HELD_OUT_SEED).mean_return
+    seed = HELD_OUT_SEED if name == "heroes/trapped-corridor" else 1  # a campaign of 3 adventures
+    score = measure(name, "scripted", games=1, seed=seed)
+    expected = score.mean_return
     env = make_task(name)
     heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env)
-    for agent, seed in zip((heroes, dm), _agent_seeds(HELD_OUT_SEED), strict=True):
-        agent.seed(seed)
-    env.reset(seed=HELD_OUT_SEED)
+    for agent, agent_seed in zip((heroes, dm), _agent_seeds(seed), strict=True):
+        agent.seed(agent_seed)
+    env.reset(seed=seed)
     total = 0.0
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _info = env.last()
@@ -250,7 +252,12 @@ def test_measure_returns_what_the_env_pays():
             total += reward
         player = dm if agent == "dm" else heroes
         env.step(None if terminated or truncated else player.act(obs["observation"], obs["action_mask"]))
-    assert total == pytest.approx(expected) and -1.0 < expected < 1.0  # completed, minus the traps
+    assert total == pytest.approx(expected)
+    if name == "heroes/trapped-corridor":
+        assert -1.0 < expected < 1.0  # completed, minus the traps
+    else:
+        history = env.unwrapped.campaign.history
+        assert len(history) > 1 and sum(h["outcome"] == "completed" for h in history) >= 1
 
 
 # ------------------------------------------------------------------------------------------ Gymnasium
