@@ -74,10 +74,17 @@ def test_the_table_reads_each_seed_at_the_budget_and_pools_the_seeds():
     assert at_budget(rows, 100_000)["win_rate"] == 0.5
     assert at_budget(rows, 1_000_000) is None  # stopped before
     seeds = {1: rows, 2: [_row(2, 0, 0, 0.0), _row(2, 100_000, 650, 0.7), _row(2, 200_000, 1300, 1.0)]}
-    assert reached_scripted(seeds, 0.9) == "yes: 200k steps, 21.7 min"  # (9 + 10) / 20 >= 0.9
-    assert reached_scripted(seeds, 0.99) == "no (best 95%)"
+    # pooled (9 + 10) / 20 >= 0.9 at 200k; seed 1 alone at 200k (0.9), seed 2 at 200k (1.0)
+    assert (
+        reached_scripted(seeds, 0.9) == "yes: 200k steps, 21.7 min; seeds alone: 2 of 2 (at 200k, 200k steps)"
+    )
+    assert reached_scripted(seeds, 0.99) == "no (best 95%); seeds alone: 1 of 2 (at 200k steps)"
+    assert (
+        reached_scripted(seeds, 0.6) == "yes: 100k steps, 10.8 min; seeds alone: 2 of 2 (at 200k, 100k steps)"
+    )
     late = {s: [dict(r, seconds=r["seconds"] * 2) for r in rows] for s, rows in seeds.items()}
-    assert reached_scripted(late, 0.9) == "no (best 60%)"  # 200k steps came after 30 minutes
+    assert reached_scripted(late, 0.9) == "no (best 60%); seeds alone: 0 of 2"  # 200k came after 30 min
+    assert reached_scripted({1: rows}, 0.9) == "yes: 200k steps, 20.0 min"
 
 
 def test_training_shaping_adds_to_the_tasks_and_bad_options_are_refused():

@@ -460,9 +460,10 @@ def _pooled_cell(rows: list[dict]) -> str:
 
 def reached_scripted(seeds: dict[int, list[dict]], scripted_low: float) -> str:
     """When the seeds' evaluations at the same step count, pooled, first reached the scripted side's
-    95% lower bound within 30 minutes of training (every seed), or "no" with the best pooled rate."""
+    95% lower bound within 30 minutes of training (every seed), or "no" with the best pooled rate;
+    then how many seeds reached it on their own (an evaluation at or above it) in 30 minutes."""
     curves = list(seeds.values())
-    best = 0.0
+    best, pooled_text = 0.0, ""
     for i in range(min(len(c) for c in curves)):
         rows = [c[i] for c in curves]
         if max(r["seconds"] for r in rows) > THIRTY_MINUTES:
@@ -471,8 +472,25 @@ def reached_scripted(seeds: dict[int, list[dict]], scripted_low: float) -> str:
         best = max(best, wins / games)
         if wins / games >= scripted_low and rows[0]["steps"] > 0:
             minutes = max(r["seconds"] for r in rows) / 60
-            return f"yes: {rows[0]['steps'] / 1000:.0f}k steps, {minutes:.1f} min"
-    return f"no (best {best:.0%})"
+            pooled_text = f"yes: {rows[0]['steps'] / 1000:.0f}k steps, {minutes:.1f} min"
+            break
+    pooled_text = pooled_text or f"no (best {best:.0%})"
+    if len(curves) == 1:
+        return pooled_text
+    alone = [_first_reaching(c, scripted_low) for c in curves]
+    steps = [f"{r['steps'] / 1000:.0f}k" for r in alone if r is not None]
+    return f"{pooled_text}; seeds alone: {len(steps)} of {len(curves)}" + (
+        f" (at {', '.join(steps)} steps)" if steps else ""
+    )
+
+
+def _first_reaching(rows: list[dict], low: float) -> dict | None:
+    for row in rows:
+        if row["seconds"] > THIRTY_MINUTES:
+            return None
+        if row["steps"] > 0 and row["win_rate"] >= low:
+            return row
+    return None
 
 
 def _training_cell(seeds: dict[int, list[dict]]) -> str:
@@ -518,7 +536,8 @@ def table_markdown(folder: str | Path) -> str:
         for budget in BUDGETS:
             found = [at_budget(r, budget) for r in seeds.values()]
             found = [r for r in found if r is not None]
-            cells.append(_pooled_cell(found) if found else "not reached")
+            last = max(rows[-1]["steps"] for rows in seeds.values())
+            cells.append(_pooled_cell(found) if found else f"- (stopped at {last / 1000:.0f}k)")
         cells += [reached_scripted(seeds, scripted.interval[0]), _training_cell(seeds)]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
