@@ -138,3 +138,12 @@ def test_the_campaign_task_measures_campaigns():
     assert dict(score.ends)["truncated"] == 1 and score.mean_return == -1.0
     score = measure("heroes/campaign", "scripted", games=2, seed=1)
     assert sum(v for _, v in score.ends) == 2 and score.mean_turns > 40  # more than one adventure
+
+
+def test_every_adventure_of_a_campaign_plays_the_env_variant():
+    from dungeon_env.content.variants import Variant
+
+    e = env(campaign=[WALK_OUT, EXIT_DOORS], heroes=PARTY, max_turns=15, variant=["light.start=15"])
+    _info, _returns, games = _play(e, seed=1)
+    assert games == [WALK_OUT, EXIT_DOORS]
+    assert e.unwrapped.game.variant == Variant.coerce(["light.start=15"]) != Variant()

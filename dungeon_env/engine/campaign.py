@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dungeon_env.content import adventure_names, load_adventure, load_heroes, load_items
+from dungeon_env.content.variants import Variant
 from dungeon_env.engine.actions import MAX_HEROES, MIN_HEROES
 from dungeon_env.engine.game import Game
 from dungeon_env.engine.state import CORPSE_OUT, EXITED
@@ -41,7 +42,7 @@ class Campaign:
     adventures: list[str] = field(default_factory=list)
     seed: int = 0
     max_turns: int = 100
-    variant: object = None  # the rules variant of every game (content.variants.Variant; None: as written)
+    variant: Variant | None = None  # the rules variant of every game (None: the rules as written)
     # --- progress ---
     index: int = 0  # the adventure being played
     attempt: int = 0  # attempts at it so far
