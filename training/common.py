@@ -353,7 +353,7 @@ def progress_callback(
                 rate = f"{done / seconds:.0f}"
                 self._bar.update(self._task, completed=done, rate=rate, stats=self._stats())
             elif done >= self._next_share * total_steps or time.perf_counter() >= self._line_at:
-                left = (total_steps - done) / max(done / seconds, 1e-9)
+                left = max(total_steps - done, 0) / max(done / seconds, 1e-9)
                 if minutes:
                     left = max(min(left, 60 * minutes - seconds), 0.0)
                 print(
@@ -408,7 +408,7 @@ class CountProgress:
 
     def _line(self) -> None:
         seconds = max(time.perf_counter() - self._start, 1e-9)
-        left = (self.total - self.done) * seconds / max(self.done, 1)
+        left = max(self.total - self.done, 0) * seconds / max(self.done, 1)
         print(
             f"{self.description}: {self.done}/{self.total} {self.unit}, "
             f"{self.done / seconds:.1f} {self.unit}/s, about {left / 60:.1f} min left",
