@@ -20,10 +20,12 @@ from training.benchmark import (  # noqa: E402
     EVAL_SEED,
     HERO_TRAINING_SHAPING,
     agent_chooser,
+    aim_count,
     at_budget,
     main,
     play_games,
     reached_scripted,
+    scripted_beats_random,
     table_markdown,
     training_kwargs,
 )
@@ -85,6 +87,35 @@ def test_the_table_reads_each_seed_at_the_budget_and_pools_the_seeds():
     late = {s: [dict(r, seconds=r["seconds"] * 2) for r in rows] for s, rows in seeds.items()}
     assert reached_scripted(late, 0.9) == "no (best 60%); seeds alone: 0 of 2"  # 200k came after 30 min
     assert reached_scripted({1: rows}, 0.9) == "yes: 200k steps, 20.0 min"
+
+
+def _write_curve(folder: Path, task: str, seed: int, rates: list[float]) -> None:
+    path = folder / task.replace("/", "-") / f"seed{seed}" / "curve.csv"
+    path.parent.mkdir(parents=True)
+    rows = [
+        _row(seed, 10_000 * i, 60.0 * i, rate) | {"task": task, "eval_seconds": 5.0}
+        for i, rate in enumerate(rates)
+    ]
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_the_aim_counts_only_tasks_where_the_scripted_side_beats_random(tmp_path):
+    assert scripted_beats_random(TASKS["heroes/one-guard"])  # 98% against 0%
+    assert not scripted_beats_random(TASKS["heroes/campaign"])  # 0% against 0%
+    assert not scripted_beats_random(TASKS["dm/warlocks-crypt"])  # 94% against 93%
+    _write_curve(tmp_path, "heroes/walk-out", 1, [0.1, 1.0])
+    _write_curve(tmp_path, "heroes/one-guard", 1, [0.0, 1.0])
+    _write_curve(tmp_path, "heroes/one-guard", 2, [0.0, 0.0])  # pooled 50%: not reached
+    _write_curve(tmp_path, "heroes/campaign", 1, [0.0, 0.0])  # "reaches" 0%, and is not counted
+    _write_curve(tmp_path, "dm/ambush", 1, [0.1, 0.1])  # below the scripted 17%
+    count = aim_count(tmp_path)
+    assert count["heroes"] == {"tasks": 15, "run": 3, "counted": 2, "pooled": 1, "majority": 1}
+    assert count["dm"] == {"tasks": 7, "run": 1, "counted": 1, "pooled": 0, "majority": 0}
+    (row,) = [r for r in table_markdown(tmp_path).splitlines() if r.startswith("| `heroes/campaign`")]
+    assert "not counted: the scripted side is no better than random here (yes: 10k steps" in row
 
 
 def test_training_shaping_adds_to_the_tasks_and_bad_options_are_refused():
