@@ -220,7 +220,7 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
     seed_everything(seed, settings.torch_deterministic)
     if settings.torch_threads > 0:
         torch.set_num_threads(settings.torch_threads)
-    folder = Path(settings.out) / _slug(settings.task) / f"seed{seed}"
+    folder = Path(settings.out) / task_slug(settings.task) / f"seed{seed}"
     folder.mkdir(parents=True, exist_ok=True)
     vec = make_vec_env(
         task.side,
@@ -267,7 +267,8 @@ def training_kwargs(task, train_shaping: str) -> dict[str, Any]:
     return kwargs | {"shaping": shaping}
 
 
-def _slug(task: str) -> str:
+def task_slug(task: str) -> str:
+    """A task's folder and file name: heroes/one-guard -> heroes-one-guard."""
     return task.replace("/", "-")
 
 
@@ -377,7 +378,7 @@ def run(settings: Settings) -> dict[str, Any]:
     check_unused_options(settings)
     task = TASKS[settings.task]
     seeds = [int(s) for s in settings.seeds.split(",") if s.strip()]
-    folder = Path(settings.out) / _slug(settings.task)
+    folder = Path(settings.out) / task_slug(settings.task)
     folder.mkdir(parents=True, exist_ok=True)
     began = time.perf_counter()
     if settings.workers > 1 and len(seeds) > 1:
@@ -604,7 +605,7 @@ def plot_all(folder: str | Path) -> list[Path]:
         rows = [row for curve in seeds.values() for row in curve]
         task = TASKS[name]
         baselines = {k: {"win_rate": task.scores[k].rate} for k in ("scripted", "random")}
-        path = Path(folder) / _slug(name) / "curve.png"
+        path = Path(folder) / task_slug(name) / "curve.png"
         paths.append(plot_curve(rows, baselines, f"{name}: MaskablePPO from scratch", path))
     return paths
 

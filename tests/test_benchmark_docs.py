@@ -1,0 +1,64 @@
+"""training.benchmark_docs: the measured blocks of README.md and docs/BENCHMARK.md are rewritten from
+the seed curves and the hand-written text around them is kept."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from training.benchmark_docs import replace_block, update_docs  # noqa: E402
+
+
+def test_a_block_is_replaced_between_its_markers_and_the_rest_kept():
+    text = "intro\n<!-- benchmark:table -->\nold\n<!-- /benchmark:table -->\nafter\n"
+    assert replace_block(text, "table", "new\n") == (
+        "intro\n<!-- benchmark:table -->\nnew\n<!-- /benchmark:table -->\nafter\n"
+    )
+    assert replace_block("no markers", "table", "new") == "no markers"
+    with pytest.raises(ValueError, match="README.md: expected one <!-- benchmark:aim --> and then one"):
+        replace_block("<!-- benchmark:aim --> and no end", "aim", "x", "README.md")
+
+
+def _curve(runs: Path, task: str, seed: int, rates: list[float]) -> None:
+    path = runs / task.replace("/", "-") / f"seed{seed}" / "curve.csv"
+    path.parent.mkdir(parents=True)
+    fields = ["task", "seed", "steps", "seconds", "games", "win_rate", "eval_seconds"]
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(fields)
+        for i, rate in enumerate(rates):
+            writer.writerow([task, seed, 100_000 * i, 600 * i, 10, rate, 5.0])
+
+
+def test_the_docs_get_the_table_the_aim_and_the_curves(tmp_path):
+    runs, root = tmp_path / "runs", tmp_path / "repo"
+    _curve(runs, "heroes/walk-out", 1, [0.1, 1.0])
+    _curve(runs, "heroes/walk-out", 2, [0.0, 0.9])
+    (root / "docs" / "benchmark").mkdir(parents=True)
+    (root / "docs" / "benchmark" / "heroes-gone.png").write_bytes(b"an old curve")
+    (root / "README.md").write_text("# kept\n<!-- benchmark:table -->\n<!-- /benchmark:table -->\n")
+    blocks = "".join(f"<!-- benchmark:{n} -->\nold\n<!-- /benchmark:{n} -->\n" for n in ("aim", "curves"))
+    (root / "docs" / "BENCHMARK.md").write_text("hand text\n" + blocks)
+    written = update_docs(runs, root)
+    assert sorted(p.name for p in written) == ["BENCHMARK.md", "README.md"]
+    readme = (root / "README.md").read_text()
+    assert readme.startswith("# kept\n<!-- benchmark:table -->\n| task | side |")
+    (row,) = [r for r in readme.splitlines() if r.startswith("| `heroes/walk-out`")]
+    assert "95% [" in row and "(100%, 90%)" in row  # pooled 19 of 20, each seed's rate
+    bench = (root / "docs" / "BENCHMARK.md").read_text()
+    assert bench.startswith("hand text\n") and "old" not in bench
+    assert "![heroes/walk-out](benchmark/heroes-walk-out.png)" in bench
+    assert "- **heroes:** 15 tasks, 1 run" in bench
+    pictures = sorted(p.name for p in (root / "docs" / "benchmark").iterdir())
+    assert pictures == ["heroes-walk-out.csv", "heroes-walk-out.png"]  # the old curve is gone
+    merged = list(csv.DictReader((root / "docs" / "benchmark" / "heroes-walk-out.csv").open()))
+    assert {r["seed"] for r in merged} == {"1", "2"} and len(merged) == 4
+
+
+def test_no_curves_is_a_clear_error(tmp_path):
+    with pytest.raises(SystemExit, match="no benchmark curves"):
+        update_docs(tmp_path, tmp_path)
