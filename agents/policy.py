@@ -9,8 +9,10 @@ greedily.
 
 Two kinds of checkpoint are played, told apart by the model's observation size:
 
-- *plain*: the policy reads the env's flat observation; ``act(observation, mask)`` needs nothing
-  else, so the agent works as a ``RoleEnv`` opponent or in an AEC loop as it is;
+- *plain*: the policy reads the env's flat observation, or its dict format (a checkpoint trained
+  with ``observation_format="dict"``, ``MultiInputPolicy``); ``act(observation, mask)`` takes
+  either format whatever the checkpoint reads and needs nothing else, so the agent works as a
+  ``RoleEnv`` opponent or in an AEC loop as it is;
 - *advised* (``agents.advised``; the bundled policies are): the policy also reads its scripted
   advisor's choice, which needs the engine's game: pass ``env=`` or ``game=`` (or ``bind`` later),
   as for the scripted agents.
@@ -39,6 +41,7 @@ from agents import observation_v0
 from agents.advised import ADVISED_SIZE, AdvisedObserver, role_of
 from agents.base import find_game
 from agents.obs_layout import Translator, advised_size, load_layout, v0_layout
+from dungeon_env.observation import as_dict, as_flat
 
 POLICY_DIR = Path(__file__).parent / "policies"
 ROLES = ("heroes", "dm")
@@ -55,6 +58,26 @@ def default_path(role: str) -> Path:
 def recorded_layouts() -> list[dict]:
     """The older observation layouts shipped beside the policies (``layout_<commit>.json``)."""
     return [load_layout(path) for path in sorted(POLICY_DIR.glob("layout_*.json"))]
+
+
+def _is_dict_space(space) -> bool:
+    import gymnasium
+
+    return isinstance(space, gymnasium.spaces.Dict)
+
+
+def _check_dict_space(space, path: Path) -> None:
+    """A dict checkpoint must read today's pieces, each of today's size."""
+    from dungeon_env.observation import DICT_PIECES, dict_high
+
+    high = dict_high()
+    sizes = {k: int(np.prod(v.shape)) for k, v in space.spaces.items()}
+    wanted = {k: int(high[k].size) for k in DICT_PIECES}
+    if sizes != wanted:
+        raise ValueError(
+            f"{path.name} reads a dict observation with the pieces {sizes}; today's dict format has "
+            f"{wanted} (older layouts are played only from flat checkpoints)"
+        )
 
 
 def layout_for(size: int) -> tuple[dict | None, bool]:
@@ -106,6 +129,7 @@ class PolicyAgent:
         self._plain = None  # an Observer, for choose() with a plain checkpoint
         self._layout: dict | None = None  # an older layout the checkpoint was trained on (None: today's)
         self._is_advised = False
+        self._reads_dict = False  # the checkpoint reads the dict observation format
         self._old_plain: Translator | None = None  # a plain checkpoint of an older layout
         self.bind(env=env, game=game)
         self.seed(seed)
@@ -134,7 +158,11 @@ class PolicyAgent:
                     "pip install torch==2.13.0, then pip install -e '.[training]'"
                 ) from err
             model = MaskablePPO.load(str(self.path), device="cpu")
-            self._layout, self._is_advised = layout_for(int(np.prod(model.observation_space.shape)))
+            self._reads_dict = _is_dict_space(model.observation_space)
+            if self._reads_dict:
+                _check_dict_space(model.observation_space, self.path)
+            else:
+                self._layout, self._is_advised = layout_for(int(np.prod(model.observation_space.shape)))
             if self._is_advised:
                 self._advised = AdvisedObserver(self.role, self._seed, self._layout)
             elif self._layout is not None:
@@ -172,15 +200,17 @@ class PolicyAgent:
 
     # ----- playing -----
     def act(self, observation, action_mask=None) -> int:
+        """The action for an observation of the env in either format (``{"observation": flat,
+        "action_mask": ...}``, a dict-format observation, or a bare vector with ``action_mask``)."""
         if isinstance(observation, dict):
             if action_mask is None:
                 action_mask = observation["action_mask"]
-            observation = observation["observation"]
+            observation = observation["observation"] if "observation" in observation else as_flat(observation)
         observation = np.asarray(observation, np.float32)
-        size = int(np.prod(self.model.observation_space.shape))
+        _ = self.model  # loaded: its layout is known
         if self._layout is not None:  # an older layout: its observation is built from the game (v0)
             observation = self.observe(self.game)[0]
-        elif self.advised and observation.shape != (size,):
+        elif self.advised and observation.shape != (ADVISED_SIZE,):
             observation = self._advised.from_flat(observation, self.game)
         return self._pick(observation, np.asarray(action_mask).astype(bool))
 
@@ -217,7 +247,11 @@ class PolicyAgent:
 
         policy = self.model.policy
         with torch.inference_mode():
-            tensor = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
+            if self._reads_dict:
+                pieces = as_dict(np.asarray(observation, np.float32))
+                tensor = {k: torch.as_tensor(v).unsqueeze(0) for k, v in pieces.items()}
+            else:
+                tensor = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
             features = policy.extract_features(tensor)
             if isinstance(features, tuple):  # separate actor and critic feature extractors
                 features = features[0]

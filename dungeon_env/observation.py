@@ -337,7 +337,7 @@ def unflatten(obs) -> dict[str, np.ndarray]:
     """The named pieces (views, no copies for a flat vector) of an observation in either format:
     a flat vector, ``{"observation": flat, ...}``, a ``state()``, or a dict-format observation."""
     if isinstance(obs, dict) and "context" in obs:
-        flat = np.concatenate([np.asarray(obs[name], np.float32).ravel() for name in DICT_PIECES])
+        flat = as_flat(obs)
     else:
         flat = obs["observation"] if isinstance(obs, dict) else obs
     return OBS_SPEC.views(np.asarray(flat))
@@ -349,6 +349,12 @@ def as_dict(flat: np.ndarray) -> dict[str, np.ndarray]:
     out = {name: views[name] for name in TABLES}
     out["context"] = flat[_CONTEXT]
     return out
+
+
+def as_flat(pieces: dict[str, np.ndarray]) -> np.ndarray:
+    """A dict-format observation (its ``DICT_PIECES``; other keys such as ``action_mask`` are
+    ignored) as the flat vector: the inverse of :func:`as_dict`."""
+    return np.concatenate([np.asarray(pieces[name], np.float32).ravel() for name in DICT_PIECES])
 
 
 def dict_high() -> dict[str, np.ndarray]:

@@ -15,6 +15,8 @@ from gymnasium import spaces  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.logger import Logger  # noqa: E402
 
+from agents.base import find_game  # noqa: E402
+from agents.policy import PolicyAgent, _check_dict_space  # noqa: E402
 from dungeon_env.observation import CCOL, FCOL, OBS_SPEC, PLANE, as_dict  # noqa: E402
 from dungeon_env.wrappers import RoleEnv  # noqa: E402
 from training.common import make_vec_env  # noqa: E402
@@ -184,6 +186,24 @@ def test_maskable_ppo_with_the_board_network_learns_saves_reloads_and_plays_lega
         obs, _, terminated, truncated, _ = env.step(int(action))
         if terminated or truncated:
             obs, _ = env.reset()
+    # PolicyAgent plays the checkpoint from either format and from the game, the same choice
+    agent = PolicyAgent(tmp_path / "board.zip", role="heroes")  # greedy
+    flat_env, dict_env = RoleEnv(**ENV), RoleEnv(observation_format="dict", **ENV)
+    flat, _ = flat_env.reset(seed=7)
+    pieces, _ = dict_env.reset(seed=7)
+    mask = flat_env.action_masks()
+    expected, _ = loaded.predict(
+        flat if observation_format == "flat" else pieces, action_masks=mask, deterministic=True
+    )
+    assert (
+        agent.act(flat, mask) == agent.act(pieces, mask) == agent.choose(find_game(flat_env)) == int(expected)
+    )
+
+
+def test_a_dict_checkpoint_of_another_layout_is_refused_by_name(tmp_path):
+    space = spaces.Dict({"board": spaces.Box(0, 1, (3, 4)), "context": spaces.Box(0, 1, (5,))})
+    with pytest.raises(ValueError, match=r"old\.zip reads a dict observation with the pieces \{'board': 12"):
+        _check_dict_space(space, tmp_path / "old.zip")
 
 
 def test_advised_training_keeps_its_own_flat_policy_with_the_default_network():
