@@ -19,6 +19,7 @@ pytest.importorskip("sb3_contrib")
 from training.benchmark import (  # noqa: E402
     EVAL_SEED,
     HERO_TRAINING_SHAPING,
+    _budget_cell,
     agent_chooser,
     aim_count,
     at_budget,
@@ -67,7 +68,7 @@ def test_a_tiny_benchmark_run_writes_its_curve_and_summary(tmp_path):
     assert len(table) == 2 + len(TASKS)
 
 
-def _row(seed: int, steps: int, seconds: float, rate: float, games: int = 10) -> dict:
+def _row(seed: int, steps: int, seconds: float, rate: float, games: int = 30) -> dict:
     return {"task": "t", "seed": seed, "steps": steps, "seconds": seconds, "win_rate": rate, "games": games}
 
 
@@ -87,6 +88,15 @@ def test_the_table_reads_each_seed_at_the_budget_and_pools_the_seeds():
     late = {s: [dict(r, seconds=r["seconds"] * 2) for r in rows] for s, rows in seeds.items()}
     assert reached_scripted(late, 0.9) == "no (best 60%); seeds alone: 0 of 2"  # 200k came after 30 min
     assert reached_scripted({1: rows}, 0.9) == "yes: 200k steps, 20.0 min"
+    small = [dict(r, games=10) for r in rows]  # 9 of 10 games is no proof of 90%
+    assert reached_scripted({1: small}, 0.9) == "too few games per evaluation to tell (under 30) (best 90%)"
+    assert reached_scripted({1: small}, 0.95) == "no (best 90%)"
+
+
+def test_a_budget_no_seed_reached_shows_where_they_stopped_and_their_last_evaluation():
+    seeds = {s: [_row(s, 0, 0, 0.0), _row(s, 40_000, 360, 0.1 * s)] for s in (1, 2)}
+    assert _budget_cell(seeds, 100_000) == "- (stopped at 40k: 15% [8%, 26%] (10%, 20%))"
+    assert _budget_cell(seeds, 1_000_000) == "- (stopped at 40k)"
 
 
 def _write_curve(folder: Path, task: str, seed: int, rates: list[float]) -> None:

@@ -418,6 +418,9 @@ def run(settings: Settings) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------ the table
 BUDGETS = (100_000, 1_000_000)  # the table's two budgets of env steps
 THIRTY_MINUTES = 1800.0
+# The fewest games an evaluation (pooled over the seeds) needs to count as reaching the scripted
+# score: 4 wins in 10 games is within the noise of a 20% policy.
+MIN_GAMES = 30
 
 
 def seed_curves(folder: str | Path) -> dict[str, dict[int, list[dict]]]:
@@ -461,10 +464,12 @@ def _pooled_cell(rows: list[dict]) -> str:
 
 def reached_scripted(seeds: dict[int, list[dict]], scripted_low: float) -> str:
     """When the seeds' evaluations at the same step count, pooled, first reached the scripted side's
-    95% lower bound within 30 minutes of training (every seed), or "no" with the best pooled rate;
-    then how many seeds reached it on their own (an evaluation at or above it) in 30 minutes."""
+    95% lower bound within 30 minutes of training (every seed) in at least ``MIN_GAMES`` games, or
+    "no" with the best pooled rate ("too few games" when only smaller evaluations reached it); then
+    how many seeds reached it on their own (an evaluation of ``MIN_GAMES`` at or above it)."""
     curves = list(seeds.values())
-    best, pooled_text = 0.0, ""
+    best, small_hit = 0.0, False
+    pooled_text = ""
     for i in range(min(len(c) for c in curves)):
         rows = [c[i] for c in curves]
         if max(r["seconds"] for r in rows) > THIRTY_MINUTES:
@@ -472,10 +477,15 @@ def reached_scripted(seeds: dict[int, list[dict]], scripted_low: float) -> str:
         wins, games = pooled(rows)
         best = max(best, wins / games)
         if wins / games >= scripted_low and rows[0]["steps"] > 0:
+            if games < MIN_GAMES:
+                small_hit = True
+                continue
             minutes = max(r["seconds"] for r in rows) / 60
             pooled_text = f"yes: {rows[0]['steps'] / 1000:.0f}k steps, {minutes:.1f} min"
             break
-    pooled_text = pooled_text or f"no (best {best:.0%})"
+    if not pooled_text:
+        why = f"too few games per evaluation to tell (under {MIN_GAMES})" if small_hit else "no"
+        pooled_text = f"{why} (best {best:.0%})"
     if len(curves) == 1:
         return pooled_text
     alone = [_first_reaching(c, scripted_low) for c in curves]
@@ -489,7 +499,7 @@ def _first_reaching(rows: list[dict], low: float) -> dict | None:
     for row in rows:
         if row["seconds"] > THIRTY_MINUTES:
             return None
-        if row["steps"] > 0 and row["win_rate"] >= low:
+        if row["steps"] > 0 and row["win_rate"] >= low and row["games"] >= MIN_GAMES:
             return row
     return None
 
@@ -535,16 +545,25 @@ def table_markdown(folder: str | Path) -> str:
             rows.append("| " + " | ".join(cells + ["not run", "not run", "-", "-"]) + " |")
             continue
         for budget in BUDGETS:
-            found = [at_budget(r, budget) for r in seeds.values()]
-            found = [r for r in found if r is not None]
-            last = max(rows[-1]["steps"] for rows in seeds.values())
-            cells.append(_pooled_cell(found) if found else f"- (stopped at {last / 1000:.0f}k)")
+            cells.append(_budget_cell(seeds, budget))
         reached = reached_scripted(seeds, scripted.interval[0])
         if not scripted_beats_random(task):
             reached = f"not counted: the scripted side is no better than random here ({reached})"
         cells += [reached, _training_cell(seeds)]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+def _budget_cell(seeds: dict[int, list[dict]], budget: int) -> str:
+    """PPO at ``budget`` steps pooled over the seeds; where every seed stopped before it, where they
+    stopped, and (for the first budget) their last evaluations pooled."""
+    found = [at_budget(rows, budget) for rows in seeds.values()]
+    found = [r for r in found if r is not None]
+    if found:
+        return _pooled_cell(found)
+    lasts = [rows[-1] for rows in seeds.values()]
+    stopped = f"stopped at {max(r['steps'] for r in lasts) / 1000:.0f}k"
+    return f"- ({stopped}: {_pooled_cell(lasts)})" if budget == BUDGETS[0] else f"- ({stopped})"
 
 
 def scripted_beats_random(task) -> bool:
