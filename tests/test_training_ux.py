@@ -29,6 +29,10 @@ def test_defaults_agree_with_the_game():
     assert Settings().checkpoint_freq <= 10_000 < Settings().total_timesteps
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_progress_lines_then_ctrl_c_saves_the_model(tmp_path):
     args = [sys.executable, "-m", "training.train_role", *TINY_PPO, "--max-turns", "8", "--eval-games", "0"]
     args += ["--total-timesteps", "2000000", "--role", "heroes", "--runs-dir", str(tmp_path)]
@@ -39,6 +43,9 @@ def test_progress_lines_then_ctrl_c_saves_the_model(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # Ctrl-C as in a terminal: a shell without job control starts background jobs with SIGINT
+        # ignored, and a Python started with it ignored never raises KeyboardInterrupt
+        preexec_fn=_default_sigint,
     )
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob("*/checkpoints")) and time.monotonic() < deadline:
