@@ -35,13 +35,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 
 from agents import observation_v0
 from agents.advised import ADVISED_SIZE, AdvisedObserver, role_of
 from agents.base import find_game
 from agents.obs_layout import Translator, advised_size, load_layout, v0_layout
-from dungeon_env.observation import as_dict, as_flat
+from dungeon_env.observation import DICT_PIECES, as_dict, as_flat, dict_high
 
 POLICY_DIR = Path(__file__).parent / "policies"
 ROLES = ("heroes", "dm")
@@ -61,15 +62,11 @@ def recorded_layouts() -> list[dict]:
 
 
 def _is_dict_space(space) -> bool:
-    import gymnasium
-
     return isinstance(space, gymnasium.spaces.Dict)
 
 
 def _check_dict_space(space, path: Path) -> None:
     """A dict checkpoint must read today's pieces, each of today's size."""
-    from dungeon_env.observation import DICT_PIECES, dict_high
-
     high = dict_high()
     sizes = {k: int(np.prod(v.shape)) for k, v in space.spaces.items()}
     wanted = {k: int(high[k].size) for k in DICT_PIECES}

@@ -278,7 +278,11 @@ def _train_seed_job(args: tuple[Settings, int]) -> list[dict]:
 
 # ------------------------------------------------------------------------------------------ outputs
 def write_curve(rows: list[dict], folder: Path) -> Path:
-    path = folder / "curve.csv"
+    return write_rows(rows, folder / "curve.csv")
+
+
+def write_rows(rows: list[dict], path: Path) -> Path:
+    """Curve rows as a CSV at ``path``, the first row's keys as the header."""
     with path.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
@@ -468,22 +472,11 @@ def reached_scripted(seeds: dict[int, list[dict]], scripted_low: float) -> str:
     "no" with the best pooled rate ("too few games" when only smaller evaluations reached it); then
     how many seeds reached it on their own (an evaluation of ``MIN_GAMES`` at or above it)."""
     curves = list(seeds.values())
-    best, small_hit = 0.0, False
-    pooled_text = ""
-    for i in range(min(len(c) for c in curves)):
-        rows = [c[i] for c in curves]
-        if max(r["seconds"] for r in rows) > THIRTY_MINUTES:
-            break
-        wins, games = pooled(rows)
-        best = max(best, wins / games)
-        if wins / games >= scripted_low and rows[0]["steps"] > 0:
-            if games < MIN_GAMES:
-                small_hit = True
-                continue
-            minutes = max(r["seconds"] for r in rows) / 60
-            pooled_text = f"yes: {rows[0]['steps'] / 1000:.0f}k steps, {minutes:.1f} min"
-            break
-    if not pooled_text:
+    rows, best, small_hit = _first_pooled_reaching(curves, scripted_low)
+    if rows is not None:
+        minutes = max(r["seconds"] for r in rows) / 60
+        pooled_text = f"yes: {rows[0]['steps'] / 1000:.0f}k steps, {minutes:.1f} min"
+    else:
         why = f"too few games per evaluation to tell (under {MIN_GAMES})" if small_hit else "no"
         pooled_text = f"{why} (best {best:.0%})"
     if len(curves) == 1:
@@ -493,6 +486,24 @@ def reached_scripted(seeds: dict[int, list[dict]], scripted_low: float) -> str:
     return f"{pooled_text}; seeds alone: {len(steps)} of {len(curves)}" + (
         f" (at {', '.join(steps)} steps)" if steps else ""
     )
+
+
+def _first_pooled_reaching(curves: list[list[dict]], low: float) -> tuple[list[dict] | None, float, bool]:
+    """The first evaluations (one per seed, same index) within 30 minutes whose pooled rate in at
+    least ``MIN_GAMES`` games is at or above ``low``, or None; the best pooled rate until then; and
+    whether a smaller pooled evaluation reached ``low``."""
+    best, small_hit = 0.0, False
+    for i in range(min(len(c) for c in curves)):
+        rows = [c[i] for c in curves]
+        if max(r["seconds"] for r in rows) > THIRTY_MINUTES:
+            break
+        wins, games = pooled(rows)
+        best = max(best, wins / games)
+        if wins / games >= low and rows[0]["steps"] > 0:
+            if games >= MIN_GAMES:
+                return rows, best, small_hit
+            small_hit = True
+    return None, best, small_hit
 
 
 def _first_reaching(rows: list[dict], low: float) -> dict | None:
@@ -595,7 +606,7 @@ def aim_count(folder: str | Path) -> dict[str, dict[str, int]]:
             continue
         side["counted"] += 1
         low = task.scores["scripted"].interval[0]
-        side["pooled"] += reached_scripted(seeds, low).startswith("yes")
+        side["pooled"] += _first_pooled_reaching(list(seeds.values()), low)[0] is not None
         alone = sum(_first_reaching(rows, low) is not None for rows in seeds.values())
         side["majority"] += 2 * alone > len(seeds)
     return count

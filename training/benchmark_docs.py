@@ -13,12 +13,11 @@ marker without its pair is an error.
 from __future__ import annotations
 
 import argparse
-import csv
 import re
 import shutil
 from pathlib import Path
 
-from training.benchmark import aim_markdown, plot_all, seed_curves, table_markdown, task_slug
+from training.benchmark import aim_markdown, plot_all, seed_curves, table_markdown, task_slug, write_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ("README.md", "docs/BENCHMARK.md")
@@ -48,11 +47,7 @@ def copy_curves(runs: Path, folder: Path) -> list[tuple[str, str]]:
         slug = task_slug(name)
         names.append((name, slug))
         shutil.copy(runs / slug / "curve.png", folder / f"{slug}.png")
-        rows = [row for curve in seeds.values() for row in curve]
-        with (folder / f"{slug}.csv").open("w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        write_rows([row for curve in seeds.values() for row in curve], folder / f"{slug}.csv")
     return names
 
 
