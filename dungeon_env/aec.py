@@ -78,11 +78,12 @@ is completed with every primary goal met, ``reward_completed_without_goal`` (0) 
 hero walked out without them, ``reward_failed`` (-1) when it fails (every hero dead; a party that met
 the final adventure's primary goals and died has completed it), ``reward_truncated`` (0) at the turn
 cap; the DM gets the opposite. Optional shaping, off by default: ``shaping={"damage": w, "kills": w,
-"treasure": w, "exploration": w, "doors": w, "exits": w, "squares": w}`` adds to the heroes' reward
-``w`` per point of damage dealt to a monster and ``-w`` per point taken, ``w`` per monster slain and
-``-w`` per hero death, ``w`` per item a hero takes, ``w`` per area revealed, ``w`` per door opened,
-``w`` per hero who leaves the dungeon, ``w`` per square a hero steps into that no hero had stood on
-before in the game (``squares``); the DM gets the negative (the game stays zero-sum). Rewards
+"treasure": w, "exploration": w, "doors": w, "exits": w, "goal_exits": w, "squares": w}`` adds to
+the heroes' reward ``w`` per point of damage dealt to a monster and ``-w`` per point taken, ``w``
+per monster slain and ``-w`` per hero death, ``w`` per item a hero takes, ``w`` per area revealed,
+``w`` per door opened, ``w`` per hero who leaves the dungeon, ``w`` per hero who leaves when every
+primary goal is then met (``goal_exits``), ``w`` per square a hero steps into that no hero had
+stood on before in the game (``squares``); the DM gets the negative (the game stays zero-sum). Rewards
 accumulate as PettingZoo's ``_cumulative_rewards``: an agent collects with ``last()`` what came since
 it last acted, so every hero's episode return is the team's return, whenever it stopped acting.
 The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``.
@@ -172,7 +173,7 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
   the observation Box's ``high`` is 1 except for the id columns. New ``observation_format="dict"``.
   Policies trained on v0 play on through ``agents/observation_v0.py``.
 - v1, revised 2026-12-01 (issue 16): the ``campaign`` option; the shaping terms ``doors``,
-  ``exits`` and ``squares``.
+  ``exits`` and ``squares``; revised 2026-12-02: ``goal_exits``.
 """
 
 from __future__ import annotations
@@ -193,7 +194,14 @@ from dungeon_env.engine.actions import DECISION_NAMES
 from dungeon_env.engine.campaign import Campaign, campaign_order
 from dungeon_env.engine.knowledge import HeroLens, dm_events, hero_events, hero_view
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer, as_dict, dict_high
-from dungeon_env.rewards import check_reward, check_shaping, outcome_reward, outcome_table, shaping_reward
+from dungeon_env.rewards import (
+    check_reward,
+    check_shaping,
+    needs_goals,
+    outcome_reward,
+    outcome_table,
+    shaping_reward,
+)
 
 ENV_NAME = "dungeon_v1"
 OBSERVATION_FORMATS = ("flat", "dict")
@@ -578,7 +586,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         """The shaping reward of this step's events as heroes know them (None: not known), so that
         the heroes' reward never counts what happens out of their sight
         (:func:`dungeon_env.rewards.shaping_reward` with the options' weights)."""
-        return shaping_reward(events, self.shaping, self._squares_seen)
+        goals_met = needs_goals(events, self.shaping) and self.game.goals_met
+        return shaping_reward(events, self.shaping, self._squares_seen, goals_met)
 
     # ----- the rest of the public surface -----
     @property

@@ -18,6 +18,9 @@ Two parts, both in the heroes' terms:
   | ``exploration`` | ``+w`` per area revealed (``reveal``) |
   | ``doors`` | ``+w`` per door opened (``door_opened``) |
   | ``exits`` | ``+w`` per hero who leaves the dungeon (``exit``) |
+  | ``goal_exits`` | ``+w`` per hero who leaves when, that step done, every primary goal is met
+    (``exit`` and the caller's ``goals_met``: the same as ``exits`` where the one primary goal is to
+    escape; nothing for leaving without what the party must carry out) |
   | ``squares`` | ``+w`` per square a hero steps into that no hero had stood on before in this game |
     (``move``; the squares so far are the caller's ``squares_seen`` set) |
 """
@@ -28,7 +31,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-SHAPING_TERMS = ("damage", "kills", "treasure", "exploration", "doors", "exits", "squares")
+SHAPING_TERMS = ("damage", "kills", "treasure", "exploration", "doors", "exits", "goal_exits", "squares")
 OUTCOMES = ("completed", "completed_without_goal", "failed", "truncated")
 
 
@@ -72,13 +75,24 @@ def check_shaping(shaping) -> dict[str, float] | None:
     return {k: float(v) for k, v in shaping.items()}
 
 
+def needs_goals(events: Iterable[dict | None], weights: Mapping[str, float]) -> bool:
+    """Whether :func:`shaping_reward` reads ``goals_met`` for ``events``: a ``goal_exits`` weight and
+    a hero leaving among them (the caller can then skip checking the goals on every other step)."""
+    return bool(weights.get("goal_exits")) and any(e is not None and e["type"] == "exit" for e in events)
+
+
 def shaping_reward(
-    events: Iterable[dict | None], weights: Mapping[str, float], squares_seen: set | None = None
+    events: Iterable[dict | None],
+    weights: Mapping[str, float],
+    squares_seen: set | None = None,
+    goals_met: bool = False,
 ) -> float:
     """The heroes' shaping reward for ``events`` (one step's events as heroes know them; None: an
     event they do not know, which earns nothing) under ``weights`` (a missing term weighs 0).
     ``squares_seen``: the squares heroes have stood on so far in the game, which the ``squares``
-    term reads and adds to (one set per game; None: the term earns nothing)."""
+    term reads and adds to (one set per game; None: the term earns nothing). ``goals_met``: every
+    primary goal of the adventure is met once these events are done (the ``goal_exits`` term;
+    the goals are public, in every agent's ``objectives``)."""
     total = 0.0
     for e in filter(None, events):
         kind = e["type"]
@@ -103,7 +117,7 @@ def shaping_reward(
         elif kind == "door_opened":
             total += weights.get("doors", 0.0)
         elif kind == "exit":
-            total += weights.get("exits", 0.0)
+            total += weights.get("exits", 0.0) + (weights.get("goal_exits", 0.0) if goals_met else 0.0)
     return total
 
 
@@ -114,5 +128,6 @@ __all__ = [
     "check_shaping",
     "outcome_reward",
     "outcome_table",
+    "needs_goals",
     "shaping_reward",
 ]

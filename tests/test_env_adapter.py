@@ -20,6 +20,7 @@ from dungeon_env.observation import ACTING, DM, HERO, Observer, unflatten
 from dungeon_env.rewards import (
     check_reward,
     check_shaping,
+    needs_goals,
     outcome_reward,
     outcome_table,
     shaping_reward,
@@ -124,6 +125,16 @@ def test_shaping_reward_of_each_term():
     assert shaping_reward([{"type": "reveal", "area": "B"}], WEIGHTS) == 2.0
 
 
+def test_shaping_reward_goal_exits_pays_only_with_the_goals_met():
+    leaves = {"type": "exit", "unit": "hero_2"}
+    weights = {"exits": 0.25, "goal_exits": 0.5}
+    assert shaping_reward([leaves], weights) == 0.25
+    assert shaping_reward([leaves], weights, goals_met=True) == 0.75
+    assert needs_goals([None, leaves], weights)
+    assert not needs_goals([leaves], {"exits": 0.25})
+    assert not needs_goals([{"type": "door_opened", "door": 3, "by": "hero_0"}], weights)
+
+
 def test_shaping_reward_doors_exits_and_new_squares():
     weights = {"doors": 0.5, "exits": 0.25, "squares": 0.125}
     assert shaping_reward([{"type": "door_opened", "door": 3, "by": "hero_0"}], weights) == 0.5
@@ -184,6 +195,7 @@ def test_check_shaping():
         "exploration",
         "doors",
         "exits",
+        "goal_exits",
         "squares",
     )
 

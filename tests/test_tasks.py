@@ -299,3 +299,46 @@ def test_the_command_line_prints_the_table_and_measures():
 
     assert tasks_table().splitlines()[0].startswith("| task | side |")
     assert main(["--measure", "heroes/walk-out", "--games", "1", "--agent", "idle"]) == 0
+
+
+def _scripted_aec_return(name: str, seed: int, **overrides) -> tuple[float, object]:
+    """hero_0's return (the team's) of one game of task ``name`` played by the scripted agents
+    through the AEC env, and the env."""
+    from agents import ScriptedDM, ScriptedHeroes
+
+    env = make_task(name, **overrides)
+    heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env)
+    heroes.seed(seed)
+    dm.seed(seed)
+    env.reset(seed=seed)
+    total = 0.0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _info = env.last()
+        total += reward if agent == "hero_0" else 0.0
+        player = dm if agent == "dm" else heroes
+        env.step(None if terminated or truncated else player.act(obs["observation"], obs["action_mask"]))
+    return total, env
+
+
+def test_goal_exits_pays_a_hero_leaving_only_once_the_goals_are_met():
+    """``goal_exits`` on heroes/retrieve: the heroes who walk out before the crown is carried out earn
+    nothing, the crown's carrier and everyone after it ``w`` each; ``exits`` pays every hero."""
+    seed = HELD_OUT_SEED
+    with_exits, env = _scripted_aec_return("heroes/retrieve", seed, shaping={"exits": 1.0})
+    with_goals, env2 = _scripted_aec_return("heroes/retrieve", seed, shaping={"goal_exits": 1.0})
+    game = env2.unwrapped.game
+    assert env.unwrapped.game.events == game.events and game.goals_met  # the same game, won (+1)
+    exits = [e["unit"] for e in game.events if e["type"] == "exit"]
+    crown = game.item_index["jewelled_crown"]
+    holder = next(int(game.state.item_holder[i]) for i, c in enumerate(game.state.item_card) if c == crown)
+    paid = len(exits) - exits.index(game.label(holder))
+    assert 0 < paid < len(exits)  # someone left before the crown's carrier
+    assert with_exits == pytest.approx(1.0 + len(exits))
+    assert with_goals == pytest.approx(1.0 + paid)
+
+
+def test_goal_exits_is_exits_where_the_one_primary_goal_is_to_escape():
+    seed = HELD_OUT_SEED
+    with_exits, _ = _scripted_aec_return("heroes/one-guard", seed, shaping={"exits": 1.0})
+    with_goals, _ = _scripted_aec_return("heroes/one-guard", seed, shaping={"goal_exits": 1.0})
+    assert with_goals == with_exits == pytest.approx(1.0 + 3)
