@@ -18,9 +18,9 @@ Two parts, both in the heroes' terms:
   | ``exploration`` | ``+w`` per area revealed (``reveal``) |
   | ``doors`` | ``+w`` per door opened (``door_opened``) |
   | ``exits`` | ``+w`` per hero who leaves the dungeon (``exit``) |
-  | ``goal_exits`` | ``+w`` per hero who leaves when, that step done, every primary goal is met
-    (``exit`` and the caller's ``goals_met``: the same as ``exits`` where the one primary goal is to
-    escape; nothing for leaving without what the party must carry out) |
+  | ``goal_exits`` | ``+w`` per hero who leaves when, that step done, every primary goal is met, ``-w``
+    per hero who leaves before (``exit`` and the caller's ``goals_met``: the same as ``exits`` where
+    the one primary goal is to escape; a charge for walking out without what must be carried out) |
   | ``squares`` | ``+w`` per square a hero steps into that no hero had stood on before in this game |
     (``move``; the squares so far are the caller's ``squares_seen`` set) |
 """
@@ -117,7 +117,7 @@ def shaping_reward(
         elif kind == "door_opened":
             total += weights.get("doors", 0.0)
         elif kind == "exit":
-            total += weights.get("exits", 0.0) + (weights.get("goal_exits", 0.0) if goals_met else 0.0)
+            total += weights.get("exits", 0.0) + (1.0 if goals_met else -1.0) * weights.get("goal_exits", 0.0)
     return total
 
 

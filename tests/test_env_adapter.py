@@ -128,7 +128,7 @@ def test_shaping_reward_of_each_term():
 def test_shaping_reward_goal_exits_pays_only_with_the_goals_met():
     leaves = {"type": "exit", "unit": "hero_2"}
     weights = {"exits": 0.25, "goal_exits": 0.5}
-    assert shaping_reward([leaves], weights) == 0.25
+    assert shaping_reward([leaves], weights) == -0.25
     assert shaping_reward([leaves], weights, goals_met=True) == 0.75
     assert needs_goals([None, leaves], weights)
     assert not needs_goals([leaves], {"exits": 0.25})

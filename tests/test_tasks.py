@@ -321,8 +321,8 @@ def _scripted_aec_return(name: str, seed: int, **overrides) -> tuple[float, obje
 
 
 def test_goal_exits_pays_a_hero_leaving_only_once_the_goals_are_met():
-    """``goal_exits`` on heroes/retrieve: the heroes who walk out before the crown is carried out earn
-    nothing, the crown's carrier and everyone after it ``w`` each; ``exits`` pays every hero."""
+    """``goal_exits`` on heroes/retrieve: the heroes who walk out before the crown is carried out pay
+    ``w`` each, the crown's carrier and everyone after it earn ``w`` each; ``exits`` pays every hero."""
     seed = HELD_OUT_SEED
     with_exits, env = _scripted_aec_return("heroes/retrieve", seed, shaping={"exits": 1.0})
     with_goals, env2 = _scripted_aec_return("heroes/retrieve", seed, shaping={"goal_exits": 1.0})
@@ -334,7 +334,7 @@ def test_goal_exits_pays_a_hero_leaving_only_once_the_goals_are_met():
     paid = len(exits) - exits.index(game.label(holder))
     assert 0 < paid < len(exits)  # someone left before the crown's carrier
     assert with_exits == pytest.approx(1.0 + len(exits))
-    assert with_goals == pytest.approx(1.0 + paid)
+    assert with_goals == pytest.approx(1.0 + paid - (len(exits) - paid))
 
 
 def test_goal_exits_is_exits_where_the_one_primary_goal_is_to_escape():
