@@ -93,6 +93,17 @@ def test_the_table_reads_each_seed_at_the_budget_and_pools_the_seeds():
     assert reached_scripted({1: small}, 0.95) == "no (best 90%)"
 
 
+def test_seeds_evaluated_at_other_intervals_pool_at_the_step_counts_they_share():
+    every_10k = [_row(1, 10_000 * i, 60.0 * i, 1.0 if i == 1 else 0.0) for i in range(11)]
+    every_100k = [_row(2, 0, 0, 0.0), _row(2, 100_000, 500, 1.0)]
+    # paired by index, 10k (seed 1: 100%) would pool with 100k (seed 2: 100%); by steps, 100k pools 0% + 100%
+    assert reached_scripted({1: every_10k, 2: every_100k}, 0.9) == (
+        "no (best 50%); seeds alone: 2 of 2 (at 10k, 100k steps)"
+    )
+    every_10k[10]["win_rate"] = 0.9
+    assert reached_scripted({1: every_10k, 2: every_100k}, 0.9).startswith("yes: 100k steps, 10.0 min")
+
+
 def test_a_budget_no_seed_reached_shows_where_they_stopped_and_their_last_evaluation():
     seeds = {s: [_row(s, 0, 0, 0.0), _row(s, 40_000, 360, 0.1 * s)] for s in (1, 2)}
     assert _budget_cell(seeds, 100_000) == "- (stopped at 40k: 15% [8%, 26%] (10%, 20%))"

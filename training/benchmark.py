@@ -491,12 +491,15 @@ def reached_scripted(seeds: dict[int, list[dict]], scripted_low: float) -> str:
 
 
 def _first_pooled_reaching(curves: list[list[dict]], low: float) -> tuple[list[dict] | None, float, bool]:
-    """The first evaluations (one per seed, same index) within 30 minutes whose pooled rate in at
-    least ``MIN_GAMES`` games is at or above ``low``, or None; the best pooled rate until then; and
-    whether a smaller pooled evaluation reached ``low``."""
+    """The first evaluations (one per seed, each seed's at a step count, as ``at_budget`` finds it,
+    whatever their intervals) within 30 minutes whose pooled rate in at least ``MIN_GAMES`` games is
+    at or above ``low``, or None; the best pooled rate until then; and whether a smaller pooled
+    evaluation reached ``low``."""
     best, small_hit = 0.0, False
-    for i in range(min(len(c) for c in curves)):
-        rows = [c[i] for c in curves]
+    for steps in sorted({r["steps"] for c in curves for r in c}):
+        rows = [at_budget(c, steps) for c in curves]
+        if any(r is None for r in rows):
+            continue
         if max(r["seconds"] for r in rows) > THIRTY_MINUTES:
             break
         wins, games = pooled(rows)
