@@ -84,9 +84,9 @@ per monster slain and ``-w`` per hero death, ``w`` per item a hero takes, ``w`` 
 ``w`` per door opened, ``w`` per hero who leaves the dungeon, ``w`` per hero who leaves when every
 primary goal is then met and ``-w`` per hero who leaves before (``goal_exits``), ``w`` per square
 a hero steps into that no hero had stood on before in the game (``squares``); the DM gets the
-negative (the game stays zero-sum). Rewards
-accumulate as PettingZoo's ``_cumulative_rewards``: an agent collects with ``last()`` what came since
-it last acted, so every hero's episode return is the team's return, whenever it stopped acting.
+negative (the game stays zero-sum). Rewards accumulate as PettingZoo's ``_cumulative_rewards``: an
+agent collects with ``last()`` what came since it last acted, so every hero's episode return is the
+team's return, whenever it stopped acting.
 The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``.
 
 **Termination and truncation.** A hero who dies or leaves the dungeon stays in ``agents``, is
