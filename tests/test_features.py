@@ -236,3 +236,18 @@ def test_train_role_trains_the_board_network_by_default_and_its_model_plays(tmp_
     obs, _ = env.reset(seed=2)
     mask = env.action_masks()
     assert mask[agent.act(obs, mask)]
+
+
+def test_lr_decay_lowers_the_learning_rate_linearly_to_zero_over_the_run():
+    settings = Settings(network="mlp", n_steps=64, batch_size=64, n_epochs=1, net_arch="16", lr_decay=True)
+    vec = make_vec_env("heroes", "random", ENV, 2, 0)
+    model = make_model(settings, vec, Logger(folder=None, output_formats=[]))
+    assert model.lr_schedule(1.0) == pytest.approx(3e-4)
+    assert model.lr_schedule(0.25) == pytest.approx(0.75e-4)
+    model.learn(256)  # two rollouts of 128: updates at half the rate, then at the run's end at 0
+    vec.close()
+    assert model.policy.optimizer.param_groups[0]["lr"] == 0.0
+    constant = make_model(
+        Settings(network="mlp", n_steps=64, net_arch="16"), make_vec_env("heroes", "random", ENV, 2, 0), None
+    )
+    assert constant.lr_schedule(0.25) == pytest.approx(3e-4)

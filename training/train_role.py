@@ -56,6 +56,8 @@ class PPOSettings(EnvSettings):
     """epochs over each rollout"""
     learning_rate: float = 3e-4
     """Adam learning rate"""
+    lr_decay: bool = False
+    """decay the learning rate linearly from learning_rate to 0 over the run's env steps"""
     gamma: float = 0.995
     """discount factor"""
     gae_lambda: float = 0.95
@@ -104,6 +106,16 @@ class Settings(PPOSettings):
     hyperparameters ('' for fresh weights)"""
 
 
+def learning_rate_of(settings: PPOSettings):
+    """The settings' learning rate for SB3: a number, or with ``lr_decay`` a schedule of SB3's
+    ``progress_remaining`` (1 at the start, 0 at the end) from ``learning_rate`` down to 0."""
+    if not settings.lr_decay:
+        return settings.learning_rate
+    from stable_baselines3.common.utils import LinearSchedule
+
+    return LinearSchedule(settings.learning_rate, 0.0, 1.0)
+
+
 def make_model(settings: PPOSettings, vec, logger):
     """A MaskablePPO model for ``vec`` with the settings' hyperparameters and ``logger``."""
     from sb3_contrib import MaskablePPO
@@ -128,7 +140,7 @@ def make_model(settings: PPOSettings, vec, logger):
         n_steps=settings.n_steps,
         batch_size=settings.batch_size,
         n_epochs=settings.n_epochs,
-        learning_rate=settings.learning_rate,
+        learning_rate=learning_rate_of(settings),
         gamma=settings.gamma,
         gae_lambda=settings.gae_lambda,
         clip_range=settings.clip_range,
