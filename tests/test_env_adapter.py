@@ -125,7 +125,7 @@ def test_shaping_reward_of_each_term():
     assert shaping_reward([{"type": "reveal", "area": "B"}], WEIGHTS) == 2.0
 
 
-def test_shaping_reward_goal_exits_pays_only_with_the_goals_met():
+def test_shaping_reward_goal_exits_pays_with_the_goals_met_and_charges_without():
     leaves = {"type": "exit", "unit": "hero_2"}
     weights = {"exits": 0.25, "goal_exits": 0.5}
     assert shaping_reward([leaves], weights) == -0.25

@@ -320,7 +320,7 @@ def _scripted_aec_return(name: str, seed: int, **overrides) -> tuple[float, obje
     return total, env
 
 
-def test_goal_exits_pays_a_hero_leaving_only_once_the_goals_are_met():
+def test_goal_exits_charges_heroes_leaving_before_the_goals_are_met_and_pays_the_rest():
     """``goal_exits`` on heroes/retrieve: the heroes who walk out before the crown is carried out pay
     ``w`` each, the crown's carrier and everyone after it earn ``w`` each; ``exits`` pays every hero."""
     seed = HELD_OUT_SEED
