@@ -23,6 +23,13 @@ Two parts, both in the heroes' terms:
     the one primary goal is to escape; a charge for walking out without what must be carried out) |
   | ``squares`` | ``+w`` per square a hero steps into that no hero had stood on before in this game |
     (``move``; the squares so far are the caller's ``squares_seen`` set) |
+
+- **Potential-based shaping** (Ng, Harada and Russell 1999), per step: ``exit_path`` pays
+  ``w * (phi(after) - phi(before))`` with ``phi = exit_potential(game)``, minus each hero's share of
+  the way still to go to the nearest exit on the board *as heroes know it* (:func:`exit_distances`),
+  once every other primary goal is in hand (:func:`goals_in_hand`). Over a game it adds up to
+  ``w * (phi(end) - phi(start))``: a step towards the exit earns what a step back costs, so it leads
+  the heroes on without paying for walking about; :class:`ExitPath` keeps the potential of a game.
 """
 
 from __future__ import annotations
@@ -31,7 +38,18 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-SHAPING_TERMS = ("damage", "kills", "treasure", "exploration", "doors", "exits", "goal_exits", "squares")
+SHAPING_TERMS = (
+    "damage",
+    "kills",
+    "treasure",
+    "exploration",
+    "doors",
+    "exits",
+    "goal_exits",
+    "squares",
+    "exit_path",
+)
+EXIT_PATH_CAP = 40  # squares: a hero this far from an exit (or with no known way there) counts as -1
 OUTCOMES = ("completed", "completed_without_goal", "failed", "truncated")
 
 
@@ -121,11 +139,85 @@ def shaping_reward(
     return total
 
 
+def exit_distances(game) -> tuple[int, ...]:
+    """Path length from every square to the nearest exit of the adventure, on the board as heroes know
+    it (``engine.sideview.heroes_tables``: the printed board's walls, the doors of revealed areas
+    walked through as if open, the blockages they saw; a door nobody has seen is a wall), so it grows
+    no shorter for what heroes cannot know. The exits are public (ruling D-24). ``UNREACHABLE`` where
+    no known way leads to an exit; memoised per known board."""
+    from dungeon_env.engine.sideview import heroes_tables
+    from dungeon_env.engine.tables import path_distances, square
+
+    tables = heroes_tables(game)
+    exits = [square(x, y) for x, y in game.tables.adventure.exits]
+    return path_distances(tables, exits, np.ones(tables.n_doors, bool))
+
+
+def goals_in_hand(game) -> bool:
+    """Every primary goal but escaping is met, or as good as met for heroes who now leave: an item
+    to carry out is held face up by a hero, a captive's room is explored (R-END-03's goals, as the
+    ``objectives`` every agent gets report them)."""
+    from dungeon_env.engine.objectives import objective_met
+
+    s, t = game.state, game.tables
+    for i, obj in enumerate(t.adventure.objectives):
+        if not obj.primary or obj.kind == "escape" or objective_met(game, i):
+            continue
+        if obj.kind == "retrieve":
+            card = game.item_index.get(obj.item, -1)
+            held = (s.item_card == card) & s.item_known & (s.item_holder >= 0) & (s.item_holder < s.n_heroes)
+            if card >= 0 and held.any():
+                continue
+        elif obj.kind == "rescue" and s.explored_bits >> t.board.area_names.index(obj.area) & 1:
+            continue
+        return False
+    return True
+
+
+def exit_potential(game, cap: int = EXIT_PATH_CAP) -> float:
+    """The ``exit_path`` potential: minus the sum over the heroes of ``min(d, cap) / cap``, ``d`` a
+    hero's path length to the nearest exit (:func:`exit_distances`); a hero who left counts 0, a dead
+    hero -1 (as far as can be), so the potential is 0 exactly when every hero got out. Until every
+    other primary goal is in hand (:func:`goals_in_hand`: the crown to carry out found, ...) a hero
+    on the board counts -1 too: the way out leads nowhere yet, and finding the goal earns the rise."""
+    from dungeon_env.engine.state import ACTIVE, EXITED
+
+    s = game.state
+    status = s.unit_status[: s.n_heroes].tolist()
+    dist = exit_distances(game) if ACTIVE in status and goals_in_hand(game) else None
+    total = 0.0
+    for h, st in enumerate(status):
+        if st == ACTIVE and dist is not None:
+            total -= min(dist[int(s.unit_pos[h])], cap) / cap
+        elif st != EXITED:
+            total -= 1.0
+    return total
+
+
+class ExitPath:
+    """The ``exit_path`` term of one game: ``step(game)`` is the potential's change since the last
+    call (or since ``ExitPath(game)``), times ``weight``."""
+
+    def __init__(self, game, weight: float) -> None:
+        self.weight = weight
+        self.last = exit_potential(game)
+
+    def step(self, game) -> float:
+        now = exit_potential(game)
+        change, self.last = now - self.last, now
+        return self.weight * change
+
+
 __all__ = [
+    "EXIT_PATH_CAP",
+    "ExitPath",
     "OUTCOMES",
     "SHAPING_TERMS",
     "check_reward",
     "check_shaping",
+    "exit_distances",
+    "exit_potential",
+    "goals_in_hand",
     "outcome_reward",
     "outcome_table",
     "needs_goals",

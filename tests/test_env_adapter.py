@@ -197,6 +197,7 @@ def test_check_shaping():
         "exits",
         "goal_exits",
         "squares",
+        "exit_path",
     )
 
 

@@ -47,9 +47,10 @@ EVAL_SEED = 10**6  # held-out evaluation seeds start here (dungeon_env.tasks.HEL
 # The heroes' training shaping (--train-shaping auto), the same on every hero task: a little for each
 # square no hero had stood on (without it one-guard stayed at 0%), each hero out once every primary
 # goal is met and a charge for each before (goal_exits: with exits, retrieve's heroes learned to
-# walk out without the crown), door opened, item taken, monster slain, point of damage; the win's +1
-# stays the largest term on the small tasks.
-HERO_TRAINING_SHAPING = "squares=0.05,goal_exits=0.3,doors=0.1,treasure=0.2,kills=0.2,damage=0.02"
+# walk out without the crown), door opened, item taken, monster slain, point of damage; and since
+# 2026-12-03 the potential-based exit_path (each step nearer the exit on the board as heroes know it
+# earns what a step back costs: without it guards, spells and items stayed at 0% for 100k-1M steps).
+HERO_TRAINING_SHAPING = "squares=0.05,goal_exits=0.3,doors=0.1,treasure=0.2,kills=0.2,damage=0.02,exit_path=1"
 
 
 @dataclasses.dataclass

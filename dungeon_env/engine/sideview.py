@@ -336,6 +336,13 @@ def _public_objectives(adv, names) -> tuple:
     return tuple(out)
 
 
+def heroes_tables(game: Game) -> Tables:
+    """The board as the heroes know it now: the ``tables`` of ``heroes_view(game)`` (walls where the
+    printed board or an unknown door edge has one, the known doors re-indexed, the furniture and
+    blockages of revealed areas), without building the rest of the view."""
+    return _hero_tables(game).tables
+
+
 def _hero_tables(game: Game) -> _HeroTables:
     """The heroes' tables of the game's public configuration (memoised per adventure)."""
     s, t = game.state, game.tables
@@ -708,6 +715,7 @@ __all__ = [
     "PLACEHOLDER_ITEMS",
     "PLACEHOLDER_SPELL",
     "dm_view",
+    "heroes_tables",
     "heroes_view",
     "side_view",
     "target_candidates",

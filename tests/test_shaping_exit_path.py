@@ -1,0 +1,137 @@
+"""The potential-based shaping term ``exit_path`` (``dungeon_env.rewards``): the potential is minus
+each hero's share of the way to the nearest exit on the board as heroes know it; the env, the
+Gymnasium view and ``measure`` pay its change at every step, so a game's shaping adds up to the
+potential's end minus its start."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dungeon_env.engine.state import CORPSE, EXITED
+from dungeon_env.engine.tables import UNREACHABLE, path_distances
+from dungeon_env.rewards import EXIT_PATH_CAP, ExitPath, exit_distances, exit_potential
+from dungeon_env.tasks import HELD_OUT_SEED, TASKS, _new_game, make_task, measure
+
+
+def _start(name: str):
+    return _new_game(TASKS[name], HELD_OUT_SEED)
+
+
+def _hero_distance(game, h: int) -> int:
+    return exit_distances(game)[int(game.state.unit_pos[h])]
+
+
+def test_the_potential_is_each_heroes_share_of_the_way_out_capped():
+    game = _start("heroes/one-guard")
+    s = game.state
+    shares = [min(_hero_distance(game, h), EXIT_PATH_CAP) / EXIT_PATH_CAP for h in range(s.n_heroes)]
+    assert min(shares) > 0 and max(shares) < 1  # the way out is known from the start here
+    assert exit_potential(game) == pytest.approx(-sum(shares))
+
+
+def test_a_hero_out_counts_nothing_and_a_dead_hero_the_whole_way():
+    game = _start("heroes/one-guard")
+    before = exit_potential(game)
+    share0 = min(_hero_distance(game, 0), EXIT_PATH_CAP) / EXIT_PATH_CAP
+    share1 = min(_hero_distance(game, 1), EXIT_PATH_CAP) / EXIT_PATH_CAP
+    game.state.unit_status[0] = EXITED
+    game.state.unit_status[1] = CORPSE
+    assert exit_potential(game) == pytest.approx(before + share0 + share1 - 1.0)
+    game.state.unit_status[: game.state.n_heroes] = EXITED
+    assert exit_potential(game) == 0.0  # zero exactly when every hero got out
+
+
+def test_the_way_out_uses_only_doors_heroes_have_seen():
+    """heroes/guards: the way to the exit runs through doors in rooms nobody has seen yet, so heroes
+    know no way out at the start (each counts -1), though the printed board with every door has one."""
+    game = _start("heroes/guards")
+    here = int(game.state.unit_pos[0])
+    assert _hero_distance(game, 0) == UNREACHABLE
+    exits = [game.square(x, y) for x, y in game.tables.adventure.exits]
+    every_door = path_distances(game.tables, exits, np.ones(game.tables.n_doors, bool))
+    assert every_door[here] < EXIT_PATH_CAP
+    assert exit_potential(game) == -game.state.n_heroes
+
+
+def test_exit_path_steps_pay_the_change_of_the_potential():
+    game = _start("heroes/one-guard")
+    term = ExitPath(game, weight=0.5)
+    start = exit_potential(game)
+    assert term.step(game) == 0.0  # nothing moved
+    game.state.unit_status[0] = EXITED
+    assert term.step(game) == pytest.approx(0.5 * (exit_potential(game) - start))
+    assert term.step(game) == 0.0
+
+
+def _scripted_return(name: str, seed: int, **overrides) -> tuple[float, object]:
+    from agents import ScriptedDM, ScriptedHeroes
+
+    env = make_task(name, **overrides)
+    heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env)
+    heroes.seed(seed)
+    dm.seed(seed)
+    env.reset(seed=seed)
+    total = 0.0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _info = env.last()
+        total += reward if agent == "hero_0" else 0.0
+        player = dm if agent == "dm" else heroes
+        env.step(None if terminated or truncated else player.act(obs["observation"], obs["action_mask"]))
+    return total, env
+
+
+@pytest.mark.parametrize("name", ["heroes/one-guard", "heroes/guards", "heroes/retrieve"])
+def test_a_won_game_earns_the_potential_at_its_start_whatever_the_way(name):
+    """Potential-based: the steps' shaping adds up to phi(end) - phi(start) = 0 - phi(start) in a game
+    won with every hero out, however the heroes walked."""
+    seed = HELD_OUT_SEED
+    plain, _ = _scripted_return(name, seed)
+    shaped, env = _scripted_return(name, seed, shaping={"exit_path": 2.0})
+    game = env.unwrapped.game
+    assert game.outcome == "completed" and game.goals_met and plain == 1.0
+    start = exit_potential(_start(name))
+    assert shaped == pytest.approx(1.0 - 2.0 * start)
+
+
+def test_measure_pays_the_term_as_the_env_does(monkeypatch):
+    """``measure`` (the bare engine) and the env pay the same return with the term on."""
+    import dataclasses
+
+    import dungeon_env.tasks as tasks
+    from agents import ScriptedDM, ScriptedHeroes
+
+    name, seed = "heroes/guards", HELD_OUT_SEED + 3
+    options = tasks._freeze({"shaping": {"exit_path": 1.0, "squares": 0.05}})
+    shaped = dataclasses.replace(TASKS[name], options=options)
+    monkeypatch.setitem(TASKS, name, shaped)
+    score = measure(name, "scripted", games=1, seed=seed)
+    env = make_task(name)
+    heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env)
+    for agent, agent_seed in zip((heroes, dm), tasks._agent_seeds(seed), strict=True):
+        agent.seed(agent_seed)
+    env.reset(seed=seed)
+    total = 0.0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _info = env.last()
+        total += reward if agent == "hero_0" else 0.0
+        player = dm if agent == "dm" else heroes
+        env.step(None if terminated or truncated else player.act(obs["observation"], obs["action_mask"]))
+    assert env.unwrapped.shaping["exit_path"] == 1.0
+    assert total == pytest.approx(score.mean_return) and total != pytest.approx(-1.0)
+
+
+def test_the_way_out_counts_only_once_the_crown_is_in_a_heros_hands():
+    """heroes/retrieve: leaving before the crown is found meets no goal, so the potential stays at
+    -1 a hero until a hero holds the crown face up; then it counts the way out."""
+    from builders import give_item
+
+    from dungeon_env.rewards import goals_in_hand
+
+    game = _start("heroes/retrieve")
+    assert _hero_distance(game, 0) < EXIT_PATH_CAP  # the exit is a few squares away
+    assert not goals_in_hand(game) and exit_potential(game) == -game.state.n_heroes
+    give_item(game, 1, "jewelled_crown", known=False)
+    assert not goals_in_hand(game)  # a face-down card is not known to be the crown
+    give_item(game, 2, "jewelled_crown", known=True)
+    assert goals_in_hand(game) and exit_potential(game) > -game.state.n_heroes + 1
