@@ -49,7 +49,7 @@ SHAPING_TERMS = (
     "squares",
     "exit_path",
 )
-EXIT_PATH_CAP = 40  # squares: a hero this far from an exit (or with no known way there) counts as -1
+EXIT_PATH_CAP = 40  # squares: a hero this far from an exit (or with no way there) counts as -1
 OUTCOMES = ("completed", "completed_without_goal", "failed", "truncated")
 
 
@@ -142,15 +142,57 @@ def shaping_reward(
 def exit_distances(game) -> tuple[int, ...]:
     """Path length from every square to the nearest exit of the adventure, on the board as heroes know
     it (``engine.sideview.heroes_tables``: the printed board's walls, the doors of revealed areas
-    walked through as if open, the blockages they saw; a door nobody has seen is a wall), so it grows
-    no shorter for what heroes cannot know. The exits are public (ruling D-24). ``UNREACHABLE`` where
-    no known way leads to an exit; memoised per known board."""
+    walked through as if open, the blockages they saw). A wall between two areas nobody has seen
+    may hide a door nobody has seen: crossing it counts ``GUESSED_DOOR`` squares, so a way out
+    is always guessed and a dead end found costs a few squares of the potential, not all of it. The
+    exits are public (ruling D-24). Memoised per known board; ``UNREACHABLE`` where no way leads
+    out even so (walled in by known walls and blockages)."""
     from dungeon_env.engine.sideview import heroes_tables
-    from dungeon_env.engine.tables import path_distances, square
+    from dungeon_env.engine.tables import square
 
     tables = heroes_tables(game)
-    exits = [square(x, y) for x, y in game.tables.adventure.exits]
-    return path_distances(tables, exits, np.ones(tables.n_doors, bool))
+    cached = tables.cache.get("rewards.exit_distances")
+    if cached is None:
+        revealed = game.state.revealed[game.tables.area].tolist()
+        exits = [square(x, y) for x, y in game.tables.adventure.exits]
+        cached = tables.cache["rewards.exit_distances"] = _guessing_distances(tables, revealed, exits)
+    return cached
+
+
+GUESSED_DOOR = 6  # squares a step through a wall between two unseen areas counts (:func:`exit_distances`)
+
+
+def _guessing_distances(tables, revealed: list[bool], sources: list[int]) -> tuple[int, ...]:
+    """Dijkstra from ``sources`` over the known passages (1 a step) and the walls between two
+    unrevealed squares (``GUESSED_DOOR`` a step); squares holding a known blockage are never entered."""
+    import heapq
+
+    from dungeon_env.engine.tables import UNREACHABLE, passages
+
+    steps = passages(tables)
+    dist = [UNREACHABLE] * tables.n_squares
+    heap = []
+    for q in sources:
+        dist[q] = 0
+        heap.append((0, q))
+    blocked = tables.blockage.tolist()
+    neighbours, walls = tables.neighbor.tolist(), tables.wall.tolist()
+    while heap:
+        d, q = heapq.heappop(heap)
+        if d > dist[q]:
+            continue
+        moves = [(r, 1) for r, _door in steps[q]]
+        if not revealed[q]:
+            moves += [
+                (r, GUESSED_DOOR)
+                for r, wall in zip(neighbours[q], walls[q], strict=True)
+                if wall and r >= 0 and not revealed[r] and not blocked[r]
+            ]
+        for r, cost in moves:
+            if d + cost < dist[r]:
+                dist[r] = d + cost
+                heapq.heappush(heap, (d + cost, r))
+    return tuple(dist)
 
 
 def goals_in_hand(game) -> bool:

@@ -10,7 +10,7 @@ import pytest
 
 from dungeon_env.engine.state import CORPSE, EXITED
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
-from dungeon_env.rewards import EXIT_PATH_CAP, ExitPath, exit_distances, exit_potential
+from dungeon_env.rewards import EXIT_PATH_CAP, GUESSED_DOOR, ExitPath, exit_distances, exit_potential
 from dungeon_env.tasks import HELD_OUT_SEED, TASKS, _new_game, make_task, measure
 
 
@@ -42,16 +42,37 @@ def test_a_hero_out_counts_nothing_and_a_dead_hero_the_whole_way():
     assert exit_potential(game) == 0.0  # zero exactly when every hero got out
 
 
-def test_the_way_out_uses_only_doors_heroes_have_seen():
-    """heroes/guards: the way to the exit runs through doors in rooms nobody has seen yet, so heroes
-    know no way out at the start (each counts -1), though the printed board with every door has one."""
+def test_the_way_out_guesses_doors_only_in_walls_between_unseen_areas():
+    """heroes/guards at the start: the heroes see corridor a and the door into room A; the way on
+    through rooms nobody has seen is guessed (a wall between two unseen areas costs GUESSED_DOOR
+    squares), so it is longer than the real way with every door, and never crosses a known wall:
+    from corridor a it goes through the door at (3,0)-(3,1)."""
     game = _start("heroes/guards")
-    here = int(game.state.unit_pos[0])
-    assert _hero_distance(game, 0) == UNREACHABLE
+    dist = exit_distances(game)
     exits = [game.square(x, y) for x, y in game.tables.adventure.exits]
     every_door = path_distances(game.tables, exits, np.ones(game.tables.n_doors, bool))
-    assert every_door[here] < EXIT_PATH_CAP
-    assert exit_potential(game) == -game.state.n_heroes
+    here = int(game.state.unit_pos[0])
+    assert every_door[here] < dist[here] < EXIT_PATH_CAP
+    at = game.square
+    assert dist[at(3, 0)] == dist[at(3, 1)] + 1
+    assert dist[at(1, 0)] == dist[at(3, 0)] + 2  # along the corridor to the door, not through a wall
+    assert dist[at(3, 1)] >= GUESSED_DOOR  # room A is unseen: the way on from it is a guess
+
+
+def test_the_way_out_does_not_change_with_what_heroes_cannot_know():
+    """Twin games: room B's doors (unseen) made secret in one changes nothing heroes know, so neither
+    the distances nor the potential; once heroes see the room, it does."""
+    game = _start("heroes/guards")
+    twin = _start("heroes/guards")
+    for pair in (((6, 2), (7, 2)), ((9, 5), (9, 6))):
+        door = twin.tables.door_squares.index(tuple(twin.square(*q) for q in pair))
+        twin.state.door_hidden[door] = True
+    assert exit_distances(twin) == exit_distances(game)
+    assert exit_potential(twin) == exit_potential(game)
+    room_b = twin.tables.area[twin.square(8, 3)]
+    for g in (game, twin):
+        g.state.revealed[room_b] = True
+    assert exit_distances(twin) != exit_distances(game)
 
 
 def test_exit_path_steps_pay_the_change_of_the_potential():
