@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dungeon_env.engine.state import CORPSE, EXITED
-from dungeon_env.engine.tables import UNREACHABLE, path_distances
+from dungeon_env.engine.tables import path_distances
 from dungeon_env.rewards import EXIT_PATH_CAP, GUESSED_DOOR, ExitPath, exit_distances, exit_potential
 from dungeon_env.tasks import HELD_OUT_SEED, TASKS, _new_game, make_task, measure
 
