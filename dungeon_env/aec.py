@@ -79,7 +79,7 @@ hero walked out without them, ``reward_failed`` (-1) when it fails (every hero d
 the final adventure's primary goals and died has completed it), ``reward_truncated`` (0) at the turn
 cap; the DM gets the opposite. Optional shaping, off by default: ``shaping={"damage": w, "kills": w,
 "treasure": w, "exploration": w, "doors": w, "exits": w, "goal_exits": w, "squares": w,
-"exit_path": w}`` adds to
+"exit_path": w, "explored": w}`` adds to
 the heroes' reward ``w`` per point of damage dealt to a monster and ``-w`` per point taken, ``w``
 per monster slain and ``-w`` per hero death, ``w`` per item a hero takes, ``w`` per area revealed,
 ``w`` per door opened, ``w`` per hero who leaves the dungeon, ``w`` per hero who leaves when every
@@ -87,8 +87,9 @@ primary goal is then met and ``-w`` per hero who leaves before (``goal_exits``),
 a hero steps into that no hero had stood on before in the game (``squares``), and ``w`` times the
 change of a potential at each step (``exit_path``: minus each hero's share of the way to the
 nearest exit on the board as heroes know it, 0 once every hero is out, a dead hero -1; over a game
-it adds up to ``w`` times the potential's end minus its start); the DM gets the negative (the game
-stays zero-sum). Rewards accumulate as PettingZoo's ``_cumulative_rewards``: an
+it adds up to ``w`` times the potential's end minus its start), ``w`` per area the heroes explore
+in an Explore phase for the first time (``explored``); the DM gets the negative (the game stays
+zero-sum). Rewards accumulate as PettingZoo's ``_cumulative_rewards``: an
 agent collects with ``last()`` what came since it last acted, so every hero's episode return is the
 team's return, whenever it stopped acting.
 The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``.
@@ -178,7 +179,8 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
   the observation Box's ``high`` is 1 except for the id columns. New ``observation_format="dict"``.
   Policies trained on v0 play on through ``agents/observation_v0.py``.
 - v1, revised 2026-12-01 (issue 16): the ``campaign`` option; the shaping terms ``doors``,
-  ``exits`` and ``squares``; revised 2026-12-02: ``goal_exits``; revised 2026-12-03: ``exit_path``.
+  ``exits`` and ``squares``; revised 2026-12-02: ``goal_exits``; revised 2026-12-03: ``exit_path``,
+  ``explored``.
 """
 
 from __future__ import annotations
@@ -200,7 +202,7 @@ from dungeon_env.engine.campaign import Campaign, campaign_order
 from dungeon_env.engine.knowledge import HeroLens, dm_events, hero_events, hero_view
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer, as_dict, dict_high
 from dungeon_env.rewards import (
-    ExitPath,
+    StateShaping,
     check_reward,
     check_shaping,
     needs_goals,
@@ -410,8 +412,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._hero_lens = HeroLens(game)
         self._lens_at = 0  # events the lens has folded, when it is not kept up at every step
         self._squares_seen: set[tuple[int, int]] = set()  # the shaping term ``squares``: stood on
-        weight = (self.shaping or {}).get("exit_path")
-        self._exit_path = ExitPath(game, weight) if weight else None  # its potential, from the set-up
+        self._state_terms = StateShaping.of(game, self.shaping)  # exit_path, explored: from the set-up
         log = self._hero_log
         if self._judge:
             log.extend(self._hero_lens.view(game.events_since(0)))
@@ -596,8 +597,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         (:func:`dungeon_env.rewards.shaping_reward` with the options' weights)."""
         goals_met = needs_goals(events, self.shaping) and self.game.goals_met
         reward = shaping_reward(events, self.shaping, self._squares_seen, goals_met)
-        if self._exit_path is not None:
-            reward += self._exit_path.step(self.game)
+        if self._state_terms is not None:
+            reward += self._state_terms.step(self.game)
         return reward
 
     # ----- the rest of the public surface -----

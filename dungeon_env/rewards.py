@@ -29,7 +29,11 @@ Two parts, both in the heroes' terms:
   the way still to go to the nearest exit on the board *as heroes know it* (:func:`exit_distances`),
   once every other primary goal is in hand (:func:`goals_in_hand`). Over a game it adds up to
   ``w * (phi(end) - phi(start))``: a step towards the exit earns what a step back costs, so it leads
-  the heroes on without paying for walking about; :class:`ExitPath` keeps the potential of a game.
+  the heroes on without paying for walking about.
+- **Explored**, per step: ``explored`` pays ``w`` per area the heroes explore (search, in an Explore
+  phase) for the first time in the game (``state.explored_bits``: heroes know where they searched).
+
+:class:`StateShaping` keeps these two state-read terms for one game.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ SHAPING_TERMS = (
     "goal_exits",
     "squares",
     "exit_path",
+    "explored",
 )
 EXIT_PATH_CAP = 40  # squares: a hero this far from an exit (or with no way there) counts as -1
 OUTCOMES = ("completed", "completed_without_goal", "failed", "truncated")
@@ -236,25 +241,49 @@ def exit_potential(game, cap: int = EXIT_PATH_CAP) -> float:
     return total
 
 
-class ExitPath:
-    """The ``exit_path`` term of one game: ``step(game)`` is the potential's change since the last
-    call (or since ``ExitPath(game)``), times ``weight``."""
+def areas_explored(game) -> int:
+    """How many areas heroes have explored (searched in an Explore phase, ``state.explored_bits``)."""
+    return int(game.state.explored_bits).bit_count()
 
-    def __init__(self, game, weight: float) -> None:
-        self.weight = weight
-        self.last = exit_potential(game)
+
+class StateShaping:
+    """The shaping terms read off a game's state rather than its events, for one game: ``exit_path``
+    (:func:`exit_potential`'s change) and ``explored`` (``+w`` per area heroes explore for the
+    first time). ``step(game)`` is their reward since the last call (or since the set-up, when the
+    object was made); None from :meth:`of` when ``weights`` has neither term."""
+
+    def __init__(self, game, weights: Mapping[str, float]) -> None:
+        self.exit_weight = weights.get("exit_path", 0.0)
+        self.explored_weight = weights.get("explored", 0.0)
+        self.potential = exit_potential(game) if self.exit_weight else 0.0
+        self.explored = areas_explored(game)
+
+    @classmethod
+    def of(cls, game, weights: Mapping[str, float] | None) -> StateShaping | None:
+        if not weights or not (weights.get("exit_path") or weights.get("explored")):
+            return None
+        return cls(game, weights)
 
     def step(self, game) -> float:
-        now = exit_potential(game)
-        change, self.last = now - self.last, now
-        return self.weight * change
+        reward = 0.0
+        if self.exit_weight:
+            now = exit_potential(game)
+            reward += self.exit_weight * (now - self.potential)
+            self.potential = now
+        if self.explored_weight:
+            now = areas_explored(game)
+            reward += self.explored_weight * (now - self.explored)
+            self.explored = now
+        return reward
 
 
 __all__ = [
     "EXIT_PATH_CAP",
-    "ExitPath",
+    "GUESSED_DOOR",
     "OUTCOMES",
     "SHAPING_TERMS",
+    "StateShaping",
+    "areas_explored",
     "check_reward",
     "check_shaping",
     "exit_distances",

@@ -302,12 +302,12 @@ def _play_out(game, heroes, dm, side: str, weights: Mapping[str, float] | None) 
     reward as the env pays it (the events as heroes know them, ``knowledge.HeroLens``, each judged
     as the game stood when logged; the set-up earns nothing)."""
     from dungeon_env.engine.knowledge import HeroLens
-    from dungeon_env.rewards import ExitPath, needs_goals, shaping_reward
+    from dungeon_env.rewards import StateShaping, needs_goals, shaping_reward
 
     lens, seen = (HeroLens(game), game.n_events) if weights else (None, 0)
     if lens is not None:
         lens.view(game.events_since(0))
-    exit_path = ExitPath(game, weights["exit_path"]) if weights and weights.get("exit_path") else None
+    state_terms = StateShaping.of(game, weights)
     steps, shaping, squares = 0, 0.0, set()
     while not game.over:
         steps += (game.agent == "dm") == (side == "dm")
@@ -317,8 +317,8 @@ def _play_out(game, heroes, dm, side: str, weights: Mapping[str, float] | None) 
             seen += len(new)
             known = lens.view(new)
             shaping += shaping_reward(known, weights, squares, needs_goals(known, weights) and game.goals_met)
-            if exit_path is not None:
-                shaping += exit_path.step(game)
+            if state_terms is not None:
+                shaping += state_terms.step(game)
     return steps, shaping
 
 

@@ -198,6 +198,7 @@ def test_check_shaping():
         "goal_exits",
         "squares",
         "exit_path",
+        "explored",
     )
 
 

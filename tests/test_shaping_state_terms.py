@@ -1,7 +1,8 @@
-"""The potential-based shaping term ``exit_path`` (``dungeon_env.rewards``): the potential is minus
-each hero's share of the way to the nearest exit on the board as heroes know it; the env, the
-Gymnasium view and ``measure`` pay its change at every step, so a game's shaping adds up to the
-potential's end minus its start."""
+"""The shaping terms read off the game's state (``dungeon_env.rewards.StateShaping``): the
+potential-based ``exit_path`` (minus each hero's share of the way to the nearest exit on the board as
+heroes know it; the env, the Gymnasium view and ``measure`` pay its change at every step, so a game's
+shaping adds up to the potential's end minus its start) and ``explored`` (each area heroes search in
+an Explore phase for the first time)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from dungeon_env.engine.state import CORPSE, EXITED
 from dungeon_env.engine.tables import path_distances
-from dungeon_env.rewards import EXIT_PATH_CAP, GUESSED_DOOR, ExitPath, exit_distances, exit_potential
+from dungeon_env.rewards import EXIT_PATH_CAP, GUESSED_DOOR, StateShaping, exit_distances, exit_potential
 from dungeon_env.tasks import HELD_OUT_SEED, TASKS, _new_game, make_task, measure
 
 
@@ -77,7 +78,7 @@ def test_the_way_out_does_not_change_with_what_heroes_cannot_know():
 
 def test_exit_path_steps_pay_the_change_of_the_potential():
     game = _start("heroes/one-guard")
-    term = ExitPath(game, weight=0.5)
+    term = StateShaping(game, {"exit_path": 0.5})
     start = exit_potential(game)
     assert term.step(game) == 0.0  # nothing moved
     game.state.unit_status[0] = EXITED
@@ -156,3 +157,26 @@ def test_the_way_out_counts_only_once_the_crown_is_in_a_heros_hands():
     assert not goals_in_hand(game)  # a face-down card is not known to be the crown
     give_item(game, 2, "jewelled_crown", known=True)
     assert goals_in_hand(game) and exit_potential(game) > -game.state.n_heroes + 1
+
+
+def test_explored_pays_each_area_searched_for_the_first_time():
+    """heroes/retrieve won by the scripted heroes: ``explored`` pays ``w`` per area in
+    ``explored_bits`` at the end (the set-up explores nothing), however often they searched it."""
+    from dungeon_env.rewards import areas_explored
+
+    seed = HELD_OUT_SEED
+    assert areas_explored(_start("heroes/retrieve")) == 0
+    shaped, env = _scripted_return("heroes/retrieve", seed, shaping={"explored": 0.5})
+    game = env.unwrapped.game
+    searched = areas_explored(game)
+    assert game.goals_met and searched >= 1
+    assert shaped == pytest.approx(1.0 + 0.5 * searched)
+    explores = [e for e in game.events if e["type"] == "explore_choice" and e["explore"]]
+    assert len(explores) >= searched
+
+
+def test_state_terms_are_off_without_their_weights():
+    game = _start("heroes/one-guard")
+    assert StateShaping.of(game, None) is None
+    assert StateShaping.of(game, {"squares": 1.0, "exit_path": 0.0}) is None
+    assert StateShaping.of(game, {"explored": 1.0}) is not None
