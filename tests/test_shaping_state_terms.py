@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_tasks import scripted_aec_return
 
 from dungeon_env.engine.state import CORPSE, EXITED
 from dungeon_env.engine.tables import path_distances
 from dungeon_env.rewards import EXIT_PATH_CAP, GUESSED_DOOR, StateShaping, exit_distances, exit_potential
-from dungeon_env.tasks import HELD_OUT_SEED, TASKS, _new_game, make_task, measure
+from dungeon_env.tasks import HELD_OUT_SEED, TASKS, _new_game, measure
 
 
 def _start(name: str):
@@ -86,30 +87,13 @@ def test_exit_path_steps_pay_the_change_of_the_potential():
     assert term.step(game) == 0.0
 
 
-def _scripted_return(name: str, seed: int, **overrides) -> tuple[float, object]:
-    from agents import ScriptedDM, ScriptedHeroes
-
-    env = make_task(name, **overrides)
-    heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env)
-    heroes.seed(seed)
-    dm.seed(seed)
-    env.reset(seed=seed)
-    total = 0.0
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, _info = env.last()
-        total += reward if agent == "hero_0" else 0.0
-        player = dm if agent == "dm" else heroes
-        env.step(None if terminated or truncated else player.act(obs["observation"], obs["action_mask"]))
-    return total, env
-
-
 @pytest.mark.parametrize("name", ["heroes/one-guard", "heroes/guards", "heroes/retrieve"])
 def test_a_won_game_earns_the_potential_at_its_start_whatever_the_way(name):
     """Potential-based: the steps' shaping adds up to phi(end) - phi(start) = 0 - phi(start) in a game
     won with every hero out, however the heroes walked."""
     seed = HELD_OUT_SEED
-    plain, _ = _scripted_return(name, seed)
-    shaped, env = _scripted_return(name, seed, shaping={"exit_path": 2.0})
+    plain, _ = scripted_aec_return(name, seed)
+    shaped, env = scripted_aec_return(name, seed, shaping={"exit_path": 2.0})
     game = env.unwrapped.game
     assert game.outcome == "completed" and game.goals_met and plain == 1.0
     start = exit_potential(_start(name))
@@ -121,24 +105,13 @@ def test_measure_pays_the_term_as_the_env_does(monkeypatch):
     import dataclasses
 
     import dungeon_env.tasks as tasks
-    from agents import ScriptedDM, ScriptedHeroes
 
     name, seed = "heroes/guards", HELD_OUT_SEED + 3
     options = tasks._freeze({"shaping": {"exit_path": 1.0, "squares": 0.05}})
     shaped = dataclasses.replace(TASKS[name], options=options)
     monkeypatch.setitem(TASKS, name, shaped)
     score = measure(name, "scripted", games=1, seed=seed)
-    env = make_task(name)
-    heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env)
-    for agent, agent_seed in zip((heroes, dm), tasks._agent_seeds(seed), strict=True):
-        agent.seed(agent_seed)
-    env.reset(seed=seed)
-    total = 0.0
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, _info = env.last()
-        total += reward if agent == "hero_0" else 0.0
-        player = dm if agent == "dm" else heroes
-        env.step(None if terminated or truncated else player.act(obs["observation"], obs["action_mask"]))
+    total, env = scripted_aec_return(name, seed, agent_seeds=tasks._agent_seeds(seed))
     assert env.unwrapped.shaping["exit_path"] == 1.0
     assert total == pytest.approx(score.mean_return) and total != pytest.approx(-1.0)
 
@@ -166,7 +139,7 @@ def test_explored_pays_each_area_searched_for_the_first_time():
 
     seed = HELD_OUT_SEED
     assert areas_explored(_start("heroes/retrieve")) == 0
-    shaped, env = _scripted_return("heroes/retrieve", seed, shaping={"explored": 0.5})
+    shaped, env = scripted_aec_return("heroes/retrieve", seed, shaping={"explored": 0.5})
     game = env.unwrapped.game
     searched = areas_explored(game)
     assert game.goals_met and searched >= 1

@@ -234,24 +234,12 @@ def test_gymnasium_checker_passes_on_a_task():
 def test_measure_returns_what_the_env_pays(name):
     """``measure`` plays on the bare engine; the same game through the env (same seed, agents seeded
     alike) pays the same return, shaping included; a campaign's adventures alike."""
-    from agents import ScriptedDM, ScriptedHeroes
     from dungeon_env.tasks import _agent_seeds
 
     seed = HELD_OUT_SEED if name == "heroes/trapped-corridor" else 1  # a campaign of 3 adventures
     score = measure(name, "scripted", games=1, seed=seed)
     expected = score.mean_return
-    env = make_task(name)
-    heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env)
-    for agent, agent_seed in zip((heroes, dm), _agent_seeds(seed), strict=True):
-        agent.seed(agent_seed)
-    env.reset(seed=seed)
-    total = 0.0
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, _info = env.last()
-        if agent == "hero_0":
-            total += reward
-        player = dm if agent == "dm" else heroes
-        env.step(None if terminated or truncated else player.act(obs["observation"], obs["action_mask"]))
+    total, env = scripted_aec_return(name, seed, agent_seeds=_agent_seeds(seed))
     assert total == pytest.approx(expected)
     if name == "heroes/trapped-corridor":
         assert -1.0 < expected < 1.0  # completed, minus the traps
@@ -301,15 +289,19 @@ def test_the_command_line_prints_the_table_and_measures():
     assert main(["--measure", "heroes/walk-out", "--games", "1", "--agent", "idle"]) == 0
 
 
-def _scripted_aec_return(name: str, seed: int, **overrides) -> tuple[float, object]:
+def scripted_aec_return(
+    name: str, seed: int, agent_seeds: tuple[int, int] | None = None, **overrides
+) -> tuple[float, object]:
     """hero_0's return (the team's) of one game of task ``name`` played by the scripted agents
-    through the AEC env, and the env."""
+    through the AEC env, and the env; the heroes and the DM seeded with ``agent_seeds`` (default
+    ``seed`` both)."""
     from agents import ScriptedDM, ScriptedHeroes
 
     env = make_task(name, **overrides)
     heroes, dm = ScriptedHeroes(env=env), ScriptedDM(env=env)
-    heroes.seed(seed)
-    dm.seed(seed)
+    hero_seed, dm_seed = agent_seeds or (seed, seed)
+    heroes.seed(hero_seed)
+    dm.seed(dm_seed)
     env.reset(seed=seed)
     total = 0.0
     for agent in env.agent_iter():
@@ -324,8 +316,8 @@ def test_goal_exits_charges_heroes_leaving_before_the_goals_are_met_and_pays_the
     """``goal_exits`` on heroes/retrieve: the heroes who walk out before the crown is carried out pay
     ``w`` each, the crown's carrier and everyone after it earn ``w`` each; ``exits`` pays every hero."""
     seed = HELD_OUT_SEED
-    with_exits, env = _scripted_aec_return("heroes/retrieve", seed, shaping={"exits": 1.0})
-    with_goals, env2 = _scripted_aec_return("heroes/retrieve", seed, shaping={"goal_exits": 1.0})
+    with_exits, env = scripted_aec_return("heroes/retrieve", seed, shaping={"exits": 1.0})
+    with_goals, env2 = scripted_aec_return("heroes/retrieve", seed, shaping={"goal_exits": 1.0})
     game = env2.unwrapped.game
     assert env.unwrapped.game.events == game.events and game.goals_met  # the same game, won (+1)
     exits = [e["unit"] for e in game.events if e["type"] == "exit"]
@@ -339,6 +331,6 @@ def test_goal_exits_charges_heroes_leaving_before_the_goals_are_met_and_pays_the
 
 def test_goal_exits_is_exits_where_the_one_primary_goal_is_to_escape():
     seed = HELD_OUT_SEED
-    with_exits, _ = _scripted_aec_return("heroes/one-guard", seed, shaping={"exits": 1.0})
-    with_goals, _ = _scripted_aec_return("heroes/one-guard", seed, shaping={"goal_exits": 1.0})
+    with_exits, _ = scripted_aec_return("heroes/one-guard", seed, shaping={"exits": 1.0})
+    with_goals, _ = scripted_aec_return("heroes/one-guard", seed, shaping={"goal_exits": 1.0})
     assert with_goals == with_exits == pytest.approx(1.0 + 3)
