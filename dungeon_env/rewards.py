@@ -225,16 +225,19 @@ def exit_potential(game, cap: int = EXIT_PATH_CAP) -> float:
     """The ``exit_path`` potential: minus the sum over the heroes of ``min(d, cap) / cap``, ``d`` a
     hero's path length to the nearest exit (:func:`exit_distances`); a hero who left counts 0, a dead
     hero -1 (as far as can be), so the potential is 0 exactly when every hero got out. Until every
-    other primary goal is in hand (:func:`goals_in_hand`: the crown to carry out found, ...) a hero
-    on the board counts -1 too: the way out leads nowhere yet, and finding the goal earns the rise."""
+    other primary goal is in hand (:func:`goals_in_hand`: the crown to carry out found, ...) every
+    hero counts -1, on the board or out: the way out leads nowhere yet, leaving early earns nothing,
+    and finding the goal earns the rise."""
     from dungeon_env.engine.state import ACTIVE, EXITED
 
     s = game.state
     status = s.unit_status[: s.n_heroes].tolist()
-    dist = exit_distances(game) if ACTIVE in status and goals_in_hand(game) else None
+    if not goals_in_hand(game):
+        return -float(len(status))
+    dist = exit_distances(game) if ACTIVE in status else None
     total = 0.0
     for h, st in enumerate(status):
-        if st == ACTIVE and dist is not None:
+        if st == ACTIVE:
             total -= min(dist[int(s.unit_pos[h])], cap) / cap
         elif st != EXITED:
             total -= 1.0

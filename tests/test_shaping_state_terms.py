@@ -132,6 +132,20 @@ def test_the_way_out_counts_only_once_the_crown_is_in_a_heros_hands():
     assert goals_in_hand(game) and exit_potential(game) > -game.state.n_heroes + 1
 
 
+def test_leaving_before_the_crown_is_in_hand_earns_nothing_from_the_way_out():
+    """heroes/retrieve: a hero who walks out before anyone holds the crown still counts the whole
+    way (-1) until the crown is in a hero's hands; then, being out, it counts nothing."""
+    from builders import give_item
+
+    game = _start("heroes/retrieve")
+    n = game.state.n_heroes
+    game.state.unit_status[0] = EXITED
+    assert exit_potential(game) == -n
+    give_item(game, 2, "jewelled_crown", known=True)
+    on_board = sum(min(_hero_distance(game, h), EXIT_PATH_CAP) / EXIT_PATH_CAP for h in range(1, n))
+    assert exit_potential(game) == pytest.approx(-on_board)
+
+
 def test_explored_pays_each_area_searched_for_the_first_time():
     """heroes/retrieve won by the scripted heroes: ``explored`` pays ``w`` per area in
     ``explored_bits`` at the end (the set-up explores nothing), however often they searched it."""
