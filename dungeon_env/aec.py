@@ -83,7 +83,8 @@ cap; the DM gets the opposite. Optional shaping, off by default: ``shaping={"dam
 the heroes' reward ``w`` per point of damage dealt to a monster and ``-w`` per point taken, ``w``
 per monster slain and ``-w`` per hero death, ``w`` per item a hero takes, ``w`` per area revealed,
 ``w`` per door opened, ``w`` per hero who leaves the dungeon, ``w`` per hero who leaves when every
-primary goal is then met and ``-w`` per hero who leaves before (``goal_exits``), ``w`` per square
+other primary goal is then in hand (met, or the item to carry out held face up) and ``-w`` per hero
+who leaves before (``goal_exits``), ``w`` per square
 a hero steps into that no hero had stood on before in the game (``squares``), and ``w`` times the
 change of a potential at each step (``exit_path``: minus each hero's share of the way to the
 nearest exit on the board as heroes know it, 0 once every hero is out, a dead hero -1; over a game
@@ -180,7 +181,7 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
   Policies trained on v0 play on through ``agents/observation_v0.py``.
 - v1, revised 2026-12-01 (issue 16): the ``campaign`` option; the shaping terms ``doors``,
   ``exits`` and ``squares``; revised 2026-12-02: ``goal_exits``; revised 2026-12-03: ``exit_path``,
-  ``explored``.
+  ``explored``; ``goal_exits`` waits for the goals in hand rather than met.
 """
 
 from __future__ import annotations
@@ -205,6 +206,7 @@ from dungeon_env.rewards import (
     StateShaping,
     check_reward,
     check_shaping,
+    goals_in_hand,
     needs_goals,
     outcome_reward,
     outcome_table,
@@ -595,8 +597,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         """The shaping reward of this step's events as heroes know them (None: not known), so that
         the heroes' reward never counts what happens out of their sight
         (:func:`dungeon_env.rewards.shaping_reward` with the options' weights)."""
-        goals_met = needs_goals(events, self.shaping) and self.game.goals_met
-        reward = shaping_reward(events, self.shaping, self._squares_seen, goals_met)
+        in_hand = needs_goals(events, self.shaping) and goals_in_hand(self.game)
+        reward = shaping_reward(events, self.shaping, self._squares_seen, in_hand)
         if self._state_terms is not None:
             reward += self._state_terms.step(self.game)
         return reward

@@ -18,9 +18,11 @@ Two parts, both in the heroes' terms:
   | ``exploration`` | ``+w`` per area revealed (``reveal``) |
   | ``doors`` | ``+w`` per door opened (``door_opened``) |
   | ``exits`` | ``+w`` per hero who leaves the dungeon (``exit``) |
-  | ``goal_exits`` | ``+w`` per hero who leaves when, that step done, every primary goal is met, ``-w``
-    per hero who leaves before (``exit`` and the caller's ``goals_met``: the same as ``exits`` where
-    the one primary goal is to escape; a charge for walking out without what must be carried out) |
+  | ``goal_exits`` | ``+w`` per hero who leaves when, that step done, every other primary goal is in
+    hand (:func:`goals_in_hand`: met, or the crown to carry out held face up by a hero), ``-w`` per
+    hero who leaves before (``exit`` and the caller's ``in_hand``: the same as ``exits`` where
+    the one primary goal is to escape; a charge for walking out before what must be carried out is
+    found, and none for making way for its carrier) |
   | ``squares`` | ``+w`` per square a hero steps into that no hero had stood on before in this game |
     (``move``; the squares so far are the caller's ``squares_seen`` set) |
 
@@ -99,7 +101,7 @@ def check_shaping(shaping) -> dict[str, float] | None:
 
 
 def needs_goals(events: Iterable[dict | None], weights: Mapping[str, float]) -> bool:
-    """Whether :func:`shaping_reward` reads ``goals_met`` for ``events``: a ``goal_exits`` weight and
+    """Whether :func:`shaping_reward` reads ``in_hand`` for ``events``: a ``goal_exits`` weight and
     a hero leaving among them (the caller can then skip checking the goals on every other step)."""
     return bool(weights.get("goal_exits")) and any(e is not None and e["type"] == "exit" for e in events)
 
@@ -108,14 +110,15 @@ def shaping_reward(
     events: Iterable[dict | None],
     weights: Mapping[str, float],
     squares_seen: set | None = None,
-    goals_met: bool = False,
+    in_hand: bool = False,
 ) -> float:
     """The heroes' shaping reward for ``events`` (one step's events as heroes know them; None: an
     event they do not know, which earns nothing) under ``weights`` (a missing term weighs 0).
     ``squares_seen``: the squares heroes have stood on so far in the game, which the ``squares``
-    term reads and adds to (one set per game; None: the term earns nothing). ``goals_met``: every
-    primary goal of the adventure is met once these events are done (the ``goal_exits`` term;
-    the goals are public, in every agent's ``objectives``)."""
+    term reads and adds to (one set per game; None: the term earns nothing). ``in_hand``:
+    every primary goal of the adventure but escaping is in hand once these events are done
+    (:func:`goals_in_hand`, read by the ``goal_exits`` term; the goals are public, in every agent's
+    ``objectives``)."""
     total = 0.0
     for e in filter(None, events):
         kind = e["type"]
@@ -140,7 +143,8 @@ def shaping_reward(
         elif kind == "door_opened":
             total += weights.get("doors", 0.0)
         elif kind == "exit":
-            total += weights.get("exits", 0.0) + (1.0 if goals_met else -1.0) * weights.get("goal_exits", 0.0)
+            goal_sign = 1.0 if in_hand else -1.0
+            total += weights.get("exits", 0.0) + goal_sign * weights.get("goal_exits", 0.0)
     return total
 
 

@@ -302,7 +302,7 @@ def _play_out(game, heroes, dm, side: str, weights: Mapping[str, float] | None) 
     reward as the env pays it (the events as heroes know them, ``knowledge.HeroLens``, each judged
     as the game stood when logged; the set-up earns nothing)."""
     from dungeon_env.engine.knowledge import HeroLens
-    from dungeon_env.rewards import StateShaping, needs_goals, shaping_reward
+    from dungeon_env.rewards import StateShaping, goals_in_hand, needs_goals, shaping_reward
 
     lens, seen = (HeroLens(game), game.n_events) if weights else (None, 0)
     if lens is not None:
@@ -316,7 +316,8 @@ def _play_out(game, heroes, dm, side: str, weights: Mapping[str, float] | None) 
             new = game.events_since(seen)
             seen += len(new)
             known = lens.view(new)
-            shaping += shaping_reward(known, weights, squares, needs_goals(known, weights) and game.goals_met)
+            in_hand = needs_goals(known, weights) and goals_in_hand(game)
+            shaping += shaping_reward(known, weights, squares, in_hand)
             if state_terms is not None:
                 shaping += state_terms.step(game)
     return steps, shaping

@@ -125,11 +125,11 @@ def test_shaping_reward_of_each_term():
     assert shaping_reward([{"type": "reveal", "area": "B"}], WEIGHTS) == 2.0
 
 
-def test_shaping_reward_goal_exits_pays_with_the_goals_met_and_charges_without():
+def test_shaping_reward_goal_exits_pays_with_the_goals_in_hand_and_charges_without():
     leaves = {"type": "exit", "unit": "hero_2"}
     weights = {"exits": 0.25, "goal_exits": 0.5}
     assert shaping_reward([leaves], weights) == -0.25
-    assert shaping_reward([leaves], weights, goals_met=True) == 0.75
+    assert shaping_reward([leaves], weights, in_hand=True) == 0.75
     assert needs_goals([None, leaves], weights)
     assert not needs_goals([leaves], {"exits": 0.25})
     assert not needs_goals([{"type": "door_opened", "door": 3, "by": "hero_0"}], weights)

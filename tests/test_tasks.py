@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dungeon_env import describe_action
 from dungeon_env.content import load_adventure
 from dungeon_env.engine import Game
 from dungeon_env.tasks import (
@@ -312,9 +313,10 @@ def scripted_aec_return(
     return total, env
 
 
-def test_goal_exits_charges_heroes_leaving_before_the_goals_are_met_and_pays_the_rest():
-    """``goal_exits`` on heroes/retrieve: the heroes who walk out before the crown is carried out pay
-    ``w`` each, the crown's carrier and everyone after it earn ``w`` each; ``exits`` pays every hero."""
+def test_goal_exits_pays_every_hero_who_leaves_once_the_crown_is_in_hand():
+    """``goal_exits`` on heroes/retrieve won by the scripted heroes: the first heroes out make way
+    for the crown's carrier, the crown already in hand, so every exit earns ``w`` (as ``exits``
+    pays them), not only the carrier's and those after it."""
     seed = HELD_OUT_SEED
     with_exits, env = scripted_aec_return("heroes/retrieve", seed, shaping={"exits": 1.0})
     with_goals, env2 = scripted_aec_return("heroes/retrieve", seed, shaping={"goal_exits": 1.0})
@@ -323,10 +325,27 @@ def test_goal_exits_charges_heroes_leaving_before_the_goals_are_met_and_pays_the
     exits = [e["unit"] for e in game.events if e["type"] == "exit"]
     crown = game.item_index["jewelled_crown"]
     holder = next(int(game.state.item_holder[i]) for i, c in enumerate(game.state.item_card) if c == crown)
-    paid = len(exits) - exits.index(game.label(holder))
-    assert 0 < paid < len(exits)  # someone left before the crown's carrier
-    assert with_exits == pytest.approx(1.0 + len(exits))
-    assert with_goals == pytest.approx(1.0 + paid - (len(exits) - paid))
+    assert exits.index(game.label(holder)) > 0  # someone left before the crown's carrier
+    assert with_goals == with_exits == pytest.approx(1.0 + len(exits))
+
+
+def test_goal_exits_charges_a_hero_who_walks_out_before_the_crown_is_found():
+    """heroes/retrieve: hero_0 put beside the exit steps out on turn 1, nobody holding the crown:
+    ``goal_exits`` charges ``w``; given the crown face up first, the same step earns ``w``."""
+    from builders import give_item, place
+
+    for crown_in_hand, expected in ((False, -0.5), (True, 0.5)):
+        env = make_task("heroes/retrieve", shaping={"goal_exits": 0.5})
+        env.reset(seed=HELD_OUT_SEED)
+        game = env.unwrapped.game
+        place(game, 0, 0, 4)
+        if crown_in_hand:
+            give_item(game, 1, "jewelled_crown", known=True)
+        mask = env.last()[0]["action_mask"]
+        (leave,) = [a for a in np.flatnonzero(mask) if "leave the dungeon" in describe_action(game, int(a))]
+        env.step(int(leave))
+        assert [e["unit"] for e in game.events if e["type"] == "exit"] == ["hero_0"]
+        assert env.rewards["hero_0"] == pytest.approx(expected)
 
 
 def test_goal_exits_is_exits_where_the_one_primary_goal_is_to_escape():
