@@ -251,3 +251,18 @@ def test_lr_decay_lowers_the_learning_rate_linearly_to_zero_over_the_run():
         Settings(network="mlp", n_steps=64, net_arch="16"), make_vec_env("heroes", "random", ENV, 2, 0), None
     )
     assert constant.lr_schedule(0.25) == pytest.approx(3e-4)
+
+
+def test_target_kl_stops_a_rollouts_epochs_once_the_policy_has_moved_that_far():
+    def updates_after_one_rollout(target_kl: float) -> int:
+        settings = Settings(
+            network="mlp", n_steps=64, batch_size=32, n_epochs=4, net_arch="16", target_kl=target_kl
+        )
+        vec = make_vec_env("heroes", "random", ENV, 2, 0)
+        model = make_model(settings, vec, Logger(folder=None, output_formats=[]))
+        model.learn(128)
+        vec.close()
+        return model._n_updates
+
+    assert updates_after_one_rollout(0.0) == 4  # no limit: every epoch
+    assert updates_after_one_rollout(1e-9) == 1  # the second minibatch is already past it

@@ -64,6 +64,9 @@ class PPOSettings(EnvSettings):
     """GAE lambda"""
     clip_range: float = 0.2
     """PPO clipping coefficient"""
+    target_kl: float = 0.0
+    """stop a rollout's epochs early once the approximate KL divergence from the rollout's policy
+    passes 1.5 times this (SB3's target_kl; 0: no limit)"""
     ent_coef: float = 0.01
     """entropy bonus coefficient"""
     vf_coef: float = 0.5
@@ -144,6 +147,7 @@ def make_model(settings: PPOSettings, vec, logger):
         gamma=settings.gamma,
         gae_lambda=settings.gae_lambda,
         clip_range=settings.clip_range,
+        target_kl=settings.target_kl or None,
         ent_coef=settings.ent_coef,
         vf_coef=settings.vf_coef,
         policy_kwargs=policy_kwargs,
