@@ -49,7 +49,7 @@ def test_a_tiny_benchmark_run_writes_its_curve_and_summary(tmp_path):
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     folder = tmp_path / "heroes-exit-doors"
-    rows = list(csv.DictReader((folder / "curve.csv").open()))
+    rows = list(csv.DictReader((folder / "curve.csv").read_text().splitlines()))
     assert {int(r["seed"]) for r in rows} == {1, 2}
     assert [int(r["steps"]) for r in rows if r["seed"] == "1"][0] == 0  # the untrained policy first
     assert max(int(r["steps"]) for r in rows) >= 256
@@ -161,6 +161,29 @@ def test_baselines_play_the_learning_side_on_held_out_seeds():
     assert scripted["games"] == random["games"] == 5
     assert scripted["win_rate"] >= random["win_rate"]
     assert scripted["win_low"] <= scripted["win_rate"] <= scripted["win_high"]
+
+
+def test_games_played_side_by_side_are_the_same_games_as_one_at_a_time():
+    import numpy as np
+
+    seen: list[int] = []
+
+    def first_legal(envs, observations):
+        seen.append(len(envs))
+        return [int(np.flatnonzero(env.action_masks())[0]) for env in envs]
+
+    alone = play_games("heroes/one-guard", first_legal, 5, at_once=1)
+    assert max(seen) == 1
+    seen.clear()
+    side_by_side = play_games("heroes/one-guard", first_legal, 5, at_once=3)
+    assert max(seen) == 3  # three games at a time, then the last two
+    assert side_by_side == alone  # game k on seed EVAL_SEED + k either way, every outcome alike
+    assert alone["games"] == 5
+
+
+def test_a_chooser_that_answers_for_the_wrong_number_of_games_is_an_error():
+    with pytest.raises(ValueError, match="choose gave 1 actions for 3 running games"):
+        play_games("heroes/walk-out", lambda envs, observations: [0], 3, at_once=3)
 
 
 def test_the_readme_tasks_example_runs():

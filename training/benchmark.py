@@ -96,31 +96,58 @@ class Settings(PPOSettings):
 
 
 # ------------------------------------------------------------------------------------------ playing
-def play_games(task_name: str, choose, games: int, seed: int = EVAL_SEED, **overrides) -> dict[str, Any]:
-    """``games`` episodes of the task's RoleEnv on seeds ``seed, seed + 1, ...``, each decision taken by
-    ``choose(env, observation) -> action``; the learning side's wins (the heroes': completed with
-    every primary goal met; the DM's: every hero dead, as ``dungeon_env.tasks`` scores them), the
-    completions and the mean return."""
+def play_games(
+    task_name: str, choose, games: int, seed: int = EVAL_SEED, *, at_once: int = 32, **overrides
+) -> dict[str, Any]:
+    """``games`` episodes of the task's RoleEnv on seeds ``seed, seed + 1, ...``, up to ``at_once`` of
+    them side by side in lockstep: at each round ``choose(envs, observations) -> actions`` takes the
+    decision of every game still running (one batched forward pass for a policy). The learning
+    side's wins (the heroes': completed with every primary goal met; the DM's: every hero dead, as
+    ``dungeon_env.tasks`` scores them), the completions and the mean return."""
     from dungeon_env.tasks import TASKS, make_task_gym
 
     side = TASKS[task_name].side
-    env = make_task_gym(task_name, **overrides)
-    wins = completed = 0
-    returns = []
-    for k in range(games):
-        obs, info = env.reset(seed=seed + k)
-        total, done = 0.0, False
-        while not done:
-            obs, reward, terminated, truncated, info = env.step(int(choose(env, obs)))
-            total += float(reward)
-            done = terminated or truncated
-        done_it = info.get("outcome") == "completed"
-        completed += done_it
-        wins += (
-            (done_it and bool(info.get("goals_met"))) if side == "heroes" else info.get("outcome") == "failed"
-        )
-        returns.append(total)
-    env.close()
+    envs = [make_task_gym(task_name, **overrides) for _ in range(max(1, min(at_once, games)))]
+    running: dict[int, list] = {}  # env index -> [observation, return so far]
+    started = 0
+    finished: list[tuple[dict, float]] = []
+
+    def start(i: int) -> None:
+        nonlocal started
+        obs, _ = envs[i].reset(seed=seed + started)
+        running[i] = [obs, 0.0]
+        started += 1
+
+    for i in range(min(len(envs), games)):
+        start(i)
+    while running:
+        playing = list(running)
+        actions = list(choose([envs[i] for i in playing], [running[i][0] for i in playing]))
+        if len(actions) != len(playing):
+            raise ValueError(
+                f"choose gave {len(actions)} actions for {len(playing)} running games, one per game"
+            )
+        for i, action in zip(playing, actions, strict=True):
+            obs, reward, terminated, truncated, info = envs[i].step(int(action))
+            running[i][0] = obs
+            running[i][1] += float(reward)
+            if terminated or truncated:
+                finished.append((info, running.pop(i)[1]))
+                if started < games:
+                    start(i)
+    for env in envs:
+        env.close()
+    return _tally(finished, side)
+
+
+def _tally(finished: list[tuple[dict, float]], side: str) -> dict[str, Any]:
+    """The wins, completions and mean return of finished games (each its last info and return)."""
+    games = len(finished)
+    completed = sum(info.get("outcome") == "completed" for info, _ in finished)
+    if side == "heroes":
+        wins = sum(info.get("outcome") == "completed" and bool(info.get("goals_met")) for info, _ in finished)
+    else:
+        wins = sum(info.get("outcome") == "failed" for info, _ in finished)
     low, high = wilson_interval(wins, games)
     return {
         "games": games,
@@ -129,32 +156,41 @@ def play_games(task_name: str, choose, games: int, seed: int = EVAL_SEED, **over
         "win_low": low,
         "win_high": high,
         "completed": completed / games,
-        "mean_return": float(np.mean(returns)),
+        "mean_return": float(np.mean([total for _, total in finished])),
     }
 
 
 def model_chooser(model, greedy: bool = False):
     """The masked policy of a MaskablePPO model, sampled (or ``greedy``), as a ``choose`` for
-    :func:`play_games`."""
+    :func:`play_games`: one forward pass for the decisions of every running game."""
 
-    def choose(env, obs):
-        action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=greedy)
-        return int(action)
+    def choose(envs, observations):
+        if isinstance(observations[0], dict):
+            batch: Any = {key: np.stack([o[key] for o in observations]) for key in observations[0]}
+        else:
+            batch = np.stack(observations)
+        masks = np.stack([env.action_masks() for env in envs])
+        actions, _ = model.predict(batch, action_masks=masks, deterministic=greedy)
+        return [int(a) for a in actions]
 
     return choose
 
 
 def agent_chooser(spec: str, side: str):
-    """An agent of the spec language (``agents.spec``) playing the learning side, bound to each env."""
+    """An agent of the spec language (``agents.spec``) playing the learning side, one bound to each
+    env, as a ``choose`` for :func:`play_games`."""
     from agents import from_spec
 
     bound: dict[int, Any] = {}
 
-    def choose(env, obs):
+    def act(env, obs) -> int:
         agent = bound.get(id(env))
         if agent is None:
             agent = bound[id(env)] = from_spec(spec, side, seed=0, env=env)
         return int(agent.act(obs, env.action_masks().astype(np.int8)))
+
+    def choose(envs, observations):
+        return [act(env, obs) for env, obs in zip(envs, observations, strict=True)]
 
     return choose
 
