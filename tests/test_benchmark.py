@@ -186,6 +186,29 @@ def test_a_chooser_that_answers_for_the_wrong_number_of_games_is_an_error():
         play_games("heroes/walk-out", lambda envs, observations: [0], 3, at_once=3)
 
 
+def test_how_often_a_run_is_evaluated_changes_nothing_of_its_training(tmp_path):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.benchmark import Settings, train_seed
+
+    def final_weights(eval_every: int, out: str):
+        settings = Settings(
+            task="heroes/walk-out", steps=256, seeds="1", eval_every=eval_every, eval_games=3,
+            n_envs=2, n_steps=64, batch_size=64, n_epochs=1, network="mlp", net_arch="16",
+            progress=False, out=str(tmp_path / out),
+        )  # fmt: skip
+        rows = train_seed(settings, 1)
+        model = MaskablePPO.load(tmp_path / out / "heroes-walk-out" / "seed1" / "final_model.zip")
+        return rows, model.policy.state_dict()
+
+    often, weights_often = final_weights(64, "often")
+    rarely, weights_rarely = final_weights(10**6, "rarely")
+    assert len(often) > len(rarely) == 2  # at the start and at the end only
+    assert all(torch.equal(weights_often[k], weights_rarely[k]) for k in weights_often)
+    assert often[-1]["win_rate"] == rarely[-1]["win_rate"]  # the same policy, the same sampled games
+
+
 def test_the_readme_tasks_example_runs():
     import dungeon_env
 

@@ -214,14 +214,13 @@ def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder:
         def _evaluate(self) -> None:
             self.train_seconds = time.perf_counter() - self.start - sum(r["eval_seconds"] for r in rows)
             began = time.perf_counter()
-            result = play_games(
-                settings.task, model_chooser(self.model, settings.greedy), settings.eval_games
-            )
+            steps = int(self.model.num_timesteps)
+            result = evaluate_model(settings, self.model, sampling_seed=seed * 10**9 + steps)
             rows.append(
                 {
                     "task": settings.task,
                     "seed": seed,
-                    "steps": int(self.model.num_timesteps),
+                    "steps": steps,
                     "seconds": round(self.train_seconds, 2),
                     "games": settings.eval_games,
                     **{k: result[k] for k in ("win_rate", "win_low", "win_high", "completed", "mean_return")},
@@ -243,6 +242,17 @@ def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder:
                 self._evaluate()
 
     return Evaluation()
+
+
+def evaluate_model(settings: Settings, model, sampling_seed: int) -> dict[str, Any]:
+    """The model's ``eval_games`` games of the task (:func:`play_games`), its actions sampled from
+    torch's generator seeded with ``sampling_seed`` and that generator then put back as it was: the
+    training goes on drawing the same numbers however often it is evaluated."""
+    import torch
+
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(sampling_seed)
+        return play_games(settings.task, model_chooser(model, settings.greedy), settings.eval_games)
 
 
 def _eval_time(rows: list[dict]) -> float:
