@@ -266,3 +266,27 @@ def test_target_kl_stops_a_rollouts_epochs_once_the_policy_has_moved_that_far():
 
     assert updates_after_one_rollout(0.0) == 4  # no limit: every epoch
     assert updates_after_one_rollout(1e-9) == 1  # the second minibatch is already past it
+
+
+def _play_to_the_cap(vec) -> list[dict]:
+    """Random legal actions until every env of ``vec`` has ended a game; the infos of those ends."""
+    rng = np.random.default_rng(0)
+    vec.reset()
+    ends: dict[int, dict] = {}
+    while len(ends) < vec.num_envs:
+        masks = np.stack(vec.env_method("action_masks"))
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+        _, _, dones, infos = vec.step(actions)
+        for k in np.flatnonzero(dones):
+            ends.setdefault(int(k), infos[k])
+    vec.close()
+    return list(ends.values())
+
+
+def test_the_turn_cap_ends_the_game_for_the_learner_unless_asked_to_bootstrap_it():
+    capped = {**ENV, "max_turns": 1}  # random heroes on flooded_cellar never finish in one turn
+    ends = _play_to_the_cap(make_vec_env("heroes", "random", capped, 2, 0))
+    assert [info["outcome"] for info in ends] == ["truncated", "truncated"]
+    assert not any(info["TimeLimit.truncated"] for info in ends)  # SB3 adds no V(last obs) to -1
+    bootstrapped = _play_to_the_cap(make_vec_env("heroes", "random", capped, 2, 0, bootstrap_turn_cap=True))
+    assert all(info["TimeLimit.truncated"] for info in bootstrapped)

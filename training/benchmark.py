@@ -282,6 +282,7 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
         settings.n_envs,
         seed,
         subproc=settings.subproc,
+        bootstrap_turn_cap=settings.bootstrap_turn_cap,
     )
     model = make_model(run, vec, configure(str(folder), ["csv"]))
     rows: list[dict] = []

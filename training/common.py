@@ -209,10 +209,15 @@ def make_vec_env(
     seed: int,
     subproc: bool = False,
     advised: bool = False,
+    bootstrap_turn_cap: bool = False,
 ):
     """``n_envs`` copies of ``RoleEnv(role, opponent)`` (``AdvisedRoleEnv`` if ``advised``) in a
     ``SubprocVecEnv`` (forkserver) or a ``DummyVecEnv``, seeded ``seed, seed + 1, ...``, with episode
-    statistics (``VecMonitor``)."""
+    statistics (``VecMonitor``).
+
+    A game stopped by the turn cap ends there for the learner (see :func:`turn_cap_ends`), unless
+    ``bootstrap_turn_cap``: then SB3 adds the value of its last observation to its last reward, as it
+    does for a time limit outside the task."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if subproc:
@@ -221,7 +226,31 @@ def make_vec_env(
     else:
         vec = DummyVecEnv([_env_thunk(role, opponent, env_kwargs, None, advised) for _ in range(n_envs)])
     vec.seed(seed)
+    if not bootstrap_turn_cap:
+        vec = turn_cap_ends(vec)
     return VecMonitor(vec, info_keywords=("outcome",))
+
+
+def turn_cap_ends(vec):
+    """``vec`` with the turn cap an end of the game for SB3's learners, not a time limit: the env
+    reports it as a truncation (checklist A-50), and SB3 would add ``gamma * V(last observation)`` to
+    the capped game's last reward. The observation carries ``turn / max_turns`` and the cap has its
+    own reward (the tasks': -1, stalling is as bad as dying), so the cap is part of what is learned;
+    with the bootstrap, that -1 came with the value the network guessed for a finished game on top,
+    and a policy that stalled until the cap could be paid for it."""
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class TurnCapEnds(VecEnvWrapper):
+        def reset(self):
+            return self.venv.reset()
+
+        def step_wait(self):
+            observations, rewards, dones, infos = self.venv.step_wait()
+            for info in infos:
+                info["TimeLimit.truncated"] = False
+            return observations, rewards, dones, infos
+
+    return TurnCapEnds(vec)
 
 
 def outcome_callback():
