@@ -184,6 +184,8 @@ def test_games_played_side_by_side_are_the_same_games_as_one_at_a_time():
 def test_a_chooser_that_answers_for_the_wrong_number_of_games_is_an_error():
     with pytest.raises(ValueError, match="choose gave 1 actions for 3 running games"):
         play_games("heroes/walk-out", lambda envs, observations: [0], 3, at_once=3)
+    with pytest.raises(ValueError, match="games=0"):
+        play_games("heroes/walk-out", lambda envs, observations: [], 0)
 
 
 def test_how_often_a_run_is_evaluated_changes_nothing_of_its_training(tmp_path):

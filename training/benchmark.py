@@ -106,8 +106,12 @@ def play_games(
     ``dungeon_env.tasks`` scores them), the completions and the mean return."""
     from dungeon_env.tasks import TASKS, make_task_gym
 
+    if games < 1 or at_once < 1:
+        raise ValueError(
+            f"play_games needs at least one game and one at once, got games={games}, at_once={at_once}"
+        )
     side = TASKS[task_name].side
-    envs = [make_task_gym(task_name, **overrides) for _ in range(max(1, min(at_once, games)))]
+    envs = [make_task_gym(task_name, **overrides) for _ in range(min(at_once, games))]
     running: dict[int, list] = {}  # env index -> [observation, return so far]
     started = 0
     finished: list[tuple[dict, float]] = []
