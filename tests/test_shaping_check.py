@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from training.shaping_check import main, pays_for_winning, shaped_returns  # noqa: E402
+from training.shaping_check import main, pays_for_winning, report_line, shaped_returns  # noqa: E402
 
 SMALL_HERO_TASKS = [
     "heroes/walk-out",
@@ -38,6 +38,21 @@ def test_the_default_hero_recipe_pays_the_scripted_heroes_more_than_random_play(
     results = shaped_returns(task, "auto", games=3)
     assert results["scripted"]["win_rate"] > results["random"]["win_rate"]
     assert pays_for_winning(results), results
+
+
+def _results(scripted_wins, scripted_return, random_wins, random_return):
+    return {
+        "scripted": {"win_rate": scripted_wins, "mean_return": scripted_return},
+        "random": {"win_rate": random_wins, "mean_return": random_return},
+    }
+
+
+def test_the_verdict_needs_a_scripted_side_that_wins_more_than_random_play():
+    assert "pays the scripted play +2.00 more" in report_line("t", _results(1.0, 3.0, 0.0, 1.0))
+    flagged = report_line("t", _results(0.5, 1.0, 0.0, 1.0))
+    assert "random play earns as much or more (+0.00)" in flagged
+    assert "no verdict" in report_line("t", _results(0.0, 4.0, 0.0, 2.0))
+    assert "no verdict" in report_line("t", _results(0.2, 0.0, 0.3, -1.0))
 
 
 def test_unknown_tasks_terms_and_game_counts_are_refused_with_what_is_expected():

@@ -12,7 +12,8 @@ heroes +11.3, 10 of 10 won. A learner that follows the rewards then has no reaso
 For each task this plays ``--games`` games of the learning side's scripted agent and as many of its
 random agent (seeds ``--seed``, ``--seed`` + 1, ..., against the task's default opponent) in the
 training env, with the recipe, and prints their win rates and mean returns, and a warning for each
-task where random play earns at least as much as the scripted side."""
+task where random play earns at least as much as the scripted side (no verdict where the scripted
+side won no more games than random play)."""
 
 from __future__ import annotations
 
@@ -61,12 +62,19 @@ def pays_for_winning(results: dict[str, dict[str, Any]]) -> bool:
 
 
 def report_line(task_name: str, results: dict[str, dict[str, Any]]) -> str:
-    """One Markdown table row: the task, each player's win rate and mean return, the verdict."""
+    """One Markdown table row: the task, each player's win rate and mean return, the verdict (none
+    where the scripted side won no more games than random play: there is no win to pay for)."""
+    scripted, random = results["scripted"], results["random"]
     cells = [f"{results[p]['win_rate']:.0%} won, {results[p]['mean_return']:+.2f}" for p in PLAYERS]
-    margin = results["scripted"]["mean_return"] - results["random"]["mean_return"]
-    verdict = f"pays the scripted play {margin:+.2f} more"
-    if not pays_for_winning(results):
-        verdict = f"**random play earns as much or more ({-margin:+.2f})**: a learner is not paid to win"
+    margin = scripted["mean_return"] - random["mean_return"] + 0.0  # + 0.0: no "-0.00"
+    if scripted["win_rate"] <= random["win_rate"]:
+        verdict = "no verdict: the scripted side won no more games than random play"
+    elif pays_for_winning(results):
+        verdict = f"pays the scripted play {margin:+.2f} more"
+    else:
+        verdict = (
+            f"**random play earns as much or more ({-margin + 0.0:+.2f})**: a learner is not paid to win"
+        )
     return f"| `{task_name}` | {cells[0]} | {cells[1]} | {verdict} |"
 
 
