@@ -49,6 +49,7 @@ def _results(scripted_wins, scripted_return, random_wins, random_return):
 
 def test_the_verdict_needs_a_scripted_side_that_wins_more_than_random_play():
     assert "pays the scripted play +2.00 more" in report_line("t", _results(1.0, 3.0, 0.0, 1.0))
+    assert "0% won, +0.00 |" in report_line("t", _results(1.0, 3.0, 0.0, -0.001))
     flagged = report_line("t", _results(0.5, 1.0, 0.0, 1.0))
     assert "random play earns as much or more (+0.00)" in flagged
     assert "no verdict" in report_line("t", _results(0.0, 4.0, 0.0, 2.0))

@@ -61,20 +61,24 @@ def pays_for_winning(results: dict[str, dict[str, Any]]) -> bool:
     return results["scripted"]["mean_return"] > results["random"]["mean_return"]
 
 
+def _signed(value: float) -> str:
+    """``value`` to two decimals with its sign, never ``-0.00``."""
+    text = f"{value:+.2f}"
+    return "+0.00" if text == "-0.00" else text
+
+
 def report_line(task_name: str, results: dict[str, dict[str, Any]]) -> str:
     """One Markdown table row: the task, each player's win rate and mean return, the verdict (none
     where the scripted side won no more games than random play: there is no win to pay for)."""
     scripted, random = results["scripted"], results["random"]
-    cells = [f"{results[p]['win_rate']:.0%} won, {results[p]['mean_return']:+.2f}" for p in PLAYERS]
-    margin = scripted["mean_return"] - random["mean_return"] + 0.0  # + 0.0: no "-0.00"
+    cells = [f"{results[p]['win_rate']:.0%} won, {_signed(results[p]['mean_return'])}" for p in PLAYERS]
+    margin = scripted["mean_return"] - random["mean_return"]
     if scripted["win_rate"] <= random["win_rate"]:
         verdict = "no verdict: the scripted side won no more games than random play"
     elif pays_for_winning(results):
-        verdict = f"pays the scripted play {margin:+.2f} more"
+        verdict = f"pays the scripted play {_signed(margin)} more"
     else:
-        verdict = (
-            f"**random play earns as much or more ({-margin + 0.0:+.2f})**: a learner is not paid to win"
-        )
+        verdict = f"**random play earns as much or more ({_signed(-margin)})**: a learner is not paid to win"
     return f"| `{task_name}` | {cells[0]} | {cells[1]} | {verdict} |"
 
 
