@@ -17,6 +17,7 @@ from dungeon_env.tasks import TASKS
 pytest.importorskip("sb3_contrib")
 
 from training.benchmark import (  # noqa: E402
+    BUDGETS,
     EVAL_SEED,
     HERO_TRAINING_SHAPING,
     _budget_cell,
@@ -63,6 +64,7 @@ def test_a_tiny_benchmark_run_writes_its_curve_and_summary(tmp_path):
     table = table_markdown(tmp_path).splitlines()
     (row,) = [r for r in table if r.startswith("| `heroes/exit-doors`")]
     assert "2 seeds" in row and "100%" in row  # the card's scripted score
+    assert "| PPO at 100k steps [95%] (per seed) | PPO at 300k steps |" in table[0]
     (other,) = [r for r in table if r.startswith("| `heroes/walk-out`")]
     assert "not run" in other
     assert len(table) == 2 + len(TASKS)
@@ -107,7 +109,7 @@ def test_seeds_evaluated_at_other_intervals_pool_at_the_step_counts_they_share()
 def test_a_budget_no_seed_reached_shows_where_they_stopped_and_their_last_evaluation():
     seeds = {s: [_row(s, 0, 0, 0.0), _row(s, 40_000, 360, 0.1 * s)] for s in (1, 2)}
     assert _budget_cell(seeds, 100_000) == "- (stopped at 40k: 15% [8%, 26%] (10%, 20%))"
-    assert _budget_cell(seeds, 1_000_000) == "- (stopped at 40k)"
+    assert _budget_cell(seeds, BUDGETS[1]) == "- (stopped at 40k)"
 
 
 def _write_curve(folder: Path, task: str, seed: int, rates: list[float]) -> None:
@@ -209,6 +211,55 @@ def test_how_often_a_run_is_evaluated_changes_nothing_of_its_training(tmp_path):
     assert len(often) > len(rarely) == 2  # at the start and at the end only
     assert all(torch.equal(weights_often[k], weights_rarely[k]) for k in weights_often)
     assert often[-1]["win_rate"] == rarely[-1]["win_rate"]  # the same policy, the same sampled games
+
+
+def _tiny(tmp_path: Path, **changes):
+    from training.benchmark import Settings
+
+    base = dict(
+        task="heroes/walk-out", steps=128, seeds="1", eval_every=64, eval_games=2, n_envs=2, n_steps=64,
+        batch_size=64, n_epochs=1, network="mlp", net_arch="16", progress=False, out=str(tmp_path),
+    )  # fmt: skip
+    return Settings(**(base | changes))
+
+
+def test_a_resumed_run_goes_on_from_its_model_and_continues_its_curve(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from training.benchmark import read_rows, train_seed
+
+    folder = tmp_path / "heroes-walk-out" / "seed1"
+    first = train_seed(_tiny(tmp_path), 1)
+    assert first[-1]["steps"] == 128
+    weights = MaskablePPO.load(folder / "final_model.zip").policy.state_dict()
+    rows = train_seed(_tiny(tmp_path, steps=256, eval_every=128, resume=True), 1)
+    steps = [r["steps"] for r in rows]
+    assert steps == [0, 64, 128, 256]  # the first run's curve, then one evaluation more, no repeat at 128
+    assert read_rows(folder / "curve.csv") == rows
+    assert rows[-1]["seconds"] > rows[-2]["seconds"]  # the training time goes on from the first run's
+    resumed = MaskablePPO.load(folder / "final_model.zip")
+    assert resumed.num_timesteps == 256
+    assert any((resumed.policy.state_dict()[k] != weights[k]).any() for k in weights)  # trained on
+    run = json.loads((folder / "run.json").read_text())
+    assert run["resumed"] == [128] and run["steps"] == 128  # the settings it was begun with
+    assert (folder / "resumed1" / "progress.csv").is_file()  # the first run's log is kept
+    assert (folder / "progress.csv").is_file()
+
+
+def test_resuming_asks_for_the_same_training_and_for_more_steps(tmp_path):
+    from training.benchmark import train_seed
+
+    with pytest.raises(SystemExit, match="has no .*final_model.zip"):
+        train_seed(_tiny(tmp_path, resume=True), 1)
+    train_seed(_tiny(tmp_path), 1)
+    with pytest.raises(SystemExit, match=r"--ent-coef was 0.01, here 0.02"):
+        train_seed(_tiny(tmp_path, steps=256, ent_coef=0.02, resume=True), 1)
+    with pytest.raises(SystemExit, match=r"--train-shaping was 'auto', here ''"):
+        train_seed(_tiny(tmp_path, steps=256, train_shaping="", resume=True), 1)
+    with pytest.raises(SystemExit, match="is at 128 steps already; --steps 128 asks for no more"):
+        train_seed(_tiny(tmp_path, resume=True), 1)
+    with pytest.raises(SystemExit, match="--lr-decay"):
+        train_seed(_tiny(tmp_path, steps=256, lr_decay=True, resume=True), 1)
 
 
 def test_the_readme_tasks_example_runs():

@@ -22,7 +22,7 @@ writes into ``--out/<task>/``:
 ``--table DIR`` reads every seed's curve under DIR (``<task>/seed<k>/curve.csv``: one command per
 seed or per task, the same ``--out``), redraws each task's ``curve.png`` from all its seeds and
 prints the Markdown table of docs/BENCHMARK.md: every task with its random and scripted scores (the
-task card's), PPO at 100k and 1M env steps (pooled over seeds, 95% Wilson, each seed's rate),
+task card's), PPO at 100k and 300k env steps (pooled over seeds, 95% Wilson, each seed's rate),
 whether PPO reached the scripted score within 30 minutes of training, and the training done.
 """
 
@@ -93,6 +93,9 @@ class Settings(PPOSettings):
     table: str = ""
     """instead of training: print the Markdown table of every task from the seed curves under this
     folder (and redraw each task's curve.png from all its seeds)"""
+    resume: bool = False
+    """go on with each seed's run under --out from its final_model.zip until --steps env steps (in
+    all), its curve continued; the run's other settings must be those it was trained with"""
 
 
 # ------------------------------------------------------------------------------------------ playing
@@ -203,20 +206,29 @@ def agent_chooser(spec: str, side: str):
 def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder: Path | None = None):
     """Evaluate the model every ``eval_every`` steps (and at the start and the end), into ``rows``
     and, as each comes, ``folder/curve.csv`` (a run stopped half-way keeps its curve so far); stop
-    the training when ``minutes`` have passed."""
+    the training when ``minutes`` have passed. A resumed run's ``rows`` hold its curve so far: the
+    training time goes on from their last, and the start is evaluated only if it is not there."""
     from stable_baselines3.common.callbacks import BaseCallback
+
+    trained_before = rows[-1]["seconds"] if rows else 0.0
 
     class Evaluation(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
-            self.next_eval, self.start, self.train_seconds = 0, 0.0, 0.0
+            self.next_eval, self.start, self.train_seconds, self.eval_seconds = 0, 0.0, 0.0, 0.0
 
         def _on_training_start(self) -> None:
             self.start = time.perf_counter()
-            self._evaluate()
+            if rows and rows[-1]["steps"] == self.model.num_timesteps:
+                self.next_eval = self.model.num_timesteps + settings.eval_every
+            else:
+                self._evaluate()
+
+        def _trained(self) -> float:
+            return trained_before + time.perf_counter() - self.start - self.eval_seconds
 
         def _evaluate(self) -> None:
-            self.train_seconds = time.perf_counter() - self.start - sum(r["eval_seconds"] for r in rows)
+            self.train_seconds = self._trained()
             began = time.perf_counter()
             steps = int(self.model.num_timesteps)
             result = evaluate_model(settings, self.model, sampling_seed=seed * 10**9 + steps)
@@ -231,6 +243,7 @@ def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder:
                     "eval_seconds": round(time.perf_counter() - began, 2),
                 }
             )
+            self.eval_seconds += rows[-1]["eval_seconds"]
             if folder is not None:
                 write_curve(rows, folder)
             self.next_eval = self.model.num_timesteps + settings.eval_every
@@ -238,8 +251,7 @@ def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder:
         def _on_step(self) -> bool:
             if self.model.num_timesteps >= self.next_eval:
                 self._evaluate()
-            trained = time.perf_counter() - self.start - _eval_time(rows)
-            return not (settings.minutes and trained > 60 * settings.minutes)
+            return not (settings.minutes and self._trained() > 60 * settings.minutes)
 
         def _on_training_end(self) -> None:
             if rows[-1]["steps"] != self.model.num_timesteps:
@@ -259,12 +271,9 @@ def evaluate_model(settings: Settings, model, sampling_seed: int) -> dict[str, A
         return play_games(settings.task, model_chooser(model, settings.greedy), settings.eval_games)
 
 
-def _eval_time(rows: list[dict]) -> float:
-    return sum(r["eval_seconds"] for r in rows)
-
-
 def train_seed(settings: Settings, seed: int) -> list[dict]:
-    """One seed's run: the evaluations as rows (see the module docstring)."""
+    """One seed's run: the evaluations as rows (see the module docstring). With ``resume``, the
+    seed's run under ``out`` goes on from its ``final_model.zip`` (:func:`resume_point`)."""
     import torch
     from stable_baselines3.common.callbacks import CallbackList
     from stable_baselines3.common.logger import configure
@@ -273,33 +282,121 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
     from training.common import make_vec_env
 
     task = TASKS[settings.task]
-    run = dataclasses.replace(settings, seed=seed)
-    seed_everything(seed, settings.torch_deterministic)
+    folder = Path(settings.out) / task_slug(settings.task) / f"seed{seed}"
+    rows: list[dict] = []
+    resumed: list[int] = []
+    if settings.resume:
+        rows, resumed = resume_point(settings, seed, folder)
+    # A resumed run plays other training games than the ones it began with: env seeds 1000 apart.
+    env_seed = seed + RESUME_SEED_STRIDE * len(resumed)
+    seed_everything(env_seed, settings.torch_deterministic)
     if settings.torch_threads > 0:
         torch.set_num_threads(settings.torch_threads)
-    folder = Path(settings.out) / task_slug(settings.task) / f"seed{seed}"
     folder.mkdir(parents=True, exist_ok=True)
     vec = make_vec_env(
         task.side,
         task.opponent,
         training_kwargs(task, settings.train_shaping),
         settings.n_envs,
-        seed,
+        env_seed,
         subproc=settings.subproc,
         bootstrap_turn_cap=settings.bootstrap_turn_cap,
     )
-    model = make_model(run, vec, configure(str(folder), ["csv"]))
-    rows: list[dict] = []
+    if resumed:
+        from sb3_contrib import MaskablePPO
+
+        model = MaskablePPO.load(folder / "final_model.zip", env=vec, device="cpu")
+        model.set_logger(configure(str(folder / f"resumed{len(resumed)}"), ["csv"]))
+    else:
+        model = make_model(dataclasses.replace(settings, seed=seed), vec, configure(str(folder), ["csv"]))
+    write_run_file(settings, folder, resumed)
     callbacks = [evaluation_callback(settings, rows, seed, folder)]
     label = f"{settings.task} seed {seed}"
     progress = progress_callback(settings.steps, label, settings.progress, settings.minutes)
     callbacks.append(progress)
     try:
-        learn_or_save(model, settings.steps, CallbackList(callbacks), folder, "model")
+        learn_or_save(
+            model,
+            settings.steps - model.num_timesteps,
+            CallbackList(callbacks),
+            folder,
+            "model",
+            reset_num_timesteps=not resumed,
+        )
     finally:
         vec.close()
     model.save(folder / "final_model.zip")
     return rows
+
+
+RUN_FILE = "run.json"  # a seed's settings, beside its curve, for --resume
+RESUME_SEED_STRIDE = 1000
+# What a resumed run may change: how long it goes on, how often and how much it is evaluated, where
+# and how it reports, and how the work is spread on the machine. Every other setting is the run's.
+RESUMABLE = frozenset(
+    {
+        "steps",
+        "minutes",
+        "eval_every",
+        "eval_games",
+        "progress",
+        "out",
+        "seeds",
+        "workers",
+        "table",
+        "resume",
+        "baseline_games",
+        "torch_threads",
+        "subproc",
+        "seed",
+        "exp_name",
+        "runs_dir",
+    }
+)
+
+
+def write_run_file(settings: Settings, folder: Path, resumed: list[int]) -> Path:
+    """``folder/run.json``: the settings the seed's run was begun with, and the env steps at which
+    it was resumed (``resumed``)."""
+    path = folder / RUN_FILE
+    if resumed:
+        saved = json.loads(path.read_text())
+        saved["resumed"] = resumed
+    else:
+        saved = dataclasses.asdict(settings) | {"resumed": []}
+    path.write_text(json.dumps(saved, indent=2))
+    return path
+
+
+def resume_point(settings: Settings, seed: int, folder: Path) -> tuple[list[dict], list[int]]:
+    """For ``--resume``: the seed's curve so far and the env steps of each resumption, this one
+    last; a SystemExit naming a missing file, a setting that differs from the run's (``run.json``)
+    or a run that has its ``--steps`` already."""
+    paths = [folder / name for name in ("final_model.zip", "curve.csv", RUN_FILE)]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise SystemExit(
+            f"--resume: seed {seed} of {settings.task} has no {', '.join(missing)}; a run to go on "
+            "with is one that training.benchmark finished or stopped under the same --out"
+        )
+    saved = json.loads(paths[2].read_text())
+    differs = [
+        f"--{name.replace('_', '-')} was {saved.get(name)!r}, here {value!r}"
+        for name, value in dataclasses.asdict(settings).items()
+        if name not in RESUMABLE and saved.get(name) != value
+    ]
+    if differs:
+        raise SystemExit(f"--resume: {folder} was trained with other settings: {'; '.join(differs)}")
+    if settings.lr_decay:
+        raise SystemExit("--resume: --lr-decay decays over one run's --steps; a resumed run cannot keep it")
+    rows = read_rows(paths[1])
+    if not rows or rows[-1]["steps"] >= settings.steps:
+        done = rows[-1]["steps"] if rows else 0
+        raise SystemExit(
+            f"--resume: seed {seed} of {settings.task} is at {done} steps already; "
+            f"--steps {settings.steps} asks for no more"
+        )
+    return rows, [*saved.get("resumed", []), rows[-1]["steps"]]
 
 
 def training_kwargs(task, train_shaping: str) -> dict[str, Any]:
@@ -478,7 +575,9 @@ def run(settings: Settings) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------ the table
-BUDGETS = (100_000, 1_000_000)  # the table's two budgets of env steps
+# The table's two budgets of env steps. The second is what the aim's 30 minutes of training buy here
+# (150-170 env steps/s a run, two at once on 2 cores); 1M steps would be 1.5 to 3 hours a run.
+BUDGETS = (100_000, 300_000)
 THIRTY_MINUTES = 1800.0
 # The fewest games an evaluation (pooled over the seeds) needs to count as reaching the scripted
 # score: 4 wins in 10 games is within the noise of a 20% policy.
@@ -490,11 +589,16 @@ def seed_curves(folder: str | Path) -> dict[str, dict[int, list[dict]]]:
     benchmark commands with the same ``--out``), by task and seed, numbers parsed."""
     curves: dict[str, dict[int, list[dict]]] = {}
     for path in sorted(Path(folder).glob("*/seed*/curve.csv")):
-        with path.open() as f:
-            rows = [_parse_row(r) for r in csv.DictReader(f)]
+        rows = read_rows(path)
         if rows and "games" in rows[0]:
             curves.setdefault(rows[0]["task"], {})[rows[0]["seed"]] = rows
     return curves
+
+
+def read_rows(path: Path) -> list[dict]:
+    """A curve.csv's evaluations, numbers parsed."""
+    with path.open() as f:
+        return [_parse_row(r) for r in csv.DictReader(f)]
 
 
 def _parse_row(row: dict[str, str]) -> dict:
@@ -598,14 +702,15 @@ def _score_cell(score) -> str:
 
 def table_markdown(folder: str | Path) -> str:
     """The benchmark table of every task (``dungeon_env.tasks``): the random and scripted sides (the
-    task card's 200 games), PPO at 100k and 1M env steps pooled over seeds with each seed's rate,
+    task card's 200 games), PPO at the two ``BUDGETS`` of env steps pooled over seeds with each seed's rate,
     whether PPO reached the scripted score within 30 minutes, and the training done; from the seed
     curves under ``folder`` (:func:`seed_curves`); a task never run says so."""
     from dungeon_env.tasks import TASKS
 
     curves = seed_curves(folder)
     rows = [
-        "| task | side | random | scripted | PPO at 100k steps [95%] (per seed) | PPO at 1M steps "
+        f"| task | side | random | scripted | PPO at {_steps(BUDGETS[0])} steps [95%] (per seed) "
+        f"| PPO at {_steps(BUDGETS[1])} steps "
         "| PPO reached the scripted score in 30 min | training per seed |",
         "|---|---|---|---|---|---|---|---|",
     ]
@@ -624,6 +729,11 @@ def table_markdown(folder: str | Path) -> str:
         cells += [reached, _training_cell(seeds)]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+def _steps(n: int) -> str:
+    """An env-step count as the table writes it: 100k, 300k, 1M."""
+    return f"{n // 10**6}M" if n % 10**6 == 0 else f"{n // 1000}k"
 
 
 def _budget_cell(seeds: dict[int, list[dict]], budget: int) -> str:
