@@ -17,7 +17,10 @@ writes into ``--out/<task>/``:
 - ``curve.png``: win rate against env steps and against wall time, the mean over seeds with the
   spread (min to max) as a band, the scripted and random agents' scores as lines;
 - ``summary.json``: per seed the final evaluation (with its 95% Wilson interval) and the time, the
-  baselines (same held-out seeds), the machine.
+  baselines (same held-out seeds), the machine;
+- ``seed<k>/``: the seed's own ``curve.csv`` (written as each evaluation comes), its
+  ``final_model.zip`` and its ``run.json`` (the settings it began with), from which ``--resume``
+  takes the run on to a larger ``--steps``.
 
 ``--table DIR`` reads every seed's curve under DIR (``<task>/seed<k>/curve.csv``: one command per
 seed or per task, the same ``--out``), redraws each task's ``curve.png`` from all its seeds and
