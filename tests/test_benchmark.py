@@ -258,6 +258,10 @@ def test_resuming_asks_for_the_same_training_and_for_more_steps(tmp_path):
         train_seed(_tiny(tmp_path, steps=256, train_shaping="", resume=True), 1)
     with pytest.raises(SystemExit, match="is at 128 steps already; --steps 128 asks for no more"):
         train_seed(_tiny(tmp_path, resume=True), 1)
+    with pytest.raises(
+        SystemExit, match=r"has trained [0-9.]+ minutes already; --minutes 1e-06 \(the whole run's\)"
+    ):
+        train_seed(_tiny(tmp_path, steps=256, minutes=1e-6, resume=True), 1)
     with pytest.raises(SystemExit, match="--lr-decay"):
         train_seed(_tiny(tmp_path, steps=256, lr_decay=True, resume=True), 1)
 

@@ -315,7 +315,8 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
     write_run_file(settings, folder, resumed)
     callbacks = [evaluation_callback(settings, rows, seed, folder)]
     label = f"{settings.task} seed {seed}"
-    progress = progress_callback(settings.steps, label, settings.progress, settings.minutes)
+    minutes_left = settings.minutes - (rows[-1]["seconds"] / 60 if rows else 0.0) if settings.minutes else 0.0
+    progress = progress_callback(settings.steps, label, settings.progress, minutes_left)
     callbacks.append(progress)
     try:
         learn_or_save(
@@ -374,7 +375,7 @@ def write_run_file(settings: Settings, folder: Path, resumed: list[int]) -> Path
 def resume_point(settings: Settings, seed: int, folder: Path) -> tuple[list[dict], list[int]]:
     """For ``--resume``: the seed's curve so far and the env steps of each resumption, this one
     last; a SystemExit naming a missing file, a setting that differs from the run's (``run.json``)
-    or a run that has its ``--steps`` already."""
+    or a run that has its ``--steps`` or ``--minutes`` already."""
     paths = [folder / name for name in ("final_model.zip", "curve.csv", RUN_FILE)]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
@@ -398,6 +399,12 @@ def resume_point(settings: Settings, seed: int, folder: Path) -> tuple[list[dict
         raise SystemExit(
             f"--resume: seed {seed} of {settings.task} is at {done} steps already; "
             f"--steps {settings.steps} asks for no more"
+        )
+    trained = rows[-1]["seconds"] / 60
+    if settings.minutes and trained >= settings.minutes:
+        raise SystemExit(
+            f"--resume: seed {seed} of {settings.task} has trained {trained:.1f} minutes already; "
+            f"--minutes {settings.minutes:g} (the whole run's) asks for no more"
         )
     return rows, [*saved.get("resumed", []), rows[-1]["steps"]]
 
