@@ -314,14 +314,16 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
         model = make_model(dataclasses.replace(settings, seed=seed), vec, configure(str(folder), ["csv"]))
     write_run_file(settings, folder, resumed)
     callbacks = [evaluation_callback(settings, rows, seed, folder)]
-    label = f"{settings.task} seed {seed}"
+    # the progress bar counts what is left of the run: the steps and minutes of this resumption
+    label = f"{settings.task} seed {seed}" + (f" from {model.num_timesteps}" if resumed else "")
     minutes_left = settings.minutes - (rows[-1]["seconds"] / 60 if rows else 0.0) if settings.minutes else 0.0
-    progress = progress_callback(settings.steps, label, settings.progress, minutes_left)
+    steps_left = settings.steps - model.num_timesteps
+    progress = progress_callback(steps_left, label, settings.progress, minutes_left)
     callbacks.append(progress)
     try:
         learn_or_save(
             model,
-            settings.steps - model.num_timesteps,
+            steps_left,
             CallbackList(callbacks),
             folder,
             "model",
