@@ -246,6 +246,32 @@ def test_a_resumed_run_goes_on_from_its_model_and_continues_its_curve(tmp_path):
     assert (folder / "progress.csv").is_file()
 
 
+def test_a_run_stopped_by_ctrl_c_is_resumed_from_where_it_stopped(tmp_path, monkeypatch):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    import training.benchmark as benchmark
+
+    class CtrlC(BaseCallback):
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= 96:
+                raise KeyboardInterrupt
+            return True
+
+    folder = tmp_path / "heroes-walk-out" / "seed1"
+    with monkeypatch.context() as patch:
+        patch.setattr(benchmark, "progress_callback", lambda *args: CtrlC())
+        first = benchmark.train_seed(_tiny(tmp_path), 1)
+    assert [r["steps"] for r in first] == [0, 64]  # no evaluation after the interruption
+    stopped = json.loads((folder / "run.json").read_text())["interrupted"]
+    assert stopped["steps"] == 96 and stopped["seconds"] > first[-1]["seconds"]
+    rows = benchmark.train_seed(_tiny(tmp_path, resume=True), 1)
+    # the model saved at 96 is evaluated there, then trains whole rollouts of 128 steps past 128
+    assert [r["steps"] for r in rows] == [0, 64, 96, 160, 224]
+    assert stopped["seconds"] <= rows[2]["seconds"] < rows[3]["seconds"]  # no training time lost
+    run = json.loads((folder / "run.json").read_text())
+    assert run["resumed"] == [96] and "interrupted" not in run
+
+
 def test_resuming_asks_for_the_same_training_and_for_more_steps(tmp_path):
     from training.benchmark import train_seed
 

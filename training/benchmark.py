@@ -206,14 +206,22 @@ def agent_chooser(spec: str, side: str):
 
 
 # ------------------------------------------------------------------------------------------ training
-def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder: Path | None = None):
+def evaluation_callback(
+    settings: Settings,
+    rows: list[dict],
+    seed: int,
+    folder: Path | None = None,
+    trained_before: float | None = None,
+):
     """Evaluate the model every ``eval_every`` steps (and at the start and the end), into ``rows``
     and, as each comes, ``folder/curve.csv`` (a run stopped half-way keeps its curve so far); stop
     the training when ``minutes`` have passed. A resumed run's ``rows`` hold its curve so far: the
-    training time goes on from their last, and the start is evaluated only if it is not there."""
+    training time goes on from ``trained_before`` (default: their last row's), and the start is
+    evaluated only if it is not there."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    trained_before = rows[-1]["seconds"] if rows else 0.0
+    if trained_before is None:
+        trained_before = rows[-1]["seconds"] if rows else 0.0
 
     class Evaluation(BaseCallback):
         def __init__(self) -> None:
@@ -227,11 +235,12 @@ def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder:
             else:
                 self._evaluate()
 
-        def _trained(self) -> float:
+        def trained(self) -> float:
+            """The training seconds of the run so far, evaluations left out."""
             return trained_before + time.perf_counter() - self.start - self.eval_seconds
 
         def _evaluate(self) -> None:
-            self.train_seconds = self._trained()
+            self.train_seconds = self.trained()
             began = time.perf_counter()
             steps = int(self.model.num_timesteps)
             result = evaluate_model(settings, self.model, sampling_seed=seed * 10**9 + steps)
@@ -254,7 +263,7 @@ def evaluation_callback(settings: Settings, rows: list[dict], seed: int, folder:
         def _on_step(self) -> bool:
             if self.model.num_timesteps >= self.next_eval:
                 self._evaluate()
-            return not (settings.minutes and self._trained() > 60 * settings.minutes)
+            return not (settings.minutes and self.trained() > 60 * settings.minutes)
 
         def _on_training_end(self) -> None:
             if rows[-1]["steps"] != self.model.num_timesteps:
@@ -288,8 +297,9 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
     folder = Path(settings.out) / task_slug(settings.task) / f"seed{seed}"
     rows: list[dict] = []
     resumed: list[int] = []
+    trained_before = 0.0
     if settings.resume:
-        rows, resumed = resume_point(settings, seed, folder)
+        rows, resumed, trained_before = resume_point(settings, seed, folder)
     # A resumed run plays other training games than the ones it began with: env seeds 1000 apart.
     env_seed = seed + RESUME_SEED_STRIDE * len(resumed)
     seed_everything(env_seed, settings.torch_deterministic)
@@ -313,15 +323,16 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
     else:
         model = make_model(dataclasses.replace(settings, seed=seed), vec, configure(str(folder), ["csv"]))
     write_run_file(settings, folder, resumed)
-    callbacks = [evaluation_callback(settings, rows, seed, folder)]
+    evaluation = evaluation_callback(settings, rows, seed, folder, trained_before)
+    callbacks = [evaluation]
     # the progress bar counts what is left of the run: the steps and minutes of this resumption
     label = f"{settings.task} seed {seed}" + (f" from {model.num_timesteps}" if resumed else "")
-    minutes_left = settings.minutes - (rows[-1]["seconds"] / 60 if rows else 0.0) if settings.minutes else 0.0
+    minutes_left = settings.minutes - trained_before / 60 if settings.minutes else 0.0
     steps_left = settings.steps - model.num_timesteps
     progress = progress_callback(steps_left, label, settings.progress, minutes_left)
     callbacks.append(progress)
     try:
-        learn_or_save(
+        finished = learn_or_save(
             model,
             steps_left,
             CallbackList(callbacks),
@@ -332,6 +343,8 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
     finally:
         vec.close()
     model.save(folder / "final_model.zip")
+    if not finished:
+        record_interruption(folder, int(model.num_timesteps), evaluation.trained())
     return rows
 
 
@@ -368,16 +381,27 @@ def write_run_file(settings: Settings, folder: Path, resumed: list[int]) -> Path
     if resumed:
         saved = json.loads(path.read_text())
         saved["resumed"] = resumed
+        saved.pop("interrupted", None)  # taken on from there
     else:
         saved = dataclasses.asdict(settings) | {"resumed": []}
     path.write_text(json.dumps(saved, indent=2))
     return path
 
 
-def resume_point(settings: Settings, seed: int, folder: Path) -> tuple[list[dict], list[int]]:
-    """For ``--resume``: the seed's curve so far and the env steps of each resumption, this one
-    last; a SystemExit naming a missing file, a setting that differs from the run's (``run.json``)
-    or a run that has its ``--steps`` or ``--minutes`` already."""
+def record_interruption(folder: Path, steps: int, seconds: float) -> None:
+    """Note in ``folder/run.json`` where a run stopped by Ctrl-C is (its model saved there, after its
+    curve's last evaluation): ``--resume`` goes on from these steps and training seconds."""
+    path = folder / RUN_FILE
+    saved = json.loads(path.read_text())
+    saved["interrupted"] = {"steps": steps, "seconds": round(seconds, 2)}
+    path.write_text(json.dumps(saved, indent=2))
+
+
+def resume_point(settings: Settings, seed: int, folder: Path) -> tuple[list[dict], list[int], float]:
+    """For ``--resume``: the seed's curve so far, the env steps of each resumption (this one last)
+    and the training seconds so far (an interrupted run's at its interruption, after its curve's
+    last evaluation); a SystemExit naming a missing file, a setting that differs from the run's
+    (``run.json``) or a run that has its ``--steps`` or ``--minutes`` already."""
     paths = [folder / name for name in ("final_model.zip", "curve.csv", RUN_FILE)]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
@@ -402,13 +426,17 @@ def resume_point(settings: Settings, seed: int, folder: Path) -> tuple[list[dict
             f"--resume: seed {seed} of {settings.task} is at {done} steps already; "
             f"--steps {settings.steps} asks for no more"
         )
-    trained = rows[-1]["seconds"] / 60
+    at, seconds = rows[-1]["steps"], rows[-1]["seconds"]
+    stopped = saved.get("interrupted")
+    if stopped and stopped["steps"] > at:  # Ctrl-C after the last evaluation: the model is further on
+        at, seconds = stopped["steps"], stopped["seconds"]
+    trained = seconds / 60
     if settings.minutes and trained >= settings.minutes:
         raise SystemExit(
             f"--resume: seed {seed} of {settings.task} has trained {trained:.1f} minutes already; "
             f"--minutes {settings.minutes:g} (the whole run's) asks for no more"
         )
-    return rows, [*saved.get("resumed", []), rows[-1]["steps"]]
+    return rows, [*saved.get("resumed", []), at], seconds
 
 
 def training_kwargs(task, train_shaping: str) -> dict[str, Any]:
