@@ -211,17 +211,14 @@ def evaluation_callback(
     rows: list[dict],
     seed: int,
     folder: Path | None = None,
-    trained_before: float | None = None,
+    trained_before: float = 0.0,
 ):
     """Evaluate the model every ``eval_every`` steps (and at the start and the end), into ``rows``
     and, as each comes, ``folder/curve.csv`` (a run stopped half-way keeps its curve so far); stop
     the training when ``minutes`` have passed. A resumed run's ``rows`` hold its curve so far: the
-    training time goes on from ``trained_before`` (default: their last row's), and the start is
+    training time goes on from ``trained_before`` (:func:`resume_point`), and the start is
     evaluated only if it is not there."""
     from stable_baselines3.common.callbacks import BaseCallback
-
-    if trained_before is None:
-        trained_before = rows[-1]["seconds"] if rows else 0.0
 
     class Evaluation(BaseCallback):
         def __init__(self) -> None:
