@@ -34,15 +34,22 @@ def _curve(runs: Path, task: str, seed: int, rates: list[float]) -> None:
             writer.writerow([task, seed, 100_000 * i, 600 * i, 30, rate, 5.0])
 
 
+def _docs(root: Path) -> None:
+    (root / "docs" / "benchmark").mkdir(parents=True)
+    (root / "README.md").write_text("# kept\n<!-- benchmark:table -->\n<!-- /benchmark:table -->\n")
+    blocks = "".join(f"<!-- benchmark:{n} -->\nold\n<!-- /benchmark:{n} -->\n" for n in ("aim", "curves"))
+    (root / "docs" / "BENCHMARK.md").write_text("hand text\n" + blocks)
+
+
+def _published(root: Path, slug: str) -> list[dict]:
+    return list(csv.DictReader((root / "docs" / "benchmark" / f"{slug}.csv").open()))
+
+
 def test_the_docs_get_the_table_the_aim_and_the_curves(tmp_path):
     runs, root = tmp_path / "runs", tmp_path / "repo"
     _curve(runs, "heroes/walk-out", 1, [0.1, 1.0])
     _curve(runs, "heroes/walk-out", 2, [0.0, 0.9])
-    (root / "docs" / "benchmark").mkdir(parents=True)
-    (root / "docs" / "benchmark" / "heroes-gone.png").write_bytes(b"an old curve")
-    (root / "README.md").write_text("# kept\n<!-- benchmark:table -->\n<!-- /benchmark:table -->\n")
-    blocks = "".join(f"<!-- benchmark:{n} -->\nold\n<!-- /benchmark:{n} -->\n" for n in ("aim", "curves"))
-    (root / "docs" / "BENCHMARK.md").write_text("hand text\n" + blocks)
+    _docs(root)
     written = update_docs(runs, root)
     assert sorted(p.name for p in written) == ["BENCHMARK.md", "README.md"]
     readme = (root / "README.md").read_text()
@@ -54,11 +61,50 @@ def test_the_docs_get_the_table_the_aim_and_the_curves(tmp_path):
     assert "![heroes/walk-out](benchmark/heroes-walk-out.png)" in bench
     assert "- **heroes:** 15 tasks, 1 run" in bench
     pictures = sorted(p.name for p in (root / "docs" / "benchmark").iterdir())
-    assert pictures == ["heroes-walk-out.csv", "heroes-walk-out.png"]  # the old curve is gone
-    merged = list(csv.DictReader((root / "docs" / "benchmark" / "heroes-walk-out.csv").open()))
+    assert pictures == ["heroes-walk-out.csv", "heroes-walk-out.png"]
+    merged = _published(root, "heroes-walk-out")
     assert {r["seed"] for r in merged} == {"1", "2"} and len(merged) == 4
+
+
+def test_a_new_run_takes_the_place_of_its_seed_and_the_published_others_stay(tmp_path):
+    first, second, root = tmp_path / "first", tmp_path / "second", tmp_path / "repo"
+    _curve(first, "heroes/walk-out", 1, [0.1, 1.0])
+    _curve(first, "heroes/walk-out", 2, [0.0, 0.2])
+    _curve(first, "heroes/one-guard", 1, [0.0, 1.0])
+    _docs(root)
+    update_docs(first, root)
+    _curve(second, "heroes/walk-out", 2, [0.0, 0.5, 0.9])  # seed 2 run again, further
+    update_docs(second, root)
+    walk_out = _published(root, "heroes-walk-out")
+    assert [(r["seed"], r["win_rate"]) for r in walk_out] == [
+        ("1", "0.1"),
+        ("1", "1.0"),
+        ("2", "0.0"),
+        ("2", "0.5"),
+        ("2", "0.9"),
+    ]
+    assert len(_published(root, "heroes-one-guard")) == 2  # a task no new run has is kept
+    readme = (root / "README.md").read_text()
+    (row,) = [r for r in readme.splitlines() if r.startswith("| `heroes/walk-out`")]
+    assert "(100%, 50%)" in row  # at 100k: seed 1's published 100%, seed 2's new 50% (not its old 20%)
+    (tmp_path / "repo" / "README.md").write_text("<!-- benchmark:table -->\n<!-- /benchmark:table -->\n")
+    update_docs(None, root)  # no runs: the docs from the published curves alone
+    assert "| `heroes/one-guard` |" in (root / "README.md").read_text()
 
 
 def test_no_curves_is_a_clear_error(tmp_path):
     with pytest.raises(SystemExit, match="no benchmark curves"):
         update_docs(tmp_path, tmp_path)
+    with pytest.raises(SystemExit, match="no published benchmark curves"):
+        update_docs(None, tmp_path)
+
+
+def test_a_published_file_with_another_tasks_rows_is_a_clear_error(tmp_path):
+    runs, root = tmp_path / "runs", tmp_path / "repo"
+    _curve(runs, "heroes/walk-out", 1, [0.1, 1.0])
+    _docs(root)
+    update_docs(runs, root)
+    published = root / "docs" / "benchmark"
+    (published / "heroes-walk-out.csv").rename(published / "heroes-one-guard.csv")
+    with pytest.raises(SystemExit, match="heroes-one-guard.csv: a row of task 'heroes/walk-out'"):
+        update_docs(None, root)

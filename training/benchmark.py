@@ -621,15 +621,23 @@ THIRTY_MINUTES = 1800.0
 MIN_GAMES = 30
 
 
-def seed_curves(folder: str | Path) -> dict[str, dict[int, list[dict]]]:
+Curves = dict[str, dict[int, list[dict]]]  # each task's evaluations by seed
+
+
+def seed_curves(folder: str | Path) -> Curves:
     """Every seed's curve under ``folder`` (``<task>/seed<k>/curve.csv``, the runs of any number of
     benchmark commands with the same ``--out``), by task and seed, numbers parsed."""
-    curves: dict[str, dict[int, list[dict]]] = {}
+    curves: Curves = {}
     for path in sorted(Path(folder).glob("*/seed*/curve.csv")):
         rows = read_rows(path)
         if rows and "games" in rows[0]:
             curves.setdefault(rows[0]["task"], {})[rows[0]["seed"]] = rows
     return curves
+
+
+def _curves(source: str | Path | Curves) -> Curves:
+    """The curves themselves, or those of the seed runs under a folder."""
+    return source if isinstance(source, dict) else seed_curves(source)
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -737,14 +745,14 @@ def _score_cell(score) -> str:
     return f"{score.rate:.0%} [{low:.0%}, {high:.0%}]"
 
 
-def table_markdown(folder: str | Path) -> str:
+def table_markdown(source: str | Path | Curves) -> str:
     """The benchmark table of every task (``dungeon_env.tasks``): the random and scripted sides (the
     task card's 200 games), PPO at the two ``BUDGETS`` of env steps pooled over seeds with each seed's rate,
-    whether PPO reached the scripted score within 30 minutes, and the training done; from the seed
-    curves under ``folder`` (:func:`seed_curves`); a task never run says so."""
+    whether PPO reached the scripted score within 30 minutes, and the training done; from ``source``,
+    the curves or a folder of seed runs (:func:`seed_curves`); a task never run says so."""
     from dungeon_env.tasks import TASKS
 
-    curves = seed_curves(folder)
+    curves = _curves(source)
     rows = [
         f"| task | side | random | scripted | PPO at {_steps(BUDGETS[0])} steps [95%] (per seed) "
         f"| PPO at {_steps(BUDGETS[1])} steps "
@@ -795,13 +803,13 @@ def scripted_beats_random(task) -> bool:
 AIM_COUNTS = ("tasks", "run", "counted", "pooled", "majority")
 
 
-def aim_count(folder: str | Path) -> dict[str, dict[str, int]]:
+def aim_count(source: str | Path | Curves) -> dict[str, dict[str, int]]:
     """Per side: the tasks, those run, those where the scripted score means something
     (:func:`scripted_beats_random`), and of those the tasks where PPO reached it within 30 minutes,
-    pooled over every seed or on a majority of seeds alone."""
+    pooled over every seed or on a majority of seeds alone; from the curves or a folder of seed runs."""
     from dungeon_env.tasks import TASKS
 
-    curves = seed_curves(folder)
+    curves = _curves(source)
     count: dict[str, dict[str, int]] = {}
     for name, task in TASKS.items():
         side = count.setdefault(task.side, dict.fromkeys(AIM_COUNTS, 0))
@@ -820,11 +828,11 @@ def aim_count(folder: str | Path) -> dict[str, dict[str, int]]:
     return count
 
 
-def aim_markdown(folder: str | Path) -> str:
+def aim_markdown(source: str | Path | Curves) -> str:
     """The aim of issue 16 counted from the curves under ``folder``: PPO at the scripted score within
-    30 minutes on half the hero tasks and on one DM task."""
+    30 minutes on half the hero tasks and on one DM task; from the curves or a folder of seed runs."""
     lines = []
-    for side, c in aim_count(folder).items():
+    for side, c in aim_count(source).items():
         lines.append(
             f"- **{side}:** {c['tasks']} tasks, {c['run']} run; the scripted score means something on "
             f"{c['counted']} of those run; PPO reached it within 30 minutes on {c['pooled']} pooled over "
@@ -833,19 +841,23 @@ def aim_markdown(folder: str | Path) -> str:
     return "\n".join(lines)
 
 
-def plot_all(folder: str | Path) -> list[Path]:
-    """Redraw ``<task>/curve.png`` under ``folder`` from every seed's curve there (runs of one task
-    made by several commands), with the task card's scripted and random scores."""
+def plot_task(name: str, seeds: dict[int, list[dict]], path: Path) -> Path:
+    """A task's curve from all its seeds, with the task card's scripted and random scores."""
     from dungeon_env.tasks import TASKS
 
-    paths = []
-    for name, seeds in seed_curves(folder).items():
-        rows = [row for curve in seeds.values() for row in curve]
-        task = TASKS[name]
-        baselines = {k: {"win_rate": task.scores[k].rate} for k in ("scripted", "random")}
-        path = Path(folder) / task_slug(name) / "curve.png"
-        paths.append(plot_curve(rows, baselines, f"{name}: MaskablePPO from scratch", path))
-    return paths
+    task = TASKS[name]
+    baselines = {k: {"win_rate": task.scores[k].rate} for k in ("scripted", "random")}
+    rows = [row for curve in seeds.values() for row in curve]
+    return plot_curve(rows, baselines, f"{name}: MaskablePPO from scratch", path)
+
+
+def plot_all(folder: str | Path) -> list[Path]:
+    """Redraw ``<task>/curve.png`` under ``folder`` from every seed's curve there (runs of one task
+    made by several commands)."""
+    return [
+        plot_task(name, seeds, Path(folder) / task_slug(name) / "curve.png")
+        for name, seeds in seed_curves(folder).items()
+    ]
 
 
 def main(argv: list[str] | None = None) -> dict | None:
