@@ -19,6 +19,8 @@ from dungeon_env.engine import Decision, Game
 from dungeon_env.engine import sideview as sv
 from dungeon_env.engine.actions import KEEP_CASTING, LET_FAIL
 from dungeon_env.engine.dice import Dice
+from dungeon_env.engine.game import LOG_CHUNK
+from dungeon_env.engine.knowledge import dm_events
 from dungeon_env.engine.objectives import objective_met
 from dungeon_env.engine.sideview import dm_view, heroes_view, side_view, view_side
 from dungeon_env.engine.state import ACTIVE, MAX_UNITS, SIDE_MONSTER, State
@@ -120,6 +122,25 @@ def test_the_dm_view_is_the_game_without_its_future_dice():
     assert secret and v.events[1:] == [e for e in g.events[1:] if e not in secret]  # no secret die
     assert v.state.equals(g.state) and v.tables is g.tables and v.legal_actions() == g.legal_actions()
     assert side_view(v) is v
+
+
+def test_the_dm_views_log_follows_the_game_as_it_goes_on_and_when_its_log_is_replaced():
+    g = Game.new(adventure=KEEP, heroes=3, seed=5)
+    heroes, dm = RandomAgent(seed=1), ScriptedDM(game=g, seed=1)
+    for moves in (10, 30, 400):  # each view filters only what came since the last (a cache per game)
+        for _ in range(moves):
+            g.apply((dm if g.agent == "dm" else heroes).choose(g))
+        assert dm_view(g).events == dm_events(g.events_since(0))
+    assert g.n_events > 2 * LOG_CHUNK  # the older events read from the compact log's chunks
+    twin = g.copy()
+    scripted_play(twin, 20, seed=1)
+    assert dm_view(twin).events == dm_events(twin.events_since(0)) != dm_view(g).events
+    g.events = g.events_since(0)[:5]  # a shorter log put in its place: read anew
+    assert dm_view(g).events == dm_events(g.events_since(0))
+    assert len(dm_view(g).events) == 5
+    view = dm_view(g)
+    view.events.append({"type": "note"})  # the view's log is its own
+    assert len(dm_view(g).events) == 5
 
 
 def test_unknown_items_and_spells_read_as_placeholders_and_a_read_scroll_shows_its_spell():

@@ -96,6 +96,7 @@ class Game:
         self._log_chunks: list[bytes] = []  # the older ones, LOG_CHUNK a chunk, compressed
         self._log_frozen = 0  # events in _log_chunks
         self._log_compact = True  # False once someone took the whole list (Game.events)
+        self.log_token = object()  # the same while the log is only added to (see events.setter)
         self.state = State()
         self._legal: list[int] | None = None
 
@@ -328,6 +329,7 @@ class Game:
     @events.setter
     def events(self, events: list[dict]) -> None:
         self._log, self._log_chunks, self._log_frozen, self._log_compact = events, [], 0, False
+        self.log_token = object()  # a new log: what was read of the old one no longer holds
 
     @property
     def n_events(self) -> int:

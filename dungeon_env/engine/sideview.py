@@ -47,6 +47,7 @@ whose card the heroes know.
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 import numpy as np
 
@@ -193,9 +194,25 @@ def dm_view(game: Game, *, seed: int = 0) -> Game:
     view = game.copy()
     view.seed = None
     view.dice = fresh_dice(seed)
-    view.events = [e for e in map(dm_event, game.events) if e is not None]  # as the DM may know it
+    view.events = _dm_log(game)
     _settle(view, DM, legal, game)
     return view
+
+
+# Each game's log as the DM may know it, filtered so far: a log is only added to, so the next view
+# filters the new events alone (filtering the whole log at every DM decision cost a third of a
+# game's time). A game replaced or gone takes its entry with it.
+_DM_LOGS: weakref.WeakKeyDictionary[Game, tuple[object, int, list[dict]]] = weakref.WeakKeyDictionary()
+
+
+def _dm_log(game: Game) -> list[dict]:
+    """``game``'s events as ``knowledge.dm_event`` gives them, as a new list."""
+    token, seen, known = _DM_LOGS.get(game, (None, 0, []))
+    if token is not game.log_token:
+        seen, known = 0, []
+    known.extend(e for e in map(dm_event, game.events_since(seen)) if e is not None)
+    _DM_LOGS[game] = (game.log_token, game.n_events, known)
+    return list(known)
 
 
 def heroes_view(game: Game, *, events=None, seed: int = 0) -> Game:
