@@ -75,11 +75,22 @@ def _row(seed: int, steps: int, seconds: float, rate: float, games: int = 30) ->
 
 
 def test_the_table_reads_each_seed_at_the_budget_and_pools_the_seeds():
-    rows = [_row(1, 0, 0, 0.0), _row(1, 100_002, 600, 0.5), _row(1, 200_000, 1200, 0.9)]
+    rows = [
+        _row(1, 0, 0, 0.0),
+        _row(1, 100_002, 600, 0.5),
+        _row(1, 200_000, 1200, 0.9),
+        _row(1, 300_000, 1700, 0.9),
+    ]
     assert at_budget(rows, 100_000)["win_rate"] == 0.5
     assert at_budget(rows, 1_000_000) is None  # stopped before
-    seeds = {1: rows, 2: [_row(2, 0, 0, 0.0), _row(2, 100_000, 650, 0.7), _row(2, 200_000, 1300, 1.0)]}
-    # pooled (9 + 10) / 20 >= 0.9 at 200k; seed 1 alone at 200k (0.9), seed 2 at 200k (1.0)
+    seed2 = [
+        _row(2, 0, 0, 0.0),
+        _row(2, 100_000, 650, 0.7),
+        _row(2, 200_000, 1300, 1.0),
+        _row(2, 300_000, 1750, 1.0),
+    ]
+    seeds = {1: rows, 2: seed2}
+    # pooled (27 + 30) / 60 >= 0.9 at 200k and at 300k; each seed alone at 200k and 300k
     assert (
         reached_scripted(seeds, 0.9) == "yes: 200k steps, 21.7 min; seeds alone: 2 of 2 (at 200k, 200k steps)"
     )
@@ -93,16 +104,22 @@ def test_the_table_reads_each_seed_at_the_budget_and_pools_the_seeds():
     small = [dict(r, games=10) for r in rows]  # 9 of 10 games is no proof of 90%
     assert reached_scripted({1: small}, 0.9) == "too few games per evaluation to tell (under 30) (best 90%)"
     assert reached_scripted({1: small}, 0.95) == "no (best 90%)"
+    # one evaluation at the bound is not enough: it must hold at the next one
+    once = [*rows[:3], dict(rows[3], win_rate=0.5)]
+    assert reached_scripted({1: once}, 0.9) == "no (best 90%)"
+    assert reached_scripted({1: rows[:3]}, 0.9) == "no (best 90%)"  # the run ended at it: not yet held
 
 
 def test_seeds_evaluated_at_other_intervals_pool_at_the_step_counts_they_share():
-    every_10k = [_row(1, 10_000 * i, 60.0 * i, 1.0 if i == 1 else 0.0) for i in range(11)]
-    every_100k = [_row(2, 0, 0, 0.0), _row(2, 100_000, 500, 1.0)]
-    # paired by index, 10k (seed 1: 100%) would pool with 100k (seed 2: 100%); by steps, 100k pools 0% + 100%
+    every_10k = [_row(1, 10_000 * i, 60.0 * i, 1.0 if i in (1, 2) else 0.0) for i in range(21)]
+    every_100k = [_row(2, 0, 0, 0.0), _row(2, 100_000, 500, 1.0), _row(2, 200_000, 1000, 1.0)]
+    # paired by index, 10k and 20k (seed 1: 100%) would pool with 100k and 200k (seed 2: 100%); by
+    # steps, 100k and 200k pool 0% + 100%
     assert reached_scripted({1: every_10k, 2: every_100k}, 0.9) == (
         "no (best 50%); seeds alone: 2 of 2 (at 10k, 100k steps)"
     )
-    every_10k[10]["win_rate"] = 0.9
+    for row in every_10k[10:]:
+        row["win_rate"] = 0.9
     assert reached_scripted({1: every_10k, 2: every_100k}, 0.9).startswith("yes: 100k steps, 10.0 min")
 
 
@@ -129,11 +146,11 @@ def test_the_aim_counts_only_tasks_where_the_scripted_side_beats_random(tmp_path
     assert scripted_beats_random(TASKS["heroes/one-guard"])  # 98% against 0%
     assert not scripted_beats_random(TASKS["heroes/campaign"])  # 0% against 0%
     assert not scripted_beats_random(TASKS["dm/warlocks-crypt"])  # 94% against 93%
-    _write_curve(tmp_path, "heroes/walk-out", 1, [0.1, 1.0])
-    _write_curve(tmp_path, "heroes/one-guard", 1, [0.0, 1.0])
-    _write_curve(tmp_path, "heroes/one-guard", 2, [0.0, 0.0])  # pooled 50%: not reached
-    _write_curve(tmp_path, "heroes/campaign", 1, [0.0, 0.0])  # "reaches" 0%, and is not counted
-    _write_curve(tmp_path, "dm/ambush", 1, [0.1, 0.1])  # below the scripted 17%
+    _write_curve(tmp_path, "heroes/walk-out", 1, [0.1, 1.0, 1.0])
+    _write_curve(tmp_path, "heroes/one-guard", 1, [0.0, 1.0, 1.0])
+    _write_curve(tmp_path, "heroes/one-guard", 2, [0.0, 0.0, 0.0])  # pooled 50%: not reached
+    _write_curve(tmp_path, "heroes/campaign", 1, [0.0, 0.0, 0.0])  # "reaches" 0%, and is not counted
+    _write_curve(tmp_path, "dm/ambush", 1, [0.1, 0.1, 0.1])  # below the scripted 17%
     count = aim_count(tmp_path)
     assert count["heroes"] == {"tasks": 15, "run": 3, "counted": 2, "pooled": 1, "majority": 1}
     assert count["dm"] == {"tasks": 7, "run": 1, "counted": 1, "pooled": 0, "majority": 0}
