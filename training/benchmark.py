@@ -843,8 +843,8 @@ def aim_count(source: str | Path | Curves) -> dict[str, dict[str, int]]:
 
 
 def aim_markdown(source: str | Path | Curves) -> str:
-    """The aim of issue 16 counted from the curves under ``folder``: PPO at the scripted score within
-    30 minutes on half the hero tasks and on one DM task; from the curves or a folder of seed runs."""
+    """The aim of issue 16 counted (:func:`aim_count`) from the curves or a folder of seed runs: PPO
+    at the scripted score within 30 minutes on half the hero tasks and on one DM task."""
     lines = []
     for side, c in aim_count(source).items():
         lines.append(

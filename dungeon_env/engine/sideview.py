@@ -200,8 +200,8 @@ def dm_view(game: Game, *, seed: int = 0) -> Game:
 
 
 # Each game's log as the DM may know it, filtered so far: a log is only added to, so the next view
-# filters the new events alone (filtering the whole log at every DM decision cost a third of a
-# game's time). A game replaced or gone takes its entry with it.
+# filters the new events alone (filtering the whole log at every DM decision took a third of the
+# env's time on heroes/goblin-warrens). A log replaced is read anew; a game gone takes its entry.
 _DM_LOGS: weakref.WeakKeyDictionary[Game, tuple[object, int, list[dict]]] = weakref.WeakKeyDictionary()
 
 
