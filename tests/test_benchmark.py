@@ -259,6 +259,9 @@ def test_a_resumed_run_goes_on_from_its_model_and_continues_its_curve(tmp_path):
     assert any((resumed.policy.state_dict()[k] != weights[k]).any() for k in weights)  # trained on
     run = json.loads((folder / "run.json").read_text())
     assert run["resumed"] == [128] and run["steps"] == 128  # the settings it was begun with
+    assert run["task"] == "heroes/walk-out" and run["train_shaping"] == "auto"
+    # the task fixes the game: no adventure, party or shaping the run did not play is recorded
+    assert not {"adventure", "heroes", "max_turns", "shaping", "reward_truncated"} & set(run)
     assert (folder / "resumed1" / "progress.csv").is_file()  # the first run's log is kept
     assert (folder / "progress.csv").is_file()
 

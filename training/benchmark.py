@@ -369,6 +369,14 @@ RESUMABLE = frozenset(
         "runs_dir",
     }
 )
+# The game options a task fixes (check_unused_options rejects them): not a run's settings, so
+# run.json leaves them out rather than show an adventure and shaping the run never played.
+GAME_OPTIONS = frozenset(f.name for f in dataclasses.fields(EnvSettings))
+
+
+def run_settings(settings: Settings) -> dict[str, Any]:
+    """The settings a seed's run is trained with, for ``run.json`` and ``--resume``."""
+    return {k: v for k, v in dataclasses.asdict(settings).items() if k not in GAME_OPTIONS}
 
 
 def write_run_file(settings: Settings, folder: Path, resumed: list[int]) -> Path:
@@ -380,7 +388,7 @@ def write_run_file(settings: Settings, folder: Path, resumed: list[int]) -> Path
         saved["resumed"] = resumed
         saved.pop("interrupted", None)  # taken on from there
     else:
-        saved = dataclasses.asdict(settings) | {"resumed": []}
+        saved = run_settings(settings) | {"resumed": []}
     path.write_text(json.dumps(saved, indent=2))
     return path
 
@@ -409,7 +417,7 @@ def resume_point(settings: Settings, seed: int, folder: Path) -> tuple[list[dict
     saved = json.loads(paths[2].read_text())
     differs = [
         f"--{name.replace('_', '-')} was {saved.get(name)!r}, here {value!r}"
-        for name, value in dataclasses.asdict(settings).items()
+        for name, value in run_settings(settings).items()
         if name not in RESUMABLE and saved.get(name) != value
     ]
     if differs:
