@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 
 MAX_LINES = 10  # cells drawn in the turns and survival plots (the first ones)
+MAX_VALUE_TICKS = 12  # a sweep of whole numbers with at most this many values is ticked at each
 _PARTS = ("adventure", "party", "pairing", "variant")
 # each rate: its label, marker (winrate.png), line style (sweep.png) and offset within a cell's row
 _RATES = {
@@ -159,6 +160,15 @@ def survival(report: dict, path: Path) -> Path:
 
 
 def sweep(report: dict, path: Path) -> Path:
+    fig = sweep_figure(report)
+    fig.savefig(path, dpi=110)
+    _pyplot().close(fig)
+    return path
+
+
+def sweep_figure(report: dict):
+    """The sweep's win rates over the swept values; a sweep of whole numbers (a key such as
+    ``light.start``) is ticked at its values, never between them."""
     plt = _pyplot()
     sw = report["sweep"]
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -175,6 +185,8 @@ def sweep(report: dict, path: Path) -> Path:
             ax.plot(xs, [p[key]["rate"] for p in pts], marker + style, color=f"C{k}", label=text)
     if not numeric:
         ax.set_xticks(range(len(sw["values"])), [str(v) for v in sw["values"]])
+    elif all(isinstance(v, int) for v in sw["values"]):
+        _integer_ticks(ax, sw["values"])
     ax.set_xlabel(sw["param"])
     ax.set_ylabel("share of games")
     ax.set_ylim(0, 1)
@@ -182,9 +194,17 @@ def sweep(report: dict, path: Path) -> Path:
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return fig
+
+
+def _integer_ticks(ax, values: list[int]) -> None:
+    """Ticks at the swept values when they are few, else at whole numbers chosen by matplotlib."""
+    if len(values) <= MAX_VALUE_TICKS:
+        ax.set_xticks(sorted(values), [str(v) for v in sorted(values)])
+    else:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def write_all(report: dict, out: Path) -> list[Path]:
@@ -197,4 +217,4 @@ def write_all(report: dict, out: Path) -> list[Path]:
     return written
 
 
-__all__ = ["short_labels", "survival", "sweep", "turns", "winrate", "write_all"]
+__all__ = ["short_labels", "survival", "sweep", "sweep_figure", "turns", "winrate", "write_all"]

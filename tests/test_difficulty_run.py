@@ -122,6 +122,16 @@ def test_sweep_api_draws_a_curve(tmp_path):
     assert (tmp_path / "sweep.png").stat().st_size > 0 and "## Sweep" in (tmp_path / "report.md").read_text()
 
 
+def test_a_sweep_of_whole_numbers_is_ticked_at_whole_numbers(tmp_path):
+    from difficulty import plots
+
+    few = difficulty.sweep("light.start", [1, 2], games=2, max_turns=4, backend="serial", out=tmp_path)
+    assert list(plots.sweep_figure(few).axes[0].get_xticks()) == [1, 2]  # matplotlib's own: 1.0, 1.2, ...
+    many = {**few, "sweep": {**few["sweep"], "values": list(range(1, 15))}}
+    ticks = plots.sweep_figure(many).axes[0].get_xticks()
+    assert len(ticks) > 1 and all(float(t).is_integer() for t in ticks)
+
+
 def test_console_script_end_to_end(tmp_path):
     script = Path(sys.executable).parent / "dungeon-env"
     assert script.exists(), "dungeon-env is not installed: pip install -e '.[dev]'"
