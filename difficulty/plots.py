@@ -200,7 +200,8 @@ def sweep_figure(report: dict):
 def _integer_ticks(ax, values: list[int]) -> None:
     """Ticks at the swept values when they are few, else at whole numbers chosen by matplotlib."""
     if len(values) <= MAX_VALUE_TICKS:
-        ax.set_xticks(sorted(values), [str(v) for v in sorted(values)])
+        ticks = sorted(values)
+        ax.set_xticks(ticks, [str(v) for v in ticks])
     else:
         from matplotlib.ticker import MaxNLocator
 
