@@ -2,7 +2,9 @@
 
 At every episode (``RoleEnv.reset`` calls ``seed``) it plays one checkpoint drawn uniformly from the
 newest ``window`` files ``<side>_*.zip`` of ``pool_dir`` (sampling its actions); ``base`` (an agent
-spec, ``agents.spec``) plays while the pool is empty. ``training.selfplay`` fills the pool.
+spec, ``agents.spec``) plays while the pool is empty, and in a share ``base_share`` of the episodes
+when it is not (a league keeps a fixed opponent among the past checkpoints: ``training.league``).
+``training.selfplay`` and ``training.league`` fill the pool.
 """
 
 from __future__ import annotations
@@ -25,10 +27,14 @@ class PoolAgent:
         base: str = "random",
         env: Any = None,
         seed: int | None = None,
+        base_share: float = 0.0,
     ):
         from agents.spec import from_spec
 
+        if not 0.0 <= base_share <= 1.0:
+            raise ValueError(f"base_share must be between 0 and 1, got {base_share}")
         self.pool_dir, self.side, self.window, self.env = Path(pool_dir), side, window, env
+        self.base_share = base_share
         self.base = from_spec(base, side, env=env)
         self.rng = np.random.default_rng()
         self.cache: dict[str, Any] = {}
@@ -52,7 +58,7 @@ class PoolAgent:
 
         self.rng = np.random.default_rng(seed)
         members = self.members()
-        if not members:
+        if not members or (self.base_share > 0 and self.rng.random() < self.base_share):
             self.current = self.base
         else:
             path = str(members[int(self.rng.integers(len(members)))])

@@ -19,9 +19,10 @@ Every tool that asks for an agent reads the same text here, for ``side`` ``"hero
 
 Options go in brackets after any form, comma-separated ``key=value`` pairs typed per agent
 (``OPTIONS``): ``search[rollouts=8,depth=100,rollout=random]``, ``policy[deterministic=false]``,
-``pool:runs/x/pool[window=3,base=scripted]`` (``base``: the agent while the pool is empty, a spec
-without brackets). Keyword options of ``from_spec`` join those of the text (and win). ``seed`` seeds
-the agent (``None``: the agent's own default), ``env`` binds it to the env it plays in
+``pool:runs/x/pool[window=3,base=scripted,base_share=0.5]`` (``base``: the agent while the pool is
+empty, a spec without brackets, and in a share ``base_share`` of the episodes when it is not).
+Keyword options of ``from_spec`` join those of the text (and win). ``seed`` seeds the agent
+(``None``: the agent's own default), ``env`` binds it to the env it plays in
 (``agent.bind(env=env)``: a PettingZoo env, raw or wrapped, or a ``RoleEnv``).
 
 ``parse_spec(text, side)`` reads a text into an :class:`AgentSpec` (a frozen dataclass: which agent,
@@ -122,7 +123,7 @@ OPTIONS: dict[str, dict[str, Option]] = {
     },
     "policy": _POLICY_OPTIONS,
     "checkpoint": _POLICY_OPTIONS,
-    "pool": {"window": Option(int), "base": Option(str)},
+    "pool": {"window": Option(int), "base": Option(str), "base_share": Option(float)},
 }
 
 
@@ -328,7 +329,12 @@ def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
         return PolicyAgent(spec.path, role=side, deterministic=kw.get("deterministic", False), seed=seed)
     if spec.name == "pool":
         return PoolAgent(
-            spec.path, side, window=kw.get("window", 5), base=kw.get("base", "random"), seed=seed
+            spec.path,
+            side,
+            window=kw.get("window", 5),
+            base=kw.get("base", "random"),
+            seed=seed,
+            base_share=kw.get("base_share", 0.0),
         )
     raise AgentSpecError(f"agent spec {spec!r}: no agent is named {spec.name!r}; kinds: {', '.join(KINDS)}")
 

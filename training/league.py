@@ -1,0 +1,279 @@
+"""League training: one side over every adventure and party size, against a league of opponents.
+
+    python -m training.league --role heroes --pool runs/league/pool --steps 1000000 --minutes 80
+    python -m training.league --role dm --pool runs/league/pool --steps 1000000 --minutes 80
+
+Run both at once (a core each) with the same ``--pool``: each saves its checkpoints there
+(``<role>_<steps>.zip``, every ``--checkpoint-every`` steps) and draws its opponent at every episode
+from the other side's: its scripted agent in a share ``--scripted-share`` of the episodes, else one of
+the other side's newest ``--window`` checkpoints (``agents.pool.PoolAgent``; the scripted agent alone
+while there are none). Every episode is one adventure of ``--adventures`` with one party size of
+``--parties``, drawn uniformly (``MixedRoleEnv``).
+
+The policy is advised by default (``agents.advised``: a residual policy on the side's scripted
+agent, so training starts from the scripted play and learns where deviating wins more). The rewards
+are the outcome's and ``--shaping``'s; the turn cap pays each side what losing pays
+(``reward_truncated``: -1 for the heroes, +1 in the heroes' terms, so -1, for the DM): a side that
+stalls until the cap is paid as if it had lost, so the DM learns to win by killing.
+
+Every ``--eval-every`` steps the model plays ``--eval-games`` games per adventure (3 heroes, held-out
+seeds from ``EVAL_SEED``) against the other side's scripted agent, the heroes sampling their actions
+and the DM greedy (as the shipped policies play); ``best.zip`` keeps the best so far by the side's
+score: the heroes' mean completion rate over the adventures, the DM's mean share of games in which
+every hero died (kills only: a truncated game counts for nobody). Writes ``<out>/<role>/``:
+``progress.csv`` (SB3's log), ``eval.csv``, ``best.zip``, ``final_model.zip``, ``settings.json``.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from dungeon_env.content import adventure_names
+from training.common import learn_or_save, other_side, parse_settings, progress_callback, seed_everything
+from training.train_role import PPOSettings, make_model
+
+EVAL_SEED = 10**6  # held-out seeds (as the benchmark's): training games draw theirs at random
+TRUNCATED_AS_LOST = {"heroes": -1.0, "dm": 1.0}  # reward_truncated, in the heroes' terms
+
+
+@dataclasses.dataclass
+class Settings(PPOSettings):
+    """Train one side over every adventure and party size against a league of opponents."""
+
+    exp_name: str = "league"
+    """name of this experiment"""
+    role: str = "heroes"
+    """the side trained: heroes or dm"""
+    adventures: str = "all"
+    """comma-separated adventures played (drawn per episode), or all: the bundled five"""
+    parties: str = "3,4,5"
+    """comma-separated party sizes played (drawn per episode)"""
+    shaping: str = "kills=0.1,damage=0.01"
+    """reward shaping terms, name=weight comma-separated, in the heroes' terms ('' for none)"""
+    pool: str = "runs/league/pool"
+    """folder of the league's checkpoints, shared by the heroes' and the DM's runs"""
+    scripted_share: float = 0.5
+    """share of the episodes the other side's scripted agent plays once the pool holds checkpoints"""
+    window: int = 5
+    """the opponent is drawn among the other side's newest this many checkpoints"""
+    steps: int = 1_000_000
+    """env steps (decisions of the side trained)"""
+    minutes: float = 0.0
+    """stop after this many minutes (0: no limit)"""
+    checkpoint_every: int = 50_000
+    """steps between checkpoints saved to the pool"""
+    eval_every: int = 100_000
+    """steps between evaluations against the scripted other side"""
+    eval_games: int = 10
+    """games per adventure per evaluation (0: none)"""
+    out: str = "runs/league"
+    """folder of the run (a subfolder per role)"""
+    init_from: str = ""
+    """start from this checkpoint's weights (the same policy kind)"""
+    advised: bool = True
+    learning_rate: float = 1e-4
+    ent_coef: float = 0.001
+    gamma: float = 0.999
+    net_arch: str = "256,256"
+
+    def adventure_list(self) -> list[str]:
+        return adventure_names() if self.adventures == "all" else self.adventures.split(",")
+
+    def party_sizes(self) -> list[int]:
+        return [int(n) for n in self.parties.split(",")]
+
+    def game_kwargs(self, adventure: str, party: int) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "adventure": adventure,
+            "heroes": party,
+            "max_turns": self.max_turns,
+            "reward_truncated": TRUNCATED_AS_LOST[self.role],
+        }
+        if self.shaping:
+            kwargs["shaping"] = {k: float(v) for k, v in (p.split("=") for p in self.shaping.split(","))}
+        return kwargs
+
+    def opponent_spec(self) -> str:
+        return f"pool:{self.pool}[window={self.window},base=scripted,base_share={self.scripted_share}]"
+
+
+class MixedRoleEnv(gymnasium.Env):
+    """One side's env over several games: at every reset, one of ``envs`` (``RoleEnv`` or a wrapper
+    of one, all with the same spaces) drawn uniformly with the env's own generator plays the episode."""
+
+    def __init__(self, envs: list[gymnasium.Env]) -> None:
+        if not envs:
+            raise ValueError("MixedRoleEnv needs at least one env")
+        shapes = {(e.observation_space.shape, e.action_space.n) for e in envs}
+        if len(shapes) != 1:
+            raise ValueError(f"the envs' spaces differ: {sorted(shapes)}")
+        self.envs = envs
+        self.current = envs[0]
+        self.observation_space, self.action_space = envs[0].observation_space, envs[0].action_space
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        self.current = self.envs[int(self.np_random.integers(len(self.envs)))]
+        return self.current.reset(seed=int(self.np_random.integers(0, 2**62)), options=options)
+
+    def step(self, action):
+        return self.current.step(action)
+
+    def action_masks(self) -> np.ndarray:
+        return self.current.action_masks()
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
+
+
+def make_mixed_env(settings: Settings) -> MixedRoleEnv:
+    """A ``MixedRoleEnv`` of every adventure × party size, each against the league's opponent."""
+    from training.common import make_role_env
+
+    envs = [
+        make_role_env(settings.role, settings.opponent_spec(), settings.game_kwargs(a, n), settings.advised)
+        for a in settings.adventure_list()
+        for n in settings.party_sizes()
+    ]
+    return MixedRoleEnv(envs)
+
+
+def make_vec(settings: Settings):
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from training.common import turn_cap_ends
+
+    vec = DummyVecEnv([lambda: make_mixed_env(settings) for _ in range(settings.n_envs)])
+    vec.seed(settings.seed)
+    return VecMonitor(turn_cap_ends(vec), info_keywords=("outcome",))
+
+
+def side_score(role: str, results: list[dict]) -> float:
+    """The side's evaluation score: the heroes' mean completion rate, the DM's mean kill rate."""
+    if role == "heroes":
+        return float(np.mean([r["win_rates"]["completed"]["rate"] for r in results]))
+    return float(np.mean([r["rates"]["failed"] for r in results]))
+
+
+def evaluate_against_scripted(settings: Settings, path: Path) -> dict[str, Any]:
+    """Each adventure's result (``training.evaluate``) of the checkpoint at ``path`` against the
+    other side's scripted agent, and the side's score over them."""
+    from training.evaluate import evaluate
+
+    ours = str(path) if settings.role == "heroes" else f"policy:{path}"
+    sides = {settings.role: ours, other_side(settings.role): "scripted"}
+    results = []
+    for adventure in settings.adventure_list():
+        kwargs = {"adventure": adventure, "heroes": 3, "max_turns": settings.max_turns}
+        results.append(evaluate(sides["heroes"], sides["dm"], kwargs, settings.eval_games, seed=EVAL_SEED))
+    return {"score": side_score(settings.role, results), "results": results}
+
+
+def league_callback(settings: Settings, folder: Path):
+    """Saves the model to the pool every ``checkpoint_every`` steps and evaluates it every
+    ``eval_every`` steps (``eval.csv``, ``best.zip``); stops the run after ``minutes``."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    pool = Path(settings.pool)
+
+    class League(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.start = time.perf_counter()
+            self.next_checkpoint = settings.checkpoint_every
+            self.next_eval = settings.eval_every
+            self.best = -1.0
+            self.rows: list[dict] = []
+
+        def _on_step(self) -> bool:
+            steps = self.model.num_timesteps
+            if steps >= self.next_checkpoint:
+                self.model.save(pool / f"{settings.role}_{steps:09d}.zip")
+                self.next_checkpoint += settings.checkpoint_every
+            if settings.eval_games and steps >= self.next_eval:
+                self.evaluate(steps)
+                self.next_eval += settings.eval_every
+            return not settings.minutes or time.perf_counter() - self.start < 60 * settings.minutes
+
+        def evaluate(self, steps: int) -> None:
+            path = folder / "latest.zip"
+            self.model.save(path)
+            result = evaluate_against_scripted(settings, path)
+            row = {"steps": steps, "minutes": round((time.perf_counter() - self.start) / 60, 2)}
+            row["score"] = round(result["score"], 4)
+            for r in result["results"]:
+                row[f"{r['adventure']}_completed"] = r["win_rates"]["completed"]["rate"]
+                row[f"{r['adventure']}_truncated"] = r["rates"]["truncated"]
+            self.rows.append(row)
+            write_csv(self.rows, folder / "eval.csv")
+            if result["score"] > self.best:
+                self.best = result["score"]
+                self.model.save(folder / "best.zip")
+            print(f"{settings.role} at {steps} steps: score {result['score']:.3f} (best {self.best:.3f})")
+
+    return League()
+
+
+def write_csv(rows: list[dict], path: Path) -> None:
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    import torch
+    from stable_baselines3.common.callbacks import CallbackList
+    from stable_baselines3.common.logger import configure
+
+    settings = parse_settings(Settings, argv)
+    if settings.role not in ("heroes", "dm"):
+        raise SystemExit(f"--role must be heroes or dm, got {settings.role!r}")
+    unknown = sorted(set(settings.adventure_list()) - set(adventure_names()))
+    if unknown:
+        raise SystemExit(f"--adventures: unknown {unknown}; the bundled ones are {adventure_names()}")
+    if not all(3 <= n <= 5 for n in settings.party_sizes()):
+        raise SystemExit(f"--parties: sizes are 3 to 5, got {settings.parties!r}")
+    folder = Path(settings.out) / settings.role
+    folder.mkdir(parents=True, exist_ok=True)
+    Path(settings.pool).mkdir(parents=True, exist_ok=True)
+    (folder / "settings.json").write_text(json.dumps(dataclasses.asdict(settings), indent=2))
+    seed_everything(settings.seed, settings.torch_deterministic)
+    if settings.torch_threads > 0:
+        torch.set_num_threads(settings.torch_threads)
+    vec = make_vec(settings)
+    model = make_model(settings, vec, configure(str(folder), ["csv"]))
+    if settings.init_from:
+        if not Path(settings.init_from).is_file():
+            raise SystemExit(f"--init-from: no checkpoint at {settings.init_from}")
+        model.set_parameters(settings.init_from, exact_match=True, device="cpu")
+    label = f"league: {settings.role}"
+    progress = progress_callback(settings.steps, label, settings.progress, settings.minutes)
+    start = time.perf_counter()
+    try:
+        learn_or_save(
+            model,
+            settings.steps,
+            CallbackList([league_callback(settings, folder), progress]),
+            folder,
+            settings.role,
+        )
+    finally:
+        vec.close()
+    model.save(folder / "final_model.zip")
+    summary = {"steps": int(model.num_timesteps), "seconds": time.perf_counter() - start}
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(f"league {settings.role}: {summary['steps']} steps in {summary['seconds'] / 60:.1f} min")
+    return summary
+
+
+if __name__ == "__main__":
+    main()
