@@ -1,28 +1,42 @@
-"""A search agent for either side: flat Monte Carlo over copies of its side's view of the game.
+"""A search agent for either side: information-set Monte Carlo tree search (ISMCTS) over its view.
 
-At a decision with several legal actions, ``SearchAgent`` spends its budget (``rollouts`` in total,
-and at most ``seconds`` of wall time if given) round-robin over the legal actions: each rollout
-copies the side's view of the game (``dungeon_env.engine.sideview``, ruling D-24), gives the copy
-dice of its own (seeded from the agent's RNG, so the search does not foresee the real rolls),
-applies the action and plays on with a fast policy (``rollout="scripted"``: the scripted
-heroes and DM; ``"random"``: uniform legal actions) for at most ``depth`` decisions. A finished game
-scores +1 / -1 / 0 for the searching side (completed / failed / truncated, the DM's the opposite);
-a cut-off one is scored by a heuristic in [-0.5, 0.5] (the share of Health, heroes' against
-monsters', and the objectives met). The action with the best mean wins; ties go to the lower
-action id. A single legal action is taken at once.
+At a decision with several legal actions, ``SearchAgent`` runs ``rollouts`` iterations (and stops
+early once ``seconds`` of wall time are spent, if given) of single-observer ISMCTS (Cowling, Powley
+and Whitehouse 2012) with a policy prior (PUCT, as in AlphaZero):
 
-What it searches over: for the heroes, copies of ``heroes_view(game)``, a determinisation that holds
-only what heroes know (no hidden traps, no monsters in the fog, no undiscovered secret doors, no
-unread room events, ambushes or Patrols, face-down cards as their deck's placeholder card): the
-world as the heroes see it, with nothing hidden in it. For the DM, copies of the whole game (the DM
-knows it all) with fresh dice. An action the heroes' view does not allow (rare: say a target list
-the view computes differently) is scored by a rollout whose first step the rollout policy picks.
-Given a ``seed`` and no ``seconds`` limit it is deterministic; with ``seconds`` the number of
-rollouts depends on the machine's speed.
+1. **Determinise.** Each iteration plays on a fresh copy of the side's view of the game
+   (``dungeon_env.engine.sideview``, ruling D-24) with dice of its own, seeded from the agent's RNG:
+   the chance outcomes (every roll, every card drawn) are sampled anew, and what the side cannot see
+   is not in the copy. For the heroes that is ``heroes_view(game)``: no hidden traps, no monsters in
+   the fog, no undiscovered secret doors, no unread room events, ambushes or Patrols, face-down
+   cards as their deck's placeholder: the world as the heroes know it, with nothing hidden in it
+   (their determinisation of the unknown is its absence, as a player plans with the board they see).
+   For the DM, who knows everything but the future dice, ``dm_view(game)``.
+2. **Select and expand.** The tree holds the side's own decisions (each node a sequence of the
+   side's actions from the decision searched, an information set of the side): at each, the action
+   maximising ``Q + exploration * P * sqrt(A) / (1 + n)`` among those legal in this determinisation
+   (``Q`` its mean value, the parent's for an untried one; ``n`` its visits; ``A`` the times it was
+   legal there, ISMCTS's availability count; ``P`` the prior: ``prior`` on the rollout policy's own
+   choice, the rest shared evenly). The other side's decisions between are played by the rollout
+   policy (its model of the opponent). The first action not yet in the tree is added, and the
+   iteration goes on to its rollout.
+3. **Roll out** with a fast policy (``rollout="scripted"``: the scripted heroes and DM;
+   ``"random"``: uniform legal actions) until the game ends or ``depth`` decisions (of both sides,
+   from the root) have been played.
+4. **Score and back up.** A finished game is +1 / -1 / 0 for the heroes (completed / failed /
+   truncated; the DM's the opposite); a cut-off one the heuristic :func:`score` in [-0.5, 0.5]
+   (Health, monsters' Health, objectives met, the way out once the goals are in hand).
+
+The action played is the root's most visited (ties: the best mean, then the lower action id); a
+single legal action is taken at once. With a small budget the prior keeps the search on its rollout
+policy's choice unless another proves better. Given a ``seed`` and no ``seconds`` limit it is
+deterministic; with ``seconds`` the number of iterations depends on the machine's speed.
+``last_stats`` holds the last search's iterations, seconds, and each root action's visits and mean.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 from agents._common import active_monsters
@@ -34,29 +48,58 @@ from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import objective_met
 from dungeon_env.engine.sideview import DM, HEROES, dm_view, heroes_view, view_side
 from dungeon_env.engine.units import active_heroes
+from dungeon_env.rewards import exit_potential
 
 ROLLOUT_POLICIES = ("scripted", "random")
+DEFAULT_ROLLOUTS = 24  # iterations per decision: a whole adventure in well under a minute here
+DEFAULT_DEPTH = 30  # decisions of both sides per iteration, about a turn of the game
+
+
+class Node:
+    """One information set of the searching side: its children by action, visits, value, and how
+    often each action was legal here."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.available: dict[int, int] = {}
+        self.visits = 0
+        self.total = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
 
 
 class SearchAgent(GameAgent):
-    """Flat Monte Carlo search for the side asked (see the module docstring)."""
+    """ISMCTS for the side asked (see the module docstring)."""
 
     def __init__(
         self,
         game: Game | None = None,
         env=None,
         seed: int | None = 0,
-        rollouts: int = 32,
+        rollouts: int = DEFAULT_ROLLOUTS,
         seconds: float | None = None,
-        depth: int = 400,
+        depth: int = DEFAULT_DEPTH,
         rollout: str = "scripted",
+        exploration: float = 1.0,
+        prior: float = 0.5,
     ) -> None:
         if rollout not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout must be one of {ROLLOUT_POLICIES}, got {rollout!r}")
         if rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, got {rollouts}")
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive (or None), got {seconds}")
+        if not 0.0 <= prior <= 1.0:
+            raise ValueError(f"prior must be between 0 and 1, got {prior}")
         super().__init__(game=game, env=env, seed=seed)
         self.rollouts, self.seconds, self.depth, self.rollout = int(rollouts), seconds, int(depth), rollout
+        self.exploration, self.prior = float(exploration), float(prior)
         self.last_stats: dict = {}
 
     def choose(self, game: Game) -> int:
@@ -66,43 +109,87 @@ class SearchAgent(GameAgent):
         side = "dm" if game.agent == "dm" else "heroes"
         if view_side(game) != (DM if side == "dm" else HEROES):
             game = dm_view(game) if side == "dm" else heroes_view(game)
-        totals = dict.fromkeys(legal, 0.0)
-        counts = dict.fromkeys(legal, 0)
+        root = Node()
         start = time.perf_counter()
         done = 0
         while done < self.rollouts:
-            if self.seconds is not None and done >= len(legal) and time.perf_counter() - start > self.seconds:
+            if self.seconds is not None and done and time.perf_counter() - start > self.seconds:
                 break
-            action = legal[done % len(legal)]
-            totals[action] += self.simulate(game, action, side, self.rng.getrandbits(62))
-            counts[action] += 1
+            self.iterate(game, root, side, self.rng.getrandbits(62))
             done += 1
-        means = {a: totals[a] / counts[a] for a in legal if counts[a]}
-        best = max(means, key=lambda a: (means[a], -a))
-        self.last_stats = {"rollouts": done, "seconds": time.perf_counter() - start, "means": means}
+        best = max(root.children, key=lambda a: (root.children[a].visits, root.children[a].mean, -a))
+        self.last_stats = {
+            "rollouts": done,
+            "seconds": time.perf_counter() - start,
+            "visits": {a: n.visits for a, n in sorted(root.children.items())},
+            "means": {a: n.mean for a, n in sorted(root.children.items())},
+        }
         return best
 
-    def simulate(self, game: Game, action: int, side: str, seed: int) -> float:
-        """One rollout from ``game`` (a side view) after ``action``; its value for ``side``."""
-        g = game.copy()
+    # ------------------------------------------------------------------------------ one iteration
+    def iterate(self, view: Game, root: Node, side: str, seed: int) -> None:
+        """One ISMCTS iteration from ``view`` (the side's view): determinise, select and expand
+        through the side's decisions, roll out, back the value up the path."""
+        g = view.copy()
         g.dice = Dice(seed % (2**31))
-        if self.rollout == "scripted":
-            heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=seed)
-        else:
-            heroes = dm = RandomAgent(seed)
-        if action not in g.legal_actions():  # the view's own rules do not offer it: the policy plays
-            action = (dm if g.agent == "dm" else heroes).choose(g)
-        g.apply(action)
-        steps = 0
+        policies = self.policies(g, seed)
+        node, path, steps = root, [root], 0
         while not g.over and steps < self.depth:
-            g.apply((dm if g.agent == "dm" else heroes).choose(g))
+            acting = "dm" if g.agent == "dm" else "heroes"
+            policy = policies[acting]
+            if acting != side:
+                g.apply(policy.choose(g))
+                steps += 1
+                continue
+            legal = g.legal_actions()
+            if len(legal) == 1:
+                g.apply(legal[0])
+                steps += 1
+                continue
+            action = self.select(node, legal, policy.choose(g))
+            g.apply(action)
             steps += 1
-        value = score(g)
-        return value if side == "heroes" else -value
+            if action not in node.children:
+                node.children[action] = Node()
+                path.append(node.children[action])
+                break
+            node = node.children[action]
+            path.append(node)
+        while not g.over and steps < self.depth:
+            g.apply(policies["dm" if g.agent == "dm" else "heroes"].choose(g))
+            steps += 1
+        value = score(g) if side == "heroes" else -score(g)
+        for n in path:
+            n.visits += 1
+            n.total += value
+
+    def select(self, node: Node, legal: list[int], suggested: int) -> int:
+        """The PUCT choice among ``legal`` at ``node``; counts each as available once."""
+        for a in legal:
+            node.available[a] = node.available.get(a, 0) + 1
+        others = (1.0 - self.prior) / len(legal)
+        parent_mean = node.mean
+
+        def value(a: int) -> tuple[float, int]:
+            child = node.children.get(a)
+            q, n = (child.mean, child.visits) if child is not None else (parent_mean, 0)
+            p = others + (self.prior if a == suggested else 0.0)
+            return q + self.exploration * p * math.sqrt(node.available[a]) / (1 + n), -a
+
+        return max(legal, key=value)
+
+    def policies(self, g: Game, seed: int) -> dict:
+        """The rollout policy of each side on the determinisation ``g``."""
+        if self.rollout == "scripted":
+            return {"heroes": ScriptedHeroes(game=g), "dm": ScriptedDM(game=g, seed=seed)}
+        agent = RandomAgent(seed)
+        return {"heroes": agent, "dm": agent}
 
 
 def score(g: Game) -> float:
-    """The heroes' value of a game: its outcome, or a heuristic in [-0.5, 0.5] if it is not over."""
+    """The heroes' value of a game: its outcome, or a heuristic in [-0.5, 0.5] if it is not over
+    (their Health left, the monsters' in sight, the objectives met, the way out once the goals are
+    in hand)."""
     if g.over:
         return {"completed": 1.0, "failed": -1.0}.get(g.outcome, 0.0)
     s = g.state
@@ -116,7 +203,9 @@ def score(g: Game) -> float:
     met = sum(objective_met(g, i) for i, o in enumerate(objectives) if o.kind != "escape") / max(
         1, len(objectives)
     )
-    return max(-0.5, min(0.5, 0.3 * h_share + 0.3 * met - 0.02 * m_left - 0.1))
+    way_out = 1.0 + exit_potential(g) / max(1, s.n_heroes)  # 0 .. 1, 1 when every hero is out
+    value = 0.3 * h_share + 0.3 * met + 0.2 * way_out - 0.02 * m_left - 0.2
+    return max(-0.5, min(0.5, value))
 
 
-__all__ = ["SearchAgent", "score"]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_ROLLOUTS", "Node", "SearchAgent", "score"]

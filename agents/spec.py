@@ -120,6 +120,8 @@ OPTIONS: dict[str, dict[str, Option]] = {
         "seconds": Option(float, optional=True),
         "depth": Option(int),
         "rollout": Option(str, choices=("scripted", "random")),
+        "exploration": Option(float),
+        "prior": Option(float),
     },
     "policy": _POLICY_OPTIONS,
     "checkpoint": _POLICY_OPTIONS,

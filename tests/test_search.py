@@ -1,0 +1,139 @@
+"""The ISMCTS search agent (``agents.search``): it never reads what its side may not know, keeps to
+its budget, and plays better than random."""
+
+from __future__ import annotations
+
+import pytest
+
+import agents.search
+from agents import RandomAgent, ScriptedDM, ScriptedHeroes, SearchAgent
+from dungeon_env.content import adventure_names
+from dungeon_env.engine import Game
+from dungeon_env.engine.dice import Dice
+from tests import twins
+
+HIDDEN = {
+    "trap_moved": lambda folder, adv: twins.trap_moved(folder, adv, 0),
+    "deck_order": lambda folder, adv: twins.deck_order(adv, 0),
+    "fog_monster": lambda folder, adv: twins.fog_monster(adv, 0),
+    "secret_door_removed": lambda folder, adv: twins.secret_door_removed(folder, adv, 0),
+    "room_event_removed": lambda folder, adv: twins.room_event_removed(folder, adv, 0),
+    "secret_dice": lambda folder, adv: twins.secret_dice(adv, 0),
+}
+BUDGET = {"rollouts": 10, "depth": 40}
+
+
+def first_hero_decision(pair: twins.Twins) -> tuple[Game, Game] | None:
+    """Both twins' games at their first hero decision, played to it with the same DM actions; None
+    if the DM's choices differ before (the DM may know the hidden thing)."""
+    a, b = pair.a, pair.b
+    for _ in range(200):
+        if a.game.over or b.game.over:
+            return None
+        if a.game.agent != "dm" and len(a.game.legal_actions()) > 1:
+            return a.game, b.game
+        legal_a, legal_b = a.game.legal_actions(), b.game.legal_actions()
+        if legal_a != legal_b:
+            return None
+        a.game.apply(legal_a[0])
+        b.game.apply(legal_b[0])
+    return None
+
+
+def searched(game: Game, **budget) -> tuple[int, dict]:
+    agent = SearchAgent(seed=11, **(BUDGET | budget))
+    choice = agent.choose(game)
+    return choice, agent.last_stats
+
+
+def twin_positions(tmp_path, kind: str):
+    for adventure in adventure_names():
+        pair = HIDDEN[kind](tmp_path / adventure, adventure)
+        if pair is not None and (games := first_hero_decision(pair)) is not None:
+            yield adventure, games
+
+
+@pytest.mark.parametrize("kind", sorted(HIDDEN))
+def test_the_heroes_search_never_reads_what_heroes_cannot_see(tmp_path, kind):
+    """Twin games equal in all heroes may know, one hidden thing apart (``tests/twins.py``): the
+    heroes' search makes the same choice from the same statistics (every root action's visits and
+    mean value) in both."""
+    compared = 0
+    for adventure, (ga, gb) in twin_positions(tmp_path, kind):
+        choice_a, stats_a = searched(ga)
+        choice_b, stats_b = searched(gb)
+        assert (choice_a, stats_a["visits"], stats_a["means"]) == (
+            choice_b,
+            stats_b["visits"],
+            stats_b["means"],
+        ), f"{kind} on {adventure}"
+        compared += 1
+    assert compared >= 1, f"no twin position of kind {kind}"
+
+
+def test_a_search_that_read_the_hidden_game_would_be_caught(tmp_path, monkeypatch):
+    """The check above can fail: a search handed the real game (its heroes' view replaced by a plain
+    copy) finds the monster in the fog, and its statistics tell the twins apart."""
+    monkeypatch.setattr(agents.search, "heroes_view", lambda game: game.copy())
+    told_apart = 0
+    for _adventure, (ga, gb) in twin_positions(tmp_path, "fog_monster"):
+        told_apart += searched(ga, depth=200)[1]["means"] != searched(gb, depth=200)[1]["means"]
+    assert told_apart >= 1
+
+
+@pytest.mark.parametrize("side", ["heroes", "dm"])
+def test_neither_side_reads_the_future_dice(side):
+    """The same game with other dice to come: either side's search chooses alike, from the same
+    statistics (each iteration rolls dice of its own)."""
+    g = Game.new(adventure="flooded_cellar", heroes=3, seed=4)
+    heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=4)
+    while (g.agent == "dm") != (side == "dm") or len(g.legal_actions()) < 2:
+        assert not g.over
+        g.apply(dm.choose(g) if g.agent == "dm" else heroes.choose(g))
+    other = g.copy()
+    other.dice = Dice(987654)
+    assert searched(g)[0] == searched(other)[0]
+    assert searched(g)[1]["means"] == searched(other)[1]["means"]
+
+
+def test_the_search_spends_exactly_its_simulation_budget_and_works_on_copies():
+    g = Game.new(adventure="goblin_warrens", heroes=4, seed=2)
+    before = g.state.copy()
+    agent = SearchAgent(seed=0, rollouts=17, depth=25)
+    action = agent.choose(g)
+    assert action in g.legal_actions()
+    assert agent.last_stats["rollouts"] == 17
+    assert sum(agent.last_stats["visits"].values()) == 17  # every iteration adds one root visit
+    assert g.state.equals(before)
+
+
+def test_the_search_rejects_a_budget_it_cannot_keep():
+    for bad in ({"rollouts": 0}, {"depth": 0}, {"seconds": 0.0}, {"prior": 1.5}, {"rollout": "greedy"}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            SearchAgent(**bad)
+
+
+def completed(heroes_factory, seeds, adventure="flooded_cellar") -> int:
+    wins = 0
+    for seed in seeds:
+        g = Game.new(adventure=adventure, heroes=3, seed=seed, max_turns=60)
+        heroes, dm = heroes_factory(g, seed), ScriptedDM(game=g, seed=seed)
+        while not g.over:
+            g.apply(dm.act(None, None) if g.agent == "dm" else heroes(g))
+        wins += g.outcome == "completed"
+    return wins
+
+
+def test_the_heroes_search_beats_random_heroes():
+    """On the same games against the scripted DM, a small search completes most of the flooded
+    cellar; random heroes complete none."""
+    seeds = range(100, 104)
+
+    def search(g: Game, seed: int):
+        agent = SearchAgent(game=g, seed=seed, rollouts=6, depth=20)
+        return lambda _game: agent.act()  # through its heroes' view of the bound game
+
+    searching = completed(search, seeds)
+    random_ = completed(lambda g, s: RandomAgent(seed=s).choose, seeds)
+    assert random_ == 0
+    assert searching >= 3
