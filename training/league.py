@@ -17,8 +17,8 @@ are the outcome's and ``--shaping``'s; the turn cap pays each side what losing p
 stalls until the cap is paid as if it had lost, so the DM learns to win by killing.
 
 Every ``--eval-every`` steps the model plays ``--eval-games`` games per adventure (3 heroes, held-out
-seeds from ``EVAL_SEED``) against the other side's scripted agent, the heroes sampling their actions
-and the DM greedy (as the shipped policies play); ``best.zip`` keeps the best so far by the side's
+seeds from ``EVAL_SEED``) against the other side's scripted agent, playing greedily (its most
+likely action: ``--eval-greedy``, the default) or sampling; ``best.zip`` keeps the best so far by the side's
 score: the heroes' mean completion rate over the adventures, the DM's mean share of games in which
 every hero died (kills only: a truncated game counts for nobody). Writes ``<out>/<role>/``:
 ``progress.csv`` (SB3's log), ``eval.csv``, ``best.zip``, ``final_model.zip``, ``settings.json``.
@@ -74,6 +74,9 @@ class Settings(PPOSettings):
     """steps between evaluations against the scripted other side"""
     eval_games: int = 10
     """games per adventure per evaluation (0: none)"""
+    eval_greedy: bool = True
+    """evaluate the greedy policy (its most likely action; an advised policy's is its advisor's until
+    training learns otherwise) rather than sampling from it"""
     out: str = "runs/league"
     """folder of the run (a subfolder per role)"""
     init_from: str = ""
@@ -169,7 +172,7 @@ def evaluate_against_scripted(settings: Settings, path: Path) -> dict[str, Any]:
     other side's scripted agent, and the side's score over them."""
     from training.evaluate import evaluate
 
-    ours = str(path) if settings.role == "heroes" else f"policy:{path}"
+    ours = f"policy:{path}" if settings.eval_greedy else str(path)
     sides = {settings.role: ours, other_side(settings.role): "scripted"}
     results = []
     for adventure in settings.adventure_list():
