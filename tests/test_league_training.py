@@ -1,0 +1,101 @@
+"""training.league: the mixed env draws every adventure and party size, the pool opponent mixes the
+scripted agent with past checkpoints, and both roles train end to end with a tiny budget."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+
+import pytest
+
+from agents.pool import PoolAgent
+from dungeon_env.wrappers import RoleEnv
+from tests.test_training import TINY_PPO, needs_sb3, run_script
+from training.league import MixedRoleEnv, Settings, side_score
+
+
+def test_the_mixed_env_draws_every_adventure_and_party_size():
+    settings = Settings(adventures="flooded_cellar,bandit_keep", parties="3,5", max_turns=3, advised=False)
+    envs = [
+        RoleEnv("heroes", "random", **settings.game_kwargs(a, n))
+        for a in settings.adventure_list()
+        for n in settings.party_sizes()
+    ]
+    mixed = MixedRoleEnv(envs)
+    mixed.reset(seed=0)
+    seen = Counter()
+    for _ in range(60):
+        obs, _ = mixed.reset()
+        assert obs.shape == mixed.observation_space.shape
+        game = mixed.current.env.game
+        seen[(game.tables.adventure.id, game.state.n_heroes)] += 1
+    assert set(seen) == {(a, n) for a in ("flooded_cellar", "bandit_keep") for n in (3, 5)}
+    assert min(seen.values()) >= 5
+
+
+def test_the_turn_cap_pays_each_side_what_losing_pays():
+    heroes, dm = Settings(role="heroes"), Settings(role="dm")
+    assert heroes.game_kwargs("flooded_cellar", 3)["reward_truncated"] == -1.0  # the heroes' loss
+    assert dm.game_kwargs("flooded_cellar", 3)["reward_truncated"] == 1.0  # in the heroes' terms
+    assert "base_share=0.5" in heroes.opponent_spec() and "base=scripted" in heroes.opponent_spec()
+
+
+def test_side_scores_count_completions_for_the_heroes_and_kills_for_the_dm():
+    results = [
+        {"win_rates": {"completed": {"rate": 0.5}}, "rates": {"failed": 0.25}},
+        {"win_rates": {"completed": {"rate": 0.1}}, "rates": {"failed": 0.75}},
+    ]
+    assert side_score("heroes", results) == pytest.approx(0.3)
+    assert side_score("dm", results) == pytest.approx(0.5)
+
+
+def test_a_pool_agent_plays_its_base_in_the_share_asked_once_it_has_members(tmp_path):
+    (tmp_path / "dm_000000001.zip").write_bytes(b"")  # a member (never loaded: the base is drawn)
+    never = PoolAgent(tmp_path, "dm", base="scripted", base_share=1.0)
+    for seed in range(20):
+        never.seed(seed)
+        assert never.current is never.base
+    with pytest.raises(ValueError, match="base_share"):
+        PoolAgent(tmp_path, "dm", base_share=1.5)
+
+
+@needs_sb3
+@pytest.mark.parametrize("role", ["heroes", "dm"])
+def test_league_training_end_to_end(tmp_path, role):
+    args = [
+        *TINY_PPO,
+        "--role",
+        role,
+        "--adventures",
+        "flooded_cellar,goblin_warrens",
+        "--parties",
+        "3,4",
+        "--max-turns",
+        "4",
+        "--steps",
+        "256",
+        "--checkpoint-every",
+        "128",
+        "--eval-every",
+        "256",
+        "--eval-games",
+        "2",
+        "--pool",
+        str(tmp_path / "pool"),
+        "--out",
+        str(tmp_path / "league"),
+        "--no-progress",
+    ]
+    out = run_script("training.league", args, tmp_path)
+    assert f"league {role}:" in out
+    folder = tmp_path / "league" / role
+    assert sorted(p.name for p in (tmp_path / "pool").iterdir()) == [
+        f"{role}_000000128.zip",
+        f"{role}_000000256.zip",
+    ]
+    assert (folder / "best.zip").is_file() and (folder / "final_model.zip").is_file()
+    (row,) = list(csv.DictReader((folder / "eval.csv").open()))
+    assert int(row["steps"]) == 256 and 0.0 <= float(row["score"]) <= 1.0
+    assert {"flooded_cellar_completed", "goblin_warrens_truncated"} <= set(row)
+    assert json.loads((folder / "summary.json").read_text())["steps"] >= 256
