@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from difficulty.spec import BACKENDS, Experiment, SpecError
+from difficulty.spec import BACKENDS, Experiment, SpecError, parse_agent
 
 EXECUTION_FLAGS = ("--workers", "--backend", "--ray-address", "--out", "--quiet", "--records")
 _RANGE = re.compile(r"^(-?[\d.]+):(-?[\d.]+)(?::(-?[\d.]+))?$")
@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dungeon-env",
         description="Difficulty testing for dungeon_env adventures (see docs/DIFFICULTY.md).",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{balance,sweep,play}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{balance,sweep,league,play}")
     balance = commands.add_parser(
         "balance",
         help="win rates and every metric per adventure × party × pairing × variant",
@@ -115,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a variant TOML file, repeatable",
     )
     balance.add_argument("--no-base", action="store_true", help="leave out the base rules (no comparisons)")
+    balance.add_argument(
+        "--ladder",
+        metavar="H1,H2,...",
+        help="a skill ladder: hero agents in order of rising strength (e.g. scripted,search,trained), each "
+        "played against --dm-agent (replaces --heroes-agent; not with --pairing)",
+    )
     sweep = commands.add_parser(
         "sweep",
         help="one parameter over a range of values, plotted as a curve with interval bands",
@@ -128,8 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="START:STOP[:STEP] (inclusive), or comma-separated values; repeat it for values holding commas",
     )
+    from difficulty.league import add_parser as add_league_parser
     from play.cli import add_parser as add_play_parser
 
+    add_league_parser(commands)
     add_play_parser(commands)
     return parser
 
@@ -170,11 +178,37 @@ def _number(text: str, keep: bool = False) -> Any:
             raise SpecError(f"not a number: {text!r}") from None
 
 
+def ladder_agents(text: str) -> list[str]:
+    """``"scripted,search[rollouts=8,depth=50],trained"`` → the three hero agent specs, in order (commas
+    inside an agent's brackets stay with it); each checked for the heroes' side."""
+    agents, depth, start = [], 0, 0
+    for i, char in enumerate(text + ","):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            agents.append(text[start:i].strip())
+            start = i + 1
+    if not all(agents):
+        raise SpecError(
+            f"--ladder {text!r}: expected comma-separated hero agents, e.g. scripted,search,trained"
+        )
+    specs = [parse_agent(agent, "heroes").to_json() for agent in agents]
+    if len(set(specs)) != len(specs):
+        raise SpecError(f"--ladder {text!r}: a hero agent appears twice")
+    return agents
+
+
 def experiment_of(args: argparse.Namespace) -> Experiment:
     """The experiment the arguments describe (variants are validated here)."""
     from dungeon_env.content.variants import Variant
 
     pairings = args.pairing or [f"{args.heroes_agent}:{args.dm_agent}"]
+    if getattr(args, "ladder", None) is not None:
+        if args.pairing:
+            raise SpecError(
+                "--ladder and --pairing do not go together: the ladder plays each of its hero "
+                "agents against --dm-agent; give the pairings or the ladder"
+            )
+        pairings = [f"{heroes}:{args.dm_agent}" for heroes in ladder_agents(args.ladder)]
     common: dict[str, Any] = {
         "adventures": tuple(args.adventure or ()),
         "parties": tuple(args.heroes or (3,)),
@@ -250,8 +284,11 @@ def _progress_bar(quiet: bool):
 
 def _summary(report: dict, out: Path, timing: dict) -> str:
     from difficulty.report import _win_table
+    from difficulty.verdict import ladder_lines, verdict_lines
 
     lines = [
+        *verdict_lines(report),
+        *ladder_lines(report),
         "completed: every surviving hero left (goals met or not); completed with goals: with every "
         "primary goal met. Intervals: 95% Wilson.",
         "",
@@ -287,6 +324,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from play.cli import run as run_play
 
         return run_play(args, parser)
+    if args.command == "league":
+        from difficulty.league import run as run_league
+
+        return run_league(args, parser)
     try:
         experiment = experiment_of(args)
         for adventure in experiment.adventures:  # a broken adventure file stops here, not in a worker

@@ -223,6 +223,8 @@ def cell_figures(records: list[dict]) -> dict[str, Any]:
         "ends": {e: rate(ends[e], n) for e in ENDS},
         "turns": distribution([r["turns"] for r in records]),
         "turns_completed": distribution([r["turns"] for r in completed]),
+        "turns_won": distribution([r["turns"] for r in won]),
+        "turns_lost": distribution([r["turns"] for r in records if not is_won(r)]),
         "light_left": distribution([r["light"] for r in records]),
         "light_left_completed": _mean([r["light"] for r in completed]),
         "treasure": {

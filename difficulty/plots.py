@@ -2,7 +2,8 @@
 
 - ``winrate.png``: both rates of every cell, completed and completed with every primary goal met,
   each with its 95% Wilson interval;
-- ``turns.png``: the distribution of turns to the end of the adventure, per cell;
+- ``turns.png``: the distribution of turns to the end of the adventure, per cell, of won and of
+  lost games apart;
 - ``survival.png``: each hero's survival rate (1 - death rate) with its interval, per cell;
 - ``sweep.png`` (sweeps): both rates over the swept values, with the intervals as bands.
 
@@ -11,7 +12,6 @@ Cells are named by the parts that vary in the experiment (e.g. only the variant)
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 MAX_LINES = 10  # cells drawn in the turns and survival plots (the first ones)
@@ -101,30 +101,64 @@ def winrate(report: dict, path: Path) -> Path:
     return path
 
 
-def turns(report: dict, path: Path) -> Path:
+# the two series of turns.png: the report's key, the legend's label, the colour
+_OUTCOMES = (("turns_won", "won", "C2"), ("turns_lost", "lost", "C3"))
+
+
+def _horizontal() -> dict:
+    """``boxplot``'s keyword for horizontal boxes: ``orientation`` from matplotlib 3.10, ``vert`` before."""
+    import matplotlib
+
+    major, minor = (int(x) for x in matplotlib.__version__.split(".")[:2])
+    return {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
+
+
+def _values(histogram: list[list[int]]) -> list[int]:
+    """The values of a ``[[value, count], ...]`` histogram, each repeated ``count`` times."""
+    return [v for v, n in histogram for _ in range(n)]
+
+
+def turns_figure(report: dict):
+    """Turns to the end per cell, won and lost games apart: two boxes per cell (the box: the middle
+    half of the games, the line: the median, the whiskers: 1.5 times the box's width); a series with
+    no game (a cell nobody won) is left out of its row."""
     plt = _pyplot()
     cells = report["cells"][:MAX_LINES]
     labels = short_labels(report["cells"])[:MAX_LINES]
-    fig, ax = plt.subplots(figsize=(8, 4))
-    hists = [dict((v, n) for v, n in c["turns"]["histogram"]) for c in cells]
-    values = [v for h in hists for v in h]
-    if values:
-        low, high = min(values), max(values)
-        width = max(1, math.ceil((high - low + 1) / 30))
-        edges = list(range(low, high + width + 1, width))
-        for k, (c, hist, label) in enumerate(zip(cells, hists, labels, strict=True)):
-            shares = [sum(hist.get(v, 0) for v in range(a, a + width)) / c["games"] for a in edges[:-1]]
-            ax.stairs(
-                shares, edges, color=f"C{k}", linewidth=1.5, label=f"{label} (mean {c['turns']['mean']:.1f})"
+    fig, ax = plt.subplots(figsize=(10, 1.8 + 0.8 * len(cells)))
+    ys = list(range(len(cells)))[::-1]
+    for offset, (key, label, color) in zip((0.18, -0.18), _OUTCOMES, strict=True):
+        kept = [(y + offset, _values(c[key]["histogram"])) for y, c in zip(ys, cells, strict=True)]
+        kept = [(y, values) for y, values in kept if values]
+        if kept:
+            ax.boxplot(
+                [values for _, values in kept],
+                positions=[y for y, _ in kept],
+                **_horizontal(),
+                widths=0.3,
+                patch_artist=True,
+                manage_ticks=False,
+                boxprops={"facecolor": color, "alpha": 0.6},
+                medianprops={"color": color, "linewidth": 3},
+                flierprops={"marker": ".", "markeredgecolor": color},
             )
+        ax.plot([], [], "s", color=color, alpha=0.6, markersize=10, label=label)
+    won = [sum(n for _, n in c["turns_won"]["histogram"]) for c in cells]
+    ticks = [f"{t}\n(won {w}, lost {c['games'] - w})" for t, w, c in zip(labels, won, cells, strict=True)]
+    ax.set_yticks(ys, ticks)
+    ax.set_ylim(-0.7, len(cells) - 0.3)
     ax.set_xlabel("turns to the end of the adventure")
-    ax.set_ylabel("share of games")
-    ax.set_title("Turns to the end")
-    ax.legend(fontsize="small")
-    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
+    ax.set_title("Turns to the end: won and lost games", pad=24)
+    ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
+    return fig
+
+
+def turns(report: dict, path: Path) -> Path:
+    fig = turns_figure(report)
     fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _pyplot().close(fig)
     return path
 
 
@@ -218,4 +252,13 @@ def write_all(report: dict, out: Path) -> list[Path]:
     return written
 
 
-__all__ = ["short_labels", "survival", "sweep", "sweep_figure", "turns", "winrate", "write_all"]
+__all__ = [
+    "short_labels",
+    "survival",
+    "sweep",
+    "sweep_figure",
+    "turns",
+    "turns_figure",
+    "winrate",
+    "write_all",
+]

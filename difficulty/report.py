@@ -18,7 +18,9 @@ from difficulty import plots
 from difficulty.metrics import MIN_GROUP, cell_figures, compare
 from difficulty.record import ENDS
 from difficulty.runner import Result
-from difficulty.spec import BASE
+from difficulty.spec import BASE, Pairing
+from difficulty.tables import markdown_table as _table
+from difficulty.verdict import ladder_lines, verdict_lines
 
 FORMAT = "dungeon_env.balance/2"  # 2: two rates (completed, completed with goals) instead of "win"
 RATES = ("completed", "completed_with_goals")
@@ -49,7 +51,19 @@ def figures(result: Result) -> dict[str, Any]:
         "cells": cells,
         "comparisons": comparisons,
         "sweep": sweep_curves(result, cells),
+        "ladder": ladders(result.experiment.pairings),
     }
+
+
+def ladders(pairings: tuple[Pairing, ...]) -> list[dict]:
+    """Per DM agent met by several hero agents: those hero agents in the experiment's order (with
+    ``--ladder``, the order of rising strength it was given in)."""
+    by_dm: dict[str, list[str]] = {}
+    for pairing in pairings:
+        heroes = by_dm.setdefault(pairing.dm.to_json(), [])
+        if pairing.heroes.to_json() not in heroes:
+            heroes.append(pairing.heroes.to_json())
+    return [{"dm_agent": dm, "heroes_agents": heroes} for dm, heroes in by_dm.items() if len(heroes) > 1]
 
 
 def sweep_curves(result: Result, cells: list[dict]) -> dict | None:
@@ -87,14 +101,6 @@ def _num(x: Any, digits: int = 2) -> str:
 
 def _signed(x: float, digits: int = 2) -> str:
     return f"{x:+.{digits}f}"
-
-
-def _table(header: list[str], rows: list[list[Any]], align: str | None = None) -> list[str]:
-    align = align or "l" + "r" * (len(header) - 1)
-    marks = {"l": "---", "r": "---:", "c": ":---:"}
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(marks[a] for a in align) + "|"]
-    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
-    return lines + [""]
 
 
 def _pairing(c: dict) -> str:
@@ -300,10 +306,13 @@ def _cell_lines(c: dict) -> list[str]:
     return lines + ["</details>", ""]
 
 
+# ------------------------------------------------------------------------- the designer's verdict
+# a difficulty band per completion rate: the first whose bound the rate is below
 def markdown(report: dict, command: str | None = None, plot_files: list[str] | None = None) -> str:
     """The report as Markdown (the plots are linked by file name, next to it)."""
     plot_files = plot_files or []
     lines = _experiment_lines(report, command)
+    lines += verdict_lines(report) + ladder_lines(report)
     lines += ["## Win rates: completed, and completed with goals", ""]
     lines += [
         "*Completed*: every surviving hero left the dungeon, the adventure's goals met or not. "
@@ -366,4 +375,4 @@ def write(result: Result, out_dir: str | Path, command: str | None = None, recor
     return report
 
 
-__all__ = ["FORMAT", "figures", "markdown", "timing", "write"]
+__all__ = ["FORMAT", "figures", "ladders", "markdown", "timing", "write"]

@@ -1,0 +1,218 @@
+"""The report a designer reads: the plain-language verdict (difficulty bands, variants' effects in
+points, the warning about weak or slow hero agents), the skill ladder (``--ladder``) and the turns of
+won and lost games apart."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from difficulty import cli, plots, report, verdict
+from difficulty.runner import run
+from difficulty.spec import Experiment, SpecError
+
+JARGON = ("Wilson", "Newcombe", " z ", "cell", "pairing")
+
+
+# ---------------------------------------------------------------------------- hand-made reports
+def _rate(value: float, low: float, high: float, n: int = 100) -> dict:
+    return {"count": round(value * n), "n": n, "rate": value, "ci": [low, high]}
+
+
+def _cell(done: float, truncated: float = 0.0, heroes: str = "scripted_heroes", variant: str = "base"):
+    interval = _rate(done, max(0.0, done - 0.05), min(1.0, done + 0.05))
+    return {
+        "adventure": "goblin_warrens",
+        "party": ["bram", "sela", "orwin"],
+        "heroes_agent": heroes,
+        "dm_agent": "scripted_dm",
+        "variant": variant,
+        "games": 100,
+        "completed": interval,
+        "completed_with_goals": interval,
+        "ends": {"truncated": _rate(truncated, truncated, truncated)},
+    }
+
+
+def _comparison(variant: str, low: float, high: float) -> dict:
+    paired = {"base": _rate(0.4, 0.3, 0.5), "variant": _rate(0.4 + (low + high) / 2, 0.3, 0.5)}
+    paired |= {"difference": (low + high) / 2, "difference_ci": [low, high]}
+    return {**_cell(0.4, variant=variant), "completed": paired, "completed_with_goals": paired}
+
+
+def _report(cells: list[dict], comparisons: list[dict] = (), ladder: list[dict] = ()) -> dict:
+    experiment = {"parties": [["bram", "sela", "orwin"]], "max_turns": 100}
+    return {
+        "experiment": experiment,
+        "cells": cells,
+        "comparisons": list(comparisons),
+        "ladder": list(ladder),
+    }
+
+
+def _verdict(rep: dict) -> str:
+    return "\n".join(verdict.verdict_lines(rep))
+
+
+def test_the_verdict_says_how_often_and_how_hard_in_plain_words():
+    text = _verdict(_report([_cell(0.1)]))
+    line = "- **goblin_warrens** (3 heroes, scripted heroes against the scripted DM): the heroes complete "
+    assert line + "it 10% of the time (between 5% and 15%): **hard**." in text
+    for word in JARGON:
+        assert word not in text
+
+
+@pytest.mark.parametrize(
+    "rate, name",
+    [
+        (0.0, "very hard"),
+        (0.099, "very hard"),
+        (0.10, "hard"),
+        (0.5, "fair"),
+        (0.89, "easy"),
+        (0.9, "very easy"),
+    ],
+)
+def test_bands(rate, name):
+    assert verdict.band(rate) == name
+
+
+@pytest.mark.parametrize(
+    "low, high, words",
+    [
+        (-0.15, -0.08, "harder by 8 to 15 points"),
+        (0.03, 0.09, "easier by 3 to 9 points"),
+        (-0.05, 0.02, "no detectable effect at this sample size"),
+        (0.0, 0.04, "no detectable effect at this sample size"),  # an interval touching 0 holds it
+    ],
+)
+def test_a_variant_is_harder_easier_or_of_no_detectable_effect(low, high, words):
+    rep = _report([_cell(0.4)], [_comparison("darker", low, high)])
+    text = _verdict(rep)
+    assert (
+        f"- **darker** on goblin_warrens (3 heroes, scripted heroes against the scripted DM): {words} ("
+        in text
+    )
+    for word in JARGON:
+        assert word not in text
+
+
+def test_the_weak_player_warning_appears_when_the_rate_is_low_and_not_when_it_is_high():
+    assert "Warning" in _verdict(_report([_cell(0.05)]))
+    assert "too weak" in _verdict(_report([_cell(0.05)]))
+    assert "skill ladder" in _verdict(_report([_cell(0.05)]))
+    assert "Warning" not in _verdict(_report([_cell(0.5)]))
+    assert "Warning" not in _verdict(_report([_cell(verdict.WEAK_HEROES)]))  # the threshold itself is fine
+
+
+def test_many_games_at_the_turn_cap_warn_that_the_players_may_be_too_slow():
+    text = _verdict(_report([_cell(0.5, truncated=0.4)]))
+    assert "Warning" in text and "40% of its games unfinished at the turn cap (100 turns)" in text
+    assert "too slow" in text and "too weak" not in text
+    assert "Warning" not in _verdict(_report([_cell(0.5, truncated=verdict.SLOW_HEROES)]))
+
+
+def test_the_warning_uses_the_strongest_rung_of_a_ladder():
+    weak, strong = _cell(0.02, truncated=0.9, heroes="random"), _cell(0.6, heroes="scripted_heroes")
+    assert "Warning" not in _verdict(_report([weak, strong]))  # random is weak, scripted is not
+    text = _verdict(_report([weak, _cell(0.04, heroes="scripted_heroes")]))
+    assert "the best of the 2 hero agents tried (scripted heroes) completes it only 4%" in text
+    assert text.count("Warning") == 1
+
+
+# --------------------------------------------------------------------------------- the ladder
+def _args(*argv: str):
+    return cli.build_parser().parse_args(["balance", *argv])
+
+
+def test_the_ladder_makes_one_pairing_per_hero_agent_in_order():
+    experiment = cli.experiment_of(
+        _args("--ladder", "random,search[rollouts=2,depth=5],trained", "--dm-agent", "random")
+    )
+    assert [p.to_json() for p in experiment.pairings] == [
+        "random:random",
+        "search[rollouts=2,depth=5]:random",
+        "policy:random",
+    ]
+    assert cli.ladder_agents("scripted, search[rollouts=2,depth=5]") == [
+        "scripted",
+        "search[rollouts=2,depth=5]",
+    ]
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["--ladder", "scripted,random", "--pairing", "scripted:scripted"], "--ladder and --pairing"),
+        (["--ladder", "scripted,,random"], "comma-separated hero agents"),
+        (["--ladder", "scripted,scripted_heroes"], "appears twice"),
+        (["--ladder", "scripted,runaway"], "runaway"),
+    ],
+)
+def test_bad_ladders_are_rejected(argv, named, capsys):
+    with pytest.raises(SpecError, match=named):
+        cli.experiment_of(_args(*argv))
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["balance", "--games", "1", "--quiet", *argv])
+    assert stop.value.code == 2 and named in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def ladder_report() -> dict:
+    """Random and scripted heroes against the scripted DM on flooded_cellar: a real (short) ladder."""
+    experiment = Experiment(pairings=("random:scripted", "scripted:scripted"), games=4, max_turns=60)
+    experiment.backend = "serial"
+    return report.figures(run(experiment))
+
+
+def test_a_report_with_several_hero_agents_has_a_ladder_in_order(ladder_report):
+    assert ladder_report["ladder"] == [
+        {"dm_agent": "scripted_dm", "heroes_agents": ["random", "scripted_heroes"]}
+    ]
+    md = report.markdown(ladder_report)
+    assert md.index("## Verdict") < md.index("## Skill ladder") < md.index("## Win rates")
+    header = next(line for line in md.splitlines() if line.startswith("| adventure | party | rules |"))
+    assert header == "| adventure | party | rules | random heroes | scripted heroes |"
+    row = md.splitlines()[md.splitlines().index(header) + 2]
+    random_rate, scripted_rate = (_pct(c["completed"]["rate"]) for c in ladder_report["cells"])
+    assert row.startswith(f"| flooded_cellar | bram,tovar,gunnhild | base | {random_rate} (")
+    assert f"| {scripted_rate} (" in row
+    assert "| completed | 95% interval | completed with goals | 95% interval |" in md  # details kept below
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def test_one_pairing_has_no_ladder():
+    assert report.ladders(Experiment(games=1).pairings) == []
+
+
+def test_the_cli_records_the_ladder_in_report_json(tmp_path):
+    argv = ["balance", "--ladder", "random,scripted", "--games", "2", "--max-turns", "6"]
+    assert cli.main([*argv, "--backend", "serial", "--quiet", "--out", str(tmp_path)]) == 0
+    rep = json.loads((tmp_path / "report.json").read_text())
+    assert rep["ladder"] == [{"dm_agent": "scripted_dm", "heroes_agents": ["random", "scripted_heroes"]}]
+    assert [(c["heroes_agent"], c["dm_agent"]) for c in rep["cells"]] == [
+        ("random", "scripted_dm"),
+        ("scripted_heroes", "scripted_dm"),
+    ]
+    assert "## Skill ladder: hero agents against the scripted DM" in (tmp_path / "report.md").read_text()
+
+
+# ------------------------------------------------------------------------ turns, won and lost
+def test_turns_of_won_and_lost_games_add_up_to_the_cells_games(ladder_report, tmp_path):
+    for c in ladder_report["cells"]:
+        won = sum(n for _, n in c["turns_won"]["histogram"])
+        lost = sum(n for _, n in c["turns_lost"]["histogram"])
+        assert (won, lost) == (c["completed_with_goals"]["count"], c["games"] - won)
+        merged: dict[int, int] = {}
+        for v, n in c["turns_won"]["histogram"] + c["turns_lost"]["histogram"]:
+            merged[v] = merged.get(v, 0) + n
+        assert sorted(merged.items()) == [tuple(x) for x in c["turns"]["histogram"]]
+    # random heroes win nothing in 60 turns: an empty "won" series still plots
+    assert ladder_report["cells"][0]["turns_won"]["histogram"] == []
+    fig = plots.turns_figure(ladder_report)
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["won", "lost"]
+    assert plots.turns(ladder_report, tmp_path / "turns.png").stat().st_size > 0
