@@ -5,8 +5,8 @@
 - ``ScriptedDM(env=..., seed=...)``: a scripted DM that hunts the weak and isolated (``agents.scripted_dm``).
 - ``RunawayDM(env=..., seed=...)``: a stress-test DM whose monsters flee as far as the rules allow
   (``agents.runaway_dm``).
-- ``SearchAgent(env=..., rollouts=..., seconds=...)``: flat Monte Carlo over copies of its side's
-  view of the game, either side (``agents.search``).
+- ``SearchAgent(env=..., rollouts=..., seconds=...)``: information-set Monte Carlo tree search
+  (ISMCTS) over determinisations of its side's view of the game, either side (``agents.search``).
 - ``PolicyAgent(path=None, role=...)``: a trained MaskablePPO checkpoint (``agents.policy``).
 
 - ``PoolAgent(pool_dir, side)``: a self-play opponent drawn from past checkpoints (``agents.pool``).

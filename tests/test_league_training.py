@@ -38,7 +38,7 @@ def test_the_turn_cap_pays_each_side_what_losing_pays():
     heroes, dm = Settings(role="heroes"), Settings(role="dm")
     assert heroes.game_kwargs("flooded_cellar", 3)["reward_truncated"] == -1.0  # the heroes' loss
     assert dm.game_kwargs("flooded_cellar", 3)["reward_truncated"] == 1.0  # in the heroes' terms
-    assert "base_share=0.5" in heroes.opponent_spec() and "base=scripted" in heroes.opponent_spec()
+    assert "base_share=0.7" in heroes.opponent_spec() and "base=scripted" in heroes.opponent_spec()
 
 
 def test_side_scores_count_completions_for_the_heroes_and_kills_for_the_dm():
