@@ -43,6 +43,7 @@ bench: $(TRAIN_STAMP)
 	$(PY) scripts/bench.py
 	$(PY) scripts/bench_env.py
 	$(PY) scripts/bench_balance.py
+	$(PY) scripts/bench_search.py
 	$(PY) scripts/bench_learning.py
 
 lint: $(STAMP)
