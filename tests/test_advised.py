@@ -10,6 +10,7 @@ import pytest
 from agents import PolicyAgent, ScriptedDM, ScriptedHeroes
 from agents.advised import ADVISED_SIZE, COMPACT_SIZE, AdvisedObserver, advised_observation, role_of
 from agents.policy import default_path
+from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
 from dungeon_env.engine.actions import N_ACTIONS
 from dungeon_env.observation import OBS_SPEC
@@ -130,14 +131,16 @@ def test_export_makes_a_small_file_that_plays_the_same(advised_checkpoint, tmp_p
 
 
 @pytest.mark.parametrize("role", ["heroes", "dm"])
-def test_shipped_policy_loads_by_default_and_finishes_a_game(role):
+@pytest.mark.parametrize("adventure", adventure_names())
+def test_shipped_policy_loads_by_default_and_finishes_a_game_on_every_adventure(role, adventure):
     pytest.importorskip("sb3_contrib")
     assert default_path(role).is_file(), f"the shipped {role} policy is missing"
     assert default_path(role).stat().st_size < 8_000_000
     import dungeon_env
     from tests.test_agents import Checked
 
-    env = dungeon_env.env(adventure=ADVENTURE, heroes=3, max_turns=40)
+    party = 3 + adventure_names().index(adventure) % 3  # 3, 4 and 5 heroes among the adventures
+    env = dungeon_env.env(adventure=adventure, heroes=party)
     sides = {
         "heroes": PolicyAgent(role="heroes", env=env) if role == "heroes" else ScriptedHeroes(env=env),
         "dm": PolicyAgent(role="dm", env=env) if role == "dm" else ScriptedDM(env=env, seed=1),
