@@ -4,8 +4,8 @@
 loads ``path`` (a ``.zip`` saved by ``MaskablePPO.save``); ``path=None`` loads the bundled policy of
 the role, ``agents/policies/<role>.zip`` (the shipped AI opponents). The model is loaded on the CPU
 at first use. ``deterministic=None`` plays a bundled policy the way it was measured to play best
-(``BUNDLED_DETERMINISTIC``: the heroes sample, the DM plays greedily) and any other checkpoint
-greedily.
+(``BUNDLED_DETERMINISTIC``: both greedily, as their league training evaluated them) and any other
+checkpoint greedily.
 
 Two kinds of checkpoint are played, told apart by the model's observation size:
 
@@ -20,8 +20,9 @@ Two kinds of checkpoint are played, told apart by the model's observation size:
 ``choose(game)`` plays from the engine's game alone (it builds the observation itself), for loops
 that skip the env. Sampling uses the agent's own generator (``seed``), never torch's global one.
 
-A checkpoint trained on an older observation layout and action table (the shipped policies: commit
-2df847b, 76 actions, before ``back`` and the hero abilities) plays on the layout it was trained with:
+A checkpoint trained on an older observation layout and action table (the policies shipped until
+issue 17: commit 2df847b, 76 actions, before ``back`` and the hero abilities; the heroes' is kept as
+``tests/data/policy_2df847b/heroes.zip``) plays on the layout it was trained with:
 the layout is recorded as ``agents/policies/layout_<commit>.json`` (``agents.obs_layout``) and found
 by the model's observation size; its observation is built from the game (so such a checkpoint needs
 ``env=`` or ``game=``): the v0 observation of ``agents.observation_v0`` mapped to the recorded
@@ -49,7 +50,7 @@ ROLES = ("heroes", "dm")
 # How each bundled policy plays best, measured over 300 games against the scripted other side:
 # the heroes' policy wins more often sampling its actions (0.89 against 0.84 greedy), the DM's
 # policy holds the heroes lower greedily (0.55 against 0.61 sampled). See README, Training.
-BUNDLED_DETERMINISTIC = {"heroes": False, "dm": True}
+BUNDLED_DETERMINISTIC = {"heroes": True, "dm": True}
 
 
 def default_path(role: str) -> Path:

@@ -82,9 +82,9 @@ def test_search_options_in_brackets_and_by_keyword():
 def test_the_shipped_policy_of_each_side():
     heroes, dm = from_spec("policy", "heroes"), from_spec("trained", "dm")
     assert isinstance(heroes, PolicyAgent) and isinstance(dm, PolicyAgent)
-    assert (heroes.role, heroes.path, heroes.deterministic) == ("heroes", default_path("heroes"), False)
+    assert (heroes.role, heroes.path, heroes.deterministic) == ("heroes", default_path("heroes"), True)
     assert (dm.role, dm.path, dm.deterministic) == ("dm", default_path("dm"), True)
-    assert from_spec("policy[deterministic=true]", "heroes").deterministic
+    assert not from_spec("policy[deterministic=false]", "heroes").deterministic
 
 
 def test_checkpoints_greedy_with_policy_prefix_and_sampled_as_a_bare_path(checkpoint):

@@ -55,7 +55,7 @@ def test_make_resolves_every_name():
     assert isinstance(agents.make("scripted_dm", seed=0), ScriptedDM)
     assert isinstance(agents.make("search", rollouts=4), SearchAgent)
     shipped = agents.make("policy", role="heroes")  # the bundled policy, played as measured best
-    assert shipped.path.name == "heroes.zip" and not shipped.deterministic
+    assert shipped.path.name == "heroes.zip" and shipped.deterministic
     assert agents.make("policy", role="dm").deterministic
     with pytest.raises(ValueError, match="unknown agent"):
         agents.make("nobody")

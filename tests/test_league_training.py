@@ -99,3 +99,10 @@ def test_league_training_end_to_end(tmp_path, role):
     assert int(row["steps"]) == 256 and 0.0 <= float(row["score"]) <= 1.0
     assert {"flooded_cellar_completed", "goblin_warrens_truncated"} <= set(row)
     assert json.loads((folder / "summary.json").read_text())["steps"] >= 256
+
+
+def test_a_single_game_option_a_league_does_not_read_is_refused():
+    from training.league import main
+
+    with pytest.raises(SystemExit, match="--adventure: a league does not read it; use --adventures"):
+        main(["--adventure", "bandit_keep", "--steps", "1"])

@@ -1,6 +1,6 @@
-"""Observation layouts (agents/obs_layout.py): the shipped policies were trained on commit 2df847b's
-observation and action table; they play on through the recorded layout, by names, from the v0
-observation (agents/observation_v0.py), which layout v1 (issue 13) replaced in the env."""
+"""Observation layouts (agents/obs_layout.py): the policies shipped until issue 17 were trained on
+commit 2df847b's observation and action table; they play on through the recorded layout, by names,
+from the v0 observation (agents/observation_v0.py), which layout v1 (issue 13) replaced in the env."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ from dungeon_env.engine.actions import ACTION_NAMES, N_ACTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD = POLICY_DIR / "layout_2df847b.json"
+# the heroes' policy shipped until issue 17, trained on that layout (kept to test playing old checkpoints)
+V0_HEROES = Path(__file__).parent / "data" / "policy_2df847b" / "heroes.zip"
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +118,7 @@ def test_layout_for_finds_todays_and_the_recorded_layouts_by_size(old):
 
 def test_a_shipped_policy_plays_its_own_76_actions_and_refuses_a_decision_without_any():
     pytest.importorskip("sb3_contrib")
-    policy = PolicyAgent(role="heroes")
+    policy = PolicyAgent(V0_HEROES, role="heroes")
     assert policy.advised and policy.layout == "2df847b" and policy.n_actions == 76
     only_new = np.zeros(N_ACTIONS, bool)
     only_new[77] = True

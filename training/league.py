@@ -239,6 +239,25 @@ def write_csv(rows: list[dict], path: Path) -> None:
         writer.writerows(rows)
 
 
+# the single-game options a league does not read: it draws --adventures and --parties, and the turn
+# cap pays what losing pays (TRUNCATED_AS_LOST)
+UNUSED = {
+    "adventure": "--adventures",
+    "heroes": "--parties",
+    "reward_truncated": "nothing (the turn cap pays what losing pays)",
+    "reward_completed_without_goal": "nothing",
+}
+
+
+def check_unused_options(settings: Settings) -> None:
+    """SystemExit naming an option given that a league does not read, and what to use instead."""
+    defaults = Settings()
+    for name, instead in UNUSED.items():
+        if getattr(settings, name) != getattr(defaults, name):
+            flag = "--" + name.replace("_", "-")
+            raise SystemExit(f"{flag}: a league does not read it; use {instead}")
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     import torch
     from stable_baselines3.common.callbacks import CallbackList
@@ -252,6 +271,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         raise SystemExit(f"--adventures: unknown {unknown}; the bundled ones are {adventure_names()}")
     if not all(3 <= n <= 5 for n in settings.party_sizes()):
         raise SystemExit(f"--parties: sizes are 3 to 5, got {settings.parties!r}")
+    check_unused_options(settings)
     folder = Path(settings.out) / settings.role
     folder.mkdir(parents=True, exist_ok=True)
     Path(settings.pool).mkdir(parents=True, exist_ok=True)
