@@ -313,6 +313,23 @@ def _summary(report: dict, out: Path, timing: dict) -> str:
     return "\n".join(lines)
 
 
+def play_experiment(experiment: Experiment, quiet: bool):
+    """Run ``experiment`` on its backend with a progress bar (none if ``quiet``); the ``Result``."""
+    from difficulty.runner import backend_for, run
+
+    backend = backend_for(experiment)  # before the progress bar's thread: local workers may be forked
+    try:
+        with _progress_bar(quiet) as bar:
+            task = bar.add_task("games", total=None)
+            return run(
+                experiment,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+                backend=backend,
+            )
+    finally:
+        backend.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from dungeon_env.content import ContentError, load_adventure
     from dungeon_env.content.variants import VariantError
@@ -335,19 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (SpecError, VariantError, ContentError) as error:
         parser.exit(2, f"dungeon-env {args.command}: error: {error}\n")
     from difficulty import report as report_module
-    from difficulty.runner import backend_for, run
 
-    backend = backend_for(experiment)  # before the progress bar's thread: local workers may be forked
-    try:
-        with _progress_bar(args.quiet) as bar:
-            task = bar.add_task("games", total=None)
-            result = run(
-                experiment,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
-                backend=backend,
-            )
-    finally:
-        backend.close()
+    result = play_experiment(experiment, args.quiet)
     out = Path(args.out)
     report = report_module.write(result, out, command=reproduce_command(argv), records=args.records)
     if not args.quiet:

@@ -468,27 +468,10 @@ def command_of(args: argparse.Namespace) -> str:
     return shlex.join([*words, "--max-turns", str(args.max_turns)])
 
 
-def _play(experiment: Experiment, quiet: bool) -> Any:
-    from difficulty.cli import _progress_bar
-    from difficulty.runner import backend_for
-    from difficulty.runner import run as run_experiment
-
-    backend = backend_for(experiment)  # before the progress bar's thread: local workers may be forked
-    try:
-        with _progress_bar(quiet) as bar:
-            task = bar.add_task("games", total=None)
-            return run_experiment(
-                experiment,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
-                backend=backend,
-            )
-    finally:
-        backend.close()
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``dungeon-env league``: check every spec and adventure (exit 2 naming a bad one, before any
     game), play the round robin, write the files, print the summary."""
+    from difficulty.cli import play_experiment
     from dungeon_env.content import ContentError, load_adventure
 
     try:
@@ -497,7 +480,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             load_adventure(adventure)
     except (SpecError, ContentError) as error:
         parser.exit(2, f"dungeon-env league: error: {error}\n")
-    league = {"command": command_of(args), **league_of(_play(experiment, args.quiet))}
+    league = {"command": command_of(args), **league_of(play_experiment(experiment, args.quiet))}
     out = Path(args.out)
     write(league, out)
     print(out / "league.md" if args.quiet else summary(league, out))
