@@ -99,6 +99,9 @@ def test_league_training_end_to_end(tmp_path, role):
     assert int(row["steps"]) == 256 and 0.0 <= float(row["score"]) <= 1.0
     assert {"flooded_cellar_completed", "goblin_warrens_truncated"} <= set(row)
     assert json.loads((folder / "summary.json").read_text())["steps"] >= 256
+    recorded = json.loads((folder / "settings.json").read_text())
+    assert recorded["adventures"] == "flooded_cellar,goblin_warrens" and recorded["parties"] == "3,4"
+    assert not {"adventure", "heroes", "reward_truncated"} & set(recorded), "options it does not read"
 
 
 def test_a_single_game_option_a_league_does_not_read_is_refused():

@@ -258,6 +258,12 @@ def check_unused_options(settings: Settings) -> None:
             raise SystemExit(f"{flag}: a league does not read it; use {instead}")
 
 
+def settings_record(settings: Settings) -> dict[str, Any]:
+    """The run's settings as ``settings.json`` keeps them: every option the league reads (the
+    single-game ones of ``UNUSED``, which it refuses, are left out)."""
+    return {k: v for k, v in dataclasses.asdict(settings).items() if k not in UNUSED}
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     import torch
     from stable_baselines3.common.callbacks import CallbackList
@@ -275,7 +281,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     folder = Path(settings.out) / settings.role
     folder.mkdir(parents=True, exist_ok=True)
     Path(settings.pool).mkdir(parents=True, exist_ok=True)
-    (folder / "settings.json").write_text(json.dumps(dataclasses.asdict(settings), indent=2))
+    (folder / "settings.json").write_text(json.dumps(settings_record(settings), indent=2))
     seed_everything(settings.seed, settings.torch_deterministic)
     if settings.torch_threads > 0:
         torch.set_num_threads(settings.torch_threads)
