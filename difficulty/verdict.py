@@ -57,14 +57,19 @@ def _reference_cells(report: dict) -> list[dict]:
     return base or report["cells"]
 
 
-def _adventure_line(report: dict, c: dict) -> str:
+def _adventure_line(report: dict, c: dict, tried: int = 1) -> str:
+    """One adventure's verdict, of the hero agent ``c`` played; ``tried`` > 1: the strongest of that
+    many hero agents against the same DM (the others are in the skill ladder)."""
     done, won = c["completed"], c["completed_with_goals"]
     rules = "" if c["variant"] == BASE else f", rules: {c['variant']}"
     goals = ""
     if won["count"] != done["count"]:
         goals = f", with every primary goal met {_plain_pct(won['rate'])}"
+    who = _who(report, c)
+    if tried > 1:
+        who += f"; the strongest of the {tried} hero agents played, the others are in the skill ladder"
     return (
-        f"- **{c['adventure']}** ({_who(report, c)}{rules}): the heroes complete it "
+        f"- **{c['adventure']}** ({who}{rules}): the heroes complete it "
         f"{_plain_pct(done['rate'])} of the time (between {_plain_pct(done['ci'][0])} and "
         f"{_plain_pct(done['ci'][1])}){goals}: **{band(done['rate'])}**."
     )
@@ -143,7 +148,7 @@ def verdict_lines(report: dict) -> list[str]:
         f"Difficulty: {', '.join(_band_text())}.",
         "",
     ]
-    lines += [_adventure_line(report, c) for c in cells] + [""]
+    lines += [_adventure_line(report, best, tried) for best, tried in _strongest_rungs(cells)] + [""]
     if report["comparisons"]:
         lines += [
             "Each variant against the base rules, on the same games: the change of the completion "

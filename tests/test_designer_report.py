@@ -113,6 +113,17 @@ def test_many_games_at_the_turn_cap_warn_that_the_players_may_be_too_slow():
     assert "Warning" not in _verdict(_report([_cell(0.5, truncated=verdict.SLOW_HEROES)]))
 
 
+def test_the_verdict_speaks_of_the_strongest_of_several_hero_agents():
+    weak, strong = _cell(0.02, heroes="random"), _cell(0.6, heroes="scripted_heroes")
+    text = _verdict(_report([weak, strong]))
+    adventure_lines = [line for line in text.splitlines() if line.startswith("- **goblin_warrens**")]
+    assert adventure_lines == [
+        "- **goblin_warrens** (3 heroes, scripted heroes against the scripted DM; the strongest of the 2 "
+        "hero agents played, the others are in the skill ladder): the heroes complete it 60% of the "
+        "time (between 55% and 65%): **fair**."
+    ]
+
+
 def test_the_warning_uses_the_strongest_rung_of_a_ladder():
     weak, strong = _cell(0.02, truncated=0.9, heroes="random"), _cell(0.6, heroes="scripted_heroes")
     assert "Warning" not in _verdict(_report([weak, strong]))  # random is weak, scripted is not
