@@ -21,8 +21,12 @@ and Whitehouse 2012) with a policy prior (PUCT, as in AlphaZero):
    policy (its model of the opponent). The first action not yet in the tree is added, and the
    iteration goes on to its rollout.
 3. **Roll out** with a fast policy (``rollout="scripted"``: the scripted heroes and DM;
-   ``"random"``: uniform legal actions) until the game ends or ``depth`` decisions (of both sides,
-   from the root) have been played.
+   ``"random"``: uniform legal actions; ``"trained"``: trained MaskablePPO policies played greedily,
+   each side's bundled one, or for the searching side the checkpoint ``policy``) until the game ends
+   or ``depth`` decisions (of both sides, from the root) have been played. The searching side's
+   rollout policy is also the prior's choice. A trained policy reads the observation of the
+   determinisation, so it too knows only the side's view; the same budget takes about four times
+   the CPU of scripted rollouts.
 4. **Score and back up.** A finished game is +1 / -1 / 0 for the heroes (completed / failed /
    truncated; the DM's the opposite); a cut-off one the heuristic :func:`score` in [-0.5, 0.5]
    (Health, monsters' Health, objectives met, the way out once the goals are in hand).
@@ -38,6 +42,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 from agents._common import active_monsters
 from agents.base import GameAgent, RandomAgent
@@ -50,7 +55,7 @@ from dungeon_env.engine.sideview import DM, HEROES, dm_view, heroes_view, view_s
 from dungeon_env.engine.units import active_heroes
 from dungeon_env.rewards import exit_potential
 
-ROLLOUT_POLICIES = ("scripted", "random")
+ROLLOUT_POLICIES = ("scripted", "random", "trained")
 DEFAULT_ROLLOUTS = 24  # iterations per decision: a whole adventure in well under a minute here
 DEFAULT_DEPTH = 30  # decisions of both sides per iteration, about a turn of the game
 
@@ -86,9 +91,16 @@ class SearchAgent(GameAgent):
         rollout: str = "scripted",
         exploration: float = 1.0,
         prior: float = 0.5,
+        policy: str | None = None,
     ) -> None:
         if rollout not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout must be one of {ROLLOUT_POLICIES}, got {rollout!r}")
+        if policy is not None and rollout != "trained":
+            raise ValueError(
+                f"policy is the checkpoint of rollout=trained; with rollout={rollout!r} it is not read"
+            )
+        if policy is not None and not Path(policy).is_file():
+            raise FileNotFoundError(f"policy: no checkpoint at {policy} (a .zip saved by MaskablePPO.save)")
         if rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, got {rollouts}")
         if depth < 1:
@@ -100,6 +112,8 @@ class SearchAgent(GameAgent):
         super().__init__(game=game, env=env, seed=seed)
         self.rollouts, self.seconds, self.depth, self.rollout = int(rollouts), seconds, int(depth), rollout
         self.exploration, self.prior = float(exploration), float(prior)
+        self.policy = policy
+        self._trained: dict | None = None  # rollout="trained": each side's PolicyAgent, loaded once
         self.last_stats: dict = {}
 
     def choose(self, game: Game) -> int:
@@ -132,7 +146,7 @@ class SearchAgent(GameAgent):
         through the side's decisions, roll out, back the value up the path."""
         g = view.copy()
         g.dice = Dice(seed % (2**31))
-        policies = self.policies(g, seed)
+        policies = self.policies(g, seed, side)
         node, path, steps = root, [root], 0
         while not g.over and steps < self.depth:
             acting = "dm" if g.agent == "dm" else "heroes"
@@ -178,12 +192,27 @@ class SearchAgent(GameAgent):
 
         return max(legal, key=value)
 
-    def policies(self, g: Game, seed: int) -> dict:
-        """The rollout policy of each side on the determinisation ``g``."""
+    def policies(self, g: Game, seed: int, side: str) -> dict:
+        """The rollout policy of each side on the determinisation ``g``, ``side`` searching."""
         if self.rollout == "scripted":
             return {"heroes": ScriptedHeroes(game=g), "dm": ScriptedDM(game=g, seed=seed)}
+        if self.rollout == "trained":
+            return {who: agent.bind(game=g) for who, agent in self.trained_policies(side).items()}
         agent = RandomAgent(seed)
         return {"heroes": agent, "dm": agent}
+
+    def trained_policies(self, side: str) -> dict:
+        """``rollout="trained"``: each side's ``PolicyAgent`` (greedy), made at the first search; the
+        searching ``side``'s from ``policy`` if given, the other side's (and without ``policy`` both)
+        the bundled ones."""
+        if self._trained is None:
+            from agents.policy import PolicyAgent  # needs the training extra (torch, sb3-contrib)
+
+            self._trained = {
+                who: PolicyAgent(self.policy if who == side else None, role=who, deterministic=True)
+                for who in ("heroes", "dm")
+            }
+        return self._trained
 
 
 def score(g: Game) -> float:

@@ -72,6 +72,8 @@ def test_search_options_in_brackets_and_by_keyword():
     agent = from_spec("search[rollouts=8,seconds=0.5,depth=100,rollout=random]", "dm", seed=1)
     assert (agent.rollouts, agent.seconds, agent.depth, agent.rollout) == (8, 0.5, 100, "random")
     assert from_spec("search[seconds=none]", "heroes").seconds is None
+    trained = from_spec("search[rollout=trained,policy=tests/data/policy_2df847b/heroes.zip]", "heroes")
+    assert (trained.rollout, trained.policy) == ("trained", "tests/data/policy_2df847b/heroes.zip")
     assert from_spec("search[rollouts=8]", "heroes", rollouts=2).rollouts == 2  # keywords win
     assert from_spec("search", "heroes").rng.random() == from_spec("search", "heroes").rng.random()
     spec = parse_spec("search[rollouts=8,depth=100]", "dm")

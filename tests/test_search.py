@@ -3,14 +3,19 @@ its budget, and plays better than random."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import agents.search
 from agents import RandomAgent, ScriptedDM, ScriptedHeroes, SearchAgent
+from agents.policy import PolicyAgent
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
 from dungeon_env.engine.dice import Dice
+from dungeon_env.engine.sideview import heroes_view
 from tests import twins
+from tests.test_training import needs_sb3
 
 HIDDEN = {
     "trap_moved": lambda folder, adv: twins.trap_moved(folder, adv, 0),
@@ -137,3 +142,51 @@ def test_the_heroes_search_beats_random_heroes():
     random_ = completed(lambda g, s: RandomAgent(seed=s).choose, seeds)
     assert random_ == 0
     assert searching >= 3
+
+
+# ------------------------------------------------------------------------- trained rollouts
+V0_HEROES = Path(__file__).parent / "data" / "policy_2df847b" / "heroes.zip"  # plays unlike the script
+
+
+def hero_decisions(adventure: str, seed: int, count: int):
+    """The first ``count`` hero decisions with a choice of a scripted game, as heroes' views."""
+    g = Game.new(adventure=adventure, heroes=3, seed=seed)
+    heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=seed)
+    found = 0
+    while not g.over and found < count:
+        if g.agent != "dm" and len(g.legal_actions()) > 1:
+            yield heroes_view(g)
+            found += 1
+        g.apply(dm.choose(g) if g.agent == "dm" else heroes.choose(g))
+
+
+@needs_sb3
+def test_with_trained_rollouts_the_prior_is_the_policys_choice():
+    """With one iteration the search plays its prior's choice: with ``rollout="trained"`` and a
+    checkpoint, the checkpoint's greedy action (here a policy that often disagrees with the script)."""
+    policy = PolicyAgent(V0_HEROES, role="heroes", deterministic=True)
+    agent = SearchAgent(seed=0, rollouts=1, depth=10, rollout="trained", policy=str(V0_HEROES))
+    script = ScriptedHeroes()
+    disagreements = 0
+    for view in hero_decisions("goblin_warrens", 3, 25):
+        wanted = policy.bind(game=view).choose(view)
+        assert agent.choose(view) == wanted
+        disagreements += wanted != script.choose(view)
+    assert disagreements >= 3, "the test needs a policy that differs from the script"
+
+
+@needs_sb3
+def test_trained_rollouts_play_both_sides_with_the_bundled_policies():
+    agent = SearchAgent(seed=0, rollouts=3, depth=12, rollout="trained")
+    view = next(hero_decisions("flooded_cellar", 5, 1))
+    assert agent.choose(view) in view.legal_actions()
+    assert agent.last_stats["rollouts"] == 3
+    policies = agent.trained_policies("heroes")
+    assert {side: p.path.name for side, p in policies.items()} == {"heroes": "heroes.zip", "dm": "dm.zip"}
+
+
+def test_a_checkpoint_without_trained_rollouts_or_missing_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="policy is the checkpoint of rollout=trained"):
+        SearchAgent(policy=str(V0_HEROES))
+    with pytest.raises(FileNotFoundError, match="no checkpoint at"):
+        SearchAgent(rollout="trained", policy=str(tmp_path / "missing.zip"))
