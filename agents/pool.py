@@ -4,7 +4,8 @@ At every episode (``RoleEnv.reset`` calls ``seed``) it plays one checkpoint draw
 newest ``window`` files ``<side>_*.zip`` of ``pool_dir`` (sampling its actions); ``base`` (an agent
 spec, ``agents.spec``) plays while the pool is empty, and in a share ``base_share`` of the episodes
 when it is not (a league keeps a fixed opponent among the past checkpoints: ``training.league``).
-``training.selfplay`` and ``training.league`` fill the pool.
+``also`` (another agent spec, e.g. ``search``) plays a share ``also_share`` of the episodes, whether
+the pool is empty or not. ``training.selfplay`` and ``training.league`` fill the pool.
 """
 
 from __future__ import annotations
@@ -28,14 +29,22 @@ class PoolAgent:
         env: Any = None,
         seed: int | None = None,
         base_share: float = 0.0,
+        also: str = "",
+        also_share: float = 0.0,
     ):
         from agents.spec import from_spec
 
-        if not 0.0 <= base_share <= 1.0:
-            raise ValueError(f"base_share must be between 0 and 1, got {base_share}")
+        for name, share in (("base_share", base_share), ("also_share", also_share)):
+            if not 0.0 <= share <= 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, got {share}")
+        if also_share > 0 and not also:
+            raise ValueError(
+                f"also_share={also_share} needs the agent that plays it: also=<spec>, e.g. also=search"
+            )
         self.pool_dir, self.side, self.window, self.env = Path(pool_dir), side, window, env
-        self.base_share = base_share
+        self.base_share, self.also_share = base_share, also_share
         self.base = from_spec(base, side, env=env)
+        self.also = from_spec(also, side, env=env) if also else None
         self.rng = np.random.default_rng()
         self.cache: dict[str, Any] = {}
         self.current: Any = self.base
@@ -45,8 +54,9 @@ class PoolAgent:
     def bind(self, env: Any = None, game: Any = None) -> PoolAgent:
         """Attach the env (or game) that scripted and advised members read; returns the pool."""
         self.env = env
-        for agent in (self.base, *self.cache.values()):
-            agent.bind(env=env, game=game)
+        for agent in (self.base, self.also, *self.cache.values()):
+            if agent is not None:
+                agent.bind(env=env, game=game)
         return self
 
     def members(self) -> list[Path]:
@@ -58,7 +68,9 @@ class PoolAgent:
 
         self.rng = np.random.default_rng(seed)
         members = self.members()
-        if not members or (self.base_share > 0 and self.rng.random() < self.base_share):
+        if self.also is not None and self.also_share > 0 and self.rng.random() < self.also_share:
+            self.current = self.also
+        elif not members or (self.base_share > 0 and self.rng.random() < self.base_share):
             self.current = self.base
         else:
             path = str(members[int(self.rng.integers(len(members)))])

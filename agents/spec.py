@@ -19,8 +19,9 @@ Every tool that asks for an agent reads the same text here, for ``side`` ``"hero
 
 Options go in brackets after any form, comma-separated ``key=value`` pairs typed per agent
 (``OPTIONS``): ``search[rollouts=8,depth=100,rollout=random]``, ``policy[deterministic=false]``,
-``pool:runs/x/pool[window=3,base=scripted,base_share=0.5]`` (``base``: the agent while the pool is
-empty, a spec without brackets, and in a share ``base_share`` of the episodes when it is not).
+``pool:runs/x/pool[window=3,base=scripted,base_share=0.5,also=search,also_share=0.1]`` (``base``: the
+agent while the pool is empty, a spec without brackets, and in a share ``base_share`` of the episodes
+when it is not; ``also``: another such agent, in a share ``also_share`` of all episodes).
 Keyword options of ``from_spec`` join those of the text (and win). ``seed`` seeds the agent
 (``None``: the agent's own default), ``env`` binds it to the env it plays in
 (``agent.bind(env=env)``: a PettingZoo env, raw or wrapped, or a ``RoleEnv``).
@@ -126,7 +127,13 @@ OPTIONS: dict[str, dict[str, Option]] = {
     },
     "policy": _POLICY_OPTIONS,
     "checkpoint": _POLICY_OPTIONS,
-    "pool": {"window": Option(int), "base": Option(str), "base_share": Option(float)},
+    "pool": {
+        "window": Option(int),
+        "base": Option(str),
+        "base_share": Option(float),
+        "also": Option(str),
+        "also_share": Option(float),
+    },
 }
 
 
@@ -338,6 +345,8 @@ def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
             base=kw.get("base", "random"),
             seed=seed,
             base_share=kw.get("base_share", 0.0),
+            also=kw.get("also", ""),
+            also_share=kw.get("also_share", 0.0),
         )
     raise AgentSpecError(f"agent spec {spec!r}: no agent is named {spec.name!r}; kinds: {', '.join(KINDS)}")
 

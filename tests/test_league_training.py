@@ -7,9 +7,12 @@ import csv
 import json
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from agents.pool import PoolAgent
+from agents.search import SearchAgent
+from agents.spec import from_spec
 from dungeon_env.wrappers import RoleEnv
 from tests.test_training import TINY_PPO, needs_sb3, run_script
 from training.league import MixedRoleEnv, Settings, side_score
@@ -58,6 +61,27 @@ def test_a_pool_agent_plays_its_base_in_the_share_asked_once_it_has_members(tmp_
         assert never.current is never.base
     with pytest.raises(ValueError, match="base_share"):
         PoolAgent(tmp_path, "dm", base_share=1.5)
+
+
+def test_a_pool_agent_plays_its_other_agent_in_its_share_empty_or_not(tmp_path):
+    pool = PoolAgent(tmp_path, "dm", base="scripted", also="search", also_share=0.3)
+    drawn = []
+    for seed in range(400):
+        pool.seed(seed)
+        drawn.append(pool.current is pool.also)
+    assert isinstance(pool.also, SearchAgent)
+    assert 0.22 < np.mean(drawn) < 0.38  # 0.3 of the episodes: 400 draws, about 4.5 standard errors
+    with pytest.raises(ValueError, match="also_share"):
+        PoolAgent(tmp_path, "dm", also="search", also_share=-0.1)
+    with pytest.raises(ValueError, match="needs the agent that plays it"):
+        PoolAgent(tmp_path, "dm", also_share=0.2)
+
+
+def test_the_league_draws_search_opponents_when_asked():
+    assert "also" not in Settings().opponent_spec()  # the recipe of the shipped policies
+    spec = Settings(search_share=0.1, pool="runs/p").opponent_spec()
+    pool = from_spec(spec, "dm")
+    assert isinstance(pool.also, SearchAgent) and pool.also_share == pytest.approx(0.1)
 
 
 @needs_sb3

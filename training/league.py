@@ -5,10 +5,12 @@
 
 Run both at once (a core each) with the same ``--pool``: each saves its checkpoints there
 (``<role>_<steps>.zip``, every ``--checkpoint-every`` steps) and draws its opponent at every episode
-from the other side's: its scripted agent in a share ``--scripted-share`` of the episodes, else one of
-the other side's newest ``--window`` checkpoints (``agents.pool.PoolAgent``; the scripted agent alone
-while there are none). Every episode is one adventure of ``--adventures`` with one party size of
-``--parties``, drawn uniformly (``MixedRoleEnv``).
+from the other side's: its search agent in a share ``--search-share`` of the episodes (0 by default:
+a search decision takes tens of milliseconds, a training step about 4), else its scripted agent in
+a share ``--scripted-share``, else one of the other side's newest ``--window`` checkpoints
+(``agents.pool.PoolAgent``; the scripted agent alone while there are none). Every episode is one
+adventure of ``--adventures`` with one party size of ``--parties``, drawn uniformly
+(``MixedRoleEnv``).
 
 The policy is advised by default (``agents.advised``: a residual policy on the side's scripted
 agent, so training starts from the scripted play and learns where deviating wins more), trained
@@ -67,6 +69,9 @@ class Settings(PPOSettings):
     """share of the episodes the other side's scripted agent plays once the pool holds checkpoints"""
     window: int = 5
     """the opponent is drawn among the other side's newest this many checkpoints"""
+    search_share: float = 0.0
+    """share of the episodes the other side's search agent (``search``, its default budget) plays,
+    drawn first (the shipped policies were trained without: 0)"""
     steps: int = 1_000_000
     """env steps (decisions of the side trained)"""
     minutes: float = 0.0
@@ -112,7 +117,8 @@ class Settings(PPOSettings):
         return kwargs
 
     def opponent_spec(self) -> str:
-        return f"pool:{self.pool}[window={self.window},base=scripted,base_share={self.scripted_share}]"
+        also = f",also=search,also_share={self.search_share}" if self.search_share > 0 else ""
+        return f"pool:{self.pool}[window={self.window},base=scripted,base_share={self.scripted_share}{also}]"
 
 
 class MixedRoleEnv(gymnasium.Env):
