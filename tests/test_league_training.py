@@ -105,6 +105,8 @@ def test_league_training_end_to_end(tmp_path, role):
         "256",
         "--eval-games",
         "2",
+        "--search-share",
+        "0.5",  # the other side's search agent plays about half the episodes
         "--pool",
         str(tmp_path / "pool"),
         "--out",
