@@ -113,7 +113,7 @@ class SearchAgent(GameAgent):
         self.rollouts, self.seconds, self.depth, self.rollout = int(rollouts), seconds, int(depth), rollout
         self.exploration, self.prior = float(exploration), float(prior)
         self.policy = policy
-        self._trained: dict | None = None  # rollout="trained": each side's PolicyAgent, loaded once
+        self._trained: dict = {}  # rollout="trained": searching side -> each side's PolicyAgent
         self.last_stats: dict = {}
 
     def choose(self, game: Game) -> int:
@@ -197,7 +197,10 @@ class SearchAgent(GameAgent):
         if self.rollout == "scripted":
             return {"heroes": ScriptedHeroes(game=g), "dm": ScriptedDM(game=g, seed=seed)}
         if self.rollout == "trained":
-            return {who: agent.bind(game=g) for who, agent in self.trained_policies(side).items()}
+            policies = self.trained_policies(side)
+            for agent in policies.values():
+                agent.bind(game=g).seed(seed % (2**31))  # the DM advisor's ties, as a scripted rollout's
+            return policies
         agent = RandomAgent(seed)
         return {"heroes": agent, "dm": agent}
 
@@ -205,14 +208,14 @@ class SearchAgent(GameAgent):
         """``rollout="trained"``: each side's ``PolicyAgent`` (greedy), made at the first search; the
         searching ``side``'s from ``policy`` if given, the other side's (and without ``policy`` both)
         the bundled ones."""
-        if self._trained is None:
+        if side not in self._trained:
             from agents.policy import PolicyAgent  # needs the training extra (torch, sb3-contrib)
 
-            self._trained = {
+            self._trained[side] = {
                 who: PolicyAgent(self.policy if who == side else None, role=who, deterministic=True)
                 for who in ("heroes", "dm")
             }
-        return self._trained
+        return self._trained[side]
 
 
 def score(g: Game) -> float:

@@ -183,6 +183,9 @@ def test_trained_rollouts_play_both_sides_with_the_bundled_policies():
     assert agent.last_stats["rollouts"] == 3
     policies = agent.trained_policies("heroes")
     assert {side: p.path.name for side, p in policies.items()} == {"heroes": "heroes.zip", "dm": "dm.zip"}
+    again = SearchAgent(seed=0, rollouts=3, depth=12, rollout="trained")
+    again.choose(view)
+    assert again.last_stats["means"] == agent.last_stats["means"]  # a seed makes it deterministic
 
 
 def test_a_checkpoint_without_trained_rollouts_or_missing_is_refused(tmp_path):
