@@ -137,3 +137,11 @@ def test_a_single_game_option_a_league_does_not_read_is_refused():
 
     with pytest.raises(SystemExit, match="--adventure: a league does not read it; use --adventures"):
         main(["--adventure", "bandit_keep", "--steps", "1"])
+
+
+@pytest.mark.parametrize("flag", ["--search-share", "--scripted-share"])
+def test_a_share_outside_zero_to_one_is_refused(flag):
+    from training.league import main
+
+    with pytest.raises(SystemExit, match=f"{flag}: a share of the episodes, between 0 and 1; got 1.5"):
+        main([flag, "1.5", "--steps", "1"])

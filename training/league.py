@@ -283,6 +283,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         raise SystemExit(f"--adventures: unknown {unknown}; the bundled ones are {adventure_names()}")
     if not all(3 <= n <= 5 for n in settings.party_sizes()):
         raise SystemExit(f"--parties: sizes are 3 to 5, got {settings.parties!r}")
+    for flag, share in (
+        ("--search-share", settings.search_share),
+        ("--scripted-share", settings.scripted_share),
+    ):
+        if not 0.0 <= share <= 1.0:
+            raise SystemExit(f"{flag}: a share of the episodes, between 0 and 1; got {share}")
     check_unused_options(settings)
     folder = Path(settings.out) / settings.role
     folder.mkdir(parents=True, exist_ok=True)
