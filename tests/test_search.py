@@ -3,8 +3,6 @@ its budget, and plays better than random."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import agents.search
@@ -15,6 +13,7 @@ from dungeon_env.engine import Game
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.sideview import heroes_view
 from tests import twins
+from tests.test_obs_layout import V0_HEROES  # the heroes' policy of an older layout: plays unlike the script
 from tests.test_training import needs_sb3
 
 HIDDEN = {
@@ -145,7 +144,6 @@ def test_the_heroes_search_beats_random_heroes():
 
 
 # ------------------------------------------------------------------------- trained rollouts
-V0_HEROES = Path(__file__).parent / "data" / "policy_2df847b" / "heroes.zip"  # plays unlike the script
 
 
 def hero_decisions(adventure: str, seed: int, count: int):
