@@ -29,6 +29,31 @@ def test_defaults_agree_with_the_game():
     assert Settings().checkpoint_freq <= 10_000 < Settings().total_timesteps
 
 
+@pytest.mark.parametrize(
+    "module",
+    [
+        "evaluate",
+        "train_role",
+        "league",
+        "benchmark",
+        "selfplay",
+        "shaping_check",
+        "rllib_train",
+        "tianshou_example",
+    ],
+)
+def test_every_training_command_prints_its_help(module, capsys):
+    """Every command built from a settings dataclass shows ``--help`` (a ``%`` in a field's doc once
+    broke argparse's help of ``training.evaluate``)."""
+    import importlib
+
+    main = importlib.import_module(f"training.{module}").main
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    assert "--" in capsys.readouterr().out
+
+
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 

@@ -103,6 +103,7 @@ def parse_settings(cls: type, argv: list[str] | None = None, description: str | 
         description=description or cls.__doc__, formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
     docs, hints = field_docs(cls), get_type_hints(cls)
+    docs = {name: text.replace("%", "%%") for name, text in docs.items()}  # argparse %-formats help
     for field in dataclasses.fields(cls):
         flag = "--" + field.name.replace("_", "-")
         hint = _scalar_type(hints[field.name])
