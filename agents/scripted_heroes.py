@@ -17,8 +17,9 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
   blocking the way steps aside for one who has not. Stamina buys extra squares only on the way out
   with no monster in sight.
   A hero boxed in (a corpse or a pit on every way on) jumps over it if that gets it nearer.
-- **Resting.** A hero that is Exhausted or at Death's Door, or low on Stamina, with no monster in
-  sight, ends its movement at once (and stays in the Explore phase) to Rest.
+- **Resting.** A hero that is Exhausted or at Death's Door, or at 1 Stamina or less, with no
+  monster in sight, ends its movement at once (and stays in the Explore phase) to Rest. Being hurt
+  is no reason: Rest restores no Health.
 - **Abilities.** An Active ability is used where it obviously helps: a heal when the hero or a
   neighbour is hurt (on the most hurt), Magic when the hero lacks it, Light at 10 or below, trap
   detection at the start of a Movement (unless resting), a Fight or Damage bonus when the hero (or,

@@ -654,8 +654,9 @@ _TASK_LIST: list[Task] = [
         notes="Bram starts in front; the scripted heroes send him down the passage at full speed and "
         "he walks into every trap and survives: they always get out, about 12 damage down (return "
         "+0.4); a learner that finds the traps first keeps more of the +1. (With Ysolde in front "
-        "the scripted heroes lost all of 100 games: she Rests wounded in the one-square passage, or "
-        "dies there, and blocks it.)",
+        "the scripted heroes lost all of 100 games, before and after their resting fix of 2026-12-05: "
+        "in the game inspected she springs the traps, dies in the one-square passage, and her body "
+        "blocks it.)",
     ),
     _task(
         "heroes/patrols",
