@@ -877,7 +877,7 @@ README's difficulty report (with Bram, Sela and Orwin the scripted heroes won fl
 healer or potion it rested until the turn cap, and the party waited for it. That was most of the
 scripted heroes' truncated games here and most of the truncations of the Dungeon Master's tasks.
 Now they rest only when Exhausted, at Death's Door or at 1 Stamina or less, and every score below
-was measured again: the scripted heroes win `guards`, `items` and `bandit-keep` 13 to 23 points more
+was measured again: the scripted heroes win `guards`, `items` and `bandit-keep` 12 to 23 points more
 often, and run into the turn cap far less.
 
 The last hero task, `heroes/campaign`, is the bundled campaign as one episode (the env's

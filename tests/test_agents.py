@@ -304,3 +304,27 @@ def test_runaway_dm_plays_legal_games_and_the_rules_make_it_fight(adventure):
         fights += sum(e["type"] == "fight" for e in g.events)
         assert g.outcome != "truncated"
     assert fights > 0
+
+
+@pytest.mark.parametrize(
+    ("state", "rests"),
+    [
+        ({}, False),
+        ({"health": 1}, False),  # badly hurt: Rest restores no Health (R-REST-03, A-36), so it walks on
+        ({"exhausted": True}, True),
+        ({"stamina": 1}, True),
+        ({"health": 0, "deaths_door": True}, True),  # a Rested hero skips the Death's Door roll (R-REST-06)
+    ],
+)
+def test_scripted_heroes_rest_only_when_resting_brings_something(state, rests):
+    """At its Movement with no monster in sight, a scripted hero ends its Movement at once (to Rest)
+    exactly when Rest gives it something: Stamina, or the skipped Death's Door roll."""
+    from tests.builders import arena_game, place, set_unit
+
+    g = arena_game()
+    place(g, 0, 8, 0)  # in corridor a, free to walk on east towards the exit
+    set_unit(g, 0, **state)
+    g.state_edited()
+    assert g.agent == "hero_0" and "move_e" in [ACTION_NAMES[a] for a in g.legal_actions()]
+    choice = ScriptedHeroes(game=g).choose(g)
+    assert (choice == END) is rests, ACTION_NAMES[choice]
