@@ -342,7 +342,7 @@ class ScriptedHeroes(GameAgent):
     def wants_rest(self, g: Game, h: int) -> bool:
         """Rest when it brings something: Stamina back from Exhausted or almost out, or the skipped
         Death's Door roll (R-REST-06). Rest restores no Health (R-REST-03), so being hurt alone is
-        no reason: a hurt hero that rests waits for a Patrol or the turn cap."""
+        no reason: a hurt hero that rested would only wait for a Patrol or the turn cap."""
         s = g.state
         tired = s.exhausted[h] or s.deaths_door[h] or s.stamina[h] <= 1
         return bool(tired) and not self.in_sight(g)
