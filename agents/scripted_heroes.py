@@ -17,9 +17,10 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
   blocking the way steps aside for one who has not. Stamina buys extra squares only on the way out
   with no monster in sight.
   A hero boxed in (a corpse or a pit on every way on) jumps over it if that gets it nearer.
-- **Resting.** A hero that is Exhausted or at Death's Door, or at 1 Stamina or less, with no
-  monster in sight, ends its movement at once (and stays in the Explore phase) to Rest. Being hurt
-  is no reason: Rest restores no Health.
+- **Resting.** A hero that is Exhausted, or at 1 Stamina or less, or at Death's Door while a
+  comrade who is not is still in the dungeon (to heal it), with no monster in sight, ends its
+  movement at once (and stays in the Explore phase) to Rest. Being hurt is no reason: Rest
+  restores no Health; and a hero at Death's Door with nobody left to heal it walks out.
 - **Abilities.** An Active ability is used where it obviously helps: a heal when the hero or a
   neighbour is hurt (on the most hurt), Magic when the hero lacks it, Light at 10 or below, trap
   detection at the start of a Movement (unless resting), a Fight or Damage bonus when the hero (or,
@@ -33,8 +34,8 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
 - **Fights.** The Stamina spent is chosen from the exact 2d6-against-2d6 odds: spend while a point
   raises the chance of winning enough, more when losing would put the hero at Death's Door or
   kill it, keeping a point back for Evasion when possible.
-- **Evasion.** A hero outnumbered (two or more monsters on it) or about to die steps away to the
-  free square with the fewest monsters next to it, towards its target.
+- **Evasion.** A hero outnumbered (three or more monsters on it, or two while it is hurt) or about
+  to die steps away to the free square with the fewest monsters next to it, towards its target.
 - **Explore phase.** Explore (unless resting); take every item found; choose a room event's first
   option; Learned heroes identify unknown items; scrolls of spells the hero lacks are memorized;
   potions are drunk when hurt.
@@ -340,11 +341,15 @@ class ScriptedHeroes(GameAgent):
         return self.once(g, "in_sight", _monsters_in_sight)
 
     def wants_rest(self, g: Game, h: int) -> bool:
-        """Rest when it brings something: Stamina back from Exhausted or almost out, or the skipped
-        Death's Door roll (R-REST-06). Rest restores no Health (R-REST-03), so being hurt alone is
-        no reason: a hurt hero that rested would only wait for a Patrol or the turn cap."""
+        """Rest when it brings something: Stamina back from Exhausted or almost out, or, at Death's
+        Door, the skipped Turn End roll (R-REST-06) while a comrade who is not at Death's Door is
+        still in the dungeon to bring it healing. Rest restores no Health (R-REST-03), so being hurt
+        alone is no reason, and a hero at Death's Door with nobody left to heal it walks on: resting
+        would wait for a Patrol or the turn cap, while walking out ends the adventure either way."""
         s = g.state
-        tired = s.exhausted[h] or s.deaths_door[h] or s.stamina[h] <= 1
+        tired = s.exhausted[h] or s.stamina[h] <= 1
+        if s.deaths_door[h] and not tired:
+            tired = any(k != h and not s.deaths_door[k] for k in active_heroes(g))
         return bool(tired) and not self.in_sight(g)
 
     # ----------------------------------------------------------------------------- movement
@@ -466,8 +471,7 @@ class ScriptedHeroes(GameAgent):
         if use is not None:
             return use
         foes = adjacent_foes(g, h)
-        danger = len(foes) >= 2 or (foes and (s.health[h] <= 2 or s.deaths_door[h]))
-        if not danger:
+        if not self.in_danger(g, h, foes):
             bonus = self.ability_now(g, h, legal, fighting=True)
             return END if bonus is None else bonus
         here = int(s.unit_pos[h])
@@ -484,6 +488,16 @@ class ScriptedHeroes(GameAgent):
             return END
         best = min(options)
         return best[2] if best[0] < now else END
+
+    def in_danger(self, g: Game, h: int, foes: list[int]) -> bool:
+        """Whether the hero should step away from ``foes`` (the monsters next to it): three or more,
+        two while it is hurt, or any when a lost Fight could finish it. A healthy hero holds against
+        two: stepping next to two monsters to reach its target and then away again in the Evasion
+        phase would only repeat itself turn after turn, paying Stamina each time."""
+        s = g.state
+        about_to_die = bool(foes) and (s.health[h] <= 2 or s.deaths_door[h])
+        outnumbered = len(foes) >= 3 or (len(foes) == 2 and hurt(g, h) >= HURT)
+        return about_to_die or outnumbered
 
     # ----------------------------------------------------------------------------- items and spells
     def potion_actions(self, g: Game, h: int, legal: list[int]) -> list[int]:

@@ -328,3 +328,59 @@ def test_scripted_heroes_rest_only_when_resting_brings_something(state, rests):
     assert g.agent == "hero_0" and "move_e" in [ACTION_NAMES[a] for a in g.legal_actions()]
     choice = ScriptedHeroes(game=g).choose(g)
     assert (choice == END) is rests, ACTION_NAMES[choice]
+
+
+@pytest.mark.parametrize(
+    ("comrades", "rests"),
+    [
+        ("in the dungeon", True),  # one of them may bring a potion or a healing spell
+        ("out", False),  # nobody left to heal it: walking out ends the adventure, live or die
+        ("at Death's Door too", False),  # neither can heal the other: both would rest for ever
+    ],
+)
+def test_scripted_hero_at_deaths_door_rests_only_while_a_comrade_could_heal_it(comrades, rests):
+    """Rest skips the Death's Door roll (R-REST-06) but restores no Health (R-DMG-08): a hero at
+    Death's Door rests while a comrade who is not still walks the dungeon, else it walks on."""
+    from dungeon_env.engine.movement import leave_dungeon
+    from tests.builders import arena_game, place, set_unit
+
+    g = arena_game()
+    place(g, 0, 8, 0)
+    set_unit(g, 0, health=0, deaths_door=True)
+    if comrades == "out":
+        leave_dungeon(g, 1)
+        leave_dungeon(g, 2)
+    elif comrades == "at Death's Door too":
+        leave_dungeon(g, 2)
+        set_unit(g, 1, health=0, deaths_door=True)
+    g.state_edited()
+    assert g.agent == "hero_0" and "move_e" in [ACTION_NAMES[a] for a in g.legal_actions()]
+    choice = ScriptedHeroes(game=g).choose(g)
+    assert (choice == END) is rests, ACTION_NAMES[choice]
+
+
+@pytest.mark.parametrize(
+    ("monsters", "health", "steps_away"),
+    [
+        (2, 1.0, False),  # healthy: it holds, else it would step in and out again every turn
+        (2, 0.4, True),  # hurt and outnumbered
+        (3, 1.0, True),  # three on it
+        (1, 0.15, True),  # a lost Fight could finish it (Health 2 or less)
+    ],
+)
+def test_scripted_hero_evades_only_when_in_danger(monsters, health, steps_away):
+    """In the Evasion phase a scripted hero steps away from three monsters, from two while it is
+    hurt, or from any when a lost Fight could finish it; healthy against two, it stays."""
+    from dungeon_env.engine import Decision, Phase
+    from dungeon_env.engine.actions import MOVE_ACTIONS
+    from tests.builders import add_monster, arena_game, enter_phase, place, play_to, set_unit
+
+    g = arena_game()
+    place(g, 0, 10, 10)  # in room B, with the square south of it free of monsters around
+    for x, y in [(10, 9), (9, 10), (11, 10)][:monsters]:
+        add_monster(g, "goblin", x, y)
+    set_unit(g, 0, health=max(1, round(health * int(g.state.base_health[0]))))
+    enter_phase(g, Phase.EVASION)
+    play_to(g, Decision.HERO_EVADE, 0)
+    choice = ScriptedHeroes(game=g).choose(g)
+    assert (choice in MOVE_ACTIONS) is steps_away, ACTION_NAMES[choice]
