@@ -34,8 +34,9 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
 - **Fights.** The Stamina spent is chosen from the exact 2d6-against-2d6 odds: spend while a point
   raises the chance of winning enough, more when losing would put the hero at Death's Door or
   kill it, keeping a point back for Evasion when possible.
-- **Evasion.** A hero outnumbered (three or more monsters on it, or two while it is hurt) or about
-  to die steps away to the free square with the fewest monsters next to it, towards its target.
+- **Evasion.** A hero outnumbered (three or more monsters on it, or two once it has lost half its
+  Health) or about to die (Health 2 or less, or Death's Door) steps away to the free square with
+  the fewest monsters next to it, towards its target.
 - **Explore phase.** Explore (unless resting); take every item found; choose a room event's first
   option; Learned heroes identify unknown items; scrolls of spells the hero lacks are memorized;
   potions are drunk when hurt.
@@ -491,9 +492,10 @@ class ScriptedHeroes(GameAgent):
 
     def in_danger(self, g: Game, h: int, foes: list[int]) -> bool:
         """Whether the hero should step away from ``foes`` (the monsters next to it): three or more,
-        two while it is hurt, or any when a lost Fight could finish it. A healthy hero holds against
-        two: stepping next to two monsters to reach its target and then away again in the Evasion
-        phase would only repeat itself turn after turn, paying Stamina each time."""
+        two once it has lost half its Health, or any when a lost Fight could finish it (Health 2 or
+        less, or Death's Door). A healthier hero holds against two: stepping next to two monsters
+        to reach its target and then away again in the Evasion phase would only repeat itself turn
+        after turn, paying Stamina each time."""
         s = g.state
         about_to_die = bool(foes) and (s.health[h] <= 2 or s.deaths_door[h])
         outnumbered = len(foes) >= 3 or (len(foes) == 2 and hurt(g, h) >= HURT)
