@@ -306,6 +306,23 @@ def test_runaway_dm_plays_legal_games_and_the_rules_make_it_fight(adventure):
     assert fights > 0
 
 
+def hero_0_in_corridor_a():
+    """An arena game at hero_0's Movement, hero_0 in corridor a with no monster in sight."""
+    from tests.builders import arena_game, place
+
+    g = arena_game()
+    place(g, 0, 8, 0)  # in corridor a, free to walk on east towards the exit
+    return g
+
+
+def movement_choice(g) -> int:
+    """The scripted heroes' choice at hero_0's Movement, once the position edited by hand is
+    taken in and hero_0 is checked to be free to walk on."""
+    g.state_edited()
+    assert g.agent == "hero_0" and "move_e" in [ACTION_NAMES[a] for a in g.legal_actions()]
+    return ScriptedHeroes(game=g).choose(g)
+
+
 @pytest.mark.parametrize(
     ("state", "rests"),
     [
@@ -319,14 +336,11 @@ def test_runaway_dm_plays_legal_games_and_the_rules_make_it_fight(adventure):
 def test_scripted_heroes_rest_only_when_resting_brings_something(state, rests):
     """At its Movement with no monster in sight, a scripted hero ends its Movement at once (to Rest)
     exactly when Rest gives it something: Stamina, or the skipped Death's Door roll."""
-    from tests.builders import arena_game, place, set_unit
+    from tests.builders import set_unit
 
-    g = arena_game()
-    place(g, 0, 8, 0)  # in corridor a, free to walk on east towards the exit
+    g = hero_0_in_corridor_a()
     set_unit(g, 0, **state)
-    g.state_edited()
-    assert g.agent == "hero_0" and "move_e" in [ACTION_NAMES[a] for a in g.legal_actions()]
-    choice = ScriptedHeroes(game=g).choose(g)
+    choice = movement_choice(g)
     assert (choice == END) is rests, ACTION_NAMES[choice]
 
 
@@ -342,10 +356,9 @@ def test_scripted_hero_at_deaths_door_rests_only_while_a_comrade_could_heal_it(c
     """Rest skips the Death's Door roll (R-REST-06) but restores no Health (R-DMG-08): a hero at
     Death's Door rests while a comrade who is not still walks the dungeon, else it walks on."""
     from dungeon_env.engine.movement import leave_dungeon
-    from tests.builders import arena_game, place, set_unit
+    from tests.builders import set_unit
 
-    g = arena_game()
-    place(g, 0, 8, 0)
+    g = hero_0_in_corridor_a()
     set_unit(g, 0, health=0, deaths_door=True)
     if comrades == "out":
         leave_dungeon(g, 1)
@@ -353,9 +366,7 @@ def test_scripted_hero_at_deaths_door_rests_only_while_a_comrade_could_heal_it(c
     elif comrades == "at Death's Door too":
         leave_dungeon(g, 2)
         set_unit(g, 1, health=0, deaths_door=True)
-    g.state_edited()
-    assert g.agent == "hero_0" and "move_e" in [ACTION_NAMES[a] for a in g.legal_actions()]
-    choice = ScriptedHeroes(game=g).choose(g)
+    choice = movement_choice(g)
     assert (choice == END) is rests, ACTION_NAMES[choice]
 
 
