@@ -14,8 +14,13 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
   target it cannot reach yet (no door to it is known) sends it first to the unrevealed squares
   next to the target's area (going there reveals the doors on that side), else to the nearest room
   no hero has explored yet or area no hero has seen. A hero who finds a door it already tried
-  blocking the way steps aside for one who has not. Stamina buys extra squares only on the way out
-  with no monster in sight.
+  blocking the way steps aside for one who has not, and does not step back onto it that turn.
+  Stamina buys extra squares only on the way out with no monster in sight, and only when a step
+  ahead is free.
+- **Order of moving.** Heroes move one at a time (ruling D-04). A hero whose next square holds a
+  comrade who has not finished moving hands that comrade control instead of ending its Movement
+  there; a hero done with its Movement first hands control to the nearest comrade who has not
+  stepped yet. So a file of heroes walks on behind its leader rather than standing still.
   A hero boxed in (a corpse or a pit on every way on) jumps over it if that gets it nearer.
 - **Resting.** A hero that is Exhausted, or at 1 Stamina or less, or at Death's Door while a
   comrade who is not is still in the dungeon (to heal it), with no monster in sight, ends its
@@ -81,6 +86,7 @@ from agents._common import (
     usable_steps,
 )
 from agents.base import GameAgent, illegal_choice
+from dungeon_env.content.model import WIDTH
 from dungeon_env.engine import Decision, Game, inventory
 from dungeon_env.engine import abilities as ability_rules
 from dungeon_env.engine import items as item_rules
@@ -96,6 +102,7 @@ from dungeon_env.engine.actions import (
     EXPLORE,
     EXTRA_MOVE,
     GIVE,
+    HANDOFF_ACTIONS,
     IDENTIFY,
     ITEM_0,
     JUMP_ACTIONS,
@@ -119,6 +126,7 @@ from dungeon_env.engine.actions import (
     USE,
     Phase,
 )
+from dungeon_env.engine.board import free
 from dungeon_env.engine.objectives import objective_met
 from dungeon_env.engine.sideview import HEROES, heroes_view, target_candidates, view_side
 from dungeon_env.engine.state import ACTIVE, CORPSE, FIGHT_HERO, FIGHT_M_SPEND, FIGHT_MONSTER, SIDE_HERO
@@ -353,6 +361,10 @@ class ScriptedHeroes(GameAgent):
             tired = any(k != h and not s.deaths_door[k] for k in active_heroes(g))
         return bool(tired) and not self.in_sight(g)
 
+    def rests_now(self, g: Game, h: int) -> bool:
+        """The hero ends its Movement before its first step, to Rest (``wants_rest``)."""
+        return not g.state.moved[h] and self.wants_rest(g, h)
+
     # ----------------------------------------------------------------------------- movement
     def targets(self, g: Game, h: int) -> tuple[list[int], bool]:
         s = g.state
@@ -375,22 +387,37 @@ class ScriptedHeroes(GameAgent):
         return goal, is_exit
 
     def step_towards(self, g: Game, h: int, legal: list[int], dist: list[int]) -> int:
+        """The step that brings the hero nearest its target (by ``dist``), or END. It never steps back
+        onto a door it failed to open this turn: having stepped aside (``step_aside``), it leaves the
+        square to a comrade who may still try."""
         s, t = g.state, g.tables
         here = int(s.unit_pos[h])
+        tried = self.tried_door_squares(g, h)
         best, choice = dist[here], END
         for action, nxt in zip(MOVE_ACTIONS, t.neighbor[here].tolist(), strict=True):
-            if action in legal and nxt >= 0 and dist[nxt] < best:
+            if action in legal and nxt >= 0 and dist[nxt] < best and nxt not in tried:
                 best, choice = dist[nxt], action
         return choice
 
     def hero_move(self, g: Game, h: int, legal: list[int]) -> int:
+        """The hero's Movement step (``movement_step``); a hero about to end its Movement first
+        hands control to a comrade who has not stepped yet (``waiting_comrade``): one that handed it
+        control because it stood in the way can now step on."""
+        action = self.movement_step(g, h, legal)
+        if action == END and not self.rests_now(g, h):
+            waiting = self.waiting_comrade(g, h, legal)
+            if waiting is not None:
+                return HANDOFF_ACTIONS[waiting]
+        return action
+
+    def movement_step(self, g: Game, h: int, legal: list[int]) -> int:
         s = g.state
         use = self.heal_now(g, h, legal, "movement")
         if use is None:
             use = self.ability_now(g, h, legal, fighting=False)
         if use is not None:
             return use
-        if not s.moved[h] and self.wants_rest(g, h):
+        if self.rests_now(g, h):
             return END
         targets, is_exit = self.targets(g, h)
         if is_exit and not self.in_sight(g):
@@ -409,6 +436,9 @@ class ScriptedHeroes(GameAgent):
         if choice == END and dist[here] >= INF:  # boxed in (a corpse, a pit): jump out if it helps
             choice = self.jump_out(g, h, legal, dist)
         if choice == END:
+            blocker = self.comrade_in_the_way(g, h, legal, dist)
+            if blocker is not None:
+                return HANDOFF_ACTIONS[blocker]
             if self.tried_door_ahead(g, h, dist) and s.move_left[h] > 0:
                 return self.step_aside(g, h, legal, dist)
             bonus = self.ability_now(g, h, legal, fighting=True)
@@ -421,9 +451,59 @@ class ScriptedHeroes(GameAgent):
                 and s.move_left[h] == 0
                 and 0 < dist[here] < INF
                 and s.stamina[h] >= 4
+                and self.open_step_ahead(g, h, dist)
             ):
                 return EXTRA_MOVE
         return choice
+
+    def open_step_ahead(self, g: Game, h: int, dist: list[int]) -> bool:
+        """Whether a bought square could be walked now: a free square nearer the target (by
+        ``dist``) through no wall or closed door, and not onto a door the hero failed this turn."""
+        s, t = g.state, g.tables
+        here = int(s.unit_pos[h])
+        tried = self.tried_door_squares(g, h)
+        return any(
+            nxt >= 0
+            and (door < 0 or s.door_open[door])
+            and dist[nxt] < dist[here]
+            and nxt not in tried
+            and free(g, nxt)
+            for nxt, door in t.sides[here]
+        )
+
+    def comrade_in_the_way(self, g: Game, h: int, legal: list[int], dist: list[int]) -> int | None:
+        """The comrade standing on the hero's next square towards its target (by ``dist``) who has
+        not moved yet this phase, if the hero may hand it control (ruling D-04): it goes first and
+        the hero follows, instead of ending its Movement where it stands."""
+        s, t = g.state, g.tables
+        here = int(s.unit_pos[h])
+        if s.move_left[h] <= 0 or not 0 < dist[here] < INF:
+            return None
+        for nxt in t.neighbor[here].tolist():
+            k = int(s.occupant[nxt]) if nxt >= 0 else -1
+            if (
+                0 <= k < s.n_heroes
+                and dist[nxt] < dist[here]
+                and HANDOFF_ACTIONS[k] in legal
+                and s.unit_status[k] == ACTIVE
+                and not s.move_done[k]
+            ):
+                return k
+        return None
+
+    def waiting_comrade(self, g: Game, h: int, legal: list[int]) -> int | None:
+        """The nearest comrade who has not stepped yet this phase and is still to move (one the hero
+        stood in the way of, or one whose turn comes anyway), if the hero may hand it control."""
+        s = g.state
+        y, x = divmod(int(s.unit_pos[h]), WIDTH)
+        waiting = [
+            (abs(int(s.unit_pos[k]) // WIDTH - y) + abs(int(s.unit_pos[k]) % WIDTH - x), k)
+            for k in range(s.n_heroes)
+            if k != h
+            and HANDOFF_ACTIONS[k] in legal  # active and still to move (``handoffs``)
+            and not s.moved[k]
+        ]
+        return min(waiting)[1] if waiting else None
 
     def jump_out(self, g: Game, h: int, legal: list[int], dist: list[int]) -> int:
         """The legal Jump whose landing square is nearest the target (by ``dist``), or END."""
@@ -443,6 +523,12 @@ class ScriptedHeroes(GameAgent):
             if a in legal:
                 return a
         return None
+
+    def tried_door_squares(self, g: Game, h: int) -> set[int]:
+        """The squares of the closed doors the hero tried to open this turn."""
+        s, t = g.state, g.tables
+        closed_tried = np.flatnonzero(s.door_tried[h] & ~s.door_open).tolist()
+        return {q for door in closed_tried for q in t.door_squares[door]}
 
     def tried_door_ahead(self, g: Game, h: int, dist: list[int]) -> bool:
         s, t = g.state, g.tables

@@ -13,7 +13,7 @@ import dungeon_env
 from agents import IllegalChoiceError, PolicyAgent, RandomAgent, ScriptedDM, ScriptedHeroes, SearchAgent
 from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import ACTION_NAMES, N_ACTIONS, Game
-from dungeon_env.engine.actions import END
+from dungeon_env.engine.actions import END, EXTRA_MOVE
 from dungeon_env.engine.state import CORPSE, CORPSE_OUT, GONE
 from dungeon_env.wrappers import RoleEnv
 
@@ -395,3 +395,60 @@ def test_scripted_hero_evades_only_when_in_danger(monsters, health, steps_away):
     play_to(g, Decision.HERO_EVADE, 0)
     choice = ScriptedHeroes(game=g).choose(g)
     assert (choice in MOVE_ACTIONS) is steps_away, ACTION_NAMES[choice]
+
+
+def test_scripted_heroes_in_single_file_hand_control_to_the_comrade_in_the_way():
+    """Heroes move one at a time, in index order unless control is handed on (ruling D-04): a hero
+    whose next square holds a comrade still to move hands that comrade control instead of ending
+    its Movement where it stands, and is handed it back once the way is clear, so the whole file
+    walks on its full Movement (and the squares it buys)."""
+    from dungeon_env.content.model import WIDTH
+    from dungeon_env.engine import Decision
+    from dungeon_env.engine.actions import HANDOFF_ACTIONS
+    from tests.builders import place
+
+    g = hero_0_in_corridor_a()
+    place(g, 1, 9, 0)
+    place(g, 2, 10, 0)  # hero_0, hero_1, hero_2 in a file in corridor a, the exit to the east
+    heroes = ScriptedHeroes(game=g)
+    assert heroes.choose(g) == HANDOFF_ACTIONS[1]
+    start = [int(g.state.unit_pos[h]) for h in range(3)]
+    while g.decision[0] == Decision.HERO_MOVE:
+        g.apply(heroes.choose(g))
+    walked = [(int(g.state.unit_pos[h]) - start[h]) % WIDTH for h in range(3)]
+    allowance = [int(g.state.base_move[h] + g.state.move_bought[h]) for h in range(3)]
+    assert walked == allowance, (walked, allowance)
+
+
+def test_scripted_hero_leaves_a_door_it_failed_to_a_comrade():
+    """A hero that failed to open a door this turn (R-DOOR-03/04: no retry by that hero until next
+    turn) and stood aside does not step back onto the door's square, where it would only block a
+    comrade who may still try: it hands control to that comrade."""
+    from dungeon_env.engine.actions import HANDOFF_ACTIONS
+    from tests.builders import place
+
+    g = hero_0_in_corridor_a()
+    place(g, 0, 10, 5)  # in room A's south-east corner, beside the square of its south door
+    place(g, 1, 9, 4)  # a comrade who has not tried the door
+    south_door = next(i for i, d in enumerate(g.tables.adventure.doors) if d.a == (9, 5))
+    g.state.door_tried[0, south_door] = True
+    g.state_edited()
+    choice = ScriptedHeroes(game=g).choose(g)
+    assert choice == HANDOFF_ACTIONS[1], ACTION_NAMES[choice]
+
+
+def test_scripted_hero_buys_no_square_it_could_not_walk():
+    """On the way out a hero buys extra squares with Stamina (R-TURN-07), but not
+    when the square ahead is taken by a comrade who has ended its Movement: the Stamina would buy
+    nothing."""
+    from tests.builders import place, set_unit
+
+    g = hero_0_in_corridor_a()
+    place(g, 1, 9, 0)  # on hero_0's way east, its Movement over
+    set_unit(g, 1, move_done=True)
+    set_unit(g, 2, move_done=True)
+    set_unit(g, 0, move_left=0, stamina=5)
+    g.state_edited()
+    assert EXTRA_MOVE in g.legal_actions()
+    choice = ScriptedHeroes(game=g).choose(g)
+    assert choice == END, ACTION_NAMES[choice]
