@@ -4,24 +4,25 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
 
 - **Movement.** Each hero walks the cheapest way (path costs through doors that are not hidden;
   a closed door on the way is opened by walking into it; a detected armed trap costs a detour,
-  furniture, corpses and hazards are avoided) to its current target:
-  the monsters next to it; else, while monsters are in sight, the monsters if the odds are good
-  (the party outnumbers them or the hero is healthy) or the party stands at its goal; else the
-  next unmet primary objective (a guard to slay, the room the quest names for an item to retrieve
-  or claim, a captive's room to explore, an area to reach), then the exit. Paths are planned on
-  what the heroes know: in unrevealed areas an edge is passable only where the printed board has no
-  wall (a door nobody has seen is not assumed), so the plan is made again after each reveal. A
-  target it cannot reach yet (no door to it is known) sends it first to the unrevealed squares
-  next to the target's area (going there reveals the doors on that side), else to the nearest room
-  no hero has explored yet or area no hero has seen. A hero who finds a door it already tried
-  blocking the way steps aside for one who has not, and does not step back onto it that turn.
-  Stamina buys extra squares only on the way out with no monster in sight, and only when a step
-  ahead is free.
+  furniture, corpses and hazards are avoided) to its current target: the monsters next to it;
+  else, while monsters are in sight and a way to them is known, the monsters if the hero is
+  healthy and the odds are good (the party is at least as many) or the party stands at its goal;
+  else the next unmet primary objective (a guard to slay, the room the quest names for an item to
+  retrieve or claim, a captive's room to explore, an area to reach), then the exit. Paths are
+  planned on what the heroes know: in unrevealed areas an edge is passable only where the printed
+  board has no wall (a door nobody has seen is not assumed), so the plan is made again after each
+  reveal. A target it cannot reach yet (no door to it is known) sends it first to the unrevealed
+  squares next to the target's area (going there reveals the doors on that side), else to the
+  nearest room no hero has explored yet or area no hero has seen. A hero who finds a door it
+  already tried blocking the way steps aside for one who has not, and does not step back onto it
+  that turn. A hero shut in (a corpse or a pit on every way on) jumps over it if that gets it
+  nearer; else, when a comrade's corpse next to it is what shuts the way, it drags the corpse off
+  its square. Stamina buys extra squares only on the way out with no monster in sight, and only
+  when a step ahead is free.
 - **Order of moving.** Heroes move one at a time (ruling D-04). A hero whose next square holds a
   comrade who has not finished moving hands that comrade control instead of ending its Movement
   there; a hero done with its Movement first hands control to the nearest comrade who has not
   stepped yet. So a file of heroes walks on behind its leader rather than standing still.
-  A hero boxed in (a corpse or a pit on every way on) jumps over it if that gets it nearer.
 - **Resting.** A hero that is Exhausted, or at 1 Stamina or less, or at Death's Door while a
   comrade who is not is still in the dungeon (to heal it), with no monster in sight, ends its
   movement at once (and stays in the Explore phase) to Rest. Being hurt is no reason: Rest
@@ -129,7 +130,15 @@ from dungeon_env.engine.actions import (
 from dungeon_env.engine.board import free
 from dungeon_env.engine.objectives import objective_met
 from dungeon_env.engine.sideview import HEROES, heroes_view, target_candidates, view_side
-from dungeon_env.engine.state import ACTIVE, CORPSE, FIGHT_HERO, FIGHT_M_SPEND, FIGHT_MONSTER, SIDE_HERO
+from dungeon_env.engine.state import (
+    ACTIVE,
+    CORPSE,
+    FIGHT_HERO,
+    FIGHT_M_SPEND,
+    FIGHT_MONSTER,
+    NO_UNIT,
+    SIDE_HERO,
+)
 from dungeon_env.engine.tables import memoised
 from dungeon_env.engine.trade import corpse_items, receivers
 from dungeon_env.engine.units import active_heroes
@@ -382,9 +391,15 @@ class ScriptedHeroes(GameAgent):
         t = g.tables
         goal_areas = set(t.area[goal].tolist())
         at_goal = any(int(t.area[s.unit_pos[k]]) in goal_areas for k in heroes)
-        if (good_odds and not is_exit) or (at_goal and not is_exit and healthy):
+        fight = not is_exit and (good_odds or (at_goal and healthy))
+        if fight and self.reachable(g, h, mon_sq):
             return mon_sq, False
         return goal, is_exit
+
+    def reachable(self, g: Game, h: int, targets: list[int]) -> bool:
+        """Whether the hero has a known way to ``targets`` (corpses, furniture and known pits shut
+        a way; comrades and monsters do not)."""
+        return self.distances(g, targets)[int(g.state.unit_pos[h])] < INF
 
     def step_towards(self, g: Game, h: int, legal: list[int], dist: list[int]) -> int:
         """The step that brings the hero nearest its target (by ``dist``), or END. It never steps back
@@ -426,6 +441,12 @@ class ScriptedHeroes(GameAgent):
                 return drag
         dist = self.distances(g, targets)
         here = int(s.unit_pos[h])
+        if dist[here] >= INF:  # shut in by a corpse or a pit: jump over, or pull a corpse away
+            way_out = self.jump_out(g, h, legal, dist)
+            if way_out == END:
+                way_out = self.clear_corpse(g, h, legal, targets)
+            if way_out != END:
+                return way_out
         if dist[here] >= INF:  # no known way there: go and look for one
             approach = self.approach_targets(g, targets)
             if approach:
@@ -517,6 +538,25 @@ class ScriptedHeroes(GameAgent):
                 if land >= 0 and dist[land] < best:
                     best, choice = dist[land], a
         return choice
+
+    def clear_corpse(self, g: Game, h: int, legal: list[int], targets: list[int]) -> int:
+        """A hero with no way to its target: if a comrade's corpse next to it is what shuts the
+        way, it starts dragging that corpse (R-DEATH-04), and once dragging it steps to any free
+        square, pulling the corpse off its square (the drag ends with the Movement). Else END."""
+        s, t = g.state, g.tables
+        here = int(s.unit_pos[h])
+        if s.dragging[h] != NO_UNIT:
+            return next((a for a in MOVE_ACTIONS if a in legal), END)
+        if not any(a in legal for a in MOVE_ACTIONS):
+            return END  # nowhere to pull it to
+        for d, a in enumerate(DRAG_ACTIONS):
+            if a not in legal:
+                continue
+            cost = list(self.once(g, "costs", self.costs))
+            cost[int(t.neighbor[here, d])] = 1
+            if dijkstra(g, targets, cost, doors_closed_ok=True)[here] < INF:
+                return a
+        return END
 
     def drag(self, g: Game, h: int, legal: list[int]) -> int | None:
         for a in DRAG_ACTIONS:

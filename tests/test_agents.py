@@ -452,3 +452,28 @@ def test_scripted_hero_buys_no_square_it_could_not_walk():
     assert EXTRA_MOVE in g.legal_actions()
     choice = ScriptedHeroes(game=g).choose(g)
     assert choice == END, ACTION_NAMES[choice]
+
+
+def test_scripted_hero_shut_in_by_a_corpse_drags_it_off_the_way():
+    """A hero whose only way on is a doorway where a comrade's corpse lies, with no square to Jump
+    to beyond it, pulls the corpse off the doorway (R-DEATH-04) rather than stand there until the
+    turn cap; once dragging it steps to a free square, and the corpse follows."""
+    from dungeon_env.engine.actions import DRAG_ACTIONS, MOVE_ACTIONS
+    from dungeon_env.engine.units import kill_hero
+    from tests.builders import add_monster, place
+
+    g = hero_0_in_corridor_a()
+    place(g, 0, 13, 3)  # in room B, whose only door is the west one at (11, 3) | (12, 3)
+    place(g, 1, 12, 3)
+    kill_hero(g, 1)  # hero_1's corpse on the doorway square
+    add_monster(g, "goblin", 11, 3)  # beyond it, in sight, where a Jump would land
+    g.state.revealed[g.tables.area[g.square(11, 3)]] = True
+    g.state_edited()
+    heroes = ScriptedHeroes(game=g)
+    drag_west = DRAG_ACTIONS[3]
+    assert heroes.choose(g) == drag_west
+    g.apply(drag_west)
+    step = heroes.choose(g)
+    assert step in MOVE_ACTIONS, ACTION_NAMES[step]
+    g.apply(step)
+    assert g.state.occupant[g.square(12, 3)] < 0 and g.state.unit_pos[1] == g.square(13, 3)
