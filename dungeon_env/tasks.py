@@ -870,7 +870,7 @@ dying; the Dungeon Master's keep 0 at the turn cap. One task adds shaping
 the skill needs others (a healer for the guard rooms, the two spellcasters, a Learned hero for the
 items, the trap finders); the bundled adventures play Bram, Tovar and Gunnhild, the party of the
 README's difficulty report (with Bram, Sela and Orwin the scripted heroes won flooded_cellar in
-114 of the same 200 games and every hero died in 86).
+130 of the same 200 games and every hero died in 70).
 
 **What the scripted heroes leave to learn.** Until 2026-12-05 a scripted hero that was badly hurt
 (60% of its Health lost) and saw no monster Rested, and Rest never heals (ruling A-36): with no
