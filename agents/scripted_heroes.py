@@ -127,7 +127,7 @@ from dungeon_env.engine.actions import (
     USE,
     Phase,
 )
-from dungeon_env.engine.board import free
+from dungeon_env.engine.board import free, open_neighbours
 from dungeon_env.engine.objectives import objective_met
 from dungeon_env.engine.sideview import HEROES, heroes_view, target_candidates, view_side
 from dungeon_env.engine.state import (
@@ -480,17 +480,9 @@ class ScriptedHeroes(GameAgent):
     def open_step_ahead(self, g: Game, h: int, dist: list[int]) -> bool:
         """Whether a bought square could be walked now: a free square nearer the target (by
         ``dist``) through no wall or closed door, and not onto a door the hero failed this turn."""
-        s, t = g.state, g.tables
-        here = int(s.unit_pos[h])
+        here = int(g.state.unit_pos[h])
         tried = self.tried_door_squares(g, h)
-        return any(
-            nxt >= 0
-            and (door < 0 or s.door_open[door])
-            and dist[nxt] < dist[here]
-            and nxt not in tried
-            and free(g, nxt)
-            for nxt, door in t.sides[here]
-        )
+        return any(dist[q] < dist[here] and q not in tried and free(g, q) for q in open_neighbours(g, here))
 
     def comrade_in_the_way(self, g: Game, h: int, legal: list[int], dist: list[int]) -> int | None:
         """The comrade standing on the hero's next square towards its target (by ``dist``) who has

@@ -438,9 +438,8 @@ def test_scripted_hero_leaves_a_door_it_failed_to_a_comrade():
 
 
 def test_scripted_hero_buys_no_square_it_could_not_walk():
-    """On the way out a hero buys extra squares with Stamina (R-TURN-07), but not
-    when the square ahead is taken by a comrade who has ended its Movement: the Stamina would buy
-    nothing."""
+    """On the way out a hero buys extra squares with Stamina (R-TURN-07), but not when the square
+    ahead is taken by a comrade who has ended its Movement: the Stamina would buy nothing."""
     from tests.builders import place, set_unit
 
     g = hero_0_in_corridor_a()
