@@ -17,7 +17,7 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Any
 
-from difficulty.record import ENDS
+from difficulty.record import ENDS, WOUND_SOURCES
 from training.evaluate import wilson_interval
 
 DIGITS = 6
@@ -138,6 +138,23 @@ def monster_figures(records: list[dict]) -> list[dict]:
     ]
 
 
+def wound_figures(records: list[dict]) -> dict[str, Any]:
+    """What hurts the heroes: the damage they take per game, each source's share of it and per game
+    (``WOUND_SOURCES``, most first), and the Patrols that appeared per game."""
+    totals = {k: sum(r["wounds"][k] for r in records) for k in WOUND_SOURCES}
+    damage = sum(totals.values())
+    n = max(1, len(records))
+    sources = [
+        {"source": k, "per_game": _r(totals[k] / n), "share": _r(totals[k] / damage) if damage else 0.0}
+        for k in sorted(WOUND_SOURCES, key=lambda k: (-totals[k], WOUND_SOURCES.index(k)))
+    ]
+    return {
+        "damage_per_game": _r(damage / n),
+        "sources": sources,
+        "patrols_per_game": _r(sum(r["checks"].get("patrol:appears", 0) for r in records) / n),
+    }
+
+
 def _rolls(records: list[dict], check: str) -> int:
     return sum(c for r in records for k, c in r["checks"].items() if k.split(":")[0] == check)
 
@@ -237,6 +254,7 @@ def cell_figures(records: list[dict]) -> dict[str, Any]:
         "traits": trait_figures(records),
         "monsters": monster_figures(records),
         "hero_deaths_per_game": _mean([sum(h["died"] for h in r["heroes"]) for r in records]),
+        "wounds": wound_figures(records),
         "checks": checks,
         "deciding_checks": deciding_checks(checks, len(won), n - len(won)),
     }
@@ -317,4 +335,5 @@ __all__ = [
     "paired_difference",
     "paired_rates",
     "rate",
+    "wound_figures",
 ]

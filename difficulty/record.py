@@ -13,6 +13,7 @@ A record::
                  "damage": 12, "escaped": 0}, ...],
      "items_found": 1, "treasure": 1, "gold": 25,
      "spawned": {"goblin": 4, ...}, "slain": {"goblin": 4, ...},
+     "wounds": {"guard": 5, "patrol": 7, "ambush": 0, "event": 0, "trap": 1, "other": 0},
      "checks": {"open_door:failed": 2, "deaths_door:dies": 1, "fight:won": 9, ...}}
 
 ``outcome`` is the ``end`` event's (``completed``: every surviving hero left the dungeon, goals met or
@@ -25,6 +26,10 @@ adventure ended, one of ``ENDS``:
 - ``walked_out``: completed without every primary goal (the survivors left without them);
 - ``all_dead``: failed, every hero died;
 - ``truncated``: stopped by the turn cap.
+
+``wounds`` is the damage the heroes took, by where it came from (``WOUND_SOURCES``): the monsters by
+how they came onto the board (``guard``, ``patrol``, ``ambush``; ``event`` also holds a room event's
+own damage and the monsters it spawned), ``trap``, and ``other`` (a caster's Overcast, an item).
 
 ``checks`` counts every roll by ``check:result`` (a Detect Traps roll, whose result is a number of
 squares, counts as ``detect_traps:rolled``) and every Fight and Mental Combat that involved a hero,
@@ -39,6 +44,7 @@ from typing import Any
 
 ENDS = ("completed_with_goals", "walked_out", "all_dead", "truncated")
 OUTCOMES = ("completed", "failed", "truncated")
+WOUND_SOURCES = ("guard", "patrol", "ambush", "event", "trap", "other")
 
 
 def end_kind(outcome: str, goals_met: bool) -> str:
@@ -58,6 +64,16 @@ def goals_met_of(end: dict) -> bool:
         return bool(end["goals_met"])
     goals = [o for o in end.get("objectives", ()) if o.get("primary")]
     return bool(goals) and all(o.get("met") for o in goals)
+
+
+def wound_source(source: str, how_of: Mapping[str, str]) -> str:
+    """Where a blow to a hero came from (one of ``WOUND_SOURCES``): a monster's encounter type (its
+    ``spawn`` event's ``how``), else the kind of effect named before the colon (``trap:<name>``,
+    ``event:<area>``), else ``other``."""
+    how = how_of.get(source)
+    if how is None:
+        how = str(source).split(":", 1)[0]
+    return how if how in WOUND_SOURCES else "other"
 
 
 def _is_hero(unit: Any) -> bool:
@@ -101,6 +117,8 @@ def summarize(
     spawned: Counter = Counter()
     slain: Counter = Counter()
     kind_of: dict[str, str] = {}
+    how_of: dict[str, str] = {}
+    wounds = dict.fromkeys(WOUND_SOURCES, 0)
     checks: Counter = Counter()
     end = events[-1] if events[-1].get("type") == "end" else {}
     for e in events:
@@ -114,6 +132,7 @@ def summarize(
                 checks[f"{kind}:{side}"] += 1
         elif kind == "damage" and e["unit"] in heroes:
             heroes[e["unit"]]["damage"] += int(e["amount"])
+            wounds[wound_source(e.get("source", ""), how_of)] += int(e["amount"])
         elif kind == "deaths_door" and e["unit"] in heroes:
             heroes[e["unit"]]["deaths_door"] += 1
         elif kind == "death" and e["unit"] in heroes:
@@ -123,6 +142,7 @@ def summarize(
         elif kind == "spawn":
             unit = e["unit"]
             kind_of[unit["id"]] = (monster_id or {}).get(unit["name"], unit["name"])
+            how_of[unit["id"]] = e.get("how", "")
             spawned[kind_of[unit["id"]]] += 1
         elif kind == "slain" and e["unit"] in kind_of:
             slain[kind_of[e["unit"]]] += 1
@@ -147,6 +167,7 @@ def summarize(
         "gold": int(sum(treasure)),
         "spawned": dict(sorted(spawned.items())),
         "slain": dict(sorted(slain.items())),
+        "wounds": wounds,
         "checks": dict(sorted(checks.items())),
     }
 
@@ -174,4 +195,13 @@ def record_of(game, index: int) -> dict[str, Any]:
     return {"i": int(index), "seed": int(game.seed), **record}
 
 
-__all__ = ["ENDS", "OUTCOMES", "end_kind", "goals_met_of", "record_of", "summarize"]
+__all__ = [
+    "ENDS",
+    "OUTCOMES",
+    "WOUND_SOURCES",
+    "end_kind",
+    "goals_met_of",
+    "record_of",
+    "summarize",
+    "wound_source",
+]

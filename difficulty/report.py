@@ -20,7 +20,7 @@ from difficulty.record import ENDS
 from difficulty.runner import Result
 from difficulty.spec import BASE, Pairing
 from difficulty.tables import markdown_table as _table
-from difficulty.verdict import ladder_lines, verdict_lines
+from difficulty.verdict import ladder_lines, verdict_lines, wounds_text
 
 FORMAT = "dungeon_env.balance/2"  # 2: two rates (completed, completed with goals) instead of "win"
 RATES = ("completed", "completed_with_goals")
@@ -237,7 +237,8 @@ def _cell_lines(c: dict) -> list[str]:
         f"{_num(t['median'], 0)}, 10-90% {_num(t['p10'], 0)}-{_num(t['p90'], 0)}; in completed games "
         f"mean {_num(tc['mean'], 1)}. Light left: mean "
         f"{_num(c['light_left']['mean'], 1)} (completed games {_num(c['light_left_completed'], 1)}). "
-        f"Hero deaths per game {_num(c['hero_deaths_per_game'])}. Items found per game "
+        f"Hero deaths per game {_num(c['hero_deaths_per_game'])}; what hurt the heroes: "
+        f"{wounds_text(c['wounds'])}. Items found per game "
         f"{_num(tr['items_found_per_game'])}, treasure cards {_num(tr['treasure_per_game'])} worth "
         f"{_num(tr['gold_per_game'], 1)} gold; games with treasure "
         f"{_pct(tr['games_with_treasure']['rate'])}.",

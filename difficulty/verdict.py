@@ -136,6 +136,47 @@ def _player_warnings(report: dict, cells: list[dict]) -> list[str]:
     return lines
 
 
+WOUND_NAMES = {
+    "guard": "Guards",
+    "patrol": "Patrols",
+    "ambush": "Ambushers",
+    "event": "room events",
+    "trap": "traps",
+    "other": "other sources",
+}
+
+
+def wounds_text(wounds: dict) -> str:
+    """Where the damage the heroes took came from (a cell's ``wounds`` figures), most first:
+    ``Patrols 66% (8.5 Patrols a game), Ambushers 15%, Guards 14%, traps 5% of 34.6 damage a game``."""
+    if not wounds["damage_per_game"]:
+        return "the heroes took no damage"
+    parts = []
+    for s in wounds["sources"]:
+        if s["share"] > 0:
+            text = f"{WOUND_NAMES[s['source']]} {_plain_pct(s['share'])}"
+            if s["source"] == "patrol":
+                text += f" ({wounds['patrols_per_game']:.1f} Patrols a game)"
+            parts.append(text)
+    return f"{', '.join(parts)} of {wounds['damage_per_game']:.1f} damage a game"
+
+
+def wounds_line(report: dict, c: dict) -> str:
+    """Where the damage the heroes took in cell ``c`` came from, as a line of the verdict."""
+    return f"- **{c['adventure']}** ({_who(report, c)}): {wounds_text(c['wounds'])}."
+
+
+def wounds_lines(report: dict, cells: list[dict]) -> list[str]:
+    """The section saying what hurts the heroes on each adventure (the verdict's cells)."""
+    lines = [
+        "What hurts the heroes: each source's share of the damage the heroes take (Guards, Patrols "
+        "and Ambushers by how the monster came; room events; traps). A Patrol may appear at every "
+        "turn's start for each corridor that held a hero at the turn's end (R-MON-04).",
+        "",
+    ]
+    return lines + [wounds_line(report, best) for best, _ in _strongest_rungs(cells)] + [""]
+
+
 def verdict_lines(report: dict) -> list[str]:
     """The verdict for a designer, in plain words: how often the heroes complete each adventure and
     how hard that makes it, what each variant does to it, and whether the hero agents were good
@@ -149,6 +190,7 @@ def verdict_lines(report: dict) -> list[str]:
         "",
     ]
     lines += [_adventure_line(report, best, tried) for best, tried in _strongest_rungs(cells)] + [""]
+    lines += wounds_lines(report, cells)
     if report["comparisons"]:
         lines += [
             "Each variant against the base rules, on the same games: the change of the completion "
@@ -203,4 +245,14 @@ def ladder_lines(report: dict) -> list[str]:
     return lines
 
 
-__all__ = ["BANDS", "SLOW_HEROES", "WEAK_HEROES", "band", "effect", "ladder_lines", "verdict_lines"]
+__all__ = [
+    "BANDS",
+    "SLOW_HEROES",
+    "WEAK_HEROES",
+    "band",
+    "effect",
+    "ladder_lines",
+    "verdict_lines",
+    "wounds_line",
+    "wounds_text",
+]

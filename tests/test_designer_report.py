@@ -32,7 +32,17 @@ def _cell(done: float, truncated: float = 0.0, heroes: str = "scripted_heroes", 
         "completed": interval,
         "completed_with_goals": interval,
         "ends": {"truncated": _rate(truncated, truncated, truncated)},
+        "wounds": _wounds(patrol=6.8, ambush=1.5, guard=1.3, trap=0.4),
     }
+
+
+def _wounds(**per_game: float) -> dict:
+    damage = sum(per_game.values())
+    sources = [
+        {"source": k, "per_game": v, "share": v / damage if damage else 0.0}
+        for k, v in sorted(per_game.items(), key=lambda kv: -kv[1])
+    ]
+    return {"damage_per_game": damage, "sources": sources, "patrols_per_game": 2.04}
 
 
 def _comparison(variant: str, low: float, high: float) -> dict:
@@ -61,6 +71,17 @@ def test_the_verdict_says_how_often_and_how_hard_in_plain_words():
     assert line + "it 10% of the time (between 5% and 15%): **hard**." in text
     for word in JARGON:
         assert word not in text
+
+
+def test_the_verdict_says_what_hurts_the_heroes():
+    """A line per adventure: each source's share of the damage the heroes took, most first, the
+    Patrols a game beside theirs; none for a source that dealt nothing."""
+    text = _verdict(_report([_cell(0.1)]))
+    assert "What hurts the heroes: each source's share of the damage the heroes take" in text
+    line = "- **goblin_warrens** (3 heroes, scripted heroes against the scripted DM): Patrols 68% (2.0 "
+    assert line + "Patrols a game), Ambushers 15%, Guards 13%, traps 4% of 10.0 damage a game." in text
+    calm = {**_cell(0.9), "wounds": _wounds(guard=0.0, patrol=0.0)}
+    assert "scripted DM): the heroes took no damage." in _verdict(_report([calm]))
 
 
 @pytest.mark.parametrize(
@@ -116,7 +137,11 @@ def test_many_games_at_the_turn_cap_warn_that_the_players_may_be_too_slow():
 def test_the_verdict_speaks_of_the_strongest_of_several_hero_agents():
     weak, strong = _cell(0.02, heroes="random"), _cell(0.6, heroes="scripted_heroes")
     text = _verdict(_report([weak, strong]))
-    adventure_lines = [line for line in text.splitlines() if line.startswith("- **goblin_warrens**")]
+    adventure_lines = [
+        line
+        for line in text.splitlines()
+        if line.startswith("- **goblin_warrens**") and "complete it" in line
+    ]
     assert adventure_lines == [
         "- **goblin_warrens** (3 heroes, scripted heroes against the scripted DM; the strongest of the 2 "
         "hero agents played, the others are in the skill ladder): the heroes complete it 60% of the "

@@ -14,6 +14,7 @@ from difficulty import cli
 from difficulty.metrics import cell_figures, compare, paired_difference, rate
 from difficulty.record import end_kind, summarize
 from difficulty.spec import Experiment, Pairing, SpecError, parse_agent, party_of
+from difficulty.verdict import wounds_text
 from training.evaluate import wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -237,6 +238,54 @@ def test_figures_of_hand_checked_records():
     assert dies["share"]["rate"] == pytest.approx(3 / 4) and dies["share_won"] == 1.0
     assert dies["share_lost"] == pytest.approx(2 / 3) and dies["games_with"]["rate"] == 1.0
     assert f["deciding_checks"] == []  # fewer than MIN_GROUP won and lost games
+
+
+def _wounded_log():
+    """The won game, with more blows to the heroes: an Ambusher's, a Patrol's, a trap's, a room
+    event's and an Overcast's, and one to a monster (not a wound of the heroes)."""
+    blows = [
+        {"type": "spawn", "unit": _unit("m2", "Giant Spider", "monster"), "how": "ambush"},
+        {"type": "damage", "unit": "hero_1", "amount": 2, "source": "m2", "health": 4, "turn": 6},
+        {"type": "damage", "unit": "hero_1", "amount": 1, "source": "m1", "health": 3, "turn": 6},
+        {"type": "damage", "unit": "hero_2", "amount": 3, "source": "trap:dart trap", "health": 2, "turn": 7},
+        {"type": "damage", "unit": "hero_2", "amount": 1, "source": "event:F", "health": 1, "turn": 7},
+        {
+            "type": "damage",
+            "unit": "hero_2",
+            "amount": 1,
+            "source": "overcast:fireball",
+            "health": 0,
+            "turn": 8,
+        },
+        {"type": "damage", "unit": "m2", "amount": 9, "source": "trap:dart trap", "health": 0, "turn": 8},
+        _roll("patrol", "appears", 9),
+        _roll("patrol", "none", 10),
+    ]
+    return LOG[:-1] + blows + LOG[-1:]
+
+
+def test_the_heroes_wounds_are_counted_by_where_they_came_from():
+    """A blow's source is the monster's encounter type (its spawn event's ``how``), else the effect's
+    kind (``trap:``, ``event:``), else other; blows to monsters are not the heroes' wounds."""
+    assert _record()["wounds"] == {"guard": 5, "patrol": 0, "ambush": 0, "event": 0, "trap": 0, "other": 0}
+    wounds = _record(_wounded_log())["wounds"]
+    assert wounds == {"guard": 5, "patrol": 1, "ambush": 2, "event": 1, "trap": 3, "other": 1}
+    f = cell_figures([_record(i=0), _record(_wounded_log(), i=1)])["wounds"]
+    assert f["damage_per_game"] == 9.0  # (5 + 13) / 2
+    assert f["patrols_per_game"] == 0.5  # one Patrol appeared, in the second game
+    assert [(s["source"], s["share"]) for s in f["sources"][:3]] == [
+        ("guard", pytest.approx(10 / 18, abs=1e-6)),
+        ("trap", pytest.approx(3 / 18, abs=1e-6)),
+        ("ambush", pytest.approx(2 / 18, abs=1e-6)),
+    ]
+    assert [s["source"] for s in f["sources"][3:]] == ["patrol", "event", "other"]  # ties: list order
+    assert sum(s["per_game"] for s in f["sources"]) == pytest.approx(9.0)
+    assert wounds_text(f) == (
+        "Guards 56%, traps 17%, Ambushers 11%, Patrols 6% (0.5 Patrols a game), room events 6%, "
+        "other sources 6% of 9.0 damage a game"
+    )
+    unhurt = cell_figures([_record(LOG[:6] + LOG[8:])])["wounds"]  # hero_0's two blows taken out
+    assert unhurt["damage_per_game"] == 0 and wounds_text(unhurt) == "the heroes took no damage"
 
 
 def test_deciding_checks_rank_luck_on_a_check_not_exposure():

@@ -52,6 +52,10 @@ def test_the_report_gives_both_rates_truncation_and_hero_deaths(tmp_path):
         assert cell["ends"]["truncated"]["count"] == sum(r["outcome"] == "truncated" for r in records)
         deaths = sum(h["died"] for r in records for h in r["heroes"])
         assert cell["hero_deaths_per_game"] == pytest.approx(deaths / len(records))
+        for r in records:  # every blow a hero took has a source
+            assert sum(r["wounds"].values()) == sum(h["damage"] for h in r["heroes"])
+        damage = sum(h["damage"] for r in records for h in r["heroes"])
+        assert cell["wounds"]["damage_per_game"] == pytest.approx(damage / len(records), abs=1e-6)
         assert "win" not in cell
     assert set(rep["comparisons"][0]["completed_with_goals"]) >= {"base", "variant", "difference_ci"}
     md = (tmp_path / "report.md").read_text()
@@ -60,6 +64,7 @@ def test_the_report_gives_both_rates_truncation_and_hero_deaths(tmp_path):
         assert f"| {column} |" in header
     assert "| hero deaths / game |" in header
     assert "## Win rates: completed, and completed with goals" in md
+    assert "What hurts the heroes: each source's share of the damage" in md
     assert "| base: with goals | variant: with goals |" in md
 
 
