@@ -36,6 +36,7 @@ from dungeon_env.engine import (
 )
 from dungeon_env.engine import spells as spell_rules
 from dungeon_env.engine.actions import DISARM_N, END, MOVE_ACTIONS, SPEND_0
+from dungeon_env.engine.state import How
 from tests.builders import ARENA, add_monster, arena_variant, enter_phase, events, give_item, place, rolls
 
 PLAIN = ["corvin", "ysolde", "hob"]
@@ -520,6 +521,29 @@ def test_a_patrol_max_of_zero_still_rolls_the_die():
     assert rolls(g, "patrol")[-1]["result"] == "none" and rolls(g, "patrol")[-1]["dice"] == [1]
 
 
+def test_a_patrol_board_max_pauses_the_patrol_rolls_while_that_many_patrol_monsters_are_on_the_board():
+    """``rules.patrol_board_max=2`` on flooded_cellar (a Patrol of two goblin scouts): a Patrol
+    appears on a 1; while its two monsters live there is no roll at all; once one is slain the rolls
+    come back. With the rules as written (0) every Turn Start rolls."""
+    appeared = []
+    for var in (None, v("rules.patrol_board_max=2")):
+        g = game(var, adventure="flooded_cellar")
+        for _ in range(2):
+            g.dice.force(1)
+            _patrol(g)
+        appeared.append([r["result"] for r in rolls(g, "patrol")])
+        if var is not None:
+            assert encounters.patrol_monsters_on_board(g) == 2
+            scout = next(
+                u for u in range(g.state.n_heroes, len(g.state.unit_how)) if g.state.unit_how[u] == How.PATROL
+            )
+            units.slay_monster(g, scout, ["hero_0"])
+            g.dice.force(1)
+            _patrol(g)
+            appeared.append([r["result"] for r in rolls(g, "patrol")])
+    assert appeared == [["appears", "appears"], ["appears"], ["appears", "appears"]]
+
+
 # ------------------------------------------------------------------------------------------ other rules
 
 
@@ -631,6 +655,7 @@ def test_every_rules_key_is_exercised_by_a_test():
         "rules.evade_cost",
         "rules.max_items",
         "rules.max_spells",
+        "rules.patrol_board_max",
     }
     assert tested == set(RULE_KEYS)
 

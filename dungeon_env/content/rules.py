@@ -29,6 +29,7 @@ class Rules:
     surprise_max: int = 2
     ambush_ready_min: int = 6
     patrol_max: int = 1
+    patrol_board_max: int = 0
     deaths_door_max: int = 3
     door_alert_max: int = 2
     door_open_min: int = 5
@@ -71,6 +72,11 @@ RULE_KEYS: dict[str, tuple[int, int, str]] = {
     "rules.surprise_max": (0, 6, "a hero is surprised on a Surprise total of at most this (R-SURP-02)"),
     "rules.ambush_ready_min": (1, 7, "facing Ambushers, a hero is ready only on at least this (R-SURP-11)"),
     "rules.patrol_max": (0, 6, "a Patrol appears on a Patrol roll of at most this (R-MON-04)"),
+    "rules.patrol_board_max": (
+        0,
+        30,
+        "no Patrol rolls while this many Patrol monsters are on the board (0: no limit, the rules; A-06)",
+    ),
     "rules.deaths_door_max": (0, 6, "a hero at Death's Door dies on a total of at most this (R-DMG-06)"),
     "rules.door_alert_max": (0, 6, "Open Doors: failed and alerted on a total of at most this"),
     "rules.door_open_min": (1, 7, "Open Doors: opened on a total of at least this"),

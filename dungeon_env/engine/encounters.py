@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from dungeon_env.engine.actions import Phase
 from dungeon_env.engine.board import free
 from dungeon_env.engine.casting import fail_spell, is_casting
-from dungeon_env.engine.state import How
+from dungeon_env.engine.state import ACTIVE, How
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_monster
 
@@ -90,16 +92,29 @@ def patrols_relevant(g: Context) -> bool:
     return not bool(g.state.revealed[g.tables.patrol_rooms].all())
 
 
+def patrol_monsters_on_board(g: Context) -> int:
+    """The Patrol monsters still fighting (for ``rules.patrol_board_max``)."""
+    s = g.state
+    return int(np.count_nonzero((s.unit_how == How.PATROL) & (s.unit_status == ACTIVE)))
+
+
+def patrols_paused(g: Context) -> bool:
+    """The variant key ``rules.patrol_board_max`` (0 by the rules: never): no Patrol rolls while at
+    least that many Patrol monsters are on the board."""
+    top = g.rules.patrol_board_max
+    return top > 0 and patrol_monsters_on_board(g) >= top
+
+
 def roll_patrols(g: Context) -> None:
     """Turn Start: one d6 per corridor that held a hero at the previous Turn End; a 1 brings a
     fresh copy of the Patrol set into that corridor (R-MON-04..06, rulings A-05..A-07; a roll of at
-    most ``rules.patrol_max``)."""
+    most ``rules.patrol_max``; none while ``patrols_paused``)."""
     s, t = g.state, g.tables
     if s.turn == 1 or not t.adventure.patrol:
         return
     top = g.rules.patrol_max
     for area in s.patrol_corridors.nonzero()[0].tolist():
-        if not patrols_relevant(g):
+        if not patrols_relevant(g) or patrols_paused(g):
             return
         appears = g.check("patrol", "dm", "patrol", {}, lambda v: "appears" if v <= top else "none") <= top
         if appears:
