@@ -322,6 +322,8 @@ def compare(variant: list[dict], base: list[dict]) -> dict[str, Any]:
         "turns_difference": mean_diff(lambda r: r["turns"]),
         "light_left_difference": mean_diff(lambda r: r["light"]),
         "hero_deaths_difference": mean_diff(lambda r: sum(h["died"] for h in r["heroes"])),
+        "damage_difference": mean_diff(lambda r: sum(r["wounds"].values())),
+        "patrols_difference": mean_diff(lambda r: r["checks"].get("patrol:appears", 0)),
     }
 
 

@@ -184,12 +184,15 @@ def _comparison_table(report: dict) -> list[str]:
             _signed(c["turns_difference"], 1),
             _signed(c["light_left_difference"], 1),
             _signed(c["hero_deaths_difference"]),
+            _signed(c["damage_difference"], 1),
+            _signed(c["patrols_difference"]),
         ]
         for c in report["comparisons"]
     ]
     header = ["adventure", "party", "heroes : DM", "variant", "games", "base: with goals"]
     header += ["variant: with goals", "difference", "95% interval (paired)", "won only with variant"]
     header += ["won only with base", "Δ completed", "Δ turns", "Δ Light left", "Δ hero deaths"]
+    header += ["Δ damage taken", "Δ Patrols"]
     return _table(header, rows, "llll" + "r" * (len(header) - 4))
 
 

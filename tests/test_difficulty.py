@@ -317,6 +317,8 @@ def test_comparison_pairs_games_by_index():
     assert goals["difference"] == 0.0 and goals["difference_ci"][0] < 0 < goals["difference_ci"][1]
     assert c["completed"] == goals  # every completed game met its goals here
     assert c["turns_difference"] == pytest.approx(((9 - 12) + 0 + (12 - 9)) / 3)
+    hurt = compare([_record(_wounded_log(), i=0)], [_record(i=0)])  # 8 more damage, 1 more Patrol
+    assert (hurt["damage_difference"], hurt["patrols_difference"]) == (8.0, 1.0)
 
 
 def test_comparison_of_the_goals_rate_apart_from_the_completion_rate():
