@@ -197,16 +197,20 @@ def _line_of_sight(wall: np.ndarray, edge_door: np.ndarray, blockage: np.ndarray
 
 def sight_lines(v, h, vbit, hbit) -> tuple[np.ndarray, np.ndarray]:
     """``(static, bits)`` for every pair of squares ``[a, b]``, given the edge grids: blocked by a
-    wall edge, and the bits of the door edges the line crosses."""
+    wall edge, and the bits of the door edges the line crosses. A line is the same both ways (the
+    crossings order each pair's ends), so only the pairs ``a < b`` are traced and then mirrored."""
     n = WIDTH * HEIGHT
-    xs, ys = np.arange(n) % WIDTH, np.arange(n) // WIDTH
-    ax, ay = np.repeat(xs, n), np.repeat(ys, n)
-    bx, by = np.tile(xs, n), np.tile(ys, n)
-    static = np.zeros(n * n, bool)
-    doors = np.zeros(n * n, np.uint64)
+    a, b = (ends.astype(np.int32) for ends in np.triu_indices(n, 1))
+    ax, ay, bx, by = a % WIDTH, a // WIDTH, b % WIDTH, b // WIDTH
+    static = np.zeros(a.size, bool)
+    doors = np.zeros(a.size, np.uint64)
     _cross_vertical(ax, ay, bx, by, v, h, vbit, hbit, static, doors)
     _cross_horizontal(ax, ay, bx, by, h, hbit, static, doors)
-    return static.reshape(n, n), doors.reshape(n, n)
+    static_grid, doors_grid = np.zeros((n, n), bool), np.zeros((n, n), np.uint64)
+    static_grid[a, b], doors_grid[a, b] = static, doors
+    static_grid |= static_grid.T
+    doors_grid |= doors_grid.T
+    return static_grid, doors_grid
 
 
 def _cross_vertical(ax, ay, bx, by, v, h, vbit, hbit, static, doors) -> None:
