@@ -1,6 +1,7 @@
 """Copies, saves and loads, determinism across processes, and clear errors for bad input.
 
-- ``Game.copy()`` is independent of the original, and both go on identically with the same actions;
+- ``Game.copy()`` and ``copy.deepcopy`` (of a game or an env) are independent of the original, both
+  go on identically with the same actions, and share only the never-changing tables;
 - ``to_json``/``from_json`` and ``save``/``load`` round-trip exactly at many points of random games,
   and a loaded game continues with the identical events;
 - the same seed in two separate processes (different hash seeds) gives the identical event log;
@@ -9,6 +10,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import random
@@ -26,6 +28,7 @@ from dungeon_env.engine.game import SAVE_FORMAT
 
 ROOT = Path(__file__).resolve().parent.parent
 ADVENTURES = adventure_names()
+COPIES = {"copy": Game.copy, "deepcopy": copy.deepcopy}
 
 
 def _random_game(seed: int, adventure: str | None = None, heroes: int = 4, max_turns: int = 12) -> Game:
@@ -56,13 +59,14 @@ def _same(a: Game, b: Game) -> None:
 # ------------------------------------------------------------------------------------------ copy
 
 
+@pytest.mark.parametrize("how", COPIES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_copy_is_independent(seed):
+def test_copy_is_independent(seed, how):
     g = _random_game(seed)
     _play(g, random.Random(seed), 150)
     assert not g.over
     before = g.to_json()
-    clone = g.copy()
+    clone = COPIES[how](g)
     _same(g, clone)
     # changing the copy, by play and by hand, leaves the original untouched
     _play(clone, random.Random(99), 200)
@@ -75,11 +79,12 @@ def test_copy_is_independent(seed):
     assert g.to_json() == before
 
 
+@pytest.mark.parametrize("how", COPIES)
 @pytest.mark.parametrize("seed", [4, 5, 6])
-def test_copy_and_original_continue_identically(seed):
+def test_copy_and_original_continue_identically(seed, how):
     g = _random_game(seed)
     _play(g, random.Random(seed), 120)
-    clone = g.copy()
+    clone = COPIES[how](g)
     rng = random.Random(seed + 100)
     while not g.over:
         legal = g.legal_actions()
@@ -88,6 +93,26 @@ def test_copy_and_original_continue_identically(seed):
         g.apply(a)
         clone.apply(a)
     _same(g, clone)
+
+
+def test_a_deep_copy_of_an_env_shares_the_tables_and_nothing_that_changes():
+    """``copy.deepcopy`` of an env (as libraries and the training scripts make of opponents) shares
+    the adventure's tables and their cache, however full, as ``Game.copy`` does; all else is its own."""
+    import dungeon_env
+
+    env = dungeon_env.env(adventure="goblin_warrens")
+    env.reset(seed=3)
+    g = env.unwrapped.game
+    g.tables.cache["test.filled"] = list(range(100_000))  # a cache grown by earlier games
+    twin = copy.deepcopy(env)
+    t = twin.unwrapped.game
+    assert t.tables is g.tables and t.vis_cache is g.vis_cache is g.tables.cache
+    assert t.state is not g.state and t.dice is not g.dice and t.state.equals(g.state)
+    before = g.to_json()
+    while not t.over and len(t.events) < len(g.events) + 40:
+        t.apply(t.legal_actions()[-1])
+    assert g.to_json() == before
+    del g.tables.cache["test.filled"]
 
 
 def test_copy_in_the_middle_of_a_fight_keeps_the_fight():

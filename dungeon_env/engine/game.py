@@ -9,6 +9,7 @@ print(game.outcome, game.events[-1])
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import numbers
@@ -425,6 +426,18 @@ class Game:
         return square(x, y)
 
     # ----- copies and saves -----
+    def __deepcopy__(self, memo: dict) -> Game:
+        """``copy.deepcopy`` of a game (or of an env or agent holding one): independent like
+        ``copy``, and likewise sharing the never-changing tables and their look-up cache, which
+        after some games in a process hold megabytes of memoised paths."""
+        memo[id(self.tables)] = self.tables
+        memo[id(self.vis_cache)] = self.vis_cache
+        clone = Game.__new__(Game)
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            clone.__dict__[name] = copy.deepcopy(value, memo)
+        return clone
+
     def copy(self) -> Game:
         """An independent game at the same decision (shares only the never-changing tables)."""
         clone = Game.__new__(Game)

@@ -47,6 +47,11 @@ class Tables:
     obstacle: tuple[bool, ...]  # [sq]: furniture or a blockage
     cache: dict = field(default_factory=dict)  # derived look-ups filled lazily (visible areas)
 
+    def __deepcopy__(self, memo: dict) -> Tables:
+        """Tables never change (their cache only memoises): a deep copy shares them."""
+        memo[id(self.cache)] = self.cache
+        return self
+
     @property
     def n_squares(self) -> int:
         return self.area.shape[0]
