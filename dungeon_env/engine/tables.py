@@ -283,15 +283,16 @@ def passages(tables: Tables) -> list[list[tuple[int, int]]]:
     """For each square, the ``(neighbour, door or -1)`` steps with no wall and no blockage."""
     cached = tables.cache.get("passages")
     if cached is None:
+        blockage = tables.blockage.tolist()
         cached = [
             [
-                (int(tables.neighbor[s, d]), int(tables.edge_door[s, d]))
-                for d in range(4)
-                if tables.neighbor[s, d] >= 0
-                and not tables.wall[s, d]
-                and not tables.blockage[tables.neighbor[s, d]]
+                (to, door)
+                for to, walled, door in zip(*square, strict=True)
+                if to >= 0 and not walled and not blockage[to]
             ]
-            for s in range(tables.n_squares)
+            for square in zip(
+                tables.neighbor.tolist(), tables.wall.tolist(), tables.edge_door.tolist(), strict=True
+            )
         ]
         tables.cache["passages"] = cached
     return cached
