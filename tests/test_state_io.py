@@ -1,7 +1,8 @@
 """Copies, saves and loads, determinism across processes, and clear errors for bad input.
 
 - ``Game.copy()`` and ``copy.deepcopy`` (of a game or an env) are independent of the original, both
-  go on identically with the same actions, and share only the never-changing tables;
+  go on identically with the same actions, and share only the never-changing tables; a pickled game
+  leaves a bundled adventure's tables behind and plays on identically;
 - ``to_json``/``from_json`` and ``save``/``load`` round-trip exactly at many points of random games,
   and a loaded game continues with the identical events;
 - the same seed in two separate processes (different hash seeds) gives the identical event log;
@@ -13,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -113,6 +115,34 @@ def test_a_deep_copy_of_an_env_shares_the_tables_and_nothing_that_changes():
         t.apply(t.legal_actions()[-1])
     assert g.to_json() == before
     del g.tables.cache["test.filled"]
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_a_pickled_game_leaves_the_bundled_tables_behind_and_plays_on_identically(seed):
+    g = _random_game(seed)
+    _play(g, random.Random(seed), 150)
+    data = pickle.dumps(g)
+    assert len(data) < 200_000  # the tables alone are some 4 MB
+    back = pickle.loads(data)
+    assert back.tables is g.tables and back.vis_cache is g.tables.cache
+    _same(g, back)
+    rng = random.Random(seed + 100)
+    while not g.over:
+        a = g.legal_actions()[rng.randrange(len(g.legal_actions()))]
+        g.apply(a)
+        back.apply(a)
+    _same(g, back)
+
+
+def test_a_pickled_game_of_an_adventure_file_keeps_its_tables(tmp_path):
+    """A file may differ in the process that loads the pickle: its tables travel with the game."""
+    path = tmp_path / "flooded_cellar.toml"
+    path.write_text((ROOT / "dungeon_env" / "content" / "adventures" / "flooded_cellar.toml").read_text())
+    g = Game.new(adventure=str(path), heroes=3, seed=2, max_turns=6)
+    _play(g, random.Random(2), 60)
+    back = pickle.loads(pickle.dumps(g))
+    assert back.tables is not g.tables and np.array_equal(back.tables.los_doors, g.tables.los_doors)
+    _same(g, back)
 
 
 def test_copy_in_the_middle_of_a_fight_keeps_the_fight():

@@ -9,6 +9,7 @@ rolls are scripted with ``dice.force``.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from pathlib import Path
 
@@ -788,6 +789,9 @@ def test_copy_json_and_save_keep_the_variant(tmp_path):
     loaded = Game.load(tmp_path / "g.json")
     assert loaded.variant == var and loaded.events == g.events
     assert loaded.monsters[loaded.monster_index["goblin"]].fight == 5
+    pickled = pickle.loads(pickle.dumps(g))
+    assert pickled.variant == var and pickled.rules.light_start == 12 and pickled.state.equals(g.state)
+    assert pickled.tables.adventure == g.tables.adventure and pickled.tables.los_static is g.tables.los_static
 
 
 def test_a_save_from_before_variants_loads_with_the_base_rules():

@@ -426,6 +426,20 @@ class Game:
         return square(x, y)
 
     # ----- copies and saves -----
+    def __getstate__(self) -> dict:
+        """What pickling keeps: all but the tables of a bundled adventure, which the loading process
+        builds (or has) itself; a game of an adventure file, or with tables of its own, keeps them."""
+        state = self.__dict__.copy()
+        if _bundled_tables(self):
+            del state["tables"], state["vis_cache"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if "tables" not in state:
+            self.tables = _tables(self.adventure_ref, self.variant.content().difficulty)
+            self.vis_cache = self.tables.cache
+
     def __deepcopy__(self, memo: dict) -> Game:
         """``copy.deepcopy`` of a game (or of an env or agent holding one): independent like
         ``copy``, and likewise sharing the never-changing tables and their look-up cache, which
@@ -549,6 +563,14 @@ def _tables(adventure: str, difficulty: dict[str, int]) -> Tables:
         adv = dataclasses.replace(tables.adventure, difficulty=difficulty[tables.adventure.id])
         tables = dataclasses.replace(tables, adventure=adv)
     return tables
+
+
+def _bundled_tables(game: Game) -> bool:
+    """Whether ``game.tables`` are the process's tables of a bundled adventure (a variant may relabel
+    its difficulty): the same geometry any process builds from the adventure's id."""
+    if game.adventure_ref not in adventure_names():
+        return False
+    return game.tables.los_static is tables_for(game.adventure_ref).los_static
 
 
 def _phase_name(phase) -> str:
