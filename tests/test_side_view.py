@@ -365,3 +365,33 @@ def test_a_view_of_a_game_with_every_monster_in_sight_keeps_them_all():
     assert isinstance(v.state, State) and v.decision == g.decision
     if g.decision and g.decision[0] == Decision.CHOOSE_TARGET:
         assert sv.target_candidates(v) is not None
+
+
+def test_the_board_as_heroes_know_it_traces_no_sight_line_until_one_is_read(monkeypatch):
+    """The search scores its views by the way out (``rewards.exit_distances``), which builds the
+    heroes' tables of a view for their paths alone: no sight line is traced for them until one is
+    read, and then the rows read are those of the view's own line of sight."""
+    from dungeon_env.rewards import exit_distances
+
+    g = Game.new(adventure=KEEP, heroes=3, seed=4)
+    scripted_play(g, 40)
+    view = heroes_view(g)
+    scripted_play(view, 30, seed=1)  # the view plays on: a board of its own to know
+    sq = int(view.state.unit_pos[0])
+    seen_in_view = view.tables.los_static[sq], view.tables.los_doors[sq] != 0
+    traced = []
+    real_param = sv._los_param
+
+    def los_param(t):
+        if "sideview.los" not in t.cache:
+            traced.append(t)  # a table of sight lines traced for a board
+        return real_param(t)
+
+    monkeypatch.setattr(sv, "_los_param", los_param)
+    tables = sv.heroes_tables(view)
+    assert tables is not view.tables
+    exit_distances(view)
+    assert traced == []
+    assert np.array_equal(tables.los_static[sq], seen_in_view[0])
+    assert np.array_equal(tables.los_doors[sq] != 0, seen_in_view[1])
+    assert traced == [view.tables]  # traced once, when first read

@@ -486,20 +486,30 @@ def _los_param(t: Tables):
 
 def _view_los(t: Tables, doors, blockage, wall, edge_door):
     """The view's ``los_static`` and ``los_doors``: unknown doors and known blockages block, unknown
-    blockages do not, known doors carry their view bit."""
+    blockages do not, known doors carry their view bit. Nothing is computed until a row is read
+    (tables built for their paths alone, as ``rewards.exit_distances`` builds them for the search's
+    views, never pay for a sight line)."""
+    rows = _LosRows(lambda: _los_rows(t, doors, blockage, wall, edge_door), t.n_squares)
+    return rows.static, rows.doors
+
+
+def _los_rows(t: Tables, doors, blockage, wall, edge_door):
+    """``row(a) -> (static, doors)`` of the view's line of sight from square ``a``."""
     param = _los_param(t)
     if param is None:  # too many doors and blockages for the bit table: compute it all (slow)
-        return _line_of_sight(wall, edge_door, blockage)
-    static, bits, blocks = param
+        static_all, doors_all = _line_of_sight(wall, edge_door, blockage)
+        return lambda a: (static_all[a], doors_all[a])
+    static_param, bits_param, blocks = param
     known = np.zeros(t.n_doors, bool)
     known[doors] = True
-    hide = 0
+    hide_bits = 0
     for i in range(t.n_doors):
         if not known[i]:
-            hide |= 1 << i
+            hide_bits |= 1 << i
     for j, q in enumerate(blocks):
         if blockage[q]:
-            hide |= 1 << (t.n_doors + j)
+            hide_bits |= 1 << (t.n_doors + j)
+    hide = np.uint64(hide_bits)
     # view door bits from the real ones, 8 real bits at a time through a look-up table
     view_bit = {int(i): k for k, i in enumerate(doors)}
     patterns = np.arange(256, dtype=np.uint64)
@@ -510,16 +520,25 @@ def _view_los(t: Tables, doors, blockage, wall, edge_door):
             if start + k in view_bit:
                 lut |= ((patterns >> np.uint64(k)) & np.uint64(1)) << np.uint64(view_bit[start + k])
         luts.append((np.uint64(start), lut))
-    rows = _LosRows(static, bits, np.uint64(hide), luts)
-    return rows.static, rows.doors
+    byte = np.uint64(255)
+
+    def row(a: int) -> tuple[np.ndarray, np.ndarray]:
+        bits = bits_param[a]
+        static = static_param[a] | ((bits & hide) != 0)
+        view_doors = np.zeros(bits.shape, np.uint64)
+        for start, lut in luts:
+            view_doors |= lut[((bits >> start) & byte).astype(np.intp)]
+        return static, view_doors
+
+    return row
 
 
 class _LosRows:
-    """The view's line of sight, computed one source square (row) at a time, when first read."""
+    """The view's line of sight, computed one source square (row) at a time, when first read;
+    ``setup()`` gives the row function, made at the first read."""
 
-    def __init__(self, static, bits, hide, luts) -> None:
-        self._static, self._bits, self._hide, self._luts = static, bits, hide, luts
-        n = static.shape[0]
+    def __init__(self, setup, n: int) -> None:
+        self._setup, self._row_of = setup, None
         self._rows: list = [None] * n
         self.static = _LazyTable(self, 0, (n, n), np.dtype(bool))
         self.doors = _LazyTable(self, 1, (n, n), np.dtype(np.uint64))
@@ -527,13 +546,9 @@ class _LosRows:
     def row(self, a: int) -> tuple[np.ndarray, np.ndarray]:
         row = self._rows[a]
         if row is None:
-            bits = self._bits[a]
-            static = self._static[a] | ((bits & self._hide) != 0)
-            doors = np.zeros(bits.shape, np.uint64)
-            byte = np.uint64(255)
-            for start, lut in self._luts:
-                doors |= lut[((bits >> start) & byte).astype(np.intp)]
-            row = self._rows[a] = (static, doors)
+            if self._row_of is None:
+                self._row_of, self._setup = self._setup(), None
+            row = self._rows[a] = self._row_of(a)
         return row
 
 
