@@ -287,10 +287,10 @@ def passages(tables: Tables) -> list[list[tuple[int, int]]]:
         cached = [
             [
                 (to, door)
-                for to, walled, door in zip(*square, strict=True)
+                for to, walled, door in zip(*sides_of_square, strict=True)
                 if to >= 0 and not walled and not blockage[to]
             ]
-            for square in zip(
+            for sides_of_square in zip(
                 tables.neighbor.tolist(), tables.wall.tolist(), tables.edge_door.tolist(), strict=True
             )
         ]
