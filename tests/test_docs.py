@@ -103,3 +103,14 @@ def test_readme_rl_library_snippets_run_or_compile():
     assert len(runnable) == 2  # the parallel view and SuperSuit
     for block in runnable:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+
+
+def test_every_relative_link_of_the_readme_and_docs_leads_to_a_file_and_heading():
+    """README.md and docs/*.md: a link or image to a file in the repository finds it, and a
+    ``#anchor`` names a heading there (the measurement write-ups moved to docs/ and link back)."""
+    from tests.markdown_links import broken_links
+
+    pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+    assert len(pages) > 10
+    broken = {str(p.relative_to(ROOT)): links for p in pages if (links := broken_links(p))}
+    assert not broken, f"links that lead nowhere: {broken}"
