@@ -1,5 +1,7 @@
 """Random play: thousands of complete adventures with random legal decisions, checking the game's
-invariants after every single decision and the event-log contract (../shared/DESIGN.md) of every game.
+invariants after every single decision and the event-log contract (../shared/DESIGN.md) of every game;
+and whole adventures of purposeful play (the scripted agents, now and then a random action), which
+reach what random play rarely does.
 
 Invariants checked after every decision:
 - figures: every figure on the board (ACTIVE unit or CORPSE) is on its own square, ``state.occupant``
@@ -425,3 +427,51 @@ def test_random_campaigns_keep_every_invariant():
             assert len(campaign.available()) < sum(h in campaign.dead for h in campaign.heroes)
         outcomes.add(campaign.outcome)
     assert "lost" in outcomes  # the campaign rules were really exercised
+
+
+DEEP_GAMES = 20  # per adventure: whole adventures, to the turn cap of the rules (100)
+DEEP_DEVIATION = (0.0, 0.05, 0.3)  # how often a side plays a random legal action instead
+
+
+@pytest.mark.slow  # about 4-5 s per adventure on one core
+@pytest.mark.parametrize("adventure", ADVENTURES)
+def test_purposeful_play_to_the_end_keeps_every_invariant(adventure):
+    """Random play rarely gets far into an adventure (its games above are capped at 12 turns): here
+    the scripted heroes and DM play whole adventures of 3-5 heroes, each side now and then taking a
+    random legal action instead, so the deep states (bosses, quest items, exits, corpses dragged,
+    the last hero alone) pass the same checks after every decision, and every log the contract's."""
+    from agents.scripted_dm import ScriptedDM
+    from agents.scripted_heroes import ScriptedHeroes
+
+    seen: dict[str, int] = {}
+    longest = 0
+    for k in range(DEEP_GAMES):
+        seed = 7_000_000 + 100 * ADVENTURES.index(adventure) + k
+        rng = random.Random(seed)
+        heroes = rng.sample(ROSTER, 3 + k % 3)
+        deviate = {"heroes": rng.choice(DEEP_DEVIATION), "dm": rng.choice(DEEP_DEVIATION)}
+        g = Game.new(adventure=adventure, heroes=heroes, seed=seed)
+        sides = {"heroes": ScriptedHeroes(game=g, seed=seed), "dm": ScriptedDM(game=g, seed=seed)}
+        checker = Checker(g)
+        for decisions in range(MAX_DECISIONS):  # noqa: B007
+            if g.over:
+                break
+            side = "dm" if g.agent == "dm" else "heroes"
+            if rng.random() < deviate[side]:
+                legal = g.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = sides[side].choose(g)
+            if rng.randrange(CHECK_ALL_LEGAL_EVERY) == 0:
+                checker.all_legal_apply()
+            g.apply(action)
+            checker.check()
+        assert g.over, f"{adventure} seed {seed} did not end within {MAX_DECISIONS} decisions"
+        check_log(g, adventure, seed, len(heroes))
+        seen[g.outcome] = seen.get(g.outcome, 0) + 1
+        longest = max(longest, g.state.turn)
+        for e in g.events:
+            seen[e["type"]] = seen.get(e["type"], 0) + 1
+    # whole adventures were played: long games, heroes and monsters dead, heroes out in some
+    assert longest >= 30 and seen.get("slain", 0) > 0 and seen.get("death", 0) > 0, seen
+    assert sum(seen.get(k, 0) for k in ("completed", "failed", "truncated")) == DEEP_GAMES
