@@ -395,3 +395,22 @@ def test_the_board_as_heroes_know_it_traces_no_sight_line_until_one_is_read(monk
     assert np.array_equal(tables.los_static[sq], seen_in_view[0])
     assert np.array_equal(tables.los_doors[sq] != 0, seen_in_view[1])
     assert traced == [view.tables]  # traced once, when first read
+
+
+@pytest.mark.parametrize("adventure", adventure_names())
+def test_the_heroes_board_steps_are_those_of_its_own_walls_and_doors(adventure):
+    """``heroes_tables(g).sides`` (every square's step and door in each direction, which movement
+    and paths read) is built from the real board's by redoing the squares with a door edge: it is
+    what a whole build from the heroes' walls and doors gives, as doors become known and open."""
+    from dungeon_env.engine.tables import _sides
+
+    g = Game.new(adventure=adventure, heroes=3, seed=11)
+    checked, unknown_doors = set(), 0
+    for _ in range(12):
+        tables = sv.heroes_tables(g)
+        if id(tables) not in checked:
+            checked.add(id(tables))
+            assert tables.sides == _sides(tables.neighbor, tables.wall, tables.edge_door)
+            unknown_doors += tables.sides != g.tables.sides  # an unknown door is a wall to the heroes
+        scripted_play(g, 40)
+    assert len(checked) >= 3 and unknown_doors >= 1  # the board as heroes know it changed along the way

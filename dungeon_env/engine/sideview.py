@@ -84,7 +84,6 @@ from dungeon_env.engine.tables import (
     _edge_grids,
     _line_of_sight,
     _patrol_rooms,
-    _sides,
     memoised,
     sight_lines,
     square,
@@ -329,6 +328,9 @@ def _static(t: Tables) -> dict:
             "slay_guards": np.array([gd.at in slay_at for gd in adv.guards], bool),
             "objectives": _public_objectives(adv, names),
             "area": t.area.tolist(),
+            # the squares with a door on one of their edges: where the heroes' walls and door
+            # indices can differ from the real board's
+            "door_edge_squares": np.flatnonzero((t.edge_door >= 0).any(axis=1)).tolist(),
         }
         t.cache["sideview.static"] = cached
     return cached
@@ -446,10 +448,25 @@ def _build_tables(t: Tables, revealed, doors, traps, guards, events, static) -> 
         is_corridor=t.is_corridor,
         patrol_rooms=np.array(_patrol_rooms(view_adv, t.board, t.area, door_squares), np.int16),
         door_squares=door_squares,
-        sides=_sides(t.neighbor, wall, edge_door),
+        sides=_view_sides(t, wall, edge_door, static["door_edge_squares"]),
         obstacle=tuple((furniture | blockage).tolist()),
     )
     return _HeroTables(tables, doors, traps, guards, events, event_map)
+
+
+def _view_sides(t: Tables, wall: np.ndarray, edge_door: np.ndarray, door_edge_squares: list[int]) -> tuple:
+    """``tables.sides`` of the heroes' board (``_sides(t.neighbor, wall, edge_door)``), from the real
+    board's: the two differ only on the squares with a door edge, which are built again (a whole
+    build was most of the time of a view's tables)."""
+    sides = list(t.sides)
+    neighbor = t.neighbor
+    for q in door_edge_squares:
+        walls, doors = wall[q].tolist(), edge_door[q].tolist()
+        sides[q] = tuple(
+            (-1 if walled else to, door)
+            for to, walled, door in zip(neighbor[q].tolist(), walls, doors, strict=True)
+        )
+    return tuple(sides)
 
 
 # ------------------------------------------------------------------------------ line of sight
