@@ -400,9 +400,11 @@ def test_the_board_as_heroes_know_it_traces_no_sight_line_until_one_is_read(monk
 @pytest.mark.parametrize("adventure", adventure_names())
 def test_the_heroes_board_steps_are_those_of_its_own_walls_and_doors(adventure):
     """``heroes_tables(g).sides`` (every square's step and door in each direction, which movement
-    and paths read) is built from the real board's by redoing the squares with a door edge: it is
-    what a whole build from the heroes' walls and doors gives, as doors become known and open."""
-    from dungeon_env.engine.tables import _sides
+    and paths read) and its ``passages`` (the steps not into a blockage, which the scripted heroes'
+    paths read) are built from the real board's by redoing the squares with a door edge or next to a
+    blockage: they are what a whole build from the heroes' walls, doors and blockages gives, as
+    doors become known and open."""
+    from dungeon_env.engine.tables import _sides, passages
 
     g = Game.new(adventure=adventure, heroes=3, seed=11)
     checked, unknown_doors = set(), 0
@@ -411,6 +413,7 @@ def test_the_heroes_board_steps_are_those_of_its_own_walls_and_doors(adventure):
         if id(tables) not in checked:
             checked.add(id(tables))
             assert tables.sides == _sides(tables.neighbor, tables.wall, tables.edge_door)
+            assert passages(tables) == passages(dataclasses.replace(tables, cache={}))
             unknown_doors += tables.sides != g.tables.sides  # an unknown door is a wall to the heroes
         scripted_play(g, 40)
     assert len(checked) >= 3 and unknown_doors >= 1  # the board as heroes know it changed along the way

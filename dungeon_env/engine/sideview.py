@@ -85,6 +85,7 @@ from dungeon_env.engine.tables import (
     _line_of_sight,
     _patrol_rooms,
     memoised,
+    passages,
     sight_lines,
     square,
     xy,
@@ -331,6 +332,11 @@ def _static(t: Tables) -> dict:
             # the squares with a door on one of their edges: where the heroes' walls and door
             # indices can differ from the real board's
             "door_edge_squares": np.flatnonzero((t.edge_door >= 0).any(axis=1)).tolist(),
+            # the squares next to a blockage: where the heroes' passages can differ (a blockage
+            # they have not seen is not one to them)
+            "next_to_blockage": sorted(
+                {r for q in np.flatnonzero(t.blockage).tolist() for r, _ in t.sides[q] if r >= 0}
+            ),
         }
         t.cache["sideview.static"] = cached
     return cached
@@ -451,6 +457,7 @@ def _build_tables(t: Tables, revealed, doors, traps, guards, events, static) -> 
         sides=_view_sides(t, wall, edge_door, static["door_edge_squares"]),
         obstacle=tuple((furniture | blockage).tolist()),
     )
+    tables.cache["passages"] = _view_passages(t, tables, static)
     return _HeroTables(tables, doors, traps, guards, events, event_map)
 
 
@@ -467,6 +474,17 @@ def _view_sides(t: Tables, wall: np.ndarray, edge_door: np.ndarray, door_edge_sq
             for to, walled, door in zip(neighbor[q].tolist(), walls, doors, strict=True)
         )
     return tuple(sides)
+
+
+def _view_passages(t: Tables, view: Tables, static: dict) -> list:
+    """``tables.passages`` of the heroes' board ``view``, from the real board's: they differ only on
+    the squares with a door edge (walls, door indices) and those next to a blockage (the heroes'
+    blockages are the real ones they have seen), which are built again."""
+    out = list(passages(t))
+    blockage = view.blockage
+    for q in {*static["door_edge_squares"], *static["next_to_blockage"]}:
+        out[q] = [(to, door) for to, door in view.sides[q] if to >= 0 and not blockage[to]]
+    return out
 
 
 # ------------------------------------------------------------------------------ line of sight
