@@ -85,7 +85,9 @@ from dungeon_env.engine.tables import (
     _line_of_sight,
     _patrol_rooms,
     memoised,
+    passage_row,
     passages,
+    side_row,
     sight_lines,
     square,
     xy,
@@ -466,13 +468,8 @@ def _view_sides(t: Tables, wall: np.ndarray, edge_door: np.ndarray, door_edge_sq
     board's: the two differ only on the squares with a door edge, which are built again (a whole
     build was most of the time of a view's tables)."""
     sides = list(t.sides)
-    neighbor = t.neighbor
     for q in door_edge_squares:
-        walls, doors = wall[q].tolist(), edge_door[q].tolist()
-        sides[q] = tuple(
-            (-1 if walled else to, door)
-            for to, walled, door in zip(neighbor[q].tolist(), walls, doors, strict=True)
-        )
+        sides[q] = side_row(t.neighbor[q].tolist(), wall[q].tolist(), edge_door[q].tolist())
     return tuple(sides)
 
 
@@ -481,9 +478,9 @@ def _view_passages(t: Tables, view: Tables, static: dict) -> list:
     the squares with a door edge (walls, door indices) and those next to a blockage (the heroes'
     blockages are the real ones they have seen), which are built again."""
     out = list(passages(t))
-    blockage = view.blockage
+    blockage = view.blockage.tolist()
     for q in {*static["door_edge_squares"], *static["next_to_blockage"]}:
-        out[q] = [(to, door) for to, door in view.sides[q] if to >= 0 and not blockage[to]]
+        out[q] = passage_row(view.sides[q], blockage)
     return out
 
 

@@ -163,8 +163,21 @@ def _patrol_rooms(adv: Adventure, board: Board, area: np.ndarray, door_squares) 
 def _sides(neighbor: np.ndarray, wall: np.ndarray, edge_door: np.ndarray) -> tuple:
     """``[sq][d]``: ``(neighbour, door)`` one step in direction ``d`` (N/E/S/W); the neighbour is -1
     off the board or through a wall, the door is -1 where there is none."""
-    reach = np.where(wall, -1, neighbor).tolist()
-    return tuple(tuple(zip(r, e, strict=True)) for r, e in zip(reach, edge_door.tolist(), strict=True))
+    return tuple(
+        side_row(*rows) for rows in zip(neighbor.tolist(), wall.tolist(), edge_door.tolist(), strict=True)
+    )
+
+
+def side_row(neighbors: list[int], walls: list[bool], doors: list[int]) -> tuple:
+    """One square's row of ``Tables.sides`` from its rows of ``neighbor``, ``wall`` and ``edge_door``."""
+    return tuple(
+        (-1 if walled else to, door) for to, walled, door in zip(neighbors, walls, doors, strict=True)
+    )
+
+
+def passage_row(sides_row: tuple, blockage) -> list[tuple[int, int]]:
+    """One square's ``passages``: its steps (a row of ``Tables.sides``) onto no blockage."""
+    return [(to, door) for to, door in sides_row if to >= 0 and not blockage[to]]
 
 
 def _edge_grids(wall: np.ndarray, edge_door: np.ndarray, blockage: np.ndarray):
@@ -284,16 +297,7 @@ def passages(tables: Tables) -> list[list[tuple[int, int]]]:
     cached = tables.cache.get("passages")
     if cached is None:
         blockage = tables.blockage.tolist()
-        cached = [
-            [
-                (to, door)
-                for to, walled, door in zip(*sides_of_square, strict=True)
-                if to >= 0 and not walled and not blockage[to]
-            ]
-            for sides_of_square in zip(
-                tables.neighbor.tolist(), tables.wall.tolist(), tables.edge_door.tolist(), strict=True
-            )
-        ]
+        cached = [passage_row(row, blockage) for row in tables.sides]
         tables.cache["passages"] = cached
     return cached
 
