@@ -35,13 +35,17 @@ The action played is the root's most visited (ties: the best mean, then the lowe
 single legal action is taken at once. With a small budget the prior keeps the search on its rollout
 policy's choice unless another proves better. Given a ``seed`` and no ``seconds`` limit it is
 deterministic; with ``seconds`` the number of iterations depends on the machine's speed.
-``last_stats`` holds the last search's iterations, seconds, and each root action's visits and mean.
+``last_stats`` holds the last search's iterations, seconds, each root action's visits and mean, and
+the prior's choice at the root (``prior``: the rollout policy's choice there, the most frequent over
+the iterations' determinisations), so that a caller can tell where the search left its prior
+(``scripts/search_departures.py`` counts those decisions over whole games).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from pathlib import Path
 
 from agents._common import active_monsters
@@ -115,6 +119,7 @@ class SearchAgent(GameAgent):
         self.policy = policy
         self._trained: dict = {}  # rollout="trained": searching side -> each side's PolicyAgent
         self.last_stats: dict = {}
+        self._prior_votes: Counter = Counter()  # the prior's choice at the root, per iteration
 
     def choose(self, game: Game) -> int:
         legal = game.legal_actions()
@@ -124,6 +129,7 @@ class SearchAgent(GameAgent):
         if view_side(game) != (DM if side == "dm" else HEROES):
             game = dm_view(game) if side == "dm" else heroes_view(game)
         root = Node()
+        self._prior_votes = Counter()
         start = time.perf_counter()
         done = 0
         while done < self.rollouts:
@@ -137,6 +143,7 @@ class SearchAgent(GameAgent):
             "seconds": time.perf_counter() - start,
             "visits": {a: n.visits for a, n in sorted(root.children.items())},
             "means": {a: n.mean for a, n in sorted(root.children.items())},
+            "prior": min(self._prior_votes, key=lambda a: (-self._prior_votes[a], a)),
         }
         return best
 
@@ -160,7 +167,10 @@ class SearchAgent(GameAgent):
                 g.apply(legal[0])
                 steps += 1
                 continue
-            action = self.select(node, legal, policy.choose(g))
+            suggested = policy.choose(g)
+            if node is root:
+                self._prior_votes[suggested] += 1
+            action = self.select(node, legal, suggested)
             g.apply(action)
             steps += 1
             if action not in node.children:

@@ -3,6 +3,9 @@ its budget, and plays better than random."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 import agents.search
@@ -191,3 +194,60 @@ def test_a_checkpoint_without_trained_rollouts_or_missing_is_refused(tmp_path):
         SearchAgent(policy=str(V0_HEROES))
     with pytest.raises(FileNotFoundError, match="no checkpoint at"):
         SearchAgent(rollout="trained", policy=str(tmp_path / "missing.zip"))
+
+
+def test_the_search_reports_its_priors_choice_which_at_scripted_rollouts_is_the_scripted_agents():
+    g = Game.new(adventure="goblin_warrens", heroes=3, seed=5)
+    heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=5)
+    checked, departed = {"heroes": 0, "dm": 0}, 0
+    while not g.over and min(checked.values()) < 6:
+        side = "dm" if g.agent == "dm" else "heroes"
+        if len(g.legal_actions()) > 1 and checked[side] < 6:
+            agent = SearchAgent(seed=3, rollouts=4, depth=10, prior=0.0)  # leaves its prior often
+            chosen = agent.choose(g)
+            prior = agent.last_stats["prior"]
+            assert prior in g.legal_actions()
+            if side == "heroes":  # the DM's scripted rollouts break ties by a seed per iteration
+                assert prior == heroes.choose(g)
+                departed += chosen != prior
+            checked[side] += 1
+        g.apply(dm.choose(g) if side == "dm" else heroes.choose(g))
+    assert checked == {"heroes": 6, "dm": 6}
+    assert departed  # the prior is not the action played
+
+
+def test_search_departures_counts_where_the_search_left_its_prior(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "departures.jsonl"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "scripts/search_departures.py",
+            "--adventure",
+            "flooded_cellar",
+            "--games",
+            "1",
+            "--search",
+            "search[rollouts=3,depth=6,prior=0]",
+            "--jsonl",
+            str(out),
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert re.search(
+        r"^flooded_cellar: 1 games \(1 \w+\); (\d+) decisions with a choice, (\d+) departures", done.stdout
+    )
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    decisions, departures = map(
+        int, re.search(r"(\d+) decisions with a choice, (\d+) departures", done.stdout).groups()
+    )
+    assert 0 < len(rows) == departures <= decisions  # prior=0 at 3 iterations leaves the prior often
+    assert all(r["search"] != r["prior"] and r["search"] in r["visits"] for r in rows)
