@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from agents import from_spec
+from difficulty.play import agent_seeds
 from dungeon_env import describe_action
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
@@ -35,9 +36,10 @@ def play(adventure: str, seed: int, side: str, search: str) -> dict:
     departure from the prior."""
     g = Game.new(adventure=adventure, heroes=3, seed=seed)
     other = "dm" if side == "heroes" else "heroes"
-    agents = {side: from_spec(search, side, seed=seed), other: from_spec("scripted", other, seed=seed)}
-    for agent in agents.values():
-        agent.bind(game=g)
+    agents = {side: from_spec(search, side), other: from_spec("scripted", other)}
+    for who, agent_seed in zip(("heroes", "dm"), agent_seeds(seed), strict=True):
+        agents[who].seed(agent_seed)  # as the difficulty tool seeds them: the same games
+        agents[who].bind(game=g)
     decisions, departures = 0, []
     while not g.over:
         acting = "dm" if g.agent == "dm" else "heroes"

@@ -251,3 +251,37 @@ def test_search_departures_counts_where_the_search_left_its_prior(tmp_path):
     )
     assert 0 < len(rows) == departures <= decisions  # prior=0 at 3 iterations leaves the prior often
     assert all(r["search"] != r["prior"] and r["search"] in r["visits"] for r in rows)
+
+
+def test_search_departures_plays_the_difficulty_tools_games():
+    """Game i of the script is game i of ``dungeon-env balance --pairing search:scripted``: the same
+    seeds for the game and both agents (a search that leaves its prior often tells them apart)."""
+    import importlib.util
+    from pathlib import Path
+
+    from difficulty.play import make_side, play_engine_game
+    from difficulty.spec import parse_agent
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "search_departures.py"
+    spec = importlib.util.spec_from_file_location("search_departures", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    search = "search[rollouts=3,depth=6,prior=0]"
+    task = {
+        "adventure": "flooded_cellar",
+        "party": ["bram", "tovar", "gunnhild"],
+        "max_turns": 100,
+        "heroes_agent": parse_agent(search, "heroes").name,
+        "dm_agent": "scripted_dm",
+        "variant": None,
+        "seed": 40,
+    }
+    heroes, dm = (
+        make_side(parse_agent(search, "heroes"), "heroes"),
+        make_side(parse_agent("scripted", "dm"), "dm"),
+    )
+    for i in range(2):
+        record = play_engine_game(task, i, heroes, dm)
+        game = script.play("flooded_cellar", 40 + i, "heroes", search)
+        assert (game["outcome"], game["turns"]) == (record["outcome"], record["turns"])
+        assert game["departures"]
