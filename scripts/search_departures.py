@@ -10,7 +10,7 @@ action and the search's, by name, and the root's visits and means). A game takes
 core at the default budget.
 
     python scripts/search_departures.py --adventure goblin_warrens --games 8 [--side heroes]
-        [--seed 20000000] [--search 'search[rollouts=24]'] [--workers 2] [--jsonl FILE]
+        [--seed 20000000] [--only 3,17] [--search 'search[rollouts=24]'] [--workers 2] [--jsonl FILE]
 """
 
 from __future__ import annotations
@@ -98,6 +98,16 @@ def summary(adventure: str, games: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _indices(text: str) -> list[int]:
+    try:
+        indices = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected game indices like 3,17, got {text!r}") from None
+    if any(i < 0 for i in indices):
+        raise argparse.ArgumentTypeError(f"game indices are 0 or more, got {text!r}")
+    return indices
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -106,6 +116,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=4, help="games per adventure (default 4)")
     parser.add_argument(
         "--seed", type=int, default=20_000_000, help="the first game's seed; game i has seed+i"
+    )
+    parser.add_argument(
+        "--only",
+        type=_indices,
+        help="play only these game indices (comma-separated, e.g. 3,17), not 0..games-1",
     )
     parser.add_argument("--side", choices=("heroes", "dm"), default="heroes", help="the searching side")
     parser.add_argument("--search", default="search", help="the searching agent's spec (default: search)")
@@ -118,7 +133,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--search must be a search agent's spec (search[...]), got {args.search!r}")
     from_spec(args.search, args.side)  # a wrong spec fails here, naming what is accepted
     adventures = args.adventure or adventure_names()
-    jobs = [(a, args.seed + i, args.side, args.search) for a in adventures for i in range(args.games)]
+    indices = args.only if args.only is not None else range(args.games)
+    jobs = [(a, args.seed + i, args.side, args.search) for a in adventures for i in indices]
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(play, *zip(*jobs, strict=True)))
     by_adventure = {
