@@ -143,9 +143,15 @@ class SearchAgent(GameAgent):
             "seconds": time.perf_counter() - start,
             "visits": {a: n.visits for a, n in sorted(root.children.items())},
             "means": {a: n.mean for a, n in sorted(root.children.items())},
-            "prior": min(self._prior_votes, key=lambda a: (-self._prior_votes[a], a)),
+            "prior": self.prior_choice(),
         }
         return best
+
+    def prior_choice(self) -> int | None:
+        """The prior's choice at the last search's root: the rollout policy's most frequent choice
+        over the iterations (ties: the lower action id); None if no iteration reached a choice."""
+        votes = self._prior_votes
+        return min(votes, key=lambda a: (-votes[a], a)) if votes else None
 
     # ------------------------------------------------------------------------------ one iteration
     def iterate(self, view: Game, root: Node, side: str, seed: int) -> None:
