@@ -4,8 +4,9 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
 
 - **Movement.** Each hero walks the cheapest way (path costs through doors that are not hidden;
   a closed door on the way is opened by walking into it; a detected armed trap costs a detour,
-  furniture, corpses and hazards are avoided) to its current target: the monsters next to it;
-  else, while monsters are in sight and a way to them is known, the monsters if the hero is
+  furniture, corpses and hazards are avoided) to its current target: with the goals in hand and
+  an exit within its Movement, the exit, past any monster (leaving ends the adventure for it);
+  else the monsters next to it; else, while monsters are in sight and a way to them is known, the monsters if the hero is
   healthy and the odds are good (the party is at least as many) or the party stands at its goal;
   else the next unmet primary objective (a guard to slay, the room the quest names for an item to
   retrieve or claim, a captive's room to explore, an area to reach), then the exit. Paths are
@@ -40,9 +41,10 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
 - **Fights.** The Stamina spent is chosen from the exact 2d6-against-2d6 odds: spend while a point
   raises the chance of winning enough, more when losing would put the hero at Death's Door or
   kill it, keeping a point back for Evasion when possible.
-- **Evasion.** A hero outnumbered (three or more monsters on it, or two once it has lost half its
-  Health) or about to die (Health 2 or less, or Death's Door) steps away to the free square with
-  the fewest monsters next to it, towards its target.
+- **Evasion.** With the goals in hand, a hero steps towards the exit (2 Stamina a square) while a
+  step brings it nearer. Otherwise a hero outnumbered (three or more monsters on it, or two once
+  it has lost half its Health) or about to die (Health 2 or less, or Death's Door) steps away to
+  the free square with the fewest monsters next to it, towards its target.
 - **Explore phase.** Explore (unless resting); take every item found; choose a room event's first
   option; Learned heroes identify unknown items; scrolls of spells the hero lacks are memorized;
   potions are drunk when hurt.
@@ -379,7 +381,7 @@ class ScriptedHeroes(GameAgent):
         s = g.state
         goal, is_exit = self.goal_targets(g)
         monsters = self.in_sight(g)
-        if not monsters:
+        if not monsters or (is_exit and self.exit_in_reach(g, h, goal)):
             return goal, is_exit
         mon_sq = [q for m in monsters for q in around(g, int(s.unit_pos[m]))]
         here = int(s.unit_pos[h])
@@ -395,6 +397,12 @@ class ScriptedHeroes(GameAgent):
         if fight and self.reachable(g, h, mon_sq):
             return mon_sq, False
         return goal, is_exit
+
+    def exit_in_reach(self, g: Game, h: int, exits: list[int]) -> bool:
+        """The hero can leave this Movement: a known way to an exit no longer than its squares left.
+        With the goals in hand that beats any fight: the monsters near it are no reason to stay."""
+        s = g.state
+        return 0 < self.distances(g, exits)[int(s.unit_pos[h])] <= int(s.move_left[h])
 
     def reachable(self, g: Game, h: int, targets: list[int]) -> bool:
         """Whether the hero has a known way to ``targets`` (corpses, furniture and known pits shut
@@ -488,12 +496,12 @@ class ScriptedHeroes(GameAgent):
         """The comrade standing on the hero's next square towards its target (by ``dist``) who has
         not moved yet this phase, if the hero may hand it control (ruling D-04): it goes first and
         the hero follows, instead of ending its Movement where it stands."""
-        s, t = g.state, g.tables
+        s = g.state
         here = int(s.unit_pos[h])
         if s.move_left[h] <= 0 or not 0 < dist[here] < INF:
             return None
-        for nxt in t.neighbor[here].tolist():
-            k = int(s.occupant[nxt]) if nxt >= 0 else -1
+        for nxt in open_neighbours(g, here):  # the next square: no wall or closed door between
+            k = int(s.occupant[nxt])
             if (
                 0 <= k < s.n_heroes
                 and dist[nxt] < dist[here]
@@ -589,12 +597,16 @@ class ScriptedHeroes(GameAgent):
         use = self.heal_now(g, h, legal, "evasion")
         if use is not None:
             return use
+        goal, is_exit = self.goal_targets(g)
+        if is_exit:  # the goals in hand: every square nearer the exit is worth its 2 Stamina
+            step = self.step_towards(g, h, legal, self.distances(g, goal))
+            if step != END:
+                return step
         foes = adjacent_foes(g, h)
         if not self.in_danger(g, h, foes):
             bonus = self.ability_now(g, h, legal, fighting=True)
             return END if bonus is None else bonus
         here = int(s.unit_pos[h])
-        goal, _ = self.goal_targets(g)
         dist = self.distances(g, goal)
         now = len(foes)
         options = []

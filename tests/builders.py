@@ -20,9 +20,10 @@ ARENA = str(Path(__file__).parent / "data" / "arena.toml")
 PLAIN = ["corvin", "ysolde", "hob"]  # corvin: agile only; ysolde: agile+perceptive; hob: agile+iron_willed
 
 
-def arena_game(heroes=None, seed: int = 0, max_turns: int = 100) -> Game:
-    """A game on the arena at its first decision (hero_0's Movement, turn 1)."""
-    return Game.new(adventure=ARENA, heroes=heroes or PLAIN, seed=seed, max_turns=max_turns)
+def arena_game(heroes=None, seed: int = 0, max_turns: int = 100, adventure: str = ARENA) -> Game:
+    """A game on the arena (or an ``arena_variant``) at its first decision (hero_0's Movement,
+    turn 1)."""
+    return Game.new(adventure=adventure, heroes=heroes or PLAIN, seed=seed, max_turns=max_turns)
 
 
 def place(g: Game, u: int, x: int, y: int) -> None:

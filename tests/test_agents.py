@@ -13,10 +13,11 @@ import dungeon_env
 from agents import IllegalChoiceError, PolicyAgent, RandomAgent, ScriptedDM, ScriptedHeroes, SearchAgent
 from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import ACTION_NAMES, N_ACTIONS, Game
-from dungeon_env.engine.actions import END, EXTRA_MOVE
-from dungeon_env.engine.state import CORPSE, CORPSE_OUT, GONE
+from dungeon_env.engine.actions import END, EXTRA_MOVE, Action
+from dungeon_env.engine.state import CORPSE, CORPSE_OUT, EXITED, GONE
 from dungeon_env.wrappers import RoleEnv
 
+MOVE_S = int(Action.MOVE_S)  # a step (or an Evade step) south
 ADVENTURE = "flooded_cellar"
 
 
@@ -397,6 +398,56 @@ def test_scripted_hero_evades_only_when_in_danger(monsters, health, steps_away):
     assert (choice in MOVE_ACTIONS) is steps_away, ACTION_NAMES[choice]
 
 
+SHRINE = '[[objective]]\nkind = "reach"\ntext = "Find the shrine in room K."\narea = "K"\nprimary = true\n'
+
+
+def hero_0_by_the_exit_with_a_goblin_on_it(tmp_path, goals_in_hand: bool):
+    """An arena game at hero_0's Movement: hero_0 in the corridor three squares north of the exit
+    (23, 27), a goblin next to it to the north; the goals in hand (the arena's one goal is to get
+    out), or a primary goal still to do (a room to reach)."""
+    from tests.builders import ARENA, add_monster, arena_game, arena_variant, place
+
+    adventure = ARENA if goals_in_hand else arena_variant(tmp_path, "shrine_arena", SHRINE)
+    g = arena_game(adventure=adventure)
+    place(g, 0, 23, 24)
+    add_monster(g, "goblin", 23, 23)
+    g.state_edited()
+    return g
+
+
+@pytest.mark.parametrize("goals_in_hand", [True, False])
+def test_scripted_hero_with_the_goals_in_hand_walks_out_past_the_monster_on_it(tmp_path, goals_in_hand):
+    """With the goals in hand and the exit within its Movement, a hero leaves rather than fight
+    the monster next to it: the way out ends the adventure for it. With a goal still to do, the
+    monster next to it is fought first (it stays)."""
+    g = hero_0_by_the_exit_with_a_goblin_on_it(tmp_path, goals_in_hand)
+    assert g.agent == "hero_0" and MOVE_S in g.legal_actions()
+    heroes = ScriptedHeroes(game=g)
+    choice = heroes.choose(g)
+    if not goals_in_hand:
+        assert choice != MOVE_S, ACTION_NAMES[choice]
+        return
+    assert choice == MOVE_S, ACTION_NAMES[choice]
+    while g.decision is not None and g.agent == "hero_0":
+        g.apply(heroes.choose(g))
+    assert g.state.unit_status[0] == EXITED
+
+
+@pytest.mark.parametrize("goals_in_hand", [True, False])
+def test_scripted_hero_with_the_goals_in_hand_evades_towards_the_exit(tmp_path, goals_in_hand):
+    """In the Evasion phase a hero with the goals in hand steps towards the exit (2 Stamina a
+    square) even when not in danger; with a goal still to do, a healthy hero next to one monster
+    holds (``test_scripted_hero_evades_only_when_in_danger``)."""
+    from dungeon_env.engine import Decision, Phase
+    from tests.builders import enter_phase, play_to
+
+    g = hero_0_by_the_exit_with_a_goblin_on_it(tmp_path, goals_in_hand)
+    enter_phase(g, Phase.EVASION)
+    play_to(g, Decision.HERO_EVADE, 0)
+    choice = ScriptedHeroes(game=g).choose(g)
+    assert (choice == MOVE_S) is goals_in_hand, ACTION_NAMES[choice]
+
+
 def test_scripted_heroes_in_single_file_hand_control_to_the_comrade_in_the_way():
     """Heroes move one at a time, in index order unless control is handed on (ruling D-04): a hero
     whose next square holds a comrade still to move hands that comrade control instead of ending
@@ -418,6 +469,30 @@ def test_scripted_heroes_in_single_file_hand_control_to_the_comrade_in_the_way()
     walked = [(int(g.state.unit_pos[h]) - start[h]) % WIDTH for h in range(3)]
     allowance = [int(g.state.base_move[h] + g.state.move_bought[h]) for h in range(3)]
     assert walked == allowance, (walked, allowance)
+
+
+def test_scripted_heroes_hand_control_only_to_a_comrade_on_the_way_not_behind_a_wall():
+    """The comrade in the way is on the hero's next square towards its target, with no wall or
+    closed door between them: hero_0 in corridor a at (5, 0), the one open square nearer the exit
+    taken by a comrade who has moved; the comrade behind the wall to the south, in room A, nearer
+    the exit by path, is not in the way."""
+    from dungeon_env.engine.sideview import heroes_view
+    from tests.builders import place
+
+    g = hero_0_in_corridor_a()
+    place(g, 0, 5, 0)
+    place(g, 1, 5, 1)  # behind the wall, nearer the exit by path
+    place(g, 2, 6, 0)  # the open square nearer the exit: a comrade who has moved
+    g.state.move_done[2] = True
+    g.state_edited()
+    view = heroes_view(g)
+    heroes = ScriptedHeroes(game=view)
+    heroes._now = {}
+    goal, _ = heroes.goal_targets(view)
+    dist = heroes.distances(view, goal)
+    here, behind_wall = view.square(5, 0), view.square(5, 1)
+    assert dist[behind_wall] < dist[here]  # what the old rule, looking across walls, went by
+    assert heroes.comrade_in_the_way(view, 0, view.legal_actions(), dist) is None
 
 
 def test_scripted_hero_leaves_a_door_it_failed_to_a_comrade():
