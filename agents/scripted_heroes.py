@@ -6,8 +6,9 @@ What they do, decision by decision (``ScriptedHeroes.choose``):
   a closed door on the way is opened by walking into it; a detected armed trap costs a detour,
   furniture, corpses and hazards are avoided) to its current target: with the goals in hand and
   an exit within its Movement, the exit, past any monster (leaving ends the adventure for it);
-  else the monsters next to it; else, while monsters are in sight and a way to them is known, the monsters if the hero is
-  healthy and the odds are good (the party is at least as many) or the party stands at its goal;
+  else the monsters next to it; else, while monsters are in sight and a way to them is known, the
+  monsters if the hero is healthy and the odds are good (the party is at least as many) or the
+  party stands at its goal;
   else the next unmet primary objective (a guard to slay, the room the quest names for an item to
   retrieve or claim, a captive's room to explore, an area to reach), then the exit. Paths are
   planned on what the heroes know: in unrevealed areas an edge is passable only where the printed
