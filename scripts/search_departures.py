@@ -68,7 +68,7 @@ def departure(g: Game, stats: dict, prior: int, action: int) -> dict:
         "turn": int(g.state.turn),
         "decision": kind.name.lower(),
         "heroes_in": len(active_heroes(g)),
-        "prior": named.get(prior, describe_action(g, prior)),
+        "prior": named[prior] if prior in named else describe_action(g, prior),
         "search": named[action],
         "visits": {named[a]: v for a, v in stats["visits"].items()},
         "means": {named[a]: round(m, 3) for a, m in stats["means"].items()},

@@ -242,13 +242,12 @@ def test_search_departures_counts_where_the_search_left_its_prior(tmp_path):
         timeout=120,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert re.search(
+    counted = re.search(
         r"^flooded_cellar: 1 games \(1 \w+\); (\d+) decisions with a choice, (\d+) departures", done.stdout
     )
+    assert counted, done.stdout
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    decisions, departures = map(
-        int, re.search(r"(\d+) decisions with a choice, (\d+) departures", done.stdout).groups()
-    )
+    decisions, departures = map(int, counted.groups())
     assert 0 < len(rows) == departures <= decisions  # prior=0 at 3 iterations leaves the prior often
     assert all(r["search"] != r["prior"] and r["search"] in r["visits"] for r in rows)
 
