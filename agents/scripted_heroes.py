@@ -189,7 +189,7 @@ class ScriptedHeroes(GameAgent):
         the view would hide); facts of the position that several rules consult (the monsters in
         sight) are computed once per call."""
         if view_side(game) != HEROES and game.decision[0] not in WITHOUT_VIEW:
-            game = heroes_view(game)
+            game = heroes_view(game, playable=False)  # read, never played on
         self._now = {}
         try:
             return self._choose(game)

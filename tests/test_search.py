@@ -103,15 +103,59 @@ def test_neither_side_reads_the_future_dice(side):
     assert searched(g)[1]["means"] == searched(other)[1]["means"]
 
 
-def test_the_search_spends_exactly_its_simulation_budget_and_works_on_copies():
+def test_the_search_spends_its_simulation_budget_unless_settled_and_works_on_copies():
     g = Game.new(adventure="goblin_warrens", heroes=4, seed=2)
     before = g.state.copy()
     agent = SearchAgent(seed=0, rollouts=17, depth=25)
     action = agent.choose(g)
     assert action in g.legal_actions()
-    assert agent.last_stats["rollouts"] == 17
-    assert sum(agent.last_stats["visits"].values()) == 17  # every iteration adds one root visit
+    done = agent.last_stats["rollouts"]
+    assert sum(agent.last_stats["visits"].values()) == done  # every iteration adds one root visit
+    visits = sorted(agent.last_stats["visits"].values(), reverse=True) + [0]
+    assert done == 17 or visits[0] - visits[1] > 17 - done  # stopped early only once settled
     assert g.state.equals(before)
+
+
+def test_settled_means_no_other_action_can_overtake_the_most_visited():
+    root = agents.search.Node()
+    for action, visits in ((3, 9), (5, 4)):
+        root.children[action] = agents.search.Node()
+        root.children[action].visits = visits
+    assert agents.search.settled(root, 4) and not agents.search.settled(root, 5)  # 9 vs 4 + 5: a tie
+    del root.children[5]
+    assert agents.search.settled(root, 8) and not agents.search.settled(root, 9)  # untried: 0 visits
+
+
+def dm_searches(monkeypatch, stop_when_settled: bool, decisions: int = 25) -> tuple[list[int], list[int]]:
+    """The DM's choices and iterations over the first ``decisions`` DM decisions with a choice of a
+    game of warlocks_crypt, the search at its default budget against the scripted heroes."""
+    if not stop_when_settled:
+        monkeypatch.setattr(agents.search, "settled", lambda root, left: False)
+    g = Game.new(adventure="warlocks_crypt", heroes=3, seed=11)
+    heroes, dm = ScriptedHeroes(game=g), SearchAgent(game=g, seed=11)
+    choices, iterations = [], []
+    while not g.over and len(choices) < decisions:
+        if g.agent != "dm":
+            g.apply(heroes.act(None, None))
+            continue
+        several = len(g.legal_actions()) > 1
+        action = dm.act(None, None)
+        if several:
+            choices.append(action)
+            iterations.append(dm.last_stats["rollouts"])
+        g.apply(action)
+    monkeypatch.undo()
+    return choices, iterations
+
+
+def test_a_search_stopped_once_settled_chooses_as_its_whole_budget_would(monkeypatch):
+    """The early stop changes no choice, nor (its skipped seeds drawn all the same) any later search,
+    and saves iterations."""
+    choices, iterations = dm_searches(monkeypatch, stop_when_settled=True)
+    whole_choices, whole_iterations = dm_searches(monkeypatch, stop_when_settled=False)
+    assert choices == whole_choices
+    assert set(whole_iterations) == {agents.search.DEFAULT_ROLLOUTS}
+    assert sum(iterations) < 0.9 * sum(whole_iterations)
 
 
 def test_the_search_rejects_a_budget_it_cannot_keep():
@@ -181,7 +225,7 @@ def test_trained_rollouts_play_both_sides_with_the_bundled_policies():
     agent = SearchAgent(seed=0, rollouts=3, depth=12, rollout="trained")
     view = next(hero_decisions("flooded_cellar", 5, 1))
     assert agent.choose(view) in view.legal_actions()
-    assert agent.last_stats["rollouts"] == 3
+    assert 1 <= agent.last_stats["rollouts"] <= 3
     policies = agent.trained_policies("heroes")
     assert {side: p.path.name for side, p in policies.items()} == {"heroes": "heroes.zip", "dm": "dm.zip"}
     again = SearchAgent(seed=0, rollouts=3, depth=12, rollout="trained")

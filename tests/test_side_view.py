@@ -4,6 +4,7 @@ actions, and can be played on; the agents read their side's view and still play 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import random
@@ -199,6 +200,32 @@ def test_the_view_keeps_the_real_legal_actions_and_can_be_played_on():
             n += 1
         memo = g.tables.cache["sideview.heroes"]
         assert 0 < len(memo) <= sv.VIEW_MEMO_SIZE
+
+
+def test_a_read_only_heroes_view_is_the_playable_view_sharing_the_games_state_without_changing_it():
+    """Scripted play on every adventure: at every hero decision the read-only view
+    (``playable=False``, which shares the game's arrays) holds exactly what the playable view holds,
+    building and reading it leaves the game as it was, it refuses to be played on, and its copies
+    (shallow or deep) are playable games of their own."""
+    for adventure in adventure_names():
+        g = Game.new(adventure=adventure, heroes=3, seed=2)
+        heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=2)
+        n = 0
+        while not g.over and n < 200:
+            if g.agent != "dm":
+                before = g.state.copy()
+                shared, playable = heroes_view(g, playable=False), heroes_view(g)
+                assert digest(shared) == digest(playable), (adventure, g.state.turn, g.decision)
+                assert g.state.equals(before)
+                with pytest.raises(ValueError, match="for reading only"):
+                    shared.apply(shared.legal_actions()[0])
+                if n % 25 == 0:
+                    for other in (shared.copy(), copy.deepcopy(shared)):
+                        assert not other.read_only
+                        scripted_play(other, 40)
+                    assert g.state.equals(before)
+            g.apply((dm if g.agent == "dm" else heroes).choose(g))
+            n += 1
 
 
 # ------------------------------------------------------------------------------ twin games

@@ -66,6 +66,8 @@ class Game:
     ``variant`` (a :class:`~dungeon_env.content.variants.Variant`, or anything ``Variant.coerce``
     takes; None: the rules as written) gives the cards and ``rules``, the rules' constants."""
 
+    read_only = False  # a view sharing another game's state (``heroes_view(..., playable=False)``)
+
     def __init__(
         self, adventure: str, hero_ids: list[str], seed: int, max_turns: int, variant: Variant | None = None
     ) -> None:
@@ -232,6 +234,11 @@ class Game:
         """Apply one legal action of the current decision, then run the game on to the next one."""
         if self.over:
             raise IllegalActionError(f"the game is over ({self.outcome}); no action can be applied")
+        if self.read_only:
+            raise ValueError(
+                "this view shares the real game's state and is for reading only: "
+                "apply actions to a copy of it (view.copy()), or build it with playable=True"
+            )
         legal = self.legal_actions()
         if not _is_int(action) or action not in legal:
             kind, unit = self.decision
@@ -450,6 +457,7 @@ class Game:
         memo[id(self)] = clone
         for name, value in self.__dict__.items():
             clone.__dict__[name] = copy.deepcopy(value, memo)
+        clone.__dict__.pop("read_only", None)  # its own state now: playable
         return clone
 
     def copy(self) -> Game:
@@ -461,6 +469,7 @@ class Game:
         clone._log = list(self._log)
         clone._log_chunks = list(self._log_chunks)
         clone._legal = None
+        clone.__dict__.pop("read_only", None)
         return clone
 
     def to_json(self) -> dict:
