@@ -776,24 +776,28 @@ def _pad(known: np.ndarray) -> np.ndarray:
     return out
 
 
-_SLAIN_AT: dict[tuple[int, int], int] = {}  # (id of a log, uid) -> index of the monster's slain event
+_SLAIN_AT: dict[tuple[object, int], tuple[int, dict]] = {}  # (log token, uid) -> (index, slain event)
 
 
 def _seen_slain(game: Game, uid: int) -> bool:
-    """The monster ``m<uid>`` was slain before the heroes' eyes: a hero is among its killers. (The
-    place of its ``slain`` event in the log is remembered; a log only grows, and the event found
-    there is checked, so a reused ``id`` cannot mislead.)"""
+    """The monster ``m<uid>`` was slain before the heroes' eyes: a hero is among its killers. Its
+    ``slain`` event and place in the log are remembered per log (``game.log_token``, which a copy
+    of the game shares): the copies of a game in a search find it at once where their logs still
+    hold that very event (checked by identity, so a copy that logged another cannot mislead)."""
     name, log = f"m{uid}", game.events
-    key = (id(log), uid)
-    at = _SLAIN_AT.get(key, -1)
-    if not (0 <= at < len(log) and _is_slain(log[at], name)):
+    key = (game.log_token, uid)
+    found = _SLAIN_AT.get(key)
+    if found is not None and found[0] < len(log) and log[found[0]] is found[1]:
+        event = found[1]
+    else:
         at = next((k for k in range(len(log) - 1, -1, -1) if _is_slain(log[k], name)), -1)
         if at < 0:
             return False
+        event = log[at]
         if len(_SLAIN_AT) >= 4096:
             _SLAIN_AT.clear()
-        _SLAIN_AT[key] = at
-    return any(str(k).startswith("hero_") for k in log[at].get("killers", ()))
+        _SLAIN_AT[key] = (at, event)
+    return any(str(k).startswith("hero_") for k in event.get("killers", ()))
 
 
 def _is_slain(event: dict, name: str) -> bool:
