@@ -29,7 +29,6 @@ from agents import observation_v0
 from agents.obs_layout import advised_size, advised_translator, compact_size
 from dungeon_env.engine import Game
 from dungeon_env.engine.actions import N_ACTIONS
-from dungeon_env.engine.sideview import side_view
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer
 
 SIDES = ("heroes", "dm")
@@ -97,8 +96,9 @@ class AdvisedObserver:
 
     def advice(self, game: Game) -> int:
         """The advisor's action for the decision ``game`` asks now, computed on the asked side's
-        view of the game (``sideview.side_view``: the heroes' advice never reads hidden state)."""
-        return int(self.advisor.choose(side_view(game)))
+        view of the game (the advisor's ``view``, ``sideview.side_view`` or the heroes' view for
+        reading only: the heroes' advice never reads hidden state)."""
+        return int(self.advisor.choose(self.advisor.view(game)))
 
     def from_flat(self, flat: np.ndarray, game: Game | None) -> np.ndarray:
         """The advised observation of a flat observation (the env's; with an older ``layout``, a v0

@@ -183,6 +183,13 @@ class ScriptedHeroes(GameAgent):
         self._handlers = self._dispatch()
 
     # ----------------------------------------------------------------------------- the dispatch
+    def view(self, game: Game) -> Game:
+        """What ``act`` hands ``choose``: at a hero's decision the heroes' view for reading only
+        (``heroes_view(game, playable=False)``: the script reads the position, never plays on it)."""
+        if view_side(game) is None and game.agent not in (None, "dm"):
+            return heroes_view(game, playable=False)
+        return super().view(game)
+
     def choose(self, game: Game) -> int:
         """The action for the decision asked, read from the heroes' view of ``game`` (made here
         unless ``game`` is one, or the decision is one of ``WITHOUT_VIEW``, whose rules read nothing
