@@ -183,23 +183,31 @@ def test_the_view_keeps_the_real_legal_actions_and_can_be_played_on():
     game's, a copy of the view (which computes them from its own state) finds the same ones, and
     every so often a copy is played on, with dice of its own, by the scripted agents."""
     rng = random.Random(0)
-    for adventure in adventure_names():
-        g = Game.new(adventure=adventure, heroes=3, seed=1)
-        heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=1)
-        n = 0
-        while not g.over and n < 250:
-            if g.agent != "dm":
-                v = heroes_view(g)
-                assert v.legal_actions() == g.legal_actions()
-                copy = v.copy()
-                assert copy.legal_actions() == g.legal_actions(), (adventure, g.state.turn, g.decision)
-                if n % 40 == 0:
-                    copy.dice = Dice(rng.getrandbits(31))
-                    scripted_play(copy, 150)
-            g.apply((dm if g.agent == "dm" else heroes).choose(g))
-            n += 1
+    for adventure, g, n in scripted_hero_decisions(seed=1, decisions=250):
+        v = heroes_view(g)
+        assert v.legal_actions() == g.legal_actions()
+        copy = v.copy()
+        assert copy.legal_actions() == g.legal_actions(), (adventure, g.state.turn, g.decision)
+        if n % 40 == 0:
+            copy.dice = Dice(rng.getrandbits(31))
+            scripted_play(copy, 150)
         memo = g.tables.cache["sideview.heroes"]
         assert 0 < len(memo) <= sv.VIEW_MEMO_SIZE
+
+
+def scripted_hero_decisions(seed: int, decisions: int):
+    """``(adventure, game, n)`` at every hero decision among the first ``decisions`` of a scripted
+    game of each adventure (``n``: the decisions played before); the game goes on once it is
+    handed back."""
+    for adventure in adventure_names():
+        g = Game.new(adventure=adventure, heroes=3, seed=seed)
+        heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=seed)
+        for n in range(decisions):
+            if g.over:
+                break
+            if g.agent != "dm":
+                yield adventure, g, n
+            g.apply((dm if g.agent == "dm" else heroes).choose(g))
 
 
 def test_a_read_only_heroes_view_is_the_playable_view_sharing_the_games_state_without_changing_it():
@@ -207,25 +215,18 @@ def test_a_read_only_heroes_view_is_the_playable_view_sharing_the_games_state_wi
     (``playable=False``, which shares the game's arrays) holds exactly what the playable view holds,
     building and reading it leaves the game as it was, it refuses to be played on, and its copies
     (shallow or deep) are playable games of their own."""
-    for adventure in adventure_names():
-        g = Game.new(adventure=adventure, heroes=3, seed=2)
-        heroes, dm = ScriptedHeroes(game=g), ScriptedDM(game=g, seed=2)
-        n = 0
-        while not g.over and n < 200:
-            if g.agent != "dm":
-                before = g.state.copy()
-                shared, playable = heroes_view(g, playable=False), heroes_view(g)
-                assert digest(shared) == digest(playable), (adventure, g.state.turn, g.decision)
-                assert g.state.equals(before)
-                with pytest.raises(ValueError, match="for reading only"):
-                    shared.apply(shared.legal_actions()[0])
-                if n % 25 == 0:
-                    for other in (shared.copy(), copy.deepcopy(shared)):
-                        assert not other.read_only
-                        scripted_play(other, 40)
-                    assert g.state.equals(before)
-            g.apply((dm if g.agent == "dm" else heroes).choose(g))
-            n += 1
+    for adventure, g, n in scripted_hero_decisions(seed=2, decisions=200):
+        before = g.state.copy()
+        shared, playable = heroes_view(g, playable=False), heroes_view(g)
+        assert digest(shared) == digest(playable), (adventure, g.state.turn, g.decision)
+        assert g.state.equals(before)
+        with pytest.raises(ValueError, match="for reading only"):
+            shared.apply(shared.legal_actions()[0])
+        if n % 25 == 0:
+            for other in (shared.copy(), copy.deepcopy(shared)):
+                assert not other.read_only
+                scripted_play(other, 40)
+            assert g.state.equals(before)
 
 
 # ------------------------------------------------------------------------------ twin games
