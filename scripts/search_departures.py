@@ -6,9 +6,9 @@ than its prior's choice (the rollout policy's, at the defaults the scripted agen
 Prints, per adventure, the games' outcomes, the searching side's decisions with a choice, the
 departures among them, and how those fall by decision kind, by heroes still in the dungeon and by
 turns before the game's end; ``--jsonl FILE`` writes every departure (turn, decision, the prior's
-action and the search's, by name, and the root's visits and means). A game takes 13-22 s of one
-core at the default budget for the heroes' side, 20-45 s for the DM's (90 s if it runs to the turn
-cap).
+action and the search's, by name, and the root's visits and means). A game takes 9-14 s of one
+core at the default budget for the heroes' side, 12-27 s for the DM's (49 s if it runs to the turn
+cap; ``scripts/bench_search.py``).
 
     python scripts/search_departures.py --adventure goblin_warrens --games 8 [--side heroes]
         [--seed 20000000] [--only 3,17] [--search 'search[rollouts=24]'] [--workers 2] [--jsonl FILE]
