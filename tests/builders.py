@@ -216,3 +216,56 @@ def add_statue(g: Game, monster_id: str, x: int, y: int, awake: bool = True, how
     g.state.base_move[u] = 0
     g.state.stamina[u] = 0
     return u
+
+
+# ----------------------------------------------------------------- walking, for the duty to attack
+
+
+def monster_blocked(g: Game, m: int) -> set[int]:
+    """Squares monster ``m`` cannot walk through: figures, obstacles, hazards and armed traps."""
+    s, t = g.state, g.tables
+    blocked = {int(q) for q in range(t.n_squares) if s.occupant[q] >= 0 and s.occupant[q] != m}
+    blocked |= {q for q in range(t.n_squares) if t.furniture[q] or t.blockage[q]}
+    for i, trap in enumerate(t.adventure.traps):
+        if s.trap_armed[i] or s.trap_detected[i]:
+            blocked.add(g.square(*trap.at))
+    return blocked
+
+
+def monster_walk_field(g: Game, m: int, sources: list[int], blocked: set[int] | None = None) -> list[int]:
+    """Walking distances for monster ``m`` from ``sources`` to every square (10**6: no path),
+    computed here independently of the engine: through open doors, around figures, obstacles,
+    hazards and armed traps. A blocked square is reached (its distance is set) but not walked
+    through, so a hero's square gets its distance from the sources."""
+    s, t = g.state, g.tables
+    blocked = monster_blocked(g, m) if blocked is None else blocked
+    dist = [10**6] * t.n_squares
+    frontier = list(sources)
+    for q in frontier:
+        dist[q] = 0
+    while frontier:
+        nxt = []
+        for q in frontier:
+            for d in range(4):
+                r = int(t.neighbor[q, d])
+                door = int(t.edge_door[q, d])
+                if r < 0 or t.wall[q, d] or (door >= 0 and not s.door_open[door]) or dist[r] <= dist[q] + 1:
+                    continue
+                dist[r] = dist[q] + 1
+                if r not in blocked:
+                    nxt.append(r)
+        frontier = nxt
+    return dist
+
+
+def next_to_hero(g: Game, sq: int) -> bool:
+    """A living hero stands orthogonally next to ``sq`` with no wall or closed door between."""
+    s, t = g.state, g.tables
+    for d in range(4):
+        r, door = int(t.neighbor[sq, d]), int(t.edge_door[sq, d])
+        if r < 0 or t.wall[sq, d] or (door >= 0 and not s.door_open[door]):
+            continue
+        u = int(s.occupant[r])
+        if 0 <= u < s.n_heroes and s.unit_status[u] == ACTIVE:
+            return True
+    return False

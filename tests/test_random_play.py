@@ -17,6 +17,8 @@ Invariants checked after every decision:
 - Exhausted iff the rules say: a unit with Stamina 0 (and base Stamina > 0) is Exhausted, an
   Exhausted unit is below its base Stamina, the flag changes only with an ``exhausted`` /
   ``exhaustion_ends`` event, and monsters never regain Stamina (ruling A-35);
+- the duty to attack (R-MON-03, A-53 revised 2026-12-06): no monster ends a Movement farther, by
+  walking distance, from every hero it could reach than it began, unless it began next to a hero;
 - every game ends (completed / failed / truncated) within its turn cap.
 """
 
@@ -30,7 +32,9 @@ import pytest
 
 from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import N_ACTIONS, Decision, Game, Phase
+from dungeon_env.engine.actions import END
 from dungeon_env.engine.state import ACTIVE, CORPSE, SIDE_MONSTER
+from tests.builders import monster_blocked, monster_walk_field, next_to_hero
 
 N_GAMES = 2_000
 CHUNKS = 4
@@ -227,6 +231,25 @@ class Checker:
             clone.apply(action)
 
 
+def check_monster_end(g: Game, m: int) -> bool:
+    """Monster ``m`` is about to END its Movement: it is not farther from every hero it can reach
+    than where it began, unless it began next to a hero (checked by walking distances computed here,
+    not by the engine). Returns whether the check applied (some hero reachable, not begun in a fight)."""
+    s = g.state
+    start, here = int(s.move_from[m]), int(s.unit_pos[m])
+    if next_to_hero(g, start):
+        return False
+    blocked = monster_blocked(g, m)
+    heroes = [int(s.unit_pos[h]) for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE]
+    began = monster_walk_field(g, m, [start], blocked)
+    now = monster_walk_field(g, m, [here], blocked)
+    reachable = [q for q in heroes if began[q] < 10**6]
+    if not reachable:
+        return False
+    assert any(now[q] <= began[q] for q in reachable), (g.label(m), g.xy(start), g.xy(here))
+    return True
+
+
 def check_log(g: Game, adventure: str, seed: int, n_heroes: int) -> None:
     """The event-log contract of DESIGN.md, on a finished game."""
     events = g.events
@@ -319,7 +342,10 @@ def play(i: int, stats: dict) -> None:
         if rng.randrange(CHECK_ALL_LEGAL_EVERY) == 0:
             checker.all_legal_apply()
         legal = g.legal_actions()
-        g.apply(legal[rng.randrange(len(legal))])
+        action = legal[rng.randrange(len(legal))]
+        if action == END and g.decision[0] == MONSTER_MOVE and check_monster_end(g, g.decision[1]):
+            stats["monster_ends"] = stats.get("monster_ends", 0) + 1
+        g.apply(action)
         checker.check()
     assert g.over, f"game {i} ({adventure}) did not end within {MAX_DECISIONS} decisions"
     assert g.outcome in ("completed", "failed", "truncated")
@@ -342,6 +368,7 @@ def test_random_play_keeps_every_invariant(chunk):
         play(i, stats)
     n = N_GAMES // CHUNKS
     assert sum(stats.get(k, 0) for k in ("completed", "failed", "truncated")) == n
+    assert stats.get("monster_ends", 0) > 100, stats  # the duty to attack was checked, often
     # the games really exercised the rules, not just walked about
     for kind in (
         "fight",

@@ -19,7 +19,20 @@ from dungeon_env.engine import Decision, Game, Phase, encounters
 from dungeon_env.engine.actions import ACTION_NAMES, END, MOVE_ACTIONS, SPEND_ACTIONS
 from dungeon_env.engine.state import ACTIVE, GONE, How
 from dungeon_env.engine.units import kill_hero
-from tests.builders import ARENA, PLAIN, add_monster, arena_game, enter_phase, events, place, rolls, set_unit
+from tests.builders import (
+    ARENA,
+    PLAIN,
+    add_monster,
+    arena_game,
+    enter_phase,
+    events,
+    monster_blocked,
+    monster_walk_field,
+    next_to_hero,
+    place,
+    rolls,
+    set_unit,
+)
 
 N_TRIALS = 20_000
 N, E, S, W = MOVE_ACTIONS
@@ -298,51 +311,76 @@ def test_R_MON_03_no_path_to_any_hero_means_no_duty():
     assert END in g.legal_actions() and _steps(g) == {E, W}
 
 
-def _blocked(g: Game, m: int) -> set[int]:
-    """Squares monster ``m`` cannot walk through: figures, obstacles, hazards and armed traps."""
-    s, t = g.state, g.tables
-    blocked = {int(q) for q in range(t.n_squares) if s.occupant[q] >= 0 and s.occupant[q] != m}
-    blocked |= {q for q in range(t.n_squares) if t.furniture[q] or t.blockage[q]}
-    for i, trap in enumerate(t.adventure.traps):
-        if s.trap_armed[i] or s.trap_detected[i]:
-            blocked.add(g.square(*trap.at))
-    return blocked
+def _runaway_step(g: Game, m: int, fields: list[list[int]]) -> int:
+    """The legal action of monster ``m`` that takes it farthest from the nearest hero by the walking
+    distance ``fields`` (one per hero it can reach); END when legal and no step is farther: the
+    choice of a DM that wants to hold back."""
+    legal = g.legal_actions()
+    here = int(g.state.unit_pos[m])
+
+    def spread(q: int) -> int:
+        return min(f[q] for f in fields)
+
+    best, best_far = (END if END in legal else None), spread(here)
+    for action in sorted(_steps(g)):
+        to = int(g.tables.neighbor[here, action - N])
+        if best is None or spread(to) > best_far:
+            best, best_far = action, spread(to)
+    return best if best is not None else legal[0]
 
 
-def _walk_field(g: Game, m: int, sources: list[int]) -> list[int]:
-    """Walking distances for monster ``m``, computed here independently of the engine: through open
-    doors, around figures, obstacles, hazards and armed traps."""
-    s, t = g.state, g.tables
-    blocked = _blocked(g, m)
-    dist = [10**6] * t.n_squares
-    frontier = list(sources)
-    for q in frontier:
-        dist[q] = 0
-    while frontier:
-        nxt = []
-        for q in frontier:
-            for d in range(4):
-                r = int(t.neighbor[q, d])
-                door = int(t.edge_door[q, d])
-                if r < 0 or t.wall[q, d] or (door >= 0 and not s.door_open[door]) or r in blocked:
-                    continue
-                if dist[r] > dist[q] + 1:
-                    dist[r] = dist[q] + 1
-                    nxt.append(r)
-        frontier = nxt
-    return dist
+def _play_monster_movement(g: Game, m: int, heroes: tuple[int, ...]) -> tuple[int, int, list]:
+    """Enter the Monsters' Movement and let a runaway DM move monster ``m`` away from ``heroes``;
+    its start and end squares and the walking-distance fields of those heroes."""
+    _monster_turn(g, m)
+    start = int(g.state.unit_pos[m])
+    fields = [monster_walk_field(g, m, [int(g.state.unit_pos[h])]) for h in heroes]
+    while g.decision == (Decision.MONSTER_MOVE, m):
+        g.apply(_runaway_step(g, m, fields))
+    return start, int(g.state.unit_pos[m]), fields
 
 
-def _next_to_hero(g: Game, sq: int) -> bool:
-    s, t = g.state, g.tables
-    for d in range(4):
-        r, door = int(t.neighbor[sq, d]), int(t.edge_door[sq, d])
-        if r < 0 or t.wall[sq, d] or (door >= 0 and not s.door_open[door]):
-            continue
-        u = int(s.occupant[r])
-        if 0 <= u < s.n_heroes and s.unit_status[u] == ACTIVE:
-            return True
-    return False
+def test_R_MON_03_a_guard_ahead_of_heroes_in_single_file_must_close_in():
+    """Revised 2026-12-06 (A-53 duty 3, section F): three heroes in single file in corridor x=0, an
+    awake Orc (Movement 4) six squares ahead. The middle hero is boxed in by its comrades: no path
+    reaches it, and it must neither create nor satisfy the duty. A DM that wants to hold back may
+    not walk away: the Orc ends every Movement closer, by path, to a hero it can reach (here the
+    runaway goes round the loop towards hero_2, the nearer way by the rules' measure), or fights.
+
+        x=0   y=2   o        o = Orc (0, 2)
+              y=8   0        0 = hero_0 (0, 8), 1 = hero_1 (0, 9): no free square beside it
+              y=9   1        2 = hero_2 (0, 10)
+              y=10  2
+    """
+    g = arena_game()
+    for u, y in enumerate((8, 9, 10)):
+        place(g, u, 0, y)
+    m = add_monster(g, "orc", 0, 2)
+    fields = [monster_walk_field(g, m, [int(g.state.unit_pos[h])]) for h in range(3)]
+    assert fields[1][g.square(0, 2)] >= 10**6  # the middle hero is out of every path
+    for _ in range(4):
+        start, end, walk = _play_monster_movement(g, m, (0, 2))
+        if any(next_to_hero(g, q) for q in (start, end)):
+            break
+        assert any(f[end] < f[start] for f in walk), (g.xy(start), g.xy(end))
+
+
+def test_R_MON_03_a_hero_shut_behind_a_closed_door_does_not_excuse_the_others():
+    """Revised 2026-12-06: hero_0 shut in room A (doors closed, monsters open none), hero_1 and
+    hero_2 in the bottom corridor. The Goblin in corridor x=6 cannot reach hero_0, so it must come
+    closer to the others: END is not offered at once, and a runaway DM still ends closer to them.
+
+        room A  (3, 3) 0     corridor x=6: g = Goblin (6, 10)     y=27: 1 (20, 27), 2 (21, 27)
+    """
+    g = arena_game()
+    place(g, 0, 3, 3)
+    place(g, 1, 20, 27)
+    place(g, 2, 21, 27)
+    m = add_monster(g, "goblin", 6, 10)
+    _monster_turn(g, m)
+    assert END not in g.legal_actions()
+    start, end, fields = _play_monster_movement(g, m, (1, 2))
+    assert any(f[end] < f[start] for f in fields), (g.xy(start), g.xy(end))
 
 
 @pytest.mark.slow
@@ -365,14 +403,14 @@ def test_R_MON_03_random_play_every_monster_movement_obeys_the_duty_to_attack():
                     s = g.state
                     start, here = int(s.move_from[m]), int(s.unit_pos[m])
                     heroes = [int(s.unit_pos[h]) for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE]
-                    blocked = _blocked(g, m)
-                    fight = [q for q in range(g.tables.n_squares) if _next_to_hero(g, q) and q not in blocked]
-                    to_fight = _walk_field(g, m, fight)
-                    if _next_to_hero(g, start) or to_fight[start] <= s.base_move[m]:
-                        assert _next_to_hero(g, here), (adventure, seed, g.label(m))
-                        ends["stay" if _next_to_hero(g, start) else "attack"] += 1
+                    blocked = monster_blocked(g, m)
+                    fight = [q for q in range(g.tables.n_squares) if next_to_hero(g, q) and q not in blocked]
+                    to_fight = monster_walk_field(g, m, fight)
+                    if next_to_hero(g, start) or to_fight[start] <= s.base_move[m]:
+                        assert next_to_hero(g, here), (adventure, seed, g.label(m))
+                        ends["stay" if next_to_hero(g, start) else "attack"] += 1
                     else:
-                        fields = [_walk_field(g, m, [h]) for h in heroes]
+                        fields = [monster_walk_field(g, m, [h]) for h in heroes]
                         if any(f[start] < 10**6 for f in fields):
                             assert any(f[here] < f[start] for f in fields), (adventure, seed, g.label(m))
                             ends["approach"] += 1

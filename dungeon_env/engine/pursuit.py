@@ -6,7 +6,10 @@ revised 2026-12-01). Guards "attack and fight to the death", so an awake monster
    counting Stamina) must end its Movement on such a square; the DM picks the hero, the square and
    the path, and may spend Stamina on the way.
 3. Otherwise it must end its Movement strictly closer, by path distance, to some living hero than it
-   began, when any path allows that, and never farther from every hero.
+   began, when any path allows that, and never farther from every hero. Revised 2026-12-06: this is
+   judged over the heroes the monster has a path to from where it began; a hero it cannot reach
+   (boxed in by its comrades, shut behind a closed door) neither creates the duty nor satisfies it,
+   and a monster with a path to no hero has no duty.
 
 Distances here count squares a monster can walk: closed doors (monsters open none, A-31), occupied
 squares, obstacles, hazards and armed traps are impassable (a monster is never forced onto a trap,
@@ -62,19 +65,28 @@ def allowed(g: Context, m: int, steps: list[tuple[int, int]]) -> tuple[list[int]
 
 
 def _approach(walk: Walk, start: int, here: int, steps, budget: int, reach: int):
-    """Duty 3: end strictly closer to some hero than at the start, when a path allows it."""
-    began = walk.hero_distances(start, start, reach)
-    now = walk.hero_distances(here, start, reach)
-    if not any(d < UNREACHABLE for d in began):
+    """Duty 3: end strictly closer to some hero than at the start, when a path allows it. Judged
+    over the heroes the monster has a path to from where it began (revised 2026-12-06): a hero it
+    cannot reach (boxed in by its comrades, behind a closed door) neither creates the duty nor
+    satisfies it."""
+    began_all = walk.hero_distances(start, start, reach)
+    reachable = [i for i, d in enumerate(began_all) if d < UNREACHABLE]
+    if not reachable:
         return [a for a, _ in steps], True  # no path to any hero: no duty
+    began = [began_all[i] for i in reachable]
 
-    def can_close(distances, squares_left: int) -> bool:
-        return any(max(n - squares_left, 1) < d for n, d in zip(distances, began, strict=True))
+    def distances(q: int) -> list[int]:
+        found = walk.hero_distances(q, start, reach)
+        return [found[i] for i in reachable]
 
+    def can_close(now: list[int], squares_left: int) -> bool:
+        return any(max(n - squares_left, 1) < d for n, d in zip(now, began, strict=True))
+
+    now = distances(here)
     end_ok = any(n < d for n, d in zip(now, began, strict=True))
     if end_ok or can_close(now, budget):  # closer already, or it can still get there (maybe buying)
-        return [a for a, q in steps if can_close(walk.hero_distances(q, start, reach), budget - 1)], end_ok
-    # a duty no longer possible (a trap sprung on the way): never farther from every hero
+        return [a for a, q in steps if can_close(distances(q), budget - 1)], end_ok
+    # a duty no longer possible (a trap sprung on the way): never farther from every reachable hero
     end_ok = any(n <= d for n, d in zip(now, began, strict=True))
     return ([] if end_ok else [a for a, _ in steps]), True
 
