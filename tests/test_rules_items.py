@@ -18,9 +18,11 @@ import pytest
 
 from dungeon_env.content import load_items
 from dungeon_env.content.model import DECKS
-from dungeon_env.engine import Decision, Game, Phase, effects, inventory, items
+from dungeon_env.engine import Decision, Game, Phase, effects, inventory, items, turn
 from dungeon_env.engine.actions import (
+    ABILITY_0,
     BACK,
+    END,
     GIVE,
     IDENTIFY,
     MAX_ITEMS_HELD,
@@ -310,6 +312,59 @@ def test_A_58_R_SURP_06_items_in_movement_and_evasion_but_not_while_surprised():
     g.state.surprised[2] = True
     assert items.item_actions(g, 2, "movement") == items.item_actions(g, 2, "explore") == []
     assert items.item_actions(g, 2, "evasion") == []
+
+
+def test_A_58_a_hero_at_1_stamina_drinks_a_potion_in_evasion():
+    """Revised 2026-12-06: Hob at Stamina 1 cannot pay for an Evade step, but he is still asked in
+    the Evasion phase, right after the monsters have moved, because he holds a Stamina Draught:
+    he drinks it (no Evade step offered before), and with the Stamina back he may then Evade."""
+    g = game()
+    add_monster(g, "orc", 9, 1)
+    place(g, 2, 9, 4)
+    draught = give_item(g, 2, "stamina_draught", known=True)
+    set_unit(g, 2, stamina=1)
+    play_to(g, Decision.HERO_EVADE, 2)
+    legal = g.legal_actions()
+    assert item_action(g, 2, draught) in legal and not set(legal) & set(MOVE_ACTIONS)
+    pick_item(g, 2, draught)
+    assert g.state.stamina[2] > 1 and events(g, "item_used", unit="hero_2")
+    assert g.decision == (Decision.HERO_EVADE, 2) and set(g.legal_actions()) & set(MOVE_ACTIONS)
+
+
+def test_A_58_an_exhausted_hero_with_nothing_to_do_in_evasion_is_not_asked():
+    """Revised 2026-12-06: the window is offered when there is something to do in it. An Exhausted
+    Hob is asked for his Hearty Rations (an Active ability of his Evasion); once it is used up, with
+    no item either, he is not asked; with a known potion he is, and may only drink it or end."""
+    g = game()
+    add_monster(g, "orc", 9, 1)
+    place(g, 2, 9, 4)
+    set_unit(g, 2, stamina=3, exhausted=True)
+    enter_phase(g, Phase.EVASION)
+    while g.decision != (Decision.HERO_EVADE, 2):
+        g.apply(END)
+    assert g.legal_actions() == sorted([END, ABILITY_0, *turn.handoffs(g, 2)])
+    g = game()
+    add_monster(g, "orc", 9, 1)
+    place(g, 2, 9, 4)
+    set_unit(g, 2, stamina=3, exhausted=True)
+    g.state.ability_uses[2, 0] = 1  # Hearty Rations: once per adventure, used
+    enter_phase(g, Phase.EVASION)
+    asked = []
+    while g.state.phase == Phase.EVASION and not g.over:
+        asked.append(g.decision)
+        g.apply(END)
+    assert (Decision.HERO_EVADE, 2) not in asked
+    g = game()
+    add_monster(g, "orc", 9, 1)
+    place(g, 2, 9, 4)
+    set_unit(g, 2, stamina=3, exhausted=True)
+    g.state.ability_uses[2, 0] = 1
+    potion = give_item(g, 2, "healing_potion", known=True)
+    enter_phase(g, Phase.EVASION)
+    while g.decision != (Decision.HERO_EVADE, 2):
+        assert g.state.phase == Phase.EVASION
+        g.apply(END)
+    assert g.legal_actions() == sorted([END, item_action(g, 2, potion), *turn.handoffs(g, 2)])
 
 
 def test_A_58_using_an_item_breaks_rest():

@@ -222,11 +222,17 @@ def _jump(g: Context, h: int, d: int) -> None:
             step(g, h, over)  # a trap that does not block movement: the hero lands on it (R-JUMP-06)
 
 
+def can_pay_evade(g: Context, h: int) -> bool:
+    """The hero can pay for an Evade step: 2 Stamina (``rules.evade_cost``) and not Exhausted."""
+    s = g.state
+    return bool(s.stamina[h] >= g.rules.evade_cost and not s.exhausted[h])
+
+
 def legal_evade(g: Context, h: int) -> list[int]:
     s = g.state
     sq = int(s.unit_pos[h])
     acts = []
-    if s.stamina[h] >= g.rules.evade_cost and not s.exhausted[h]:
+    if can_pay_evade(g, h):
         for d in range(4):
             nxt = open_side(g, sq, d)
             if nxt >= 0 and free(g, nxt):

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dungeon_env.engine import effects, explore, spells, trade
-from dungeon_env.engine.actions import HANDOFF_ACTIONS, Decision, Phase
+from dungeon_env.engine import abilities, effects, explore, items, movement, spells, trade
+from dungeon_env.engine.actions import HANDOFF_ACTIONS, IN_EVASION, Decision, Phase
 from dungeon_env.engine.combat import begin_fighting
 from dungeon_env.engine.encounters import roll_patrols
 from dungeon_env.engine.state import ACTIVE, NO_UNIT
@@ -184,16 +184,25 @@ def _next_monster(g: Context) -> None:
 
 
 def evasion(g: Context) -> None:
-    """2.3: heroes not surprised and not Exhausted may Evade at 2 Stamina a square (R-CTS-04,
-    ``rules.evade_cost``)."""
+    """2.3: every hero not surprised gets its Evasion window when it has anything it may do there
+    (ruling A-58 revised 2026-12-06): an Evade step it can pay for (2 Stamina a square, not
+    Exhausted: R-CTS-04, ``rules.evade_cost``), an item or an Active ability of that moment, even
+    at Stamina below 2 or Exhausted."""
     s = g.state
-    cost = g.rules.evade_cost
     for h in range(s.n_heroes):
         _reset_phase_flags(g, h)
         able = s.unit_status[h] == ACTIVE and not s.surprised[h]
-        s.move_done[h] = not (able and not s.exhausted[h] and s.stamina[h] >= cost)
+        s.move_done[h] = not (able and _has_evasion_choice(g, h))
     s.idle_handoffs, s.progress = 0, False
     _next_hero(g, start=0)
+
+
+def _has_evasion_choice(g: Context, h: int) -> bool:
+    return bool(
+        movement.can_pay_evade(g, h)
+        or items.item_actions(g, h, IN_EVASION)
+        or abilities.ability_actions(g, h, IN_EVASION)
+    )
 
 
 def fighting(g: Context) -> None:
