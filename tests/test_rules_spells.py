@@ -419,6 +419,69 @@ def test_R_SPELL_10_a_movement_spell_is_cast_in_the_casters_movement_and_counts_
     assert not set(g.legal_actions()) & {SPELL_0 + k for k in range(8)}
 
 
+def test_D_M2_in_a_combat_turn_an_any_spell_waits_for_2_1_and_fails_on_an_evade():
+    """Revised 2026-12-06 (checklist section F): with an Orc on the board, Maelis may not cast
+    Healing Touch (Casting: any) in her Movement, nor read a scroll of it there; she begins it at
+    Spell Selection, Evades in 2.3, and it fails like any combat spell: no heal, no Magic paid.
+
+        room B   y=2   .  o  .        o = Orc statue (9, 2)
+                 y=3   .  1  .        1 = Maelis (9, 3), Health 4 of 8
+    """
+    g = caster_game()
+    add_statue(g, "orc", 9, 2)
+    place(g, 1, 9, 3)
+    set_unit(g, 1, health=4)
+    scroll = give_item(g, 1, "scroll_healing_touch", known=True)
+    enter_phase(g, Phase.HERO_MOVEMENT)
+    play_to(g, Decision.HERO_MOVE, 1)
+    legal = set(g.legal_actions())
+    assert spell_action(g, 1, "healing_touch") not in legal and item_action(g, 1, scroll) not in legal
+    assert not items.can_use(g, 1, scroll, "movement")
+    select(g, 1, spell_action(g, 1, "healing_touch"))
+    assert g.state.magic[1] == 4 and g.state.health[1] == 4  # begun, not cast
+    play_to(g, Decision.HERO_EVADE, 1)
+    g.apply(MOVE_S)
+    finish_turn(g)
+    assert [e["reason"] for e in events(g, "spell_fail", unit="hero_1")] == ["evade"]
+    assert events(g, "cast") == [] and events(g, "heal") == []
+    assert g.state.magic[1] == 4 and inventory.held(g, 1) == [scroll]
+
+
+def test_D_M2_in_a_combat_turn_an_any_spell_resolves_at_2_5_with_its_target_chosen_then():
+    """Revised 2026-12-06: Maelis, out of the Fight, begins Healing Touch at 2.1; it resolves in
+    2.5, after the Fighting phase: only then is the target chosen and the Magic paid. A Movement
+    spell (Swiftness) is begun at 2.1 too, in a combat turn; an Explore spell is never offered."""
+    g = caster_game()
+    learn(g, 1, "swiftness", "kindle_light")
+    add_statue(g, "orc", 11, 1)
+    place(g, 1, 7, 5)
+    set_unit(g, 1, health=4)
+    select(g, 1, spell_action(g, 1, "healing_touch"))
+    play_to(g, Decision.CAST_MODE, 1)
+    assert g.state.phase == Phase.SPELL_RESOLUTION and g.state.magic[1] == 4
+    g.apply(NORMAL_CAST)  # her own square is the only one in reach: the target is not asked
+    assert g.state.health[1] == 7 and g.state.magic[1] == 3
+    turn_1 = [e["type"] if e["type"] != "phase" else e["phase"] for e in g.events if e.get("turn") == 1]
+    assert turn_1.index("fighting") < turn_1.index("spell_resolution") < turn_1.index("cast")
+    finish_turn(g)
+    enter_phase(g, Phase.SPELL_SELECTION)
+    play_to(g, Decision.SPELL_SELECT, 1)
+    legal = g.legal_actions()
+    assert spell_action(g, 1, "swiftness") in legal and spell_action(g, 1, "kindle_light") not in legal
+
+
+def test_D_M2_outside_combat_an_any_spell_still_resolves_at_once_in_movement():
+    """ "Any" keeps its meaning outside combat: Maelis heals herself in her Movement, at once."""
+    g = caster_game()
+    place(g, 1, 9, 3)
+    set_unit(g, 1, health=4)
+    enter_phase(g, Phase.HERO_MOVEMENT)
+    play_to(g, Decision.HERO_MOVE, 1)
+    g.apply(spell_action(g, 1, "healing_touch"))
+    g.apply(NORMAL_CAST)
+    assert g.state.health[1] == 7 and g.state.magic[1] == 3 and g.state.phase == Phase.HERO_MOVEMENT
+
+
 def test_R_SPELL_10_an_explore_spell_cast_in_the_explore_phase():
     """Orwin casts Kindle Light at Light 18 in the Explore phase: Light 20, capped (R-LIGHT-01/03)."""
     g = caster_game()

@@ -9,9 +9,10 @@ Hooks the rest of the engine calls (keep the names):
 - ``begin_spell_resolution(g)`` / ``resume_spell_resolution(g)``: phase 2.5; when done,
   ``g.goto(Phase.TURN_END if any_monster(g) else Phase.EXPLORE)``.
 - ``spell_actions(g, h, when) -> list[int]``: SPELL_k actions the hero may take now, ``when`` one of
-  "movement" (castable spells: picking one casts it at once) or "explore" (every known spell: it
-  may be cast or forgotten); ``pick_spell(g, h, k, when)`` follows a SPELL_k: in the Movement
-  phase it casts, in the Explore phase it asks SPELL_VERB (``a`` = the spell index).
+  "movement" (castable spells: picking one casts it at once, outside combat only) or "explore"
+  (every known spell: it may be cast or forgotten); ``pick_spell(g, h, k, when)`` follows a
+  SPELL_k: in the Movement phase it casts, in the Explore phase it asks SPELL_VERB (``a`` = the
+  spell index).
 - ``begin_cast(g, h, spell, item, when)``: cast outside 2.1/2.5 (resolves at once: mode, target...).
 - ``can_cast_scroll`` / ``cast_scroll`` / ``can_memorize`` / ``memorize`` (used by ``items``).
 - ``end_adventure(g)``: memorized spell cards are discarded and ongoing effects end (R-END-04).
@@ -19,7 +20,10 @@ Hooks the rest of the engine calls (keep the names):
   CHOOSE_TARGET (``a`` = TARGET_SPELL with ``b`` = spell, or TARGET_ITEM with ``b`` = item),
   MENTAL_BID, SPELL_VERB (legal_* / do_* below).
 
-Rules in force: a hero begins at most one spell a turn (A-19; ``state.spell_turn``), and not while
+Rules in force: while any monster is on the board (the Combat Turn Sequence), every spell, from
+memory or a scroll, is begun at 2.1 and resolved at 2.5, whatever its Casting line (ruling D-M2,
+revised 2026-12-06: ``fits``, ``at_once_allowed``); a hero begins at most one spell a turn (A-19;
+``state.spell_turn``), and not while
 surprised (R-SURP-06); selecting needs current Magic >= level unless from a scroll (A-17, A-57);
 Magic is paid and a scroll destroyed only when the spell resolves (A-17, A-18); an ongoing spell
 cannot be cast while its effect lasts, by anyone (A-23); casting breaks Rest (R-REST-02).
@@ -80,9 +84,24 @@ NORMAL, OVERCAST_MODE = 0, 1
 # ------------------------------------------------------------------------------------------- queries
 
 
+COMBAT_TURN_CASTING = ("combat", "any", "movement")  # the Casting lines a combat turn has moments of
+
+
 def fits(spell: Spell, when: str) -> bool:
-    """The spell's Casting field allows this moment (R-SPELL-10)."""
+    """The spell's Casting field allows this moment (R-SPELL-10). In a combat turn (``IN_COMBAT``:
+    begun at 2.1, resolved at 2.5) every spell whose Casting names a moment that turn has, combat,
+    any or movement, is cast that way (ruling D-M2, revised 2026-12-06); the Explore phase is
+    skipped in combat (R-TURN-12), so an Explore spell waits for the monsters to be gone."""
+    if when == IN_COMBAT:
+        return spell.casting in COMBAT_TURN_CASTING
     return spell.casting == "any" or spell.casting == when
+
+
+def at_once_allowed(g: Context, when: str) -> bool:
+    """A spell may be cast to resolve at once (Movement, Explore) only outside combat: while any
+    monster is on the board every spell is begun at Spell Selection (2.1) and resolved at 2.5
+    (ruling D-M2 revised 2026-12-06, checklist section F)."""
+    return when == IN_COMBAT or not any_monster(g)
 
 
 def known(g: Context, h: int) -> list[int]:
@@ -130,7 +149,7 @@ def castable(g: Context, h: int, sp: int, when: str, scroll: bool) -> bool:
     at once (not in combat, where targets are chosen in 2.5), a target in reach."""
     s = g.state
     spell = g.spells[sp]
-    if not fits(spell, when) or effects.spell_in_play(g, sp):
+    if not fits(spell, when) or effects.spell_in_play(g, sp) or not at_once_allowed(g, when):
         return False
     if not scroll and s.magic[h] < spell.level:
         return False
@@ -210,7 +229,7 @@ def scroll_spell(g: Context, item: int) -> int:
 def can_cast_scroll(g: Context, h: int, item: int, when: str) -> bool:
     """A scroll is read at its spell's moments; an unidentified one at any spell moment (its spell
     is not known yet, R-SPELL-14)."""
-    if when not in SPELL_MOMENTS or not may_cast(g, h):
+    if when not in SPELL_MOMENTS or not may_cast(g, h) or not at_once_allowed(g, when):
         return False
     if not g.state.item_known[item]:
         return True
