@@ -21,6 +21,7 @@ from dungeon_env.content import load_heroes
 from dungeon_env.content.model import ABILITY_USES, ContentError
 from dungeon_env.content.variants import Variant
 from dungeon_env.engine import Decision, Game, Phase, abilities, effects, items
+from dungeon_env.engine.abilities import card_abilities
 from dungeon_env.engine.actions import (
     ABILITY_0,
     DISARM_ACTIONS,
@@ -30,6 +31,7 @@ from dungeon_env.engine.actions import (
     TARGET_ABILITY,
 )
 from dungeon_env.engine.state import ADDED_FIELDS
+from dungeon_env.engine.units import slay_monster
 from dungeon_env.observation import DM, FCOL, HERO, KINDS, OBS_SPEC, Observer, unflatten
 from tests.builders import (
     add_monster,
@@ -287,6 +289,20 @@ def test_R_BOARD_04_scout_ahead_ysolde_detects_traps_within_2_once_per_turn(trap
     assert ABILITY_0 not in g.legal_actions()
     finish_turn(g)
     play_to(g, Decision.HERO_MOVE, 0)
+    assert ABILITY_0 in g.legal_actions()
+
+
+def test_R_TRAP_08_scout_ahead_is_not_offered_in_combat(trap_arena):
+    """Revised 2026-12-06: with a Goblin anywhere on the board Ysolde cannot Scout Ahead (her card
+    does not say it works in combat), and the darts stay hidden; once the Goblin is gone she can."""
+    g = game(("ysolde", "hob", "bram"), adventure=trap_arena)
+    place(g, 0, 1, 13)
+    m = add_monster(g, "goblin", 20, 20)
+    my_move(g, 0)
+    assert ABILITY_0 not in g.legal_actions()
+    assert not effects.usable_now(g, card_abilities(g, 0)[0].effect)
+    slay_monster(g, m, ["test"])
+    g.state_edited()
     assert ABILITY_0 in g.legal_actions()
 
 

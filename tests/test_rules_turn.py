@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from dungeon_env.engine import Game, Phase
-from dungeon_env.engine.actions import END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_ACTIONS, Decision
+from dungeon_env.engine.actions import END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_ACTIONS, USE, Decision
 from dungeon_env.engine.game import IllegalActionError
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.units import slay_monster
@@ -29,6 +29,8 @@ from tests.builders import (
     arena_game,
     enter_phase,
     events,
+    give_item,
+    item_action,
     place,
     quiet,
     rolls,
@@ -630,6 +632,28 @@ def test_R_LIGHT_04_light_0_costs_heroes_1_movement():
     finish_turn(g)
     assert g.state.light == 0 and int(g.state.move_left[0]) == 4
     assert [int(g.state.move_left[h]) for h in range(3)] == [4, 5, 4]  # Ysolde 6, Hob 5
+
+
+def test_A_12_a_torch_at_light_0_gives_the_dark_square_back_at_once():
+    """Revised 2026-12-06: at Light 0 Corvin (Movement 5) has 4 squares; after 2 steps he lights a
+    torch: Light 3, and the square the darkness took comes back at once (3 left, not 2). Ysolde,
+    whose Movement has not begun, gets hers back too (6); a hero done with its Movement does not."""
+    g = _light_zero_game()
+    place(g, 0, 14, 0)
+    place(g, 1, 16, 0)
+    place(g, 2, 18, 0)
+    enter_phase(g, Phase.HERO_MOVEMENT)
+    assert [int(g.state.move_left[h]) for h in range(3)] == [4, 5, 4]
+    g.apply(MOVE_ACTIONS[3])  # west, twice
+    g.apply(MOVE_ACTIONS[3])
+    assert g.decision == (Decision.HERO_MOVE, 0) and int(g.state.move_left[0]) == 2
+    g.state.move_done[2] = True  # as if Hob had finished his Movement already
+    torch = give_item(g, 0, "torch", known=True)
+    g.apply(item_action(g, 0, torch))
+    if g.decision is not None and g.decision[0] == Decision.ITEM_VERB:
+        g.apply(USE)
+    assert g.state.light == 3
+    assert [int(g.state.move_left[h]) for h in range(3)] == [3, 6, 4]
 
 
 def test_R_LIGHT_04_light_0_does_not_touch_door_jump_or_deaths_door_rolls():

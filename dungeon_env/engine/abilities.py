@@ -92,14 +92,18 @@ def ready_pairs(g: Context) -> list[tuple[int, int]]:
 
 def ability_actions(g: Context, h: int, when: str) -> list[int]:
     """ABILITY_k for each Active ability hero ``h`` may use now: on the board, not surprised
-    (R-SURP-06), in one of the ability's moments, with a use left."""
+    (R-SURP-06), in one of the ability's moments, with a use left, and an effect that works now
+    (no trap detection in combat, R-TRAP-08)."""
     s = g.state
     if h >= s.n_heroes or s.unit_status[h] != ACTIVE or s.surprised[h]:
         return []
     return [
         ABILITY_0 + k
         for k, ability in enumerate(card_abilities(g, h))
-        if ability.active and when in ability.when and ready(g, h, k)
+        if ability.active
+        and when in ability.when
+        and ready(g, h, k)
+        and effects.usable_now(g, ability.effect)
     ]
 
 

@@ -49,6 +49,7 @@ from dungeon_env.engine.state import (
 from dungeon_env.engine.tables import path_distances
 from dungeon_env.engine.units import (
     active_heroes,
+    any_monster,
     check_corpses,
     gain_stamina,
     heal,
@@ -265,11 +266,22 @@ def check_modifiers(g: Context, u: int, check: str) -> dict[str, int]:
 # ----------------------------------------------------------------------------------- applying effects
 
 
+def usable_now(g: Context, effect: Effect | None) -> bool:
+    """Whether a card's effect may be used at this moment of the game: nothing detects traps while a
+    monster is on the board (R-TRAP-08 revised 2026-12-06; no card of the game says it works in
+    combat). Abilities, items and spells ask this before they are offered."""
+    return effect is None or effect.kind != "detect_traps" or not any_monster(g)
+
+
 def raise_light(g: Context, amount: int, source: str) -> None:
-    """Light rises, never above the cap: 20, ``light.max`` (R-LIGHT-01/03)."""
+    """Light rises, never above the cap: 20, ``light.max`` (R-LIGHT-01/03). Raised from 0 in the
+    Heroes' Movement, the dark's penalty lifts at once (A-12 revised 2026-12-06): each hero still in
+    its Movement gets back the square the darkness took from its allowance."""
     s = g.state
     before = s.light
     s.light = min(g.rules.light_max, s.light + amount)
+    if before == 0 and s.light > 0 and s.phase == Phase.HERO_MOVEMENT:
+        _give_back_dark_squares(g)
     g.log(
         {
             "type": "light_raised",
@@ -279,6 +291,17 @@ def raise_light(g: Context, amount: int, source: str) -> None:
             "turn": s.turn,
         }
     )
+
+
+def _give_back_dark_squares(g: Context) -> None:
+    """The squares the Light-0 penalty (``light.dark_penalty``) took from the allowance of every hero
+    still in its Movement (not done: not surprised, not finished) come back."""
+    s = g.state
+    penalty = g.rules.light_dark_penalty
+    for h in active_heroes(g):
+        if not s.move_done[h]:
+            allowance = int(s.base_move[h]) + move_bonus(g, h)
+            s.move_left[h] += max(0, allowance) - max(0, allowance - penalty)
 
 
 def detect_traps_near(g: Context, u: int, radius: int, source: str) -> list[int]:

@@ -72,6 +72,8 @@ def can_use(g: Context, h: int, item: int, when: str) -> bool:
         return False
     if card.timing == IN_EXPLORE and when != IN_EXPLORE:
         return False
+    if not effects.usable_now(g, card.effect):
+        return False  # no trap detection in combat (R-TRAP-08)
     return not (card.use == "reusable" and s.item_used_turn[item] == s.turn)
 
 

@@ -151,6 +151,8 @@ def castable(g: Context, h: int, sp: int, when: str, scroll: bool) -> bool:
     spell = g.spells[sp]
     if not fits(spell, when) or effects.spell_in_play(g, sp) or not at_once_allowed(g, when):
         return False
+    if not effects.usable_now(g, spell.effect):
+        return False  # no trap detection in combat (R-TRAP-08)
     if not scroll and s.magic[h] < spell.level:
         return False
     return when == IN_COMBAT or spell.target != "enemy" or bool(targets(g, h, sp))
