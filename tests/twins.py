@@ -477,19 +477,30 @@ def _restart(env) -> None:
     env.game.state_edited()
 
 
-def secret_door_removed(folder: Path, adventure: str, seed: int, heroes: int = 3) -> Twins | None:
-    """The adventure file without one of its secret doors (and the room text that finds it)."""
+def secret_door_removed(
+    folder: Path, adventure: str, seed: int, heroes: int = 3, start_in_room: bool = False
+) -> Twins | None:
+    """The adventure file without one of its secret doors (and the room text that finds it). With
+    ``start_in_room``, in both twins the party starts in the room of that text, its Guards and
+    Ambushers left out, so that heroes playing at random explore it early (the same edit in both:
+    the twins still differ only in the secret door); otherwise they start where the adventure says."""
     text = (ADVENTURES / f"{adventure}.toml").read_text()
     doors = [span for span in _blocks(text, "door") if "secret = true" in text[span[0] : span[1]]]
     secret_events = [span for span in _blocks(text, "event") if 'kind = "secret"' in text[span[0] : span[1]]]
-    if not doors:
+    if not doors or not secret_events:
         return None
-    cut = sorted([doors[0], *secret_events[:1]], reverse=True)
+    if start_in_room:
+        area = re.search(r'^area = "(\w+)"', text[slice(*secret_events[0])], re.M).group(1)
+        text = _start_in(text, make_env(adventure, heroes, seed).game, area)
+    doors = [span for span in _blocks(text, "door") if "secret = true" in text[span[0] : span[1]]]
+    secret_events = [span for span in _blocks(text, "event") if 'kind = "secret"' in text[span[0] : span[1]]]
+    common = _write(folder, f"{adventure}_twin_secretroom_{seed}", text)
+    cut = sorted([doors[0], secret_events[0]], reverse=True)
     edited = text
     for start, end in cut:
         edited = edited[:start] + edited[end:]
     path = _write(folder, f"{adventure}_twin_nosecret_{seed}", edited)
-    a, b = make_env(adventure, heroes, seed), make_env(path, heroes, seed)
+    a, b = make_env(common, heroes, seed), make_env(path, heroes, seed)
 
     def knowable(ga: Game, gb: Game) -> str:
         if any(e["type"] == "secret_door" for e in ga.events):
@@ -497,6 +508,27 @@ def secret_door_removed(folder: Path, adventure: str, seed: int, heroes: int = 3
         return _room_text_read(ga, gb)
 
     return Twins("secret_door_removed", a, b, knowable, f"{adventure} seed {seed}")
+
+
+def _start_in(text: str, game: Game, area: str) -> str:
+    """The adventure file with its start squares in ``area`` (free floor, reading order) and the
+    Guards and Ambushers of that area left out."""
+    t = game.tables
+    index = t.board.area_names.index(area)
+    squares = set(np.flatnonzero(t.area == index).tolist())
+    for kind in ("guard", "ambush"):
+        for start, end in sorted(_blocks(text, kind), reverse=True):
+            block = text[start:end]
+            at = [int(v) for v in re.findall(r"\d+", block.split("at =", 1)[1].split("\n", 1)[0])]
+            mine = f'area = "{area}"' in block or any(
+                y * WIDTH + x in squares for x, y in zip(at[::2], at[1::2], strict=True)
+            )
+            if mine:
+                text = text[:start] + text[end:]
+    traps = {y * WIDTH + x for x, y in (trap.at for trap in t.adventure.traps)}
+    free = [q for q in sorted(squares) if not (t.furniture[q] or t.blockage[q] or q in traps)]
+    start = ", ".join(f"[{q % WIDTH}, {q // WIDTH}]" for q in free[:5])
+    return re.sub(r"^start = .*$", f"start = [{start}]", text, count=1, flags=re.M)
 
 
 def room_event_removed(folder: Path, adventure: str, seed: int, heroes: int = 3) -> Twins | None:

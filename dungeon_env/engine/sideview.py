@@ -681,6 +681,7 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int, shared
             guard_uid[j] = uid_map.get(real, MAX_UNITS + j)
             guard_slain[j] = real_slain[i] and _seen_slain(game, real)
     v.guard_uid, v.guard_slain = guard_uid, guard_slain
+    v.downed_by = [_renamed(row, uid_map) for row in s.downed_by]
     # --- face-down cards: their deck's placeholder ---
     unknown = np.flatnonzero((s.item_card >= 0) & ~s.item_known).tolist()
     for item in unknown:
@@ -766,6 +767,20 @@ def _share_state(s: State, hidden: list[int]) -> State:
             value = values[name] = source[name].copy()
             for u in hidden:
                 value[u] = blank
+    return out
+
+
+def _renamed(labels: list[str], uid_map: dict[int, int]) -> list[str]:
+    """Labels of what put a hero on Death's Door, in the heroes' naming: a monster by its id among
+    those in sight (a monster no longer in sight is left out: its engine id counts fog monsters);
+    traps, spells and events by their own names."""
+    out = []
+    for name in labels:
+        if name[:1] == "m" and name[1:].isdigit():
+            if int(name[1:]) in uid_map:
+                out.append(f"m{uid_map[int(name[1:])]}")
+        else:
+            out.append(name)
     return out
 
 

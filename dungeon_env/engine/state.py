@@ -181,6 +181,8 @@ class State:
     # --- hero abilities (abilities.py): [hero, k] for the card's k-th ability ---
     ability_uses: np.ndarray = field(default_factory=lambda: np.zeros((5, 2), np.int16))  # this adventure
     ability_turn: np.ndarray = field(default_factory=lambda: np.zeros((5, 2), np.int16))  # 0: never used
+    # --- [hero]: the labels of what put the hero on Death's Door (named by its death at Turn End) ---
+    downed_by: list = field(default_factory=lambda: [[] for _ in range(5)])  # rows replaced, never edited
 
     def copy(self) -> State:
         values = {}
@@ -249,6 +251,7 @@ class State:
 
 
 _NESTED = {"stack", "fights", "effects"}
+_LABEL_ROWS = {"downed_by"}  # lists of lists of strings
 # Fields added after saves were first written, with what a fresh game's set-up gives them: a save
 # from before one existed loads with that value (State.from_json's fallback).
 ADDED_FIELDS = (
@@ -259,6 +262,7 @@ ADDED_FIELDS = (
     "declined_spells",
     "ability_uses",
     "ability_turn",
+    "downed_by",
 )
 
 
@@ -271,6 +275,10 @@ def _field_from_json(name: str, value, default):
     if isinstance(default, list):
         if not isinstance(value, list):
             raise TypeError(f"expected a list, found {type(value).__name__}")
+        if name in _LABEL_ROWS:
+            if not all(isinstance(row, list) and all(isinstance(v, str) for v in row) for row in value):
+                raise TypeError("expected a list of lists of labels")
+            return [list(row) for row in value]
         return [[int(v) for v in item] for item in value] if name in _NESTED else list(value)
     if isinstance(default, bool | int | str) and type(value) is not type(default):
         raise TypeError(f"expected {type(default).__name__}, found {value!r}")

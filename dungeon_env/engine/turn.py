@@ -226,7 +226,7 @@ def turn_end(g: Context) -> None:
             g.log({"type": "rest", "unit": label(g, h), "turn": s.turn})
     for h in active_heroes(g):
         if s.deaths_door[h] and not rested[h]:
-            deaths_door_roll(g, h)
+            deaths_door_roll(g, h, s.downed_by[h])  # a death names what put it on Death's Door
     effects.tick(g)
     s.light = max(0, s.light - g.rules.light_per_turn)
     g.log({"type": "light", "light": s.light, "turn": s.turn})

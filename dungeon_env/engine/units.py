@@ -63,6 +63,8 @@ def _fill_profile(g: Context, u: int, card: HeroCard | MonsterCard) -> None:
     s.deaths_door[u] = s.exhausted[u] = s.surprised[u] = s.skip_move[u] = s.inactive[u] = False
     s.acted[u] = s.fought[u] = s.rested_last[u] = False
     s.dragging[u] = NO_UNIT
+    if u < len(s.downed_by):
+        s.downed_by[u] = []
 
 
 def place_hero(g: Context, u: int, card_index: int, sq: int) -> None:
@@ -154,16 +156,20 @@ def heal(g: Context, u: int, amount: int) -> None:
     s.health[u] = min(int(s.base_health[u]), int(s.health[u]) + amount)
     if s.deaths_door[u] and s.health[u] > 0:
         s.deaths_door[u] = False
+        s.downed_by[u] = []
     g.log({"type": "heal", "unit": label(g, u), "amount": amount, "health": int(s.health[u]), "turn": s.turn})
 
 
 def hurt_hero(
     g: Context, u: int, amount: int, source: str, killers=(), down_before: bool | None = None
 ) -> None:
-    """Damage a hero (Health floors at 0). Damage to a hero already at Death's Door forces an
-    immediate Death's Door roll (R-DMG-10, ruling A-14). ``down_before``: whether the hero was at 0
-    when the damage step began, for a step of simultaneous damage (the Fighting phase's): a hero
-    brought to 0 by an earlier blow of the same step makes no extra roll (default: at 0 now)."""
+    """Damage a hero (Health floors at 0). A hero brought to 0 is on Death's Door: one
+    ``deaths_door`` event, however many blows of one damage step brought it there, and
+    ``state.downed_by`` names them all (its death at Turn End names them). Damage to a hero already
+    at Death's Door forces an immediate Death's Door roll (R-DMG-10, ruling A-14). ``down_before``:
+    whether the hero was at 0 when the damage step began, for a step of simultaneous damage (the
+    Fighting phase's): a hero brought to 0 by an earlier blow of the same step makes no extra roll
+    (default: at 0 now)."""
     s = g.state
     if s.unit_status[u] != ACTIVE:
         return
@@ -179,10 +185,14 @@ def hurt_hero(
             "turn": s.turn,
         }
     )
+    cause = list(killers or (source,))
     if already_down:
-        deaths_door_roll(g, u, killers or (source,))
+        deaths_door_roll(g, u, cause)
+    elif s.health[u] == 0 and s.deaths_door[u]:  # a further blow of the step that brought it to 0
+        s.downed_by[u] = list(dict.fromkeys([*s.downed_by[u], *cause]))
     elif s.health[u] == 0:
         s.deaths_door[u] = True
+        s.downed_by[u] = cause
         g.log({"type": "deaths_door", "unit": label(g, u), "turn": s.turn})
 
 
@@ -202,6 +212,7 @@ def kill_hero(g: Context, u: int, killers=()) -> None:
     s = g.state
     s.unit_status[u] = CORPSE
     s.deaths_door[u] = False
+    s.downed_by[u] = []
     s.dragging[u] = NO_UNIT
     g.log({"type": "death", "unit": label(g, u), "killers": list(killers), "turn": s.turn})
 
