@@ -17,7 +17,7 @@ import pytest
 from dungeon_env.engine import Decision, Game, Phase
 from dungeon_env.engine.actions import MOVE_ACTIONS, SPEND_0
 from dungeon_env.engine.state import ACTIVE, CORPSE, GONE, NO_UNIT
-from dungeon_env.engine.units import heal
+from dungeon_env.engine.units import heal, hurt_hero
 from tests.builders import (
     add_monster,
     arena_game,
@@ -370,6 +370,46 @@ def test_R_DMG_10_hero_above_0_when_the_damage_step_began_rolls_no_extra_die():
     assert len(dmg) == 2 and dmg[0] < index_of(g, "deaths_door", unit="hero_0")[0]
     assert len(dd) == 1 and dd[0] > index_of(g, "phase", phase="turn_end")[0]
     assert g.state.unit_status[0] == ACTIVE and g.state.health[0] == 0
+
+
+def test_R_DMG_10_two_fights_lost_at_once_give_one_deaths_door_event_and_the_death_names_both():
+    """Revised 2026-12-06 (checklist section F, the log): Corvin at 2 HP loses to two Orcs in one
+    Fighting phase: one ``deaths_door`` event, not one per Fight lost; he perishes at the Turn End
+    roll (a 1), and his death names both Orcs, what put him on Death's Door.
+
+        y=2   .  O  .
+        y=3   .  0  O
+    """
+    g = fight_game()
+    first = add_monster(g, "orc", 9, 2)
+    second = add_monster(g, "orc", 10, 3)
+    place(g, 0, 9, 3)
+    set_unit(g, 0, health=2)
+    g.dice.force(1, 1, 6, 6, 1, 1, 6, 6, 1)  # two fights lost, then the Turn End roll: dies
+    fight_now(g)
+    assert g.dice.forced_left == 0
+    assert len(events(g, "deaths_door", unit="hero_0")) == 1
+    death = events(g, "death", unit="hero_0")
+    assert len(death) == 1 and sorted(death[0]["killers"]) == sorted([g.label(first), g.label(second)])
+    assert death[0]["turn"] == 1 and index_of(g, "death")[0] > index_of(g, "phase", phase="turn_end")[0]
+
+
+def test_R_DMG_06_a_hero_healed_off_deaths_door_and_downed_again_names_only_the_new_cause():
+    """What put a hero on Death's Door is forgotten when it is raised above 0: brought down again by
+    a trap, its Turn End death names the trap alone."""
+    g = fight_game()
+    place(g, 0, 9, 3)
+    set_unit(g, 0, health=1)
+    hurt_hero(g, 0, 1, "m99")
+    assert g.state.downed_by[0] == ["m99"]
+    heal(g, 0, 2)
+    assert g.state.downed_by[0] == []
+    hurt_hero(g, 0, 5, "trap:pit")
+    assert g.state.downed_by[0] == ["trap:pit"]
+    g.state.acted[0] = True  # no Rest: the Turn End roll is made
+    g.dice.force(1)
+    enter_phase(g, Phase.TURN_END)
+    assert events(g, "death", unit="hero_0")[0]["killers"] == ["trap:pit"]
 
 
 def test_R_DMG_10_statistical_two_lost_fights_from_2_health_live_one_half():
