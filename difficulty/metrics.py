@@ -7,7 +7,7 @@ is *lost*). ``cell_figures(records)``: one cell's figures; ``compare(variant_rec
 a variant against the base rules on the same game indices (common random numbers), with paired
 intervals for the differences of both rates (Newcombe's square-and-add interval for paired
 proportions, built from the two Wilson intervals and the correlation of the pairs). Rates come with
-95% Wilson intervals (``training.evaluate.wilson_interval``).
+95% Wilson intervals (``dungeon_env.tasks.wilson_interval``, SciPy's); quantiles are numpy's.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Any
 
+import numpy as np
+
 from difficulty.record import ENDS, WOUND_SOURCES
-from training.evaluate import wilson_interval
+from dungeon_env.tasks import wilson_interval
 
 DIGITS = 6
 
@@ -53,13 +55,9 @@ def _mean(values: list[float]) -> float:
     return _r(statistics.fmean(values)) if values else 0.0
 
 
-def _quantile(sorted_values: list[int], q: float) -> float:
-    """Linear-interpolation quantile (numpy's default) of sorted values."""
-    if not sorted_values:
-        return 0.0
-    pos = (len(sorted_values) - 1) * q
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return _r(sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo))
+def _quantile(values: list[int], q: float) -> float:
+    """``numpy.quantile`` (its default, linear interpolation), rounded; 0.0 for no values."""
+    return _r(np.quantile(values, q)) if values else 0.0
 
 
 def distribution(values: list[int]) -> dict[str, Any]:

@@ -145,14 +145,20 @@ def gym_id(name: str) -> str:
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a rate ``successes / n``."""
+    """The Wilson score interval of a rate ``successes / n`` (SciPy's ``binomtest(...).proportion_ci``,
+    method ``wilson``), ``z`` standard errors wide: 1.96, the project's 95% (a confidence of
+    0.950004); ``(0.0, 1.0)`` when ``n == 0``. ``successes`` outside ``0..n`` raises ``ValueError``.
+    The one Wilson interval of the project (``training.evaluate`` and ``difficulty.metrics`` use it)."""
     if n == 0:
         return (0.0, 1.0)
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be in 0..n, got {successes} of {n}")
+    from scipy.special import erf  # imported here: SciPy's stats take most of a second to import
+    from scipy.stats import binomtest
+
+    confidence = float(erf(z / math.sqrt(2.0)))  # P(|N(0, 1)| < z), so SciPy's z is this z
+    low, high = binomtest(int(successes), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
+    return (float(low), float(high))
 
 
 # ------------------------------------------------------------------------------------------ agents

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from difficulty import cli, league
+from difficulty.metrics import rate
 from difficulty.runner import run as run_experiment
+
+STORED = Path(__file__).resolve().parents[1] / "docs" / "league" / "league.json"
 
 TINY = [
     "league",
@@ -67,6 +71,33 @@ def test_fit_stays_finite_when_an_agent_never_or_always_wins():
     values = np.concatenate([fit.heroes, fit.dm, fit.adventures, fit.heroes_se, fit.dm_se])
     assert np.all(np.isfinite(values)) and np.all(np.abs(values) < 20)
     assert fit.heroes[0] < fit.heroes[1] < fit.heroes[2]
+
+
+def test_the_stored_league_ratings_come_back_from_its_counts():
+    """docs/league/league.json was fitted by the earlier hand-written Newton solver: statsmodels'
+    ridge-penalised GLM gives every rating, standard error and offset again within the 0.1 Elo the
+    file is rounded to."""
+    stored = json.loads(STORED.read_text())
+    heroes, dms = ([a["agent"] for a in stored[f"{side}_agents"]] for side in ("heroes", "dm"))
+    again = league._ratings(stored["cells"], heroes, dms, stored["adventures"])
+    assert stored["ratings"]["prior_precision"] == again["prior_precision"] == league.PRIOR
+    for side, key in (("heroes", "agent"), ("dm", "agent"), ("adventures", "adventure")):
+        assert [r[key] for r in again[side]] == [r[key] for r in stored["ratings"][side]]
+        for fields in (("rating", "se"), ("offset",)):
+            for field in fields:
+                if field in stored["ratings"][side][0]:
+                    got = np.array([r[field] for r in again[side]])
+                    want = np.array([r[field] for r in stored["ratings"][side]])
+                    np.testing.assert_allclose(got, want, atol=0.05 + 1e-9, err_msg=f"{side} {field}")
+
+
+def test_the_stored_league_intervals_come_back_from_its_counts():
+    """Every cell's and pooled rate of the stored league with its Wilson interval (SciPy's now), to
+    the 6 digits the file keeps."""
+    stored = json.loads(STORED.read_text())
+    for cell in stored["cells"] + stored["pooled"]:
+        for key in ("completed", "truncated"):
+            assert rate(cell[key]["count"], cell["games"]) == cell[key]
 
 
 def test_split_specs_keeps_commas_in_brackets():

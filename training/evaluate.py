@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from dungeon_env.aec import raw_env
+from dungeon_env.tasks import wilson_interval  # SciPy's Wilson interval; imported from here too
 from training.common import CountProgress, EnvSettings, make_agent, parse_settings
 
 ENDS = ("completed_with_goals", "walked_out", "failed", "truncated")
@@ -70,19 +71,6 @@ class Settings(EnvSettings):
     """also write the counts and intervals to this JSON file ('' for none)"""
     progress: bool = True
     """show the games played and the time left (a bar on a terminal, else a line every 10% or minute)"""
-
-
-def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion; ``(0.0, 1.0)`` when ``n == 0``."""
-    if n == 0:
-        return 0.0, 1.0
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes must be in 0..n, got {successes} of {n}")
-    p = successes / n
-    denominator = 1.0 + z * z / n
-    center = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1.0 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, center - half), min(1.0, center + half)
 
 
 def end_of(outcome: str, goals_met: bool) -> str:
