@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from dungeon_env.content.model import ContentWarning
-from training.common import EnvSettings, field_docs, make_agent, parse_settings, run_name
+from training.common import EnvSettings, make_agent, parse_settings, run_name
 from training.evaluate import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +50,15 @@ def test_wilson_interval_edge_cases():
         wilson_interval(11, 10)
 
 
-def test_settings_become_a_cli_with_field_docs():
+def _help_text(settings_class: type, capsys) -> str:
+    """The ``--help`` of a settings class, its words only (no box drawing, one space between)."""
+    with pytest.raises(SystemExit) as stop:
+        parse_settings(settings_class, ["--help"])
+    assert stop.value.code == 0
+    return " ".join(w for w in capsys.readouterr().out.split() if not set(w) <= set("│╭╮╰╯─"))
+
+
+def test_settings_become_a_cli_with_field_docs(capsys):
     @dataclasses.dataclass
     class Settings(EnvSettings):
         steps: int = 10
@@ -58,8 +66,10 @@ def test_settings_become_a_cli_with_field_docs():
         fast: bool = False
         """go fast"""
 
-    docs = field_docs(Settings)
-    assert docs["steps"] == "how many steps" and "turn cap" in docs["max_turns"]
+    text = _help_text(Settings, capsys)
+    assert "--steps INT how many steps (default: 10)" in text
+    assert "--fast, --no-fast go fast (default: False)" in text
+    assert "--max-turns INT turn cap of an episode" in text
     settings = parse_settings(
         Settings, ["--steps", "5", "--fast", "--max-turns", "7", "--heroes", "bram,sela,orwin"]
     )
@@ -80,6 +90,45 @@ def test_settings_become_a_cli_with_field_docs():
     }
     name = run_name("flooded_cellar", "exp", 3)
     assert name.startswith("flooded_cellar__exp__3__") and name.rsplit("__", 1)[1].isdigit()
+
+
+SCRIPTS = {
+    "evaluate": "Settings",
+    "train_role": "Settings",
+    "selfplay": "Settings",
+    "league": "Settings",
+    "benchmark": "Settings",
+    "shaping_check": "CheckSettings",
+    "rllib_train": "Settings",
+    "tianshou_example": "Settings",
+}
+
+
+@pytest.mark.parametrize("module", sorted(SCRIPTS))
+def test_every_field_of_a_script_is_its_flag(module, capsys):
+    """Each script's settings: no flags give the defaults; ``--field-name value`` (``--flag`` or
+    ``--no-flag`` for a bool) sets exactly that field, of the field's type; the help shows the
+    field's docstring and default."""
+    settings_class = getattr(importlib.import_module(f"training.{module}"), SCRIPTS[module])
+    assert parse_settings(settings_class, []) == settings_class()
+    argv, want = [], {}
+    for field in dataclasses.fields(settings_class):
+        flag, default = "--" + field.name.replace("_", "-"), field.default
+        if isinstance(default, bool):
+            argv.append(flag if not default else "--no-" + flag[2:])
+            want[field.name] = not default
+        elif isinstance(default, int | float):
+            argv += [flag, str(default - 3)]  # negative numbers too
+            want[field.name] = default - 3
+        else:
+            argv += [flag, default + ",x"]
+            want[field.name] = default + ",x"
+    got = dataclasses.asdict(parse_settings(settings_class, argv))
+    assert got == want and all(type(got[k]) is type(v) for k, v in want.items())
+    text = _help_text(settings_class, capsys)
+    for field in dataclasses.fields(settings_class):
+        assert "--" + field.name.replace("_", "-") in text
+        assert f"(default: {field.default if field.default != '' else repr('')})" in text
 
 
 def test_agents_by_name():

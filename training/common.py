@@ -1,7 +1,7 @@
 """Shared pieces of the training scripts (CleanRL habits, see ../shared/STYLE.md).
 
-- ``parse_settings(cls)``: a settings dataclass, one docstring per field, turned into an argparse CLI
-  (``--total-timesteps 1000``, ``--subproc/--no-subproc``);
+- ``parse_settings(cls)``: a settings dataclass, one docstring per field, read from the command line
+  by tyro (``--total-timesteps 1000``, ``--subproc/--no-subproc``);
 - ``seed_everything``, ``run_name``, ``hyperparameter_table``;
 - ``make_agent(spec, side)``: an agent (``act(observation, action_mask) -> int``) from its spec, the
   language every tool shares (``agents.spec``: ``random``, ``scripted``, ``search[rollouts=8]``,
@@ -13,18 +13,14 @@
 
 from __future__ import annotations
 
-import argparse
-import ast
 import copy
 import dataclasses
-import inspect
 import os
 import random
 import sys
-import textwrap
 import time
 from pathlib import Path
-from typing import Any, get_args, get_origin, get_type_hints
+from typing import Any
 
 import numpy as np
 
@@ -70,50 +66,14 @@ class EnvSettings:
         return kwargs
 
 
-def field_docs(cls: type) -> dict[str, str]:
-    """The docstring under each field of a dataclass (and of its bases), read from the source."""
-    docs: dict[str, str] = {}
-    for klass in reversed(cls.__mro__):
-        if not dataclasses.is_dataclass(klass):
-            continue
-        tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
-        body = tree.body[0].body  # type: ignore[attr-defined]
-        for node, after in zip(body, body[1:], strict=False):
-            if (
-                isinstance(node, ast.AnnAssign)
-                and isinstance(node.target, ast.Name)
-                and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)
-            ):
-                docs[node.target.id] = " ".join(after.value.value.split())
-    return docs
-
-
-def _scalar_type(hint: Any) -> Any:
-    """``int`` for ``int`` or ``int | None`` (argparse converts with it)."""
-    if get_origin(hint) is not None and type(None) in get_args(hint):
-        (hint,) = (a for a in get_args(hint) if a is not type(None))
-    return hint
-
-
 def parse_settings(cls: type, argv: list[str] | None = None, description: str | None = None):
-    """Build an argparse CLI from a settings dataclass and return the parsed settings."""
-    parser = argparse.ArgumentParser(
-        description=description or cls.__doc__, formatter_class=argparse.ArgumentDefaultsHelpFormatter
-    )
-    docs, hints = field_docs(cls), get_type_hints(cls)
-    docs = {name: text.replace("%", "%%") for name, text in docs.items()}  # argparse %-formats help
-    for field in dataclasses.fields(cls):
-        flag = "--" + field.name.replace("_", "-")
-        hint = _scalar_type(hints[field.name])
-        if hint is bool:
-            parser.add_argument(
-                flag, action=argparse.BooleanOptionalAction, default=field.default, help=docs.get(field.name)
-            )
-        else:
-            parser.add_argument(flag, type=hint, default=field.default, help=docs.get(field.name))
-    return cls(**vars(parser.parse_args(argv)))
+    """The settings dataclass ``cls`` from the command line (``argv``, default ``sys.argv[1:]``) by
+    ``tyro.cli``: a flag per field (``--total-timesteps 1000``; ``--subproc/--no-subproc`` for a
+    bool), the docstring under the field as its help, with its default; ``description`` (default:
+    the class's docstring) heads ``--help``."""
+    import tyro
+
+    return tyro.cli(cls, args=argv, description=description)
 
 
 def hyperparameter_table(settings: Any) -> str:
@@ -295,7 +255,6 @@ __all__ = [
     "EnvSettings",
     "PoolAgent",
     "checkpoint_agent",
-    "field_docs",
     "hyperparameter_table",
     "known_agent_names",
     "make_agent",
