@@ -77,7 +77,8 @@ has already left the dungeon or died. At the end of the adventure: ``reward_comp
 is completed with every primary goal met, ``reward_completed_without_goal`` (0) when every surviving
 hero walked out without them, ``reward_failed`` (-1) when it fails (every hero dead; a party that met
 the final adventure's primary goals and died has completed it), ``reward_truncated`` (0) at the turn
-cap; the DM gets the opposite. Optional shaping, off by default: ``shaping={"damage": w, "kills": w,
+cap (below: a cap that pays is an end of the task, one that pays 0 a time limit); the DM gets the
+opposite. Optional shaping, off by default: ``shaping={"damage": w, "kills": w,
 "treasure": w, "exploration": w, "doors": w, "exits": w, "goal_exits": w, "squares": w,
 "exit_path": w, "explored": w}`` adds to
 the heroes' reward ``w`` per point of damage dealt to a monster and ``-w`` per point taken, ``w``
@@ -98,24 +99,44 @@ The reward functions themselves (outcome table, shaping terms) are ``dungeon_env
 **Termination and truncation.** A hero who dies or leaves the dungeon stays in ``agents``, is
 never selected again (the engine asks only figures on the board) and is not terminated before the
 others. The episode ends for every agent on the same step: all terminated when the adventure is
-completed or failed, all truncated at ``max_turns``; each is then selected once for ``step(None)``
-and removed (PettingZoo's dead-step), which is when it collects its last reward.
+completed or failed; at the turn cap (``max_turns``; the game's own outcome ``truncated``, checklist
+A-50) all terminated when the cap is paid for, all truncated when it is not (the rule below); each
+is then selected once for ``step(None)`` and removed (PettingZoo's dead-step), which is when it
+collects its last reward.
+
+*The turn cap, one rule for the env and every task* (``dungeon_env.rewards.turn_cap_terminates``;
+the env's ``turn_cap_terminates``, and ``time_limit_reached()`` once an episode is over): every
+observation shows the clock (``turn / max_turns``), so the cap is part of the game whenever the
+task pays for it. ``reward_truncated`` not 0 (the heroes' tasks: -1, running out of turns is a
+loss): reaching the cap is an end of the task, reported as ``terminated`` (a learner must not add a
+value past it). ``reward_truncated`` 0 (the default, and the Dungeon Master's tasks): the cap pays
+nothing and is a time limit outside the task, reported as ``truncated`` (a learner may bootstrap
+past it). Either way the final infos say ``outcome`` ``truncated``, the game's own name for the
+cap. A truncation therefore never pays an outcome reward (shaping earned on the last step is paid
+as on any step).
+
 An illegal action: ``illegal_action="penalize"`` (the default of ``env()``, as in PettingZoo's
 classic games) gives the offender ``illegal_reward`` (-1), the others 0, terminates everyone and
 warns (``IllegalActionWarning``), like PettingZoo's ``TerminateIllegalWrapper``;
 ``illegal_action="raise"`` (the default of ``raw_env``, as of the engine) raises
 ``IllegalActionError`` naming the agent, the action and the legal actions.
 
-**Infos.** ``infos[agent]`` is set when the agent is selected: ``decision`` (the kind asked) and
-``unit`` (the figure). With ``info_events=True`` also ``events``, the event log entries since the
-agent's last step that it may know (``dungeon_env.engine.knowledge``: heroes get no secret roll, no
+**Infos.** Steady: every info of an episode has the same keys at every step, for every agent, with
+values of the same type (never None), so that libraries which stack infos into arrays (Tianshou's
+``Batch`` and replay buffers, SB3's ``VecEnv`` infos, RLlib) take them as they are: ``decision`` (the
+kind asked) and ``unit`` (the figure), set when the agent is selected and ``""`` otherwise and at the
+end; ``outcome`` and ``reason``, ``""`` until the end; ``objectives`` (each goal of the adventure:
+``{"kind", "text", "primary", "met"}``, ``met`` False until the end) and ``goals_met`` (False until
+the end). An agent not selected keeps the info of its last selection (``reset`` gives every agent
+the blank one, ``blank_info()``). With ``info_events=True`` also ``events``, the event log entries
+since the agent's last step that it may know (``dungeon_env.engine.knowledge``: heroes get no secret roll, no
 face-down identity, nothing about a figure in the fog, their own numbering of the monsters they
 have seen, doors and room events by place rather than by index; the DM gets everything else;
 nobody gets the seed or the faces of the secret Detect Traps rolls); off by default, because a list
 whose length changes every step breaks the replay buffers of libraries that stack infos. At the end
-every agent's info also has ``outcome`` (``completed``, ``failed``,
-``truncated`` or ``illegal_action``), ``reason``, ``objectives`` (each goal of the adventure:
-``{"kind", "text", "primary", "met"}``) and ``goals_met`` (every primary goal met).
+every agent's info has ``outcome`` (``completed``, ``failed``, ``truncated`` or
+``illegal_action``), ``reason``, ``objectives`` with each goal's ``met`` and ``goals_met`` (every
+primary goal met).
 ``env.unwrapped.events`` is the whole log, ``env.unwrapped.game`` the engine.
 
 **Memory.** The game keeps its event log compact (``Game.events``: older events compressed, about
@@ -143,8 +164,12 @@ adventure played again by the new party. Each adventure pays its outcome reward 
 campaign that wins its three adventures pays +3); the agents ``hero_k`` are seats, so a new hero in
 seat k plays as ``hero_k``. The episode ends when the campaign does: all terminated when it is won
 (final info ``outcome`` ``completed``, ``goals_met`` True) or lost (``failed``: no hero left to
-replace the dead), all truncated when an adventure reaches ``max_turns``; the final infos add
-``campaign``: its outcome, the adventures completed and the history of every adventure played.
+replace the dead), and when an adventure reaches ``max_turns`` all terminated or all truncated by
+the turn-cap rule above. Every info of a campaign also has ``campaign``: its outcome (``""`` until
+it ends), the adventures completed, their number and the history of every adventure played so far.
+``objectives`` are those of the adventure in play, so the length of that list (and of the history)
+changes from one adventure to the next: a library that stacks infos into fixed-shape arrays
+(Tianshou) takes single adventures, not campaigns.
 ``env.unwrapped.game`` is the adventure in play, ``env.unwrapped.campaign`` the campaign,
 ``env.unwrapped.events`` the log of the adventure in play (a replay's event check reads the last
 one's).
@@ -182,6 +207,11 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
 - v1, revised 2026-12-01 (issue 16): the ``campaign`` option; the shaping terms ``doors``,
   ``exits`` and ``squares``; revised 2026-12-02: ``goal_exits``; revised 2026-12-03: ``exit_path``,
   ``explored``; ``goal_exits`` waits for the goals in hand rather than met.
+- v1, revised 2026-12-06 (issue 48): the turn cap is ``terminated`` when ``reward_truncated`` is
+  not 0 (the heroes' tasks) and ``truncated`` only when it pays nothing (it was always
+  ``truncated``); infos are steady (the same keys at every step, ``""``/False/``met`` False where
+  unused; ``decision``, ``unit``, ``outcome``, ``reason``, ``objectives`` and ``goals_met`` used
+  to come and go).
 """
 
 from __future__ import annotations
@@ -211,6 +241,7 @@ from dungeon_env.rewards import (
     outcome_reward,
     outcome_table,
     shaping_reward,
+    turn_cap_terminates,
 )
 
 ENV_NAME = "dungeon_v1"
@@ -318,6 +349,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.illegal_action = illegal_action
         self.illegal_reward = check_reward("illegal_reward", illegal_reward)
         rewards = self.outcome_rewards
+        # the turn cap is an end of the task when the task pays for it, else a time limit (env card)
+        self.turn_cap_terminates = turn_cap_terminates(rewards)
         self.options = {
             "adventure": self.adventure,
             "heroes": list(self.hero_ids),
@@ -392,7 +425,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {}  # every agent's blank info: _begin_game
         # The heroes' view, judged at every step only when shaping or info_events need it:
         self._judge = bool(self.shaping) or self.info_events
         self._rewarded = False
@@ -415,6 +448,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._lens_at = 0  # events the lens has folded, when it is not kept up at every step
         self._squares_seen: set[tuple[int, int]] = set()  # the shaping term ``squares``: stood on
         self._state_terms = StateShaping.of(game, self.shaping)  # exit_path, explored: from the set-up
+        self._goals = [dict(goal, met=False) for goal in game.objectives()]  # met: told at the end
+        for a in self.agents:
+            self.infos[a] = self.blank_info()
         log = self._hero_log
         if self._judge:
             log.extend(self._hero_lens.view(game.events_since(0)))
@@ -529,11 +565,24 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         game = self.game
         return outcome_reward(game.outcome, game.goals_met, self.outcome_rewards)
 
-    def _end_all(self) -> None:
-        """Every agent ends on this step (terminated, or truncated at the turn cap), each with the
-        outcome, the reason and the adventure's goals in its final info."""
+    def time_limit_reached(self) -> bool:
+        """True once the episode has ended at a turn cap that pays nothing (``reward_truncated`` 0):
+        a time limit outside the task, Gymnasium's ``truncated``. False while it goes on and for
+        every other end, a turn cap the task pays for included (``terminated``; the env card)."""
         game = self.game
-        done = self.truncations if game.outcome == "truncated" else self.terminations
+        return (
+            self.illegal is None
+            and game is not None
+            and game.outcome == "truncated"
+            and not self.turn_cap_terminates
+        )
+
+    def _end_all(self) -> None:
+        """Every agent ends on this step, each with the outcome, the reason and the adventure's goals
+        in its final info: all truncated when a turn cap that pays nothing ended the game, else all
+        terminated (:meth:`time_limit_reached`)."""
+        game = self.game
+        done = self.truncations if self.time_limit_reached() else self.terminations
         ending = self._ending(game.outcome, game.state.end_reason)
         for agent in self.agents:
             done[agent] = True
@@ -541,11 +590,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.agent_selection = self.agents[0]
 
     def _ending(self, outcome: str, reason: str) -> dict:
-        """The keys every agent's final info carries (a campaign's: ``campaign_ending``)."""
+        """The values every agent's final info carries (a campaign's: ``campaign_ending``); nobody is
+        asked anything any more."""
         game = self.game
         ending = {
+            "decision": "",
+            "unit": "",
             "outcome": outcome,
-            "reason": reason,
+            "reason": reason or "",
             "objectives": game.objectives(),
             "goals_met": game.goals_met,
         }
@@ -577,11 +629,29 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]
 
+    def blank_info(self) -> dict:
+        """The info of an agent asked nothing while the game goes on: every key of the episode's
+        infos (the env card: steady infos), ``""``, False, no events, the goals not (yet) met."""
+        info = {
+            "decision": "",
+            "unit": "",
+            "outcome": "",
+            "reason": "",
+            "objectives": [dict(goal) for goal in self._goals],
+            "goals_met": False,
+        }
+        if self.info_events:
+            info["events"] = []
+        if self.campaign is not None:
+            info["campaign"] = campaign_progress(self.campaign)
+        return info
+
     def _info(self, agent: str) -> dict:
-        """The events since the agent's last step that it may know, and the decision it is asked."""
+        """The events since the agent's last step that it may know, and the decision it is asked
+        (:meth:`blank_info` filled in)."""
         game = self.game
         start = self._seen[agent]
-        info = {}
+        info = self.blank_info()
         if self.info_events:
             if agent == "dm":
                 info["events"] = dm_events(game.events_since(start))
@@ -702,24 +772,26 @@ def campaign_adventures(campaign: list[str] | str | None, adventure: str | None)
     return adventures
 
 
+def campaign_progress(campaign: Campaign) -> dict:
+    """The ``campaign`` key of every info of a campaign: its outcome (``won``, ``lost``,
+    ``truncated``; ``""`` while it goes on), the adventures completed, their number and the history
+    of every adventure played so far."""
+    won = campaign.outcome == "won"
+    return {
+        "outcome": campaign.outcome or "",
+        "adventures_completed": campaign.index + won,
+        "adventures": len(campaign.adventures),
+        "history": [dict(entry) for entry in campaign.history],
+    }
+
+
 def campaign_ending(campaign: Campaign) -> dict:
     """A finished campaign's final-info keys: ``outcome`` ``completed`` when it was won, ``failed``
-    when lost, ``truncated``; ``goals_met`` (won); ``campaign`` (its outcome, the adventures
-    completed and the history of every adventure played)."""
+    when lost, ``truncated``; ``goals_met`` (won); ``campaign`` (:func:`campaign_progress`)."""
     won = campaign.outcome == "won"
     outcome = {"won": "completed", "lost": "failed"}.get(campaign.outcome, campaign.outcome)
     reason = {"lost": "no hero left to replace the dead"}.get(campaign.outcome)
-    history = [dict(entry) for entry in campaign.history]
-    ending = {
-        "outcome": outcome,
-        "goals_met": won,
-        "campaign": {
-            "outcome": campaign.outcome,
-            "adventures_completed": campaign.index + won,
-            "adventures": len(campaign.adventures),
-            "history": history,
-        },
-    }
+    ending = {"outcome": outcome, "goals_met": won, "campaign": campaign_progress(campaign)}
     if reason:
         ending["reason"] = reason
     return ending

@@ -27,12 +27,17 @@ order; **each parallel step is one AEC step of the agent the game asks**:
 - ``rewards``: every agent's reward from this step (the AEC env's ``rewards`` after it): the sum over
   the parallel steps is each agent's AEC return.
 - ``terminations`` / ``truncations``: all False until the step that ends the adventure, then all True
-  together (terminated: completed, failed or an illegal action; truncated: ``max_turns``). The AEC
-  env's dead-steps (``step(None)`` per agent) are taken inside that same step.
-- ``infos``: fresh, never stale: the agent asked next gets its AEC info (``decision``, ``unit``,
-  ``events`` if ``info_events=True``), the others only ``active_agent``; on the last step every
-  agent gets its final AEC info (``outcome``, ``reason``, ``objectives``, ``goals_met``) with
-  ``active_agent`` None.
+  together (terminated: completed, failed, an illegal action, or a turn cap the task pays for;
+  truncated: a turn cap that pays nothing, ``reward_truncated`` 0; the AEC env's rule, the env
+  card). The AEC env's dead-steps (``step(None)`` per agent) are taken inside that same step.
+- ``infos``: steady (the AEC env's keys at every step for every agent, plus ``active_agent``) and
+  fresh, never stale: the agent asked next gets its AEC info (``decision``, ``unit``, ``events`` if
+  ``info_events=True``), the others the AEC env's blank info (``raw_env.blank_info()``: ``""``,
+  False, no events); on the last step every agent gets its final AEC info (``outcome``,
+  ``reason``, ``objectives``, ``goals_met``) with ``active_agent`` None. (SuperSuit's vector env
+  merges the next episode's first infos over the final ones, so with steady keys its final info
+  shows the next episode's values: there, read how the episode ended from ``terminations`` and
+  ``truncations``.)
 - ``action_mask_in="info"`` (default ``"observation"``): for libraries that want the observation
   without the mask and the mask in the infos (AgileRL: it refuses an ``action_mask`` key in the
   observation): each observation is the vector ``obs["observation"]`` alone (``observation_space(agent)``
@@ -138,10 +143,11 @@ class TurnBasedParallelEnv(ParallelEnv):
         """Every agent's observation and info as the module docstring says (fresh AEC infos only)."""
         aec = self.aec_env
         active = self.active_agent
+        blank = aec.unwrapped.blank_info
         observations, infos = {}, {}
         for a in self.agents:
             obs = aec.observe(a)
-            info = dict(aec.infos[a]) if over or a == active else {}
+            info = dict(aec.infos[a]) if over or a == active else blank()
             info["active_agent"] = active
             if self._mask_in_info:
                 info["action_mask"] = obs.pop("action_mask")

@@ -4,7 +4,8 @@ Two parts, both in the heroes' terms:
 
 - **The outcome**, once, when the adventure ends: :func:`outcome_reward` looks the way it ended up in
   a table made by :func:`outcome_table` (``completed`` with every primary goal met,
-  ``completed_without_goal``, ``failed``, ``truncated``).
+  ``completed_without_goal``, ``failed``, ``truncated``). :func:`turn_cap_terminates` says from it
+  how the turn cap ends an episode: ``terminated`` when it pays, ``truncated`` when it pays nothing.
 - **Shaping**, optional and off by default, per step: :func:`shaping_reward` sums the weights
   (checked by :func:`check_shaping`) of the step's events *as heroes know them* (the heroes' view of
   the log, :class:`dungeon_env.engine.knowledge.HeroLens`, where None stands for an event heroes do
@@ -77,6 +78,15 @@ def outcome_table(
     :func:`check_reward` under its option name (``reward_completed``, ...)."""
     given = (completed, completed_without_goal, failed, truncated)
     return {kind: check_reward(f"reward_{kind}", v) for kind, v in zip(OUTCOMES, given, strict=True)}
+
+
+def turn_cap_terminates(table: Mapping[str, float]) -> bool:
+    """Whether reaching the turn cap is an end of the task (Gymnasium's ``terminated``) rather than
+    a time limit outside it (``truncated``): the one rule of the env and every task. Every
+    observation shows the clock (``turn / max_turns``), so the cap is part of the task exactly when
+    the task pays for it, ``table["truncated"]`` not 0 (the heroes' tasks: -1); a cap that pays 0 is
+    a time limit, and a truncation then never pays an outcome reward."""
+    return table["truncated"] != 0.0
 
 
 def outcome_reward(outcome: str, goals_met: bool, table: Mapping[str, float]) -> float:
@@ -300,4 +310,5 @@ __all__ = [
     "outcome_table",
     "needs_goals",
     "shaping_reward",
+    "turn_cap_terminates",
 ]

@@ -34,7 +34,10 @@ Dungeon Master task the share of games in which every hero died (the DM's win).
 Rewards are the env's outcome rewards (``help(dungeon_env.aec)``): the heroes' tasks set
 ``reward_truncated=-1``, so that running out of turns is as bad as dying and a policy cannot do
 better by stalling; the Dungeon Master's keep the default 0 (the duty to attack keeps its monsters
-from stalling).
+from stalling). The turn cap follows the env's one rule (``dungeon_env.rewards.turn_cap_terminates``,
+the env card): the observation shows the clock, so a cap the task pays for is part of the task and
+ends a hero task ``terminated``; a cap that pays nothing is a time limit and ends a Dungeon Master
+task ``truncated``. Each card says which.
 
 The top of the ladder, ``heroes/campaign``, is the bundled campaign as one episode (the env's
 ``campaign`` option, ``engine.campaign.Campaign``): the five adventures in order, the survivors
@@ -382,6 +385,19 @@ def _reward_text(side: str, options: Mapping[str, Any]) -> str:
     return text
 
 
+def _cap_text(task: Task) -> str:
+    """How the turn cap ends the task's episodes (``dungeon_env.rewards.turn_cap_terminates``)."""
+    from dungeon_env.rewards import turn_cap_terminates
+
+    paid = task.options.get("reward_truncated", 0.0)
+    if turn_cap_terminates({"truncated": paid}):
+        return (
+            f"the cap, which the observation shows, is part of the task: it pays {_num(paid)} and the "
+            "episode ends `terminated`"
+        )
+    return "the cap is a time limit: it pays nothing and the episode ends `truncated`"
+
+
 def _card(task: Task, summary: str, learns: str, notes: str = "") -> str:
     side = "heroes" if task.side == "heroes" else "Dungeon Master"
     other = "Dungeon Master" if task.side == "heroes" else "heroes"
@@ -404,7 +420,7 @@ def _card(task: Task, summary: str, learns: str, notes: str = "") -> str:
     ]
     scripted = task.scores.get("scripted")
     per = " per adventure" if task.options.get("campaign") else ""
-    length = f"Episode: at most {task.max_turns} turns{per} (then truncated)"
+    length = f"Episode: at most {task.max_turns} turns{per} ({_cap_text(task)})"
     if scripted is not None:
         verb = "take" if task.side == "heroes" else "takes"
         length += (
@@ -871,6 +887,14 @@ does nothing it can help (`IdleAgent`: it ends every Movement and stays put), wh
 hero task. The heroes' tasks pay `reward_truncated=-1`, so running out of turns is as bad as
 dying; the Dungeon Master's keep 0 at the turn cap. One task adds shaping
 (`heroes/trapped-corridor`: damage), said on its card; `Task.scores` holds every figure.
+
+**The turn cap.** One rule for the env and every task (`dungeon_env.rewards.turn_cap_terminates`):
+every observation shows the clock (`turn / max_turns`), so a turn cap that the task pays for is part
+of the task and ends the episode `terminated` (the heroes' tasks: -1; a learner adds no value past
+it), and a cap that pays nothing is a time limit outside the task and ends it `truncated` (the
+Dungeon Master's tasks and the env's default, `reward_truncated=0`; a learner may bootstrap past it).
+Either way the final info's `outcome` is `truncated`, the game's own name for the cap, and the
+scores below count it as such. Each card says which end its cap is.
 
 **Parties.** The small tasks play Bram, Sela and Orwin (a fighter, a scout, a spellcaster) unless
 the skill needs others (a healer for the guard rooms, the two spellcasters, a Learned hero for the

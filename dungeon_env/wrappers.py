@@ -19,11 +19,16 @@ an agent spec (``make_opponent``): ``"random"`` (uniform among the legal actions
   asked, summed over the opponent's moves in between; the episode's return is the outcome's reward
   (``reward_completed`` with every primary goal met, ``reward_completed_without_goal`` without,
   ``reward_failed``, ``reward_truncated``) plus any shaping
-- terminated: the adventure is completed or failed (or an illegal action ended it); truncated: the
-  turn cap. ``illegal_action`` defaults to ``"penalize"`` here (the episode ends with
-  ``illegal_reward`` for the side), so that unmasked libraries and checkers run.
-- info: ``agent`` and ``decision`` asked next; at the end ``outcome``, ``reason``, ``objectives``
-  (each goal: ``{"kind", "text", "primary", "met"}``) and ``goals_met``.
+- terminated: the adventure is completed or failed (or an illegal action ended it), or it reached
+  a turn cap that the task pays for (``reward_truncated`` not 0: the heroes' tasks); truncated: a
+  turn cap that pays nothing (``reward_truncated`` 0, the default: a time limit outside the task).
+  The rule is the env's (``raw_env.time_limit_reached``, the env card). ``illegal_action`` defaults
+  to ``"penalize"`` here (the episode ends with ``illegal_reward`` for the side), so that unmasked
+  libraries and checkers run.
+- info: steady, the same keys at every step (values ``""``/False where unused, never None):
+  ``agent``, ``decision`` and ``unit`` asked next (``""`` at the end); ``outcome`` and ``reason``
+  (``""`` until the end), ``objectives`` (each goal: ``{"kind", "text", "primary", "met"}``, ``met``
+  False until the end) and ``goals_met`` (False until the end); a campaign's infos add ``campaign``.
 - An episode that ends before the side is asked anything (the opponent finished it) is skipped by
   ``reset``, which draws the next seed: every episode has at least one decision.
 """
@@ -118,6 +123,7 @@ class RoleEnv(gymnasium.Env):
         )
         self.action_space = self.env.action_space("dm")
         self._mask = np.ones(self.action_space.n, bool)
+        self._final_info: dict = {}  # the side's final info of the episode, once it is over
 
     # ----- the Gymnasium API -----
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -127,6 +133,7 @@ class RoleEnv(gymnasium.Env):
             if hasattr(self.opponent, "seed"):
                 self.opponent.seed(opponent_seed)
             self.env.reset(seed=game_seed)
+            self._final_info = {}
             self._play_opponent()
             if self.env.agents:  # else the episode ended before the side was asked anything: redraw
                 return self._observe(), self._info()
@@ -138,9 +145,8 @@ class RoleEnv(gymnasium.Env):
             raise RuntimeError("the episode is over: call reset() before step()")
         env.step(int(action) if isinstance(action, np.integer | np.ndarray) else action)
         reward = env.side_rewards[self.role] + self._play_opponent()
-        game = env.game
-        done = bool(game.outcome) or env.illegal is not None
-        truncated = game.outcome == "truncated" and env.illegal is None
+        done = bool(env.game.outcome) or env.illegal is not None
+        truncated = env.time_limit_reached()
         return self._observe(), float(reward), done and not truncated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -165,6 +171,8 @@ class RoleEnv(gymnasium.Env):
         while env.agents:
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
+                if not self._final_info:  # the first dead-step: every agent's final info is there
+                    self._final_info = dict(env.infos["dm" if self.role == "dm" else env.possible_agents[0]])
                 env.step(None)
                 continue
             if self._ours(agent):
@@ -187,15 +195,13 @@ class RoleEnv(gymnasium.Env):
         return obs["observation"]
 
     def _info(self) -> dict:
+        """The env's steady info and the agent asked: the selected agent's while the episode goes
+        on; once it is over, the side's final info (read before the closing dead-steps)."""
         env = self.env
-        if not env.agents:
-            game = env.game
-            goals = {"objectives": game.objectives(), "goals_met": game.goals_met}
-            if env.illegal is not None:
-                return {"outcome": "illegal_action", "reason": env.illegal["error"], **goals}
-            return {"outcome": game.outcome, "reason": game.state.end_reason, **goals}
-        agent = env.agent_selection
-        return {"agent": agent, "decision": env.infos[agent].get("decision")}
+        if env.agents:
+            agent = env.agent_selection
+            return {"agent": agent, **env.infos[agent]}
+        return {"agent": "", **self._final_info}
 
 
 __all__ = ["OPPONENTS", "ROLES", "RandomOpponent", "RoleEnv", "make_opponent"]

@@ -99,7 +99,7 @@ def test_the_agent_asked_is_the_engines_and_so_are_the_decision_infos():
         env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
     assert asked == set(env.possible_agents)
     assert env.game.agent is None and all(env.terminations[a] or env.truncations[a] for a in env.agents)
-    assert all("decision" not in env.infos[a] for a in env.agents)
+    assert all(env.infos[a]["decision"] == env.infos[a]["unit"] == "" for a in env.agents)  # nobody asked
 
 
 def test_the_env_re_exports_the_knowledge_views():

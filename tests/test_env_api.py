@@ -20,6 +20,8 @@ from dungeon_env.engine import IllegalActionError
 from dungeon_env.engine.actions import MOVE_ACTIONS
 from dungeon_env.engine.game import Game
 from dungeon_env.engine.state import ACTIVE
+from dungeon_env.observation import unflatten
+from dungeon_env.tasks import make_task
 from tests.builders import ARENA, PLAIN, arena_variant, idle, place
 
 N, E, S, W = MOVE_ACTIONS
@@ -207,23 +209,82 @@ def test_an_illegal_action_after_a_hero_left_ends_every_agent_with_the_penalty_f
     assert finals == {"hero_0": 0.0, "hero_1": -1.0, "hero_2": 0.0, "dm": 0.0}
 
 
-def test_truncation_at_the_turn_cap_gives_every_agent_the_truncation_reward():
-    env = dungeon_env.env(adventure=ADVENTURE, heroes=3, max_turns=2, reward_truncated=0.25)
-    finals = {}
+@pytest.mark.parametrize(("paid", "terminated"), [(0.25, True), (-1.0, True), (0.0, False)])
+def test_the_turn_cap_terminates_when_the_task_pays_for_it_and_truncates_paying_nothing_when_not(
+    paid, terminated
+):
+    env = dungeon_env.env(adventure=ADVENTURE, heroes=3, max_turns=2, reward_truncated=paid)
+    finals, ends = {}, set()
 
     def record(env, agent, obs):
-        if env.truncations[agent]:
+        if env.terminations[agent] or env.truncations[agent]:
             finals[agent] = env._cumulative_rewards[agent]
+            ends.add((env.terminations[agent], env.truncations[agent]))
             info = env.infos[agent]
-            assert info["outcome"] == "truncated" and info["goals_met"] is False
+            assert info["outcome"] == "truncated" and info["goals_met"] is False  # the game's name
             assert [o["kind"] for o in info["objectives"]] == [
                 o.kind for o in env.unwrapped.game.tables.adventure.objectives
             ]
+            assert unflatten(obs)["turn"].tolist() == [1.0]  # the clock the observation shows
 
     play(env, 3, random.Random(3), record)
     assert env.unwrapped.game.outcome == "truncated"
-    assert finals == {"hero_0": 0.25, "hero_1": 0.25, "hero_2": 0.25, "dm": -0.25}
+    assert ends == {(terminated, not terminated)}  # every agent ends the same way
+    assert env.unwrapped.time_limit_reached() is (not terminated)
+    # a cap that pays 0 is a time limit, and a truncation pays nothing
+    assert finals == {"hero_0": paid, "hero_1": paid, "hero_2": paid, "dm": -paid}
     assert env.agents == []
+
+
+def test_every_info_of_every_agent_has_the_same_keys_at_every_step_of_whole_episodes():
+    """Steady infos (issue 48): the same keys, the same types, never None, from reset to the end,
+    for each way an episode ends (completed, failed, the cap as an end or as a time limit, an
+    illegal action); with info_events the ``events`` key is there at every step too."""
+    base = {"decision": str, "unit": str, "outcome": str, "reason": str}
+    base |= {"objectives": list, "goals_met": bool}
+    runs = [
+        ({"max_turns": 2}, 3),
+        ({"max_turns": 2, "reward_truncated": -1.0}, 4),
+        ({"max_turns": 100, "info_events": True}, 5),
+        ({"adventure": "warlocks_crypt", "max_turns": 100}, 3),
+        (make_task("heroes/walk-out").unwrapped.options, 8),
+    ]
+    outcomes = set()
+    for options, seed in runs:
+        env = dungeon_env.env(**{"adventure": ADVENTURE, "heroes": 3, **options})
+        keys = base | ({"events": list} if options.get("info_events") else {})
+        n_goals = None
+
+        def check(env, agent, obs, keys=keys):
+            nonlocal n_goals
+            for a in env.agents:
+                info = env.infos[a]
+                assert set(info) == set(keys), (a, sorted(info))
+                assert all(isinstance(info[k], kind) for k, kind in keys.items()), info
+                assert all(set(goal) == {"kind", "text", "primary", "met"} for goal in info["objectives"])
+                n_goals = len(info["objectives"]) if n_goals is None else n_goals
+                assert len(info["objectives"]) == n_goals
+            info = env.infos[agent]
+            if env.terminations[agent] or env.truncations[agent]:
+                assert info["outcome"] and (info["decision"], info["unit"]) == ("", "")
+            else:
+                assert info["decision"] and info["unit"] and info["outcome"] == ""
+                assert info["goals_met"] is False and not any(goal["met"] for goal in info["objectives"])
+
+        play(env, seed, random.Random(seed), check)
+        outcomes.add(env.unwrapped.game.outcome)
+    assert outcomes == {"truncated", "failed", "completed"}  # random heroes: die, stall, walk out
+
+
+def test_an_illegal_action_keeps_the_info_keys_steady():
+    env = dungeon_env.env(adventure=ADVENTURE, heroes=3)
+    env.reset(seed=0)
+    keys = set(env.infos["hero_0"])
+    agent = env.agent_selection
+    with pytest.warns(IllegalActionWarning):
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"] == 0)[0]))
+    assert all(set(env.infos[a]) == keys for a in env.agents)
+    assert env.infos[agent]["outcome"] == "illegal_action" and env.infos[agent]["decision"] == ""
 
 
 def test_failure_gives_the_heroes_minus_one_and_the_dm_plus_one(monkeypatch):

@@ -47,6 +47,47 @@ def test_one_policy_plays_every_decision_of_its_side(role):
     assert info["outcome"] == "truncated" and total == 0.0 and steps > 0
 
 
+@pytest.mark.parametrize("role", ["heroes", "dm"])
+@pytest.mark.parametrize(("paid", "terminated"), [(-1.0, True), (0.5, True), (0.0, False)])
+def test_the_turn_cap_ends_the_side_terminated_when_paid_and_truncated_paying_nothing(role, paid, terminated):
+    env = RoleEnv(role=role, **KWARGS, reward_truncated=paid)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    total, ends = 0.0, (False, False)
+    while not any(ends):
+        obs, reward, *ends, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        total += reward
+    assert info["outcome"] == "truncated" and unflatten(obs)["turn"].tolist() == [1.0]  # the clock, seen
+    assert tuple(ends) == (terminated, not terminated)
+    assert total == (paid if role == "heroes" else -paid)  # a time limit (0) pays nothing
+
+
+@pytest.mark.parametrize("role", ["heroes", "dm"])
+def test_the_infos_have_the_same_keys_at_every_step_of_whole_episodes(role):
+    keys = {"agent", "decision", "unit", "outcome", "reason", "objectives", "goals_met"}
+    env = RoleEnv(role=role, adventure="warlocks_crypt", heroes=3, max_turns=100)
+    rng = np.random.default_rng(5)
+    outcomes = set()
+    for seed in range(3, 13):  # random heroes die in the crypt, or stall there until the cap: both
+        if len(outcomes) == 2:
+            break
+        _obs, info = env.reset(seed=seed)
+        infos, done = [info], False
+        while not done:
+            _obs, _reward, terminated, truncated, info = env.step(
+                int(rng.choice(np.flatnonzero(env.action_masks())))
+            )
+            infos.append(info)
+            done = terminated or truncated
+        assert all(set(info) == keys for info in infos)
+        assert all(None not in info.values() for info in infos)
+        assert len({len(info["objectives"]) for info in infos}) == 1
+        assert all(info["agent"] and info["decision"] and info["outcome"] == "" for info in infos[:-1])
+        assert (infos[-1]["agent"], infos[-1]["decision"]) == ("", "") and infos[-1]["outcome"]
+        outcomes.add(infos[-1]["outcome"])
+    assert outcomes == {"failed", "truncated"}
+
+
 def test_rewards_are_the_sides_own():
     heroes = RoleEnv(role="heroes", shaping={"exploration": 1.0, "kills": 1.0}, **KWARGS)
     dm = RoleEnv(role="dm", shaping={"exploration": 1.0, "kills": 1.0}, **KWARGS)

@@ -15,6 +15,7 @@ import pytest
 from dungeon_env import describe_action
 from dungeon_env.content import load_adventure
 from dungeon_env.engine import Game
+from dungeon_env.observation import unflatten
 from dungeon_env.tasks import (
     BUNDLED,
     HELD_OUT_SEED,
@@ -215,6 +216,43 @@ def test_gymnasium_env_plays_to_its_end_with_random_and_scripted_learning_side(n
         obs, reward, terminated, truncated, info = env.step(scripted.act(obs, env.action_masks()))
         done = terminated or truncated
     assert info["outcome"] in ("completed", "failed", "truncated")
+
+
+INFO_KEYS = {"agent", "decision", "unit", "outcome", "reason", "objectives", "goals_met"}
+
+
+@pytest.mark.parametrize("name", task_names())
+def test_the_turn_cap_ends_every_hero_task_terminated_and_every_dm_task_truncated(name):
+    """The turn cap (issue 48): every hero task pays -1 for it and the observation shows the clock,
+    so it ends the episode ``terminated``; no Dungeon Master task pays for it, so it is a time limit
+    that ends it ``truncated`` and pays nothing. Played to the cap (``max_turns=3``: the bundled
+    adventures' monsters are met after a turn or two) through ``gymnasium.make``, random on both
+    sides; the infos keep the same keys at every step."""
+    import gymnasium
+
+    task = TASKS[name]
+    env = gymnasium.make(task.gym_id, opponent="random", max_turns=3)
+    keys = INFO_KEYS | ({"campaign"} if "campaign" in task.options else set())
+    rng = np.random.default_rng(0)
+    for seed in range(10):  # a game that reaches the cap (random heroes rarely get out so soon)
+        obs, info = env.reset(seed=seed)
+        infos, total, ends = [info], 0.0, (False, False)
+        while not any(ends):
+            action = int(rng.choice(np.flatnonzero(env.unwrapped.action_masks())))
+            obs, reward, *ends, info = env.step(action)
+            infos.append(info)
+            total += reward
+        assert all(set(info) == keys for info in infos)
+        if info["outcome"] == "truncated":
+            break
+    assert info["outcome"] == "truncated" and env.unwrapped.env.game.state.turn == 3
+    assert unflatten(obs)["turn"].tolist() == [1.0]  # the clock, as the learning side sees it
+    if task.side == "heroes":
+        assert tuple(ends) == (True, False)
+        if "shaping" not in task.options:
+            assert total == -1.0
+    else:
+        assert tuple(ends) == (False, True) and total == 0.0
 
 
 def test_make_task_gym_takes_another_opponent_and_the_dict_observation():

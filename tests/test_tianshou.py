@@ -3,6 +3,9 @@
 in ``MultiAgentOffPolicyAlgorithm``, a ``Collector`` gathering whole episodes, whose returns (one per
 agent) are the team's outcome reward for every hero and its negative for the DM; replaying each
 episode from its seed and actions in the plain env gives the same outcome and the same returns.
+Tianshou's own trainer (``run_training``, its documented multi-agent pattern) trains on the env with
+no step hook and nothing of the project's but ``dungeon_env.env``: the infos are steady (issue 48),
+so its buffer holds no null, and the turn cap lands in the buffer as the task pays it.
 
 The runs are subprocesses (CleanRL's smoke tests) with ``NUMBA_DISABLE_JIT=1``: Tianshou compiles its
 buffer and return functions with numba on first use (~15 s), longer than the tiny runs themselves.
@@ -115,3 +118,91 @@ def test_dqn_heroes_train_on_tianshou_buffers_then_collect_with_the_team_outcome
     assert report["train"]["env_steps"] >= 64
     assert report["train"]["update_steps"] >= 1
     assert_team_outcome(report, 2)
+
+
+# Tianshou's own documented multi-agent pattern (its tic-tac-toe tutorial, 2.0.1 names), on the env
+# as it is: no step hook, no wrapper, nothing of the project's but ``dungeon_env.env``. The trainer
+# checks its buffer for nulls after every collection (``MalformedBufferError``), which steady infos
+# pass; a turn cap the task pays for lands in the buffer as ``terminated``, one that pays nothing as
+# ``truncated``.
+TRAINER_RUN = """
+import json, sys, time
+import numpy as np, torch
+from tianshou.algorithm import DQN, MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
+from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
+from tianshou.algorithm.optim import AdamOptimizerFactory
+from tianshou.data import Collector, CollectStats, VectorReplayBuffer
+from tianshou.env import DummyVectorEnv, PettingZooEnv
+from tianshou.trainer import OffPolicyTrainerParams
+from tianshou.utils.net.common import Net
+import dungeon_env
+
+torch.set_num_threads(1)
+for paid in (-1.0, 0.0):
+    np.random.seed(0)
+    torch.manual_seed(0)
+    kwargs = dict(adventure="flooded_cellar", heroes=3, max_turns=3, reward_truncated=paid)
+    make = lambda: PettingZooEnv(dungeon_env.env(**kwargs))
+    env = make()
+    dm = MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
+    net = Net(state_shape=env.observation_space["observation"].shape, action_shape=env.action_space.n,
+              hidden_sizes=[16])
+    policy = DiscreteQLearningPolicy(model=net, action_space=env.action_space, eps_training=0.2,
+                                     eps_inference=0.05)
+    heroes = DQN(policy=policy, optim=AdamOptimizerFactory(lr=1e-3), gamma=0.99,
+                 n_step_return_horizon=3, target_update_freq=50)
+    algorithm = MultiAgentOffPolicyAlgorithm(
+        algorithms=[dm if agent == "dm" else heroes for agent in env.agents], env=env)
+    venv = DummyVectorEnv([make for _ in range(2)])
+    venv.seed(0)
+    buffer = VectorReplayBuffer(2000, 2, ignore_obs_next=True)
+    collector = Collector[CollectStats](algorithm, venv, buffer, exploration_noise=True)
+    collector.reset()
+    start = time.perf_counter()
+    result = algorithm.run_training(OffPolicyTrainerParams(
+        training_collector=collector, max_epochs=1, epoch_num_steps=int(sys.argv[1]),
+        collection_step_num_env_steps=32, update_step_num_gradient_steps_per_sample=0.1, batch_size=16,
+        multi_agent_return_reduction=lambda returns: returns[:, 0], verbose=False, show_progress=False))
+    seconds = time.perf_counter() - start
+    stored = buffer[:]
+    ends = np.flatnonzero(stored.done)
+    print(json.dumps({
+        "paid": paid,
+        "env_steps": int(result.train_step),
+        "episodes": int(result.train_episode),
+        "update_steps": int(result.update_step),
+        "steps_per_second": result.train_step / seconds,
+        "hasnull": bool(buffer.hasnull()),
+        "info_keys": sorted(stored.info.keys()),
+        "end_outcomes": [str(o) for o in stored.info.outcome[ends]],
+        "end_flags": [[bool(stored.terminated[i]), bool(stored.truncated[i])] for i in ends],
+        "mid_outcomes": sorted({str(o) for o in stored.info.outcome[~stored.done]}),
+    }))
+"""
+
+
+def test_tianshous_own_trainer_runs_on_the_env_with_no_hook_and_stores_the_turn_cap_as_the_task_pays_it():
+    done = subprocess.run(
+        [sys.executable, "-c", TRAINER_RUN, "600"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_DISABLE_JIT": "1"},
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    runs = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [run["paid"] for run in runs] == [-1.0, 0.0]
+    for run in runs:
+        assert run["env_steps"] >= 600 and run["update_steps"] >= 1
+        assert run["episodes"] >= 3  # a few whole episodes went through the trainer's buffer checks
+        assert not run["hasnull"]
+        keys = ["decision", "env_id", "goals_met", "objectives", "outcome", "reason", "unit"]
+        assert run["info_keys"] == keys  # the env's steady keys (and the vector env's env_id)
+        assert run["mid_outcomes"] == [""]  # nothing ended before the episode's last step
+        outcomes, flags = run["end_outcomes"], run["end_flags"]
+        assert len(outcomes) >= 3 and set(outcomes) <= {"truncated", "failed", "completed"}
+        capped = [end for outcome, end in zip(outcomes, flags, strict=True) if outcome == "truncated"]
+        assert capped  # random heroes in three turns: the cap ends most games
+        paid_for = run["paid"] != 0.0
+        assert all(end == [paid_for, not paid_for] for end in capped)
