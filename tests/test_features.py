@@ -283,10 +283,11 @@ def _play_to_the_cap(vec) -> list[dict]:
     return list(ends.values())
 
 
-def test_the_turn_cap_ends_the_game_for_the_learner_unless_asked_to_bootstrap_it():
+def test_sb3_sees_a_paid_turn_cap_as_an_end_and_an_unpaid_one_as_a_time_limit_with_no_wrapper():
     capped = {**ENV, "max_turns": 1}  # random heroes on flooded_cellar never finish in one turn
-    ends = _play_to_the_cap(make_vec_env("heroes", "random", capped, 2, 0))
-    assert [info["outcome"] for info in ends] == ["truncated", "truncated"]
-    assert not any(info["TimeLimit.truncated"] for info in ends)  # SB3 adds no V(last obs) to -1
-    bootstrapped = _play_to_the_cap(make_vec_env("heroes", "random", capped, 2, 0, bootstrap_turn_cap=True))
-    assert all(info["TimeLimit.truncated"] for info in bootstrapped)
+    paid = _play_to_the_cap(make_vec_env("heroes", "random", capped | {"reward_truncated": -1.0}, 2, 0))
+    assert [info["outcome"] for info in paid] == ["truncated", "truncated"]  # the game's name for the cap
+    assert not any(info["TimeLimit.truncated"] for info in paid)  # terminated: SB3 adds no V(last obs) to -1
+    unpaid = _play_to_the_cap(make_vec_env("heroes", "random", capped | {"reward_truncated": 0.0}, 2, 0))
+    assert [info["outcome"] for info in unpaid] == ["truncated", "truncated"]
+    assert all(info["TimeLimit.truncated"] for info in unpaid)  # a time limit: SB3 bootstraps past it

@@ -310,7 +310,6 @@ def train_seed(settings: Settings, seed: int) -> list[dict]:
         settings.n_envs,
         env_seed,
         subproc=settings.subproc,
-        bootstrap_turn_cap=settings.bootstrap_turn_cap,
     )
     if resumed:
         from sb3_contrib import MaskablePPO

@@ -41,12 +41,14 @@ class EnvSettings:
     heroes: str = "3"
     """number of heroes (3..5) or comma-separated hero ids, e.g. bram,sela,orwin"""
     max_turns: int = 100
-    """turn cap of an episode (then it is truncated); 100 is the game's own default"""
+    """turn cap of an episode; 100 is the game's own default (the cap ends the episode terminated
+    when --reward-truncated pays for it, truncated when it pays 0: the env card's rule)"""
     shaping: str = "exploration=0.05,kills=0.1"
     """reward shaping terms, name=weight comma-separated ('' for none)"""
     reward_truncated: float = 0.0
     """the heroes' reward when the turn cap ends the adventure (the DM gets the opposite); -1 makes
-    running out of turns as bad as failing, which is what a win rate counts"""
+    running out of turns as bad as failing, which is what a win rate counts, and makes the cap an end
+    of the task (terminated: no value is added past it); 0 leaves it a time limit (truncated)"""
     reward_completed_without_goal: float = 0.0
     """the heroes' reward when every surviving hero walks out without every primary goal met (the
     DM gets the opposite); completing with the goals pays +1"""
@@ -170,15 +172,14 @@ def make_vec_env(
     seed: int,
     subproc: bool = False,
     advised: bool = False,
-    bootstrap_turn_cap: bool = False,
 ):
     """``n_envs`` copies of ``RoleEnv(role, opponent)`` (``AdvisedRoleEnv`` if ``advised``) in a
     ``SubprocVecEnv`` (forkserver) or a ``DummyVecEnv``, seeded ``seed, seed + 1, ...``, with episode
     statistics (``VecMonitor``).
 
-    A game stopped by the turn cap ends there for the learner (see :func:`turn_cap_ends`), unless
-    ``bootstrap_turn_cap``: then SB3 adds the value of its last observation to its last reward, as it
-    does for a time limit outside the task."""
+    The turn cap reaches SB3 as the env reports it (the env card's rule): ``terminated`` when the
+    task pays for it (``reward_truncated`` not 0; SB3 adds no value past it), ``truncated`` when it
+    pays nothing (a time limit: SB3 bootstraps the value of the last observation)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if subproc:
@@ -187,31 +188,7 @@ def make_vec_env(
     else:
         vec = DummyVecEnv([_env_thunk(role, opponent, env_kwargs, None, advised) for _ in range(n_envs)])
     vec.seed(seed)
-    if not bootstrap_turn_cap:
-        vec = turn_cap_ends(vec)
     return VecMonitor(vec, info_keywords=("outcome",))
-
-
-def turn_cap_ends(vec):
-    """``vec`` with the turn cap an end of the game for SB3's learners, not a time limit: the env
-    reports it as a truncation (checklist A-50), and SB3 would add ``gamma * V(last observation)`` to
-    the capped game's last reward. The observation carries ``turn / max_turns`` and the cap has its
-    own reward (the tasks': -1, stalling is as bad as dying), so the cap is part of what is learned;
-    with the bootstrap, that -1 came with the value the network guessed for a finished game on top,
-    and a policy that stalled until the cap could be paid for it."""
-    from stable_baselines3.common.vec_env import VecEnvWrapper
-
-    class TurnCapEnds(VecEnvWrapper):
-        def reset(self):
-            return self.venv.reset()
-
-        def step_wait(self):
-            observations, rewards, dones, infos = self.venv.step_wait()
-            for info in infos:
-                info["TimeLimit.truncated"] = False
-            return observations, rewards, dones, infos
-
-    return TurnCapEnds(vec)
 
 
 def outcome_callback():

@@ -166,11 +166,9 @@ def make_mixed_env(settings: Settings) -> MixedRoleEnv:
 def make_vec(settings: Settings):
     from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
-    from training.common import turn_cap_ends
-
     vec = DummyVecEnv([lambda: make_mixed_env(settings) for _ in range(settings.n_envs)])
     vec.seed(settings.seed)
-    return VecMonitor(turn_cap_ends(vec), info_keywords=("outcome",))
+    return VecMonitor(vec, info_keywords=("outcome",))
 
 
 def side_score(role: str, results: list[dict]) -> float:

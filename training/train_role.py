@@ -64,10 +64,6 @@ class PPOSettings(EnvSettings):
     """GAE lambda"""
     clip_range: float = 0.2
     """PPO clipping coefficient"""
-    bootstrap_turn_cap: bool = False
-    """add the value of a capped game's last observation to its last reward, as SB3 does for a time
-    limit outside the task; by default the turn cap ends the game for the learner (its reward is the
-    last; training.common.turn_cap_ends says why)"""
     target_kl: float = 0.0
     """stop a rollout's epochs early once the approximate KL divergence from the rollout's policy
     passes 1.5 times this (SB3's target_kl; 0: no limit)"""
@@ -202,7 +198,6 @@ def main(argv: list[str] | None = None) -> dict:
         settings.seed,
         subproc=settings.subproc,
         advised=settings.advised,
-        bootstrap_turn_cap=settings.bootstrap_turn_cap,
     )
     model = make_model(settings, vec, make_logger(run_dir))
     if settings.init_from:
