@@ -1,7 +1,8 @@
 """training/rllib_train.py: multi-agent PPO on Ray RLlib 2.60 with the env in RLlib's own
 ``PettingZooEnv`` (issue 14). A tiny real run on a local Ray (two iterations, both modules learning, a
 checkpoint saved and restored), the env passing RLlib's env pre-check, and the masked module never
-picking an illegal action."""
+picking an illegal action. And the package's own adapter (issue 48): ``dungeon_env.rllib`` gives the
+env to RLlib's unmodified ``ActionMaskingTorchRLModule``, which trains both roles in one PPO iteration."""
 
 from __future__ import annotations
 
@@ -220,3 +221,131 @@ def test_the_cli_trains_checkpoints_and_prints_the_evaluation_tables(tmp_path):
         with saved.open("rb") as f:
             assert pickle.load(f)["class"] is rllib_train.MaskedGridModule  # not __main__'s copy
         assert sum(summary["eval"][m]["counts"].values()) == 1
+
+
+# --- dungeon_env.rllib: the env as RLlib's own action-masking module reads it (issue 48) ---------
+
+RLLIB_ENV = {"adventure": "goblin_warrens", "heroes": 3, "max_turns": 4}
+
+
+def test_the_rllib_module_imports_without_ray_and_names_the_extra_when_it_is_missing():
+    code = (
+        "import sys; sys.modules['ray'] = None; import dungeon_env, dungeon_env.rllib as r;"
+        "assert r.policy_mapping_fn('hero_2') == 'heroes' and r.policy_mapping_fn('dm') == 'dm'\n"
+        "try:\n    r.env_creator({})\nexcept ImportError as e:\n    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "pip install 'dungeon_env[marl]'" in done.stdout
+
+
+def test_the_multi_agent_env_asks_one_agent_at_a_time_and_ends_every_agent_together():
+    """Random legal play through ``dungeon_env.rllib``: each observation is RLlib's action-masking
+    Dict (``observations``, a float32 ``action_mask`` with the legal actions), given to the one
+    agent asked; the last step gives every agent's observation, all ends and ``__all__`` together;
+    the returns and the event log are the AEC env's for the same actions; RLlib's env check passes."""
+    from dungeon_env import rllib
+
+    env = rllib.env_creator({**RLLIB_ENV, "illegal_action": "raise"})
+    assert isinstance(env, rllib.DungeonMultiAgentEnv)
+    space = env.observation_spaces["dm"]
+    assert set(space.spaces) == {"observations", "action_mask"}
+    assert space["action_mask"].dtype == np.float32
+    rng = random.Random(4)
+    for seed in (4, 5):
+        obs, infos = env.reset(seed=seed)
+        returns, actions = dict.fromkeys(env.possible_agents, 0.0), []
+        while True:
+            (agent,) = obs
+            assert set(infos) == {agent} and infos[agent]["active_agent"] == agent
+            assert space.contains(obs[agent])
+            action = rng.choice(np.flatnonzero(obs[agent]["action_mask"]).tolist())
+            actions.append(action)
+            obs, rewards, terminateds, truncateds, infos = env.step({agent: action})
+            for a, r in rewards.items():
+                returns[a] += r
+            if terminateds["__all__"] or truncateds["__all__"]:
+                break
+            assert not any(terminateds.values()) and not any(truncateds.values())
+        assert set(obs) == set(env.possible_agents) == set(infos) == set(rewards)
+        ends = terminateds if terminateds["__all__"] else truncateds
+        assert all(ends.values()) and infos["dm"]["outcome"] in {"completed", "failed", "truncated"}
+        assert not any(o["action_mask"].any() for o in obs.values())
+        aec = dungeon_env.env(**RLLIB_ENV)
+        aec.reset(seed=seed)
+        aec_returns, played = dict.fromkeys(aec.possible_agents, 0.0), iter(actions)
+        for agent in aec.agent_iter():
+            _, reward, terminated, truncated, _ = aec.last()
+            aec_returns[agent] += reward
+            aec.step(None if terminated or truncated else next(played))
+        assert returns == pytest.approx(aec_returns)
+        assert env.raw_env.events == aec.unwrapped.events
+    with warnings.catch_warnings():  # the check steps unmasked random actions: the penalty ends that game
+        warnings.simplefilter("ignore", IllegalActionWarning)
+        check_multiagent_environments(rllib.env_creator(RLLIB_ENV))
+
+
+def play_with_modules(modules: dict, games: int, seed: int) -> list[str]:
+    """Whole games through ``dungeon_env.rllib`` with each module sampling its agents' actions
+    (``forward_exploration``); an illegal action would raise. The outcomes."""
+    from dungeon_env import rllib
+
+    env = rllib.env_creator({**RLLIB_ENV, "illegal_action": "raise"})
+    outcomes = []
+    for game in range(games):
+        obs, _ = env.reset(seed=seed + game)
+        while True:
+            (agent,) = obs
+            module = modules[rllib.policy_mapping_fn(agent)]
+            batch = {"obs": {k: torch.as_tensor(v)[None] for k, v in obs[agent].items()}}
+            with torch.no_grad():
+                logits = module.forward_exploration(batch)["action_dist_inputs"]
+            action = int(module.get_exploration_action_dist_cls().from_logits(logits).sample()[0])
+            obs, _, terminateds, truncateds, infos = env.step({agent: action})
+            if terminateds["__all__"] or truncateds["__all__"]:
+                outcomes.append(infos["dm"]["outcome"])
+                break
+    return outcomes
+
+
+@pytest.mark.filterwarnings("ignore::dungeon_env.aec.IllegalActionWarning")  # RLlib's env check
+def test_rllib_ppo_trains_both_roles_with_its_own_action_masking_module(local_ray):
+    """The README's RLlib code: ``tune.register_env`` with ``dungeon_env.rllib.env_creator``, one
+    ``ActionMaskingTorchRLModule`` (RLlib's own, unmodified) per role; one PPO iteration trains
+    both modules on their own decisions; the modules then play whole games, never an illegal action."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+    from ray.tune.registry import register_env
+
+    from dungeon_env import rllib
+
+    register_env("dungeon", rllib.env_creator)
+    spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config={"head_fcnet_hiddens": [16]})
+    config = (
+        PPOConfig()
+        .environment("dungeon", env_config=RLLIB_ENV)
+        .multi_agent(policies=set(rllib.MODULES), policy_mapping_fn=rllib.policy_mapping_fn)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(rllib.MODULES, spec)))
+        .env_runners(num_env_runners=0)
+        .training(train_batch_size_per_learner=128, minibatch_size=64, num_epochs=1)
+        .debugging(seed=0)
+    )
+    algo = config.build_algo()
+    try:
+        state = algo.learner_group.get_weights()
+        before = {m: {k: np.array(v) for k, v in state[m].items()} for m in rllib.MODULES}
+        result = algo.train()
+        state = algo.learner_group.get_weights()
+        after = {m: {k: np.array(v) for k, v in state[m].items()} for m in rllib.MODULES}
+        modules = {m: algo.get_module(m) for m in rllib.MODULES}
+        for m in rllib.MODULES:
+            assert isinstance(modules[m], ActionMaskingTorchRLModule)
+            assert changed(before[m], after[m]), f"the {m} module did not learn"
+            stats = result["learners"][m]
+            assert stats["num_module_steps_trained"] > 0 and np.isfinite(stats["policy_loss"]), stats
+            assert result["env_runners"]["num_module_steps_sampled"][m] > 0
+        outcomes = play_with_modules(modules, games=2, seed=50)
+    finally:
+        algo.stop()
+    assert len(outcomes) == 2 and "illegal_action" not in outcomes
