@@ -35,13 +35,12 @@ Collector gathering whole episodes, episode returns per agent; optionally a tiny
    ``collect(n_episode=--episodes, reset_before_collect=True)``; ``CollectStats.returns`` is
    ``[episodes, agents]``. The step hook reads each finished game from its env before the Collector
    resets it: the outcome, the goals, the episode's seed and actions (enough to replay it, as
-   ``dungeon_env.replay`` does), and it keeps only ``env_id`` of the infos in the buffer: the env's infos
-   have keys only when they mean something (``decision``, ``unit`` for the agent asked; ``outcome``,
-   ``reason``, ``objectives``, ``goals_met`` at the end), ``Batch`` fills the gaps with None and
-   Tianshou's trainer refuses a buffer holding a null (``MalformedBufferError``). The buffer keeps
-   ``--buffer-size`` transitions per env without ``obs_next`` (``ignore_obs_next``): an observation
-   is 17,061 floats, ~70 KB a transition, so Tianshou's default buffer (10,000 per env) would take
-   GBs.
+   ``dungeon_env.replay`` does). The env's infos are steady (the same keys at every step, never None),
+   so the buffer takes them as they are: Tianshou's trainer refuses a buffer holding a null
+   (``MalformedBufferError``), which infos whose keys changed within an episode used to cause. The
+   buffer keeps ``--buffer-size`` transitions per env without ``obs_next`` (``ignore_obs_next``):
+   an observation is 17,061 floats, ~70 KB a transition, so Tianshou's default buffer (10,000 per
+   env) would take GBs.
 
 **Limits of Tianshou's multi-agent support (not the env's):** the buffer is one interleaved stream of
 every agent's moves, so a transition's ``obs_next`` is the next agent's observation, not the same
@@ -72,7 +71,7 @@ import torch
 from tianshou.algorithm import DQN, MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
-from tianshou.data import Batch, Collector, CollectStats, VectorReplayBuffer
+from tianshou.data import Collector, CollectStats, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv, PettingZooEnv
 from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
@@ -89,7 +88,7 @@ class Settings(EnvSettings):
     (random everywhere, or a tiny DQN for the heroes), and print each agent's episode returns."""
 
     max_turns: int = 4
-    """turn cap of an episode (then it is truncated)"""
+    """turn cap of an episode (it pays --reward-truncated: terminated if that is not 0, else truncated)"""
     shaping: str = ""
     """reward shaping terms, name=weight comma-separated ('' for none: the returns are the outcome's)"""
     seed: int = 0
@@ -182,18 +181,10 @@ def make_dqn(settings: Settings, env: PettingZooEnv) -> DQN:
 
 
 # ----------------------------------------------------------------------------- collection
-def keep_env_id(action_batch: Any, rollout_batch: Any) -> None:
-    """A Collector step hook: store only ``env_id`` of the step's infos in the buffer. The env's
-    infos have keys only when they mean something (``decision`` and ``unit`` when an agent is asked,
-    ``outcome``, ``reason``, ``objectives``, ``goals_met`` at the end), Tianshou's ``Batch`` fills
-    the gaps with None, and its trainer refuses a buffer with a null anywhere (``hasnull``)."""
-    rollout_batch.info = Batch(env_id=np.asarray(rollout_batch.info.env_id))
-
-
 class EndRecorder:
     """A Collector step hook: when a game ends, read it from its env before the Collector resets it
-    (outcome, goals, the episode's seed and actions), in the order the Collector counts episodes;
-    then ``keep_env_id``. ``get_env_attr`` of a ``DummyVectorEnv`` hands out the env objects
+    (outcome, goals, the episode's seed and actions), in the order the Collector counts episodes.
+    ``get_env_attr`` of a ``DummyVectorEnv`` hands out the env objects
     themselves (a subprocess vector env would send pickled copies)."""
 
     def __init__(self, venv: DummyVectorEnv) -> None:
@@ -204,7 +195,6 @@ class EndRecorder:
         done = np.asarray(rollout_batch.done, dtype=bool)
         if done.any():
             self._record(rollout_batch, done)
-        keep_env_id(action_batch, rollout_batch)
 
     def _record(self, rollout_batch: Any, done: np.ndarray) -> None:
         env_ids = [int(i) for i in np.asarray(rollout_batch.info.env_id)[done]]
@@ -249,9 +239,7 @@ def collect_episodes(
 def train_dqn(settings: Settings, algorithm: MultiAgentOffPolicyAlgorithm) -> dict[str, Any]:
     """Train the heroes' DQN for ``settings.train_steps`` env steps (one epoch, no test collector)."""
     venv = make_venv(settings.env_kwargs(), settings.envs, settings.seed + 10_000)
-    collector = Collector[CollectStats](
-        algorithm, venv, make_buffer(settings), exploration_noise=True, on_step_hook=keep_env_id
-    )
+    collector = Collector[CollectStats](algorithm, venv, make_buffer(settings), exploration_noise=True)
     collector.reset()
     collector.collect(n_step=settings.batch_size * settings.envs)  # enough transitions for a batch
     result = algorithm.run_training(
