@@ -200,6 +200,18 @@ def test_rows_of_the_turns_lists_are_checked():
     _refused(data, "cast[1] (spell) is 999", "a spell")
 
 
+def test_what_put_heroes_on_deaths_door_must_be_a_list_of_labels_per_hero_slot():
+    data = _save()
+    data["state"]["downed_by"] = [["m3"], []]
+    with pytest.raises(ValueError, match="field 'downed_by': expected 5 lists of labels"):
+        Game.from_json(data)
+    data["state"]["downed_by"] = [[3], [], [], [], []]
+    with pytest.raises(ValueError, match="field 'downed_by'"):
+        Game.from_json(data)
+    del data["state"]["downed_by"]  # a save from before the field existed loads with none
+    assert Game.from_json(data).state.downed_by == [[] for _ in range(5)]
+
+
 # ------------------------------------------------------------------------------------------ no false alarms
 
 

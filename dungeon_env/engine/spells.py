@@ -23,10 +23,10 @@ Hooks the rest of the engine calls (keep the names):
 Rules in force: while any monster is on the board (the Combat Turn Sequence), every spell, from
 memory or a scroll, is begun at 2.1 and resolved at 2.5, whatever its Casting line (ruling D-M2,
 revised 2026-12-06: ``fits``, ``at_once_allowed``); a hero begins at most one spell a turn (A-19;
-``state.spell_turn``), and not while
-surprised (R-SURP-06); selecting needs current Magic >= level unless from a scroll (A-17, A-57);
-Magic is paid and a scroll destroyed only when the spell resolves (A-17, A-18); an ongoing spell
-cannot be cast while its effect lasts, by anyone (A-23); casting breaks Rest (R-REST-02).
+``state.spell_turn``), and not while surprised (R-SURP-06); selecting needs current Magic >= level
+unless from a scroll (A-17, A-57); Magic is paid and a scroll destroyed only when the spell resolves
+(A-17, A-18); an ongoing spell cannot be cast while its effect lasts, by anyone (A-23); casting
+breaks Rest (R-REST-02).
 ``state.cast`` is the spell resolving now: ``[caster, spell, scroll item or -1, mode, target, when]``.
 """
 

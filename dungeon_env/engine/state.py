@@ -276,8 +276,10 @@ def _field_from_json(name: str, value, default):
         if not isinstance(value, list):
             raise TypeError(f"expected a list, found {type(value).__name__}")
         if name in _LABEL_ROWS:
-            if not all(isinstance(row, list) and all(isinstance(v, str) for v in row) for row in value):
-                raise TypeError("expected a list of lists of labels")
+            if len(value) != len(default) or not all(
+                isinstance(row, list) and all(isinstance(v, str) for v in row) for row in value
+            ):
+                raise TypeError(f"expected {len(default)} lists of labels, one a hero slot")
             return [list(row) for row in value]
         return [[int(v) for v in item] for item in value] if name in _NESTED else list(value)
     if isinstance(default, bool | int | str) and type(value) is not type(default):
