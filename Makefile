@@ -4,11 +4,20 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 TRAIN_STAMP := $(VENV)/.installed-training
+# the core install alone (numpy, scipy, gymnasium, pettingzoo), with the newest Gymnasium pip finds:
+# the extras pin the Gymnasium Ray's RLlib takes, so both are tested
+CORE_VENV ?= .venv-core
+CORE_STAMP := $(CORE_VENV)/.installed-core
+CORE_TESTS := tests/test_rules_*.py tests/test_env_api.py tests/test_env_observation.py \
+	tests/test_role_env.py tests/test_tasks.py tests/test_agents.py tests/test_content.py \
+	tests/test_content_cards.py tests/test_variants.py tests/test_state_io.py \
+	tests/test_save_validation.py tests/test_hidden_information.py tests/test_side_view.py \
+	tests/test_campaign_env.py tests/test_event_log.py tests/test_dice.py tests/test_layers.py
 # the page's browser tests drive Debian's Chromium through its ChromeDriver (system packages)
 BROWSER := /usr/bin/chromium /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench lint format clean play
+.PHONY: demo test test-core bench lint format clean play
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +42,17 @@ $(BROWSER):
 
 test: $(TRAIN_STAMP) $(BROWSER)
 	$(PY) -m pytest -q -n 2
+	$(MAKE) test-core
+
+$(CORE_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(CORE_VENV)
+	$(CORE_VENV)/bin/python -m pip install --quiet -e . pytest pytest-xdist
+	touch $(CORE_STAMP)
+
+# the engine, the env and its Gymnasium tasks on the core install alone (newest Gymnasium)
+test-core: $(CORE_STAMP)
+	$(CORE_VENV)/bin/python -c "import gymnasium; print('core install: gymnasium', gymnasium.__version__)"
+	$(CORE_VENV)/bin/python -m pytest -q -n 2 $(CORE_TESTS)
 
 # three human heroes against the scripted DM in your browser (dungeon-env play --help for the seats)
 play: $(STAMP)
@@ -55,4 +75,4 @@ format: $(STAMP)
 	$(PY) -m ruff check --fix .
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(CORE_VENV) build *.egg-info .pytest_cache
