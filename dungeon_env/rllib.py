@@ -55,6 +55,8 @@ from typing import Any
 
 import numpy as np
 
+from dungeon_env._optional import lazy_class
+
 MODULES = ("heroes", "dm")
 OBS_KEY = "observations"  # the key names RLlib's ActionMaskingRLModule reads
 MASK_KEY = "action_mask"
@@ -146,24 +148,16 @@ class _TurnBasedMultiAgent:
         self.par_env.close()
 
 
-def _build_env_class() -> type:
-    try:
-        from ray.rllib.env.multi_agent_env import MultiAgentEnv
-    except ImportError as error:  # the optional extra is missing
-        raise ImportError(
-            "dungeon_env.rllib.DungeonMultiAgentEnv needs Ray RLlib: pip install 'dungeon_env[marl]'"
-        ) from error
-    cls = type("DungeonMultiAgentEnv", (_TurnBasedMultiAgent, MultiAgentEnv), {})
-    cls.__module__ = __name__
-    cls.__doc__ = "The game as an RLlib ``MultiAgentEnv`` (the rule: ``dungeon_env.rllib``'s docstring)."
-    return cls
-
-
 def __getattr__(name: str):
     if name == "DungeonMultiAgentEnv":  # built once, on first use, so that Ray stays optional
-        cls = _build_env_class()
-        globals()[name] = cls
-        return cls
+        return lazy_class(
+            __name__,
+            name,
+            _TurnBasedMultiAgent,
+            "ray.rllib.env.multi_agent_env:MultiAgentEnv",
+            "Ray RLlib: pip install 'dungeon_env[marl]'",
+            "The game as an RLlib ``MultiAgentEnv`` (the rule: ``dungeon_env.rllib``'s docstring).",
+        )
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -49,6 +49,8 @@ from typing import Any
 
 import numpy as np
 
+from dungeon_env._optional import lazy_class
+
 MASK_KEY = "action_mask"
 
 
@@ -158,25 +160,16 @@ class _MaskedVec:
         self.supersuit_env.close()
 
 
-def _build_class() -> type:
-    try:
-        from stable_baselines3.common.vec_env import VecEnv
-    except ImportError as error:  # the optional extra is missing
-        raise ImportError(
-            "dungeon_env.vector.MaskedVecEnv needs stable-baselines3 and supersuit: "
-            "pip install 'dungeon_env[training,marl]'"
-        ) from error
-    cls = type("MaskedVecEnv", (_MaskedVec, VecEnv), {})
-    cls.__module__ = __name__
-    cls.__doc__ = "SuperSuit's vector env with ``action_masks`` for MaskablePPO (``dungeon_env.vector``)."
-    return cls
-
-
 def __getattr__(name: str):
     if name == "MaskedVecEnv":  # built once, on first use, so that SB3 stays optional
-        cls = _build_class()
-        globals()[name] = cls
-        return cls
+        return lazy_class(
+            __name__,
+            name,
+            _MaskedVec,
+            "stable_baselines3.common.vec_env:VecEnv",
+            "stable-baselines3 and supersuit: pip install 'dungeon_env[training,marl]'",
+            "SuperSuit's vector env with ``action_masks`` for MaskablePPO (``dungeon_env.vector``).",
+        )
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
