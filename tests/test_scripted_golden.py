@@ -7,8 +7,9 @@ the event log (``json.dumps(game.events, sort_keys=True)``) with values recorded
 can reach, the Evasion window for every hero with something to do in it, every spell of a combat
 turn begun at 2.1, no trap detection in combat, Light's square given back, one Death's Door event:
 all six games changed; the 5-hero warlocks_crypt and sunless_throne games no longer reach the turn
-cap). Before that on 2026-12-05 (with the goals in hand the scripted heroes make for the exit, in Evasion too, and hand control
-only to a comrade on the way, not behind a wall: five of the six games changed). Before that on
+cap). Before that on 2026-12-05 (with the goals in hand the scripted heroes make for the exit, in
+Evasion too, and hand control only to a comrade on the way, not behind a wall: five of the six games
+changed). Before that on
 2026-12-05 (the scripted heroes move as a file, handing control to the comrade in their way, and drag a
 corpse off a doorway that shuts them in: all six games changed; the 5-hero warlocks_crypt and
 sunless_throne games now end at the turn cap, a last hero shut in by corpses). Before that on
