@@ -46,14 +46,42 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--max-turns", type=int, default=100, help="turn cap (default: 100)")
     parser.add_argument("--load", metavar="FILE", help="continue a saved game (or any replay file)")
     parser.add_argument("--saves", default="saves", metavar="DIR", help="where games are saved (saves)")
-    parser.add_argument("--delay", type=float, default=0.6, help="seconds between an AI seat's actions (0.6)")
+    parser.add_argument(
+        "--delay", type=_seconds, default=0.6, help="seconds between an AI seat's actions, 0 or more (0.6)"
+    )
     parser.add_argument("--text", action="store_true", help="play in this terminal instead of a browser")
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1: this machine only)"
     )
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port ({DEFAULT_PORT}; 0: any)")
+    parser.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help=f"port 0-65535 ({DEFAULT_PORT}; 0: any)"
+    )
     parser.add_argument("--no-browser", action="store_true", help="print the links, open no browser")
     return parser
+
+
+def _port(text: str) -> int:
+    """A TCP port: an integer from 0 (any free port) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: give an integer from 0 to 65535") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"{port} is not a port: give an integer from 0 to 65535 (0: any free)"
+        )
+    return port
+
+
+def _seconds(text: str) -> float:
+    """A delay in seconds: a number, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)") from None
+    if not value >= 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text} is not a delay: give 0 or more seconds")
+    return value
 
 
 def seats_of(items: list[str]) -> dict[str, str]:

@@ -230,3 +230,31 @@ def test_a_replay_without_its_event_log_is_still_checked_by_its_digest(tmp_path)
     assert replay.play(replay.load(tmp_path / "small.json")).events == env.unwrapped.events
     with pytest.raises(replay.ReplayMismatch, match="keeps no event log to compare"):
         replay.play(replay.Replay(**{**rep.to_json(), "events_sha256": "0" * 64}))
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--port", "99999"], "argument --port: 99999 is not a port: give an integer from 0 to 65535"),
+        (["--port", "-1"], "argument --port: -1 is not a port"),
+        (["--port", "abc"], "argument --port: 'abc' is not a port"),
+        (["--text", "--delay", "-1"], "argument --delay: -1 is not a delay: give 0 or more seconds"),
+        (["--delay", "soon"], "argument --delay: 'soon' is not a number of seconds"),
+    ],
+)
+def test_play_refuses_a_bad_port_or_delay_with_one_line_and_exit_2(argv, message, capsys):
+    """`dungeon-env play` checks its numbers before anything starts: no traceback, exit code 2."""
+    with pytest.raises(SystemExit) as end:
+        cli.main(["play", "--no-browser", *argv])
+    assert end.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_play_with_an_unknown_adventure_names_the_known_ones_and_no_internal_path(capsys):
+    with pytest.raises(SystemExit) as end:
+        cli.main(["play", "--no-browser", "--adventure", "nosuch"])
+    assert end.value.code == 2
+    err = capsys.readouterr().err
+    assert "no bundled adventure 'nosuch'; known: bandit_keep, flooded_cellar" in err
+    assert str(Path(dungeon_env.__file__).parent) not in err and "Traceback" not in err

@@ -318,7 +318,7 @@ def load_adventure(
         name = str(name_or_path)
         if name not in _bundled_ids():
             known = ", ".join(_bundled_ids())
-            raise ContentError(str(ADVENTURES_DIR), "id", f"no bundled adventure {name!r}; known: {known}")
+            raise ContentError("adventures", "id", f"no bundled adventure {name!r}; known: {known}")
         if _is_bundled(board, monsters):
             return _bundled_adventure(name)
         name_or_path = ADVENTURES_DIR / f"{name}.toml"
