@@ -30,11 +30,12 @@ $(TRAIN_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev,training,ray,marl]'
 	touch $(TRAIN_STAMP)
 
-# The main job: one adventure of the shipped AI heroes against the shipped AI DM, then a difficulty
-# report on the default adventure (base rules against a darker start), written under reports/demo.
-demo: $(TRAIN_STAMP)
+# The main job: one adventure of the scripted heroes against the scripted DM, then the designer's
+# difficulty report on goblin_warrens (base rules against one Patrol on the board at a time), written
+# under reports/demo.
+demo: $(STAMP)
 	$(PY) -m agents.demo
-	$(VENV)/bin/dungeon-env balance --adventure flooded_cellar --games 400 --set light.start=16 --out reports/demo
+	$(VENV)/bin/dungeon-env balance --adventure goblin_warrens --games 400 --set rules.patrol_board_max=1 --out reports/demo
 
 $(BROWSER):
 	$(SUDO) apt-get update -qq

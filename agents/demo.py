@@ -1,11 +1,12 @@
-"""``make demo``, part 1: one adventure played by the shipped AI heroes against the shipped AI
-Dungeon Master, shown in the terminal: the board every few turns and a line per turn of what
-happened (fights, wounds, deaths, doors, finds, Light).
+"""``make demo``, part 1: one adventure played by the scripted heroes against the scripted Dungeon
+Master, shown in the terminal: the board every few turns and a line per turn of what happened
+(fights, wounds, deaths, doors, finds, Light).
 
-    python -m agents.demo [--adventure flooded_cellar] [--heroes 4] [--seed 7] [--players trained]
+    python -m agents.demo [--adventure flooded_cellar] [--heroes 4] [--seed 7] [--players scripted]
 
-``--players trained`` (default) seats the bundled policies (``agents/policies/*.zip``, which need
-the ``training`` extra), ``scripted`` the scripted agents, ``random`` random legal players.
+``--players scripted`` (default) seats the hand-written agents, the strongest play shipped today;
+``policy`` the shipped MaskablePPO networks (``agents/policies/*.zip``, which need the ``training``
+extra; as shipped they choose as the scripted agents); ``random`` random legal players.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
 from dungeon_env.render import render_text
 
-PLAYERS = ("trained", "scripted", "random")
+PLAYERS = ("scripted", "policy", "random")
 
 
 class _RandomSide:
@@ -93,7 +94,13 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--heroes", type=int, default=4, help="number of heroes, 3-5")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-turns", type=int, default=100)
-    parser.add_argument("--players", default="trained", choices=PLAYERS, help="who sits at both sides")
+    parser.add_argument(
+        "--players",
+        default="scripted",
+        choices=PLAYERS,
+        help="who sits at both sides: scripted (hand-written, default), policy (the shipped networks, "
+        "which choose as scripted), random",
+    )
     parser.add_argument(
         "--show-every", type=int, default=10, help="print the board every N turns (0: start/end)"
     )

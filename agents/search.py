@@ -21,7 +21,7 @@ and Whitehouse 2012) with a policy prior (PUCT, as in AlphaZero):
    policy (its model of the opponent). The first action not yet in the tree is added, and the
    iteration goes on to its rollout.
 3. **Roll out** with a fast policy (``rollout="scripted"``: the scripted heroes and DM;
-   ``"random"``: uniform legal actions; ``"trained"``: trained MaskablePPO policies played greedily,
+   ``"random"``: uniform legal actions; ``"policy"``: the MaskablePPO policies played greedily,
    each side's bundled one, or for the searching side the checkpoint ``policy``) until the game ends
    or ``depth`` decisions (of both sides, from the root) have been played. The searching side's
    rollout policy is also the prior's choice. A trained policy reads the observation of the
@@ -64,7 +64,7 @@ from dungeon_env.engine.sideview import DM, HEROES, dm_view, heroes_view, view_s
 from dungeon_env.engine.units import active_heroes
 from dungeon_env.rewards import exit_potential
 
-ROLLOUT_POLICIES = ("scripted", "random", "trained")
+ROLLOUT_POLICIES = ("scripted", "random", "policy")
 DEFAULT_ROLLOUTS = 24  # iterations per decision: a whole adventure in well under a minute here
 DEFAULT_DEPTH = 30  # decisions of both sides per iteration, about a turn of the game
 
@@ -104,9 +104,9 @@ class SearchAgent(GameAgent):
     ) -> None:
         if rollout not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout must be one of {ROLLOUT_POLICIES}, got {rollout!r}")
-        if policy is not None and rollout != "trained":
+        if policy is not None and rollout != "policy":
             raise ValueError(
-                f"policy is the checkpoint of rollout=trained; with rollout={rollout!r} it is not read"
+                f"policy is the checkpoint of rollout=policy; with rollout={rollout!r} it is not read"
             )
         if policy is not None and not Path(policy).is_file():
             raise FileNotFoundError(f"policy: no checkpoint at {policy} (a .zip saved by MaskablePPO.save)")
@@ -122,7 +122,7 @@ class SearchAgent(GameAgent):
         self.rollouts, self.seconds, self.depth, self.rollout = int(rollouts), seconds, int(depth), rollout
         self.exploration, self.prior = float(exploration), float(prior)
         self.policy = policy
-        self._trained: dict = {}  # rollout="trained": searching side -> each side's PolicyAgent
+        self._policies: dict = {}  # rollout="policy": searching side -> each side's PolicyAgent
         self.last_stats: dict = {}
         self._prior_votes: Counter = Counter()  # the prior's choice at the root, per iteration
 
@@ -221,26 +221,26 @@ class SearchAgent(GameAgent):
         """The rollout policy of each side on the determinisation ``g``, ``side`` searching."""
         if self.rollout == "scripted":
             return {"heroes": ScriptedHeroes(game=g), "dm": ScriptedDM(game=g, seed=seed)}
-        if self.rollout == "trained":
-            policies = self.trained_policies(side)
+        if self.rollout == "policy":
+            policies = self.rollout_policies(side)
             for agent in policies.values():
                 agent.bind(game=g).seed(seed % (2**31))  # the DM advisor's ties, as a scripted rollout's
             return policies
         agent = RandomAgent(seed)
         return {"heroes": agent, "dm": agent}
 
-    def trained_policies(self, side: str) -> dict:
-        """``rollout="trained"``: each side's ``PolicyAgent`` (greedy), made at the first search; the
+    def rollout_policies(self, side: str) -> dict:
+        """``rollout="policy"``: each side's ``PolicyAgent`` (greedy), made at the first search; the
         searching ``side``'s from ``policy`` if given, the other side's (and without ``policy`` both)
         the bundled ones."""
-        if side not in self._trained:
+        if side not in self._policies:
             from agents.policy import PolicyAgent  # needs the training extra (torch, sb3-contrib)
 
-            self._trained[side] = {
+            self._policies[side] = {
                 who: PolicyAgent(self.policy if who == side else None, role=who, deterministic=True)
                 for who in ("heroes", "dm")
             }
-        return self._trained[side]
+        return self._policies[side]
 
 
 def settled(root: Node, left: int) -> bool:

@@ -11,7 +11,7 @@ Every tool that asks for an agent reads the same text here, for ``side`` ``"hero
 | ``scripted`` | ``scripted_heroes`` for the heroes, ``scripted_dm`` for the DM (both names work too) |
 | ``runaway`` or ``runaway_dm`` | :class:`RunawayDM`, the DM only |
 | ``search[rollouts=8,seconds=0.5]`` | :class:`SearchAgent`, either side |
-| ``policy`` or ``trained`` | the shipped MaskablePPO policy of the side, played as measured best |
+| ``policy`` | the shipped MaskablePPO network of the side around the scripted agent (see ``AGENT_LINES``) |
 | ``policy:<file>.zip`` | a MaskablePPO checkpoint played greedily |
 | ``<file>.zip`` (or any path to a file) | a MaskablePPO checkpoint, its actions sampled |
 | ``pool:<dir>`` | :class:`PoolAgent`: a checkpoint ``<side>_*.zip`` of ``dir`` drawn at every episode |
@@ -54,7 +54,6 @@ NAMES = ("random", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "po
 KINDS = (*NAMES, "checkpoint", "pool")
 ALIASES = {
     "scripted": {"heroes": "scripted_heroes", "dm": "scripted_dm"},
-    "trained": {"heroes": "policy", "dm": "policy"},
     "runaway": {"heroes": "runaway_dm", "dm": "runaway_dm"},
 }
 ONE_SIDE = {"scripted_heroes": "heroes", "scripted_dm": "dm", "runaway_dm": "dm"}
@@ -65,6 +64,27 @@ GAME_AGENTS = {
     "search": SearchAgent,
 }
 POLICY_PREFIX, POOL_PREFIX = "policy:", "pool:"
+# One plain line per agent name: what it is, as measured (docs/AGENTS.md), for help texts and pages.
+AGENT_LINES = {
+    "scripted": "hand-written rules of play (agents/scripted_heroes.py, agents/scripted_dm.py): the "
+    "strongest play shipped today",
+    "search": "Monte Carlo search on its side's view, rolling out the scripted agents; it keeps the "
+    "scripted choice at nearly every decision",
+    "policy": "the shipped MaskablePPO networks around the scripted agents; as shipped they choose as "
+    "the scripted agents at every measured decision, at five times the CPU",
+    "random": "a uniformly random legal action at every decision: a floor, not an opponent",
+    "runaway": "the DM only: monsters that keep away from the heroes while the rules allow; a test of "
+    "stalling, not an opponent",
+    "policy:<file>.zip": "a MaskablePPO checkpoint of your own, played greedily",
+    "<file>.zip": "a MaskablePPO checkpoint of your own, its actions sampled",
+    "pool:<dir>": "a self-play pool of checkpoints, one drawn each episode",
+}
+# names that once named an agent and no longer do, with what to use instead
+RETIRED = {
+    "trained": "no shipped policy plays measurably differently from the scripted agents yet, so none is "
+    "offered as a trained opponent (docs/AGENTS.md): 'scripted' is the same play; 'policy' plays the "
+    "shipped networks"
+}
 TRUE, FALSE = ("true", "yes", "1"), ("false", "no", "0")
 
 
@@ -120,7 +140,7 @@ OPTIONS: dict[str, dict[str, Option]] = {
         "rollouts": Option(int),
         "seconds": Option(float, optional=True),
         "depth": Option(int),
-        "rollout": Option(str, choices=("scripted", "random", "trained")),
+        "rollout": Option(str, choices=("scripted", "random", "policy")),
         "exploration": Option(float),
         "prior": Option(float),
         "policy": Option(str, optional=True),
@@ -207,7 +227,7 @@ def check_side(side: str) -> str:
 
 def known_names(side: str | None = None) -> list[str]:
     """The names (aliases included) that name an agent of ``side`` (of either side for None)."""
-    names = ["random", "scripted", "search", "policy", "trained", "scripted_heroes", "scripted_dm"]
+    names = ["random", "scripted", "search", "policy", "scripted_heroes", "scripted_dm"]
     names += ["runaway", "runaway_dm"]
     if side is None:
         return names
@@ -255,6 +275,8 @@ def _checkpoint(path: str, text: str) -> str:
 
 def _resolve(head: str, side: str, text: str) -> tuple[str, str | None]:
     """The kind and path named by the text before the brackets."""
+    if head in RETIRED:
+        raise AgentSpecError(f"agent {text!r}: {RETIRED[head]}")
     name = ALIASES.get(head, {}).get(side, head)
     if name in NAMES:
         return name, None
@@ -325,6 +347,16 @@ def parse_spec(text: str | os.PathLike | AgentSpec, side: str, **options: Any) -
     return spec
 
 
+def describe(text: str | AgentSpec, side: str) -> str:
+    """One plain line saying what the agent ``text`` names for ``side`` is (``AGENT_LINES``)."""
+    spec = parse_spec(text, side)
+    if spec.name == "policy" and spec.path is not None:
+        return AGENT_LINES["policy:<file>.zip"]
+    key = {"checkpoint": "<file>.zip", "pool": "pool:<dir>", "scripted_heroes": "scripted"}.get(spec.name)
+    key = key or {"scripted_dm": "scripted", "runaway_dm": "runaway"}.get(spec.name, spec.name)
+    return AGENT_LINES[key]
+
+
 def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
     """The agent ``spec`` names for ``side`` (``seed``: None leaves the agent's default), unbound."""
     kw = spec.kwargs
@@ -374,6 +406,7 @@ def from_spec(
 
 
 __all__ = [
+    "AGENT_LINES",
     "ALIASES",
     "KINDS",
     "NAMES",
@@ -386,6 +419,7 @@ __all__ = [
     "accepted",
     "build",
     "check_side",
+    "describe",
     "from_spec",
     "known_names",
     "parse_spec",

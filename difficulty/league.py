@@ -1,6 +1,6 @@
 """``dungeon-env league``: a round robin of hero agents against DM agents, a win-rate matrix and ratings.
 
-    dungeon-env league --heroes-agents random,scripted,trained --dm-agents random,scripted,trained \\
+    dungeon-env league --heroes-agents random,scripted,policy --dm-agents random,scripted,policy \\
         --adventure all --games 200 --out reports/league
 
 Every hero agent plays every DM agent on every adventure (one cell each), through the difficulty
@@ -36,7 +36,7 @@ from agents.spec import AgentSpec, AgentSpecError, parse_spec
 from difficulty.metrics import is_completed, rate
 from difficulty.spec import BACKENDS, Experiment, Pairing, SpecError
 
-DEFAULT_AGENTS = "random,scripted,trained"
+DEFAULT_AGENTS = "random,scripted,policy"
 ELO = 400 / math.log(10)  # Elo points per logit: 400 points = odds times 10
 TOLERANCE = 1e-4  # logits (0.02 Elo) the fit may be from the optimum: the figures are rounded to 0.1 Elo
 PRIOR = 0.1  # precision of the Gaussian prior on every parameter (sd ~3.2 logits, ~1370 Elo)
@@ -44,7 +44,6 @@ SHORT_NAMES = {
     "scripted_heroes": "scripted",
     "scripted_dm": "scripted",
     "runaway_dm": "runaway",
-    "policy": "trained",
 }
 SIDE_FLAGS = {"heroes": "--heroes-agents", "dm": "--dm-agents"}
 
@@ -58,7 +57,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         description="Every hero agent plays every DM agent on every adventure (game i of every cell "
         "with seed SEED+i); writes league.json, league.md and league.png. See docs/LEAGUE.md.",
     )
-    agents = "comma-separated agent specs (agents.spec): random, scripted, trained, search[rollouts=8], "
+    agents = "comma-separated agent specs (agents.spec): random, scripted, policy, search[rollouts=8], "
     parser.add_argument(
         "--heroes-agents", default=DEFAULT_AGENTS, metavar="A,B,..", help=agents + f"({DEFAULT_AGENTS})"
     )
@@ -218,7 +217,7 @@ def fit_ratings(
 
 # --------------------------------------------------------------------------------------------- league
 def _label(spec: AgentSpec) -> str:
-    """A spec's label, the bundled agents by their short names (``scripted``, ``trained``)."""
+    """A spec's label, the bundled agents by their short names (``scripted``, ``runaway``)."""
     short = SHORT_NAMES.get(spec.name) if spec.path is None else None
     return spec.label if short is None else short + spec.label[len(spec.name) :]
 

@@ -12,7 +12,7 @@ shares (``agents.spec``, parsed once here into ``agents.AgentSpec``):
 - ``random``: uniform legal actions;
 - ``runaway`` or ``runaway_dm`` (the DM only): monsters that flee as far as the rules allow, a stress test;
 - ``search``: flat Monte Carlo (``agents.search``), options in brackets: ``search[rollouts=8,depth=100]``;
-- ``policy`` or ``trained``: the bundled MaskablePPO policy of the side; ``policy:<file>.zip``: a
+- ``policy``: the bundled MaskablePPO policy of the side; ``policy:<file>.zip``: a
   checkpoint played greedily; ``<file>.zip``: a checkpoint, its actions sampled.
 """
 

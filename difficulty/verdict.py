@@ -13,12 +13,11 @@ from difficulty.tables import markdown_table as _table
 BANDS = ((0.10, "very hard"), (0.35, "hard"), (0.65, "fair"), (0.90, "easy"), (math.inf, "very easy"))
 WEAK_HEROES = 0.10  # the best hero agent completes less than this: the players may be too weak
 SLOW_HEROES = 0.25  # more than this share of a cell's games hit the turn cap: the players may be too slow
-LADDER_HINT = "`--ladder scripted,search,trained`"
+LADDER_HINT = "`--ladder random,scripted,search`"
 _AGENT_NAMES = {
     "scripted_heroes": "scripted",
     "scripted_dm": "scripted",
     "runaway_dm": "runaway",
-    "policy": "trained",
 }
 
 
@@ -28,7 +27,7 @@ def band(completion: float) -> str:
 
 
 def agent_name(spec: str) -> str:
-    """An agent spec as a designer reads it: ``scripted_heroes`` → ``scripted``, ``policy`` → ``trained``."""
+    """An agent spec as a designer reads it: ``scripted_heroes`` → ``scripted``."""
     return _AGENT_NAMES.get(spec, spec)
 
 
@@ -177,6 +176,40 @@ def wounds_lines(report: dict, cells: list[dict]) -> list[str]:
     return lines + [wounds_line(report, best) for best, _ in _strongest_rungs(cells)] + [""]
 
 
+def _light_out(c: dict) -> float:
+    """The share of a cell's games that ended with the party's Light at 0."""
+    histogram = dict(c["light_left"]["histogram"])
+    return histogram.get(0, 0) / c["games"] if c["games"] else 0.0
+
+
+def cost_line(report: dict, c: dict) -> str:
+    """What the games of cell ``c`` cost the heroes, as a designer wants it first: deaths, each hero's
+    death rate (highest first), the Light at the end, games cut by the turn cap."""
+    rules = "" if c["variant"] == BASE else f", rules: {c['variant']}"
+    heroes = sorted(c["heroes"], key=lambda h: -h["death"]["rate"])
+    each = ", ".join(f"{h['hero']} {_plain_pct(h['death']['rate'])}" for h in heroes)
+    parts = [
+        f"{c['hero_deaths_per_game']:.1f} hero deaths a game (each hero dies in: {each} of games)",
+        f"the Light is out when {_plain_pct(_light_out(c))} of games end",
+        f"games last {c['turns']['mean']:.0f} turns on average",
+    ]
+    truncated = c["ends"]["truncated"]["rate"]
+    if truncated:
+        parts.append(
+            f"{_plain_pct(truncated)} stop at the turn cap ({report['experiment']['max_turns']} turns)"
+        )
+    return f"- **{c['adventure']}** ({_who(report, c)}{rules}): {'; '.join(parts)}."
+
+
+def cost_lines(report: dict) -> list[str]:
+    """The section saying what each adventure (and variant) costs the heroes: deaths, Light, turns."""
+    lines = [
+        "What it costs the heroes: deaths (each hero's share of games in which it dies), the Light, turns.",
+        "",
+    ]
+    return lines + [cost_line(report, best) for best, _ in _strongest_rungs(report["cells"])] + [""]
+
+
 def verdict_lines(report: dict) -> list[str]:
     """The verdict for a designer, in plain words: how often the heroes complete each adventure and
     how hard that makes it, what each variant does to it, and whether the hero agents were good
@@ -190,6 +223,7 @@ def verdict_lines(report: dict) -> list[str]:
         "",
     ]
     lines += [_adventure_line(report, best, tried) for best, tried in _strongest_rungs(cells)] + [""]
+    lines += cost_lines(report)
     lines += wounds_lines(report, cells)
     if report["comparisons"]:
         lines += [
@@ -250,6 +284,7 @@ __all__ = [
     "SLOW_HEROES",
     "WEAK_HEROES",
     "band",
+    "cost_line",
     "effect",
     "ladder_lines",
     "verdict_lines",

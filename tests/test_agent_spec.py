@@ -28,6 +28,7 @@ from agents import (
     parse_spec,
 )
 from agents.policy import default_path
+from agents.spec import describe
 from difficulty.play import make_side
 from difficulty.spec import SpecError, parse_agent
 from dungeon_env.wrappers import RandomOpponent, RoleEnv, make_opponent
@@ -72,8 +73,8 @@ def test_search_options_in_brackets_and_by_keyword():
     agent = from_spec("search[rollouts=8,seconds=0.5,depth=100,rollout=random]", "dm", seed=1)
     assert (agent.rollouts, agent.seconds, agent.depth, agent.rollout) == (8, 0.5, 100, "random")
     assert from_spec("search[seconds=none]", "heroes").seconds is None
-    trained = from_spec("search[rollout=trained,policy=tests/data/policy_2df847b/heroes.zip]", "heroes")
-    assert (trained.rollout, trained.policy) == ("trained", "tests/data/policy_2df847b/heroes.zip")
+    networks = from_spec("search[rollout=policy,policy=tests/data/policy_2df847b/heroes.zip]", "heroes")
+    assert (networks.rollout, networks.policy) == ("policy", "tests/data/policy_2df847b/heroes.zip")
     assert from_spec("search[rollouts=8]", "heroes", rollouts=2).rollouts == 2  # keywords win
     assert from_spec("search", "heroes").rng.random() == from_spec("search", "heroes").rng.random()
     spec = parse_spec("search[rollouts=8,depth=100]", "dm")
@@ -82,7 +83,7 @@ def test_search_options_in_brackets_and_by_keyword():
 
 
 def test_the_shipped_policy_of_each_side():
-    heroes, dm = from_spec("policy", "heroes"), from_spec("trained", "dm")
+    heroes, dm = from_spec("policy", "heroes"), from_spec("policy", "dm")
     assert isinstance(heroes, PolicyAgent) and isinstance(dm, PolicyAgent)
     assert (heroes.role, heroes.path, heroes.deterministic) == ("heroes", default_path("heroes"), True)
     assert (dm.role, dm.path, dm.deterministic) == ("dm", default_path("dm"), True)
@@ -143,7 +144,6 @@ def test_seed_and_env_reach_the_agent():
         ("runaway", "dm"),
         ("search[rollouts=8,seconds=0.5,depth=100,rollout=random]", "heroes"),
         ("policy[deterministic=false]", "dm"),
-        ("trained", "heroes"),
         ("random", "dm"),
     ],
 )
@@ -232,7 +232,6 @@ def _fingerprint(agent) -> tuple:
         ("runaway_dm", "dm"),
         ("search[rollouts=4,depth=20]", "heroes"),
         ("policy", "heroes"),
-        ("trained", "dm"),
         ("CHECKPOINT", "dm"),
         ("policy:CHECKPOINT", "heroes"),
     ],
@@ -296,3 +295,29 @@ def test_dungeon_env_stays_importable_and_random_playable_without_agents():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("side", ["heroes", "dm"])
+def test_trained_is_retired_until_a_policy_plays_differently(side):
+    """Issue 49: no shipped policy chooses differently from the scripted agents, so no agent is
+    called trained; the error says what to use instead."""
+    with pytest.raises(AgentSpecError, match="'trained'.*'scripted' is the same play"):
+        parse_spec("trained", side)
+
+
+@pytest.mark.parametrize(
+    "text, side, start",
+    [
+        ("scripted", "heroes", "hand-written rules"),
+        ("scripted_dm", "dm", "hand-written rules"),
+        ("runaway", "dm", "the DM only"),
+        ("policy", "dm", "the shipped MaskablePPO networks"),
+        ("policy:CHECKPOINT", "heroes", "a MaskablePPO checkpoint of your own, played greedily"),
+        ("CHECKPOINT", "heroes", "a MaskablePPO checkpoint of your own, its actions sampled"),
+        ("search[rollouts=4]", "heroes", "Monte Carlo search"),
+        ("random", "dm", "a uniformly random legal action"),
+    ],
+)
+def test_every_agent_has_one_plain_line(text, side, start, checkpoint):
+    line = describe(text.replace("CHECKPOINT", checkpoint), side)
+    assert line.startswith(start) and "\n" not in line

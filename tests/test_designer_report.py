@@ -33,6 +33,14 @@ def _cell(done: float, truncated: float = 0.0, heroes: str = "scripted_heroes", 
         "completed_with_goals": interval,
         "ends": {"truncated": _rate(truncated, truncated, truncated)},
         "wounds": _wounds(patrol=6.8, ambush=1.5, guard=1.3, trap=0.4),
+        "hero_deaths_per_game": 1.25,
+        "heroes": [
+            {"hero": "sela", "death": _rate(0.3, 0.2, 0.4)},
+            {"hero": "bram", "death": _rate(0.43, 0.33, 0.53)},
+            {"hero": "orwin", "death": _rate(0.52, 0.42, 0.62)},
+        ],
+        "light_left": {"histogram": [[0, 97], [3, 3]]},
+        "turns": {"mean": 31.4},
     }
 
 
@@ -82,6 +90,18 @@ def test_the_verdict_says_what_hurts_the_heroes():
     assert line + "Patrols a game), Ambushers 15%, Guards 13%, traps 4% of 10.0 damage a game." in text
     calm = {**_cell(0.9), "wounds": _wounds(guard=0.0, patrol=0.0)}
     assert "scripted DM): the heroes took no damage." in _verdict(_report([calm]))
+
+
+def test_the_verdict_names_the_deaths_the_light_and_the_turns_first():
+    """Issue 49: a designer reads first who dies how often, whether the Light runs out and how long
+    games last, for the base rules and for each variant."""
+    text = _verdict(_report([_cell(0.9), _cell(0.95, variant="light.start=16", truncated=0.02)]))
+    line = "- **goblin_warrens** (3 heroes, scripted heroes against the scripted DM): 1.2 hero deaths a game "
+    line += "(each hero dies in: orwin 52%, bram 43%, sela 30% of games); the Light is out when 97% of "
+    line += "games end; games last 31 turns on average."
+    assert line in text
+    assert "rules: light.start=16): 1.2 hero deaths" in text
+    assert "; 2% stop at the turn cap (100 turns)." in text
 
 
 @pytest.mark.parametrize(
@@ -164,7 +184,7 @@ def _args(*argv: str):
 
 def test_the_ladder_makes_one_pairing_per_hero_agent_in_order():
     experiment = cli.experiment_of(
-        _args("--ladder", "random,search[rollouts=2,depth=5],trained", "--dm-agent", "random")
+        _args("--ladder", "random,search[rollouts=2,depth=5],policy", "--dm-agent", "random")
     )
     assert [p.to_json() for p in experiment.pairings] == [
         "random:random",

@@ -370,7 +370,7 @@ def test_pairings_cut_at_the_colon_between_two_valid_specs(tmp_path):
         and pairing.label == "scripted_heroes:policy:dm_final"
     )
     assert Pairing.parse(f"{heroes}:{dm}").to_json() == f"{heroes}:{dm}"
-    assert Pairing.parse(Pairing.parse("trained:runaway").to_json()) == Pairing.parse("trained:runaway_dm")
+    assert Pairing.parse(Pairing.parse("policy:runaway").to_json()) == Pairing.parse("policy:runaway_dm")
     with pytest.raises(SpecError, match="no checkpoint"):
         Pairing.parse(f"policy:{tmp_path / 'gone.zip'}:scripted")
 

@@ -157,14 +157,14 @@ def test_console_script_end_to_end(tmp_path):
     assert "![both rates per cell" in (out / "report.md").read_text()
 
 
-@pytest.mark.parametrize("pairing", [("scripted", "scripted"), ("trained", "trained")])
+@pytest.mark.parametrize("pairing", [("scripted", "scripted"), ("policy", "policy")])
 def test_observation_path_plays_the_same_games_as_the_engine_path(pairing):
     """Agents bound to the env play the very games they play on the bare engine (same seeds, same
     variant): scripted agents, and the shipped policies, which build their own observations there."""
     from difficulty.play import make_side, play_engine_game, play_env_game
     from difficulty.spec import parse_agent
 
-    if pairing[0] == "trained":
+    if pairing[0] == "policy":
         pytest.importorskip("sb3_contrib")
 
     task = {

@@ -207,10 +207,10 @@ def hero_decisions(adventure: str, seed: int, count: int):
 
 @needs_sb3
 def test_with_trained_rollouts_the_prior_is_the_policys_choice():
-    """With one iteration the search plays its prior's choice: with ``rollout="trained"`` and a
+    """With one iteration the search plays its prior's choice: with ``rollout="policy"`` and a
     checkpoint, the checkpoint's greedy action (here a policy that often disagrees with the script)."""
     policy = PolicyAgent(V0_HEROES, role="heroes", deterministic=True)
-    agent = SearchAgent(seed=0, rollouts=1, depth=10, rollout="trained", policy=str(V0_HEROES))
+    agent = SearchAgent(seed=0, rollouts=1, depth=10, rollout="policy", policy=str(V0_HEROES))
     script = ScriptedHeroes()
     disagreements = 0
     for view in hero_decisions("goblin_warrens", 3, 25):
@@ -222,22 +222,22 @@ def test_with_trained_rollouts_the_prior_is_the_policys_choice():
 
 @needs_sb3
 def test_trained_rollouts_play_both_sides_with_the_bundled_policies():
-    agent = SearchAgent(seed=0, rollouts=3, depth=12, rollout="trained")
+    agent = SearchAgent(seed=0, rollouts=3, depth=12, rollout="policy")
     view = next(hero_decisions("flooded_cellar", 5, 1))
     assert agent.choose(view) in view.legal_actions()
     assert 1 <= agent.last_stats["rollouts"] <= 3
-    policies = agent.trained_policies("heroes")
+    policies = agent.rollout_policies("heroes")
     assert {side: p.path.name for side, p in policies.items()} == {"heroes": "heroes.zip", "dm": "dm.zip"}
-    again = SearchAgent(seed=0, rollouts=3, depth=12, rollout="trained")
+    again = SearchAgent(seed=0, rollouts=3, depth=12, rollout="policy")
     again.choose(view)
     assert again.last_stats["means"] == agent.last_stats["means"]  # a seed makes it deterministic
 
 
 def test_a_checkpoint_without_trained_rollouts_or_missing_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="policy is the checkpoint of rollout=trained"):
+    with pytest.raises(ValueError, match="policy is the checkpoint of rollout=policy"):
         SearchAgent(policy=str(V0_HEROES))
     with pytest.raises(FileNotFoundError, match="no checkpoint at"):
-        SearchAgent(rollout="trained", policy=str(tmp_path / "missing.zip"))
+        SearchAgent(rollout="policy", policy=str(tmp_path / "missing.zip"))
 
 
 def test_the_search_reports_its_priors_choice_which_at_scripted_rollouts_is_the_scripted_agents():
