@@ -165,6 +165,10 @@ def test_training_shaping_adds_to_the_tasks_and_bad_options_are_refused():
     auto = training_kwargs(TASKS["heroes/walk-out"], "auto")["shaping"]
     assert auto == {k: float(v) for k, v in (p.split("=") for p in HERO_TRAINING_SHAPING.split(","))}
     assert "shaping" not in training_kwargs(TASKS["dm/ambush"], "auto")  # the DM trains on its rewards
+    # on the bundled adventures the potential terms only: the others paid random play as much as a win
+    adventure = training_kwargs(TASKS["heroes/flooded-cellar"], "auto")["shaping"]
+    assert adventure == {"goal_exits": 0.3, "exit_path": 1.0, "explored": 0.3}
+    assert training_kwargs(TASKS["heroes/campaign"], "auto")["shaping"] == adventure
     assert "shaping" not in training_kwargs(TASKS["heroes/walk-out"], "")
     with pytest.raises(SystemExit, match="unknown term 'gold'"):
         training_kwargs(TASKS["heroes/walk-out"], "gold=1")
@@ -322,3 +326,26 @@ def test_the_readme_tasks_example_runs():
     exec(compile(block, "README.md", "exec"), space)
     assert space["same"].unwrapped.role == space["heroes"].role == "heroes"
     assert type(dungeon_env.make_task("heroes/one-guard")) is type(space["aec"])
+
+
+def test_a_run_trained_with_other_shaping_terms_is_not_resumed_under_auto(tmp_path):
+    """``auto`` is spelled out per task into run.json: a run begun under an older ``auto`` (other
+    terms) is refused by --resume, not continued under a recipe it never had."""
+    from training.benchmark import recipe_of, resume_point, write_run_file
+
+    settings = _tiny(tmp_path, task="heroes/flooded-cellar", resume=True)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "final_model.zip").write_bytes(b"")
+    (folder / "curve.csv").write_text("steps,seconds\n0,0\n")
+    write_run_file(settings, folder, [])
+    saved = json.loads((folder / "run.json").read_text())
+    assert (
+        saved["training_shaping"]
+        == recipe_of(settings)
+        == {"goal_exits": 0.3, "exit_path": 1.0, "explored": 0.3}
+    )
+    saved["training_shaping"] = {"squares": 0.05}
+    (folder / "run.json").write_text(json.dumps(saved))
+    with pytest.raises(SystemExit, match="the shaping terms were \\{'squares': 0.05\\}"):
+        resume_point(settings, 1, folder)

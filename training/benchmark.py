@@ -47,7 +47,7 @@ from training.evaluate import wilson_interval
 from training.train_role import PPOSettings, make_model
 
 EVAL_SEED = 10**6  # held-out evaluation seeds start here (dungeon_env.tasks.HELD_OUT_SEED)
-# The heroes' training shaping (--train-shaping auto), the same on every hero task: a little for each
+# The heroes' training shaping on the small hero tasks (--train-shaping auto): a little for each
 # square no hero had stood on (without it one-guard stayed at 0%), each hero out once every primary
 # goal is met and a charge for each before (goal_exits: with exits, retrieve's heroes learned to
 # walk out without the crown), door opened, item taken, monster slain, point of damage; and since
@@ -58,6 +58,22 @@ EVAL_SEED = 10**6  # held-out evaluation seeds start here (dungeon_env.tasks.HEL
 HERO_TRAINING_SHAPING = (
     "squares=0.05,goal_exits=0.3,doors=0.1,treasure=0.2,kills=0.2,damage=0.02,exit_path=1,explored=0.3"
 )
+# The heroes' training shaping on the bundled adventures and the campaign (auto, since 2026-12-06):
+# the potential-based terms only. There the terms paid per event add up, over 100 turns of wandering,
+# to as much as a win: random heroes earned as much as the scripted heroes who win flooded_cellar
+# every time (python -m training.shaping_check; docs/BENCHMARK.md, "Does the recipe pay for winning?").
+HERO_ADVENTURE_SHAPING = "goal_exits=0.3,exit_path=1,explored=0.3"
+
+
+def auto_shaping(task) -> str:
+    """The ``--train-shaping auto`` recipe of ``task``: none on the Dungeon Master's tasks, the
+    potential terms on the bundled adventures (``HERO_ADVENTURE_SHAPING``), the full recipe on the
+    small hero tasks (``HERO_TRAINING_SHAPING``)."""
+    from dungeon_env.content import adventure_names
+
+    if task.side != "heroes":
+        return ""
+    return HERO_ADVENTURE_SHAPING if task.adventure in adventure_names() else HERO_TRAINING_SHAPING
 
 
 @dataclasses.dataclass
@@ -89,7 +105,8 @@ class Settings(PPOSettings):
     scores (dungeon_env.tasks.measure, 200 games on those seeds)"""
     train_shaping: str = "auto"
     """shaping terms added to the training env's rewards only, name=weight comma-separated; auto: the
-    heroes' recipe HERO_TRAINING_SHAPING on hero tasks, none on the Dungeon Master's; '' for none;
+    heroes' recipe of the task (auto_shaping: HERO_TRAINING_SHAPING on the small hero tasks,
+    HERO_ADVENTURE_SHAPING on the bundled adventures), none on the Dungeon Master's; '' for none;
     the evaluations play the task's own rewards"""
     out: str = "runs/benchmark"
     """folder of the results (a subfolder per task)"""
@@ -378,6 +395,13 @@ def run_settings(settings: Settings) -> dict[str, Any]:
     return {k: v for k, v in dataclasses.asdict(settings).items() if k not in GAME_OPTIONS}
 
 
+def recipe_of(settings: Settings) -> dict[str, float] | None:
+    """The shaping terms ``settings`` train with, ``auto`` spelled out (``training_kwargs``)."""
+    from dungeon_env.tasks import TASKS
+
+    return training_kwargs(TASKS[settings.task], settings.train_shaping).get("shaping")
+
+
 def write_run_file(settings: Settings, folder: Path, resumed: list[int]) -> Path:
     """``folder/run.json``: the settings the seed's run was begun with, and the env steps at which
     it was resumed (``resumed``)."""
@@ -387,7 +411,7 @@ def write_run_file(settings: Settings, folder: Path, resumed: list[int]) -> Path
         saved["resumed"] = resumed
         saved.pop("interrupted", None)  # taken on from there
     else:
-        saved = run_settings(settings) | {"resumed": []}
+        saved = run_settings(settings) | {"training_shaping": recipe_of(settings), "resumed": []}
     path.write_text(json.dumps(saved, indent=2))
     return path
 
@@ -419,6 +443,11 @@ def resume_point(settings: Settings, seed: int, folder: Path) -> tuple[list[dict
         for name, value in run_settings(settings).items()
         if name not in RESUMABLE and saved.get(name) != value
     ]
+    if "training_shaping" in saved and saved["training_shaping"] != recipe_of(settings):
+        differs.append(
+            f"the shaping terms were {saved['training_shaping']}, here {recipe_of(settings)} "
+            "(--train-shaping auto is spelled out per task: give the run's terms explicitly)"
+        )
     if differs:
         raise SystemExit(f"--resume: {folder} was trained with other settings: {'; '.join(differs)}")
     if settings.lr_decay:
@@ -450,7 +479,7 @@ def training_kwargs(task, train_shaping: str) -> dict[str, Any]:
 
     kwargs = task.env_kwargs()
     if train_shaping == "auto":
-        train_shaping = HERO_TRAINING_SHAPING if task.side == "heroes" else ""
+        train_shaping = auto_shaping(task)
     if not train_shaping:
         return kwargs
     shaping = dict(kwargs.get("shaping") or {})
