@@ -29,6 +29,24 @@ EXECUTION_FLAGS = ("--workers", "--backend", "--ray-address", "--out", "--quiet"
 _RANGE = re.compile(r"^(-?[\d.]+):(-?[\d.]+)(?::(-?[\d.]+))?$")
 
 
+def whole_number(least: int, unit: str = ""):
+    """An argparse type: a whole number, ``least`` or more (``unit`` names what it counts), refused
+    in one line naming the value and what is accepted (``--workers 0``: "give 1 or more processes")."""
+    accepted = f"give {least} or more {unit}".rstrip()
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: {accepted}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value}: {accepted}")
+        return value
+
+    parse.__name__ = f"whole number ({least} or more)"
+    return parse
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     game = parser.add_argument_group("what to play")
     game.add_argument(
@@ -51,10 +69,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="H:D",
         help="heroes_agent:dm_agent, repeatable (replaces --heroes-agent/--dm-agent); agents (agents.spec): "
-        "scripted, random, runaway (the DM), search[rollouts=8,depth=100], trained or policy (the bundled "
+        "scripted, random, runaway (the DM), search[rollouts=8,depth=100], policy (the bundled "
         "policy), policy:FILE.zip (a checkpoint, greedy) or FILE.zip (sampled)",
     )
-    game.add_argument("--max-turns", type=int, default=100, help="turn cap of a game (default: 100)")
+    game.add_argument(
+        "--max-turns", type=whole_number(1, "turns"), default=100, help="turn cap of a game (default: 100)"
+    )
     game.add_argument(
         "--set",
         dest="overrides",
@@ -65,7 +85,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "heroes.bram.traits=+perceptive); see docs/VARIANTS.md",
     )
     count = parser.add_argument_group("how many games").add_mutually_exclusive_group()
-    count.add_argument("--games", type=int, default=None, help="games per cell (default: 200)")
+    count.add_argument(
+        "--games", type=whole_number(1, "games"), default=None, help="games per cell (default: 200)"
+    )
     count.add_argument(
         "--until",
         type=float,
@@ -73,14 +95,23 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help="play until the 95%% intervals of both of every cell's win rates are within ±X (e.g. 0.02)",
     )
     parser.add_argument(
-        "--max-games", type=int, default=20_000, help="cap per cell with --until (default: 20000)"
+        "--max-games",
+        type=whole_number(1, "games"),
+        default=20_000,
+        help="cap per cell with --until (default: 20000)",
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="game i of every cell uses seed SEED + i (default: 0)"
+        "--seed",
+        type=whole_number(0),
+        default=0,
+        help="game i of every cell uses seed SEED + i, 0 or more (default: 0)",
     )
     run = parser.add_argument_group("where to run")
     run.add_argument(
-        "--workers", type=int, default=0, help="worker processes or Ray CPUs (default 0: all cores)"
+        "--workers",
+        type=whole_number(1, "processes"),
+        default=0,  # the experiment's "all cores"; the option itself takes 1 or more
+        help="worker processes or Ray CPUs, 1 or more (default: all cores)",
     )
     run.add_argument("--backend", choices=BACKENDS, default="local", help="local processes, ray, or serial")
     run.add_argument(
@@ -118,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     balance.add_argument(
         "--ladder",
         metavar="H1,H2,...",
-        help="a skill ladder: hero agents in order of rising strength (e.g. scripted,search,trained), each "
+        help="a skill ladder: hero agents in order of rising strength (e.g. random,scripted,search), each "
         "played against --dm-agent (replaces --heroes-agent; not with --pairing)",
     )
     sweep = commands.add_parser(
@@ -179,7 +210,7 @@ def _number(text: str, keep: bool = False) -> Any:
 
 
 def ladder_agents(text: str) -> list[str]:
-    """``"scripted,search[rollouts=8,depth=50],trained"`` → the three hero agent specs, in order (commas
+    """``"random,scripted,search[rollouts=8,depth=50]"`` → the three hero agent specs, in order (commas
     inside an agent's brackets stay with it); each checked for the heroes' side."""
     agents, depth, start = [], 0, 0
     for i, char in enumerate(text + ","):
@@ -189,7 +220,7 @@ def ladder_agents(text: str) -> list[str]:
             start = i + 1
     if not all(agents):
         raise SpecError(
-            f"--ladder {text!r}: expected comma-separated hero agents, e.g. scripted,search,trained"
+            f"--ladder {text!r}: expected comma-separated hero agents, e.g. random,scripted,search"
         )
     specs = [parse_agent(agent, "heroes").to_json() for agent in agents]
     if len(set(specs)) != len(specs):

@@ -51,6 +51,8 @@ SIDE_FLAGS = {"heroes": "--heroes-agents", "dm": "--dm-agents"}
 # ------------------------------------------------------------------------------------------ arguments
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the ``league`` sub-command to ``commands`` (an argparse sub-parsers object)."""
+    from difficulty.cli import whole_number
+
     parser = commands.add_parser(
         "league",
         help="a round robin of hero agents against DM agents: win-rate matrix, ratings, heatmap",
@@ -68,10 +70,22 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "--adventure", action="append", metavar="NAME", help="repeatable, or 'all' (default: all)"
     )
     parser.add_argument("--heroes", default="3", metavar="N|IDS", help="the party: 3-5 or hero ids (3)")
-    parser.add_argument("--games", type=int, default=200, help="games per cell (default: 200)")
-    parser.add_argument("--seed", type=int, default=0, help="game i of every cell uses seed SEED + i (0)")
-    parser.add_argument("--max-turns", type=int, default=100, help="turn cap of a game (default: 100)")
-    parser.add_argument("--workers", type=int, default=0, help="worker processes (default 0: all cores)")
+    parser.add_argument("--games", type=whole_number(1, "games"), default=200, help="games per cell (200)")
+    parser.add_argument(
+        "--seed",
+        type=whole_number(0),
+        default=0,
+        help="game i of every cell uses seed SEED + i, 0 or more (0)",
+    )
+    parser.add_argument(
+        "--max-turns", type=whole_number(1, "turns"), default=100, help="turn cap of a game (default: 100)"
+    )
+    parser.add_argument(  # default 0: the experiment's "all cores"; the option itself takes 1 or more
+        "--workers",
+        type=whole_number(1, "processes"),
+        default=0,
+        help="worker processes (default: all cores)",
+    )
     parser.add_argument("--backend", choices=BACKENDS, default="local", help="local, ray or serial")
     parser.add_argument("--ray-address", default=None, help="Ray cluster to join (default: a local one)")
     parser.add_argument("--out", default="reports/league", help="output directory (reports/league)")

@@ -13,8 +13,14 @@ replay.render_video(rep, "episode.gif", every=5)   # .gif (Pillow) or .mp4 (imag
 The file holds the env's options (a rules variant among them, as ``Variant.to_json()``; None or
 absent: the rules as written), the seed given to ``reset``, the actions applied in order (the
 dead-steps of terminated agents are implied), the illegal action that ended the episode if any
-(``illegal_action="penalize"``), the outcome, and a SHA-256 of the event log, which ``play``
-checks. Dice come from the seed alone, so nothing else is needed to replay.
+(``illegal_action="penalize"``), the outcome, and a SHA-256 of the event log (its checksum), which
+``play`` and :func:`check_digest` check. Dice come from the seed alone, so nothing else is needed to
+replay.
+
+Every reader of a replay file (``load``, ``Replay.from_json``: the play server's ``--load``, its
+replay viewer, ...) gets the same checks here: a file that is not one, a missing key or a value of
+the wrong kind raises :class:`ReplayFileError` (a ``ValueError``) in one line naming the key, what it
+holds and what is accepted; :func:`start` turns options that make no game into one too.
 
 To tell *where* a replay went another way, the file also keeps the event log itself, compressed
 (``events_zlib``: zlib, then base64, of the log as compact JSON; about 5 bytes an event). A replay
@@ -28,8 +34,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import inspect
 import json
 import platform
+import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -40,9 +48,19 @@ import numpy as np
 
 from dungeon_env.aec import ENV_NAME, raw_env
 from dungeon_env.content.variants import Variant
+from dungeon_env.engine.actions import N_ACTIONS
 from dungeon_env.engine.game import SAVE_FORMAT
 
 REPLAY_FORMAT = "dungeon_env.replay/1"
+REQUIRED = ("options", "seed", "actions")
+# the options a replay may hold: those of raw_env (render_mode is the viewer's, never the file's)
+OPTIONS = tuple(p for p in inspect.signature(raw_env.__init__).parameters if p not in ("self", "render_mode"))
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class ReplayFileError(ValueError):
+    """Data that is not a replay: a missing key, a value of the wrong kind, options that make no
+    game. The message is one line naming the key, what it holds and what is accepted."""
 
 
 class ReplayMismatch(RuntimeError):
@@ -86,14 +104,75 @@ class Replay:
 
     @classmethod
     def from_json(cls, data: dict) -> Replay:
+        """The replay ``data`` (a file's JSON) holds, every field checked (:class:`ReplayFileError`)."""
         if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise ValueError(f"not a replay: expected format {REPLAY_FORMAT!r}, found {found!r}")
-        missing = [k for k in ("options", "seed", "actions") if k not in data]
+            raise ReplayFileError(f"not a replay: expected format {REPLAY_FORMAT!r}, found {found!r}")
+        missing = [k for k in REQUIRED if k not in data]
         if missing:
-            raise ValueError(f"replay is missing keys {missing}")
+            raise ReplayFileError(f"replay is missing keys {missing}: a replay holds {', '.join(REQUIRED)}")
+        check_fields(data)
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# key -> (test of its value, what is accepted)
+FIELDS = {
+    "options": (lambda v: isinstance(v, dict), "an object of dungeon_env.raw_env options"),
+    "seed": (lambda v: _whole(v) and v >= 0, "a whole number, 0 or more"),
+    "actions": (lambda v: isinstance(v, list), f"a list of actions (whole numbers 0..{N_ACTIONS - 1})"),
+    "outcome": (lambda v: isinstance(v, str), 'text ("" while the game goes on)'),
+    "events_sha256": (
+        lambda v: isinstance(v, str) and (v == "" or bool(_SHA256.match(v))),
+        '"" or the 64 lower-case hex digits of the event log\'s SHA-256',
+    ),
+    "illegal": (
+        lambda v: v is None or (isinstance(v, dict) and not isinstance(v.get("action", []), list | dict)),
+        'null or an object with the illegal "action" (a number, a text or null)',
+    ),
+    "versions": (lambda v: isinstance(v, dict), "an object of names and versions"),
+    "events_zlib": (lambda v: isinstance(v, str), '"" or a packed event log (text)'),
+}
+
+
+def check_fields(data: dict) -> None:
+    """Raise :class:`ReplayFileError` at the first field of a replay's JSON that holds a value of
+    the wrong kind: an action that is not a whole number in range, an unknown option, ..."""
+    for key, (ok, accepted) in FIELDS.items():
+        if key in data and not ok(data[key]):
+            raise ReplayFileError(f"{key}: expected {accepted}, found {shown(data[key])}")
+    for i, action in enumerate(data["actions"]):
+        if not (_whole(action) and 0 <= action < N_ACTIONS):
+            raise ReplayFileError(
+                f"actions[{i}]: expected an action, a whole number 0..{N_ACTIONS - 1}; found {shown(action)}"
+            )
+    unknown = sorted(set(data["options"]) - set(OPTIONS))
+    if unknown:
+        raise ReplayFileError(f"options: unknown {unknown}; a replay's options are {', '.join(OPTIONS)}")
+    adventure = data["options"].get("adventure")
+    if adventure is not None and not isinstance(adventure, str):
+        raise ReplayFileError(
+            f"options.adventure: expected an adventure id or a path to one (text), found {shown(adventure)}"
+        )
+
+
+def cut(text: str, limit: int = 300) -> str:
+    """``text`` cut to ``limit`` characters (a message that echoes a long value stays one line)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown(value) -> str:
+    """A value as a message shows it: its JSON, cut short; a list or an object by its size."""
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} keys"
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def versions() -> dict:
@@ -147,9 +226,7 @@ def first_difference(
 
 def _mismatch(rep: Replay, replayed: list[dict], headline: str) -> ReplayMismatch:
     """The :class:`ReplayMismatch` for the ``replayed`` log against what ``rep`` recorded."""
-    now = versions()
-    changed = [(k, rep.versions.get(k), now.get(k)) for k in sorted(set(rep.versions) | set(now))]
-    changed = [f"{k} {a} -> {b}" for k, a, b in changed if a != b]
+    changed = _changed_versions(rep)
     where = f"; versions that differ: {', '.join(changed)}" if changed else "; the same versions as recorded"
     recorded = rep.events
     if recorded is None:
@@ -205,18 +282,78 @@ def save(env_or_replay, path: str | Path, events: bool = True) -> Replay:
     return rep
 
 
-def load(path: str | Path) -> Replay:
+def read_json(path: str | Path):
+    """The JSON a replay (or saved-game) file holds. ``FileNotFoundError`` if there is no such file;
+    :class:`ReplayFileError` naming the file if it cannot be read as JSON (a folder, not UTF-8, not
+    JSON, nested too deeply)."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no file {str(path)!r}")
+    if not path.is_file():
+        raise ReplayFileError(f"{path} is not a file: give a replay or saved-game .json file")
     try:
-        data = json.loads(Path(path).read_text())
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path}: not valid JSON ({err})") from err
-    return Replay.from_json(data)
+        raw = path.read_bytes()
+    except OSError as err:
+        raise ReplayFileError(f"{path}: cannot be read ({err.strerror or err})") from err
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ReplayFileError(f"{path}: not a replay: its JSON is nested too deeply") from None
+    except ValueError as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise ReplayFileError(f"{path}: not valid JSON ({err})") from err
+
+
+def load(path: str | Path) -> Replay:
+    """The replay in the file ``path``, every field checked: ``FileNotFoundError``, or
+    :class:`ReplayFileError` naming the file and what is wrong in it."""
+    data = read_json(path)
+    try:
+        return Replay.from_json(data)
+    except ReplayFileError as err:
+        raise ReplayFileError(f"{path}: {err}") from None
+
+
+def start(rep: Replay, render_mode: str | None = None) -> raw_env:
+    """A raw env made with the replay's options and reset with its seed; :class:`ReplayFileError`
+    if the options make no game (an unknown adventure or hero, a value of the wrong kind, ...)."""
+    try:
+        env = raw_env(render_mode=render_mode, **rep.options)
+        env.reset(seed=rep.seed)
+    except (ValueError, TypeError, KeyError, OSError, RecursionError) as err:
+        raise ReplayFileError(f"options: they make no game: {cut(str(err))}") from err
+    return env
+
+
+def check_digest(rep: Replay, events: list[dict], source: str = "the replay") -> None:
+    """Raise :class:`ReplayMismatch` if ``events`` (the log its actions replayed to) do not hash to
+    the checksum ``rep`` holds (none held: nothing to check); the message names ``source``, both
+    checksums and what to do."""
+    found = events_digest(events)
+    if not rep.events_sha256 or found == rep.events_sha256:
+        return
+    raise ReplayMismatch(
+        f"{source}: wrong checksum: the file's events_sha256 is {rep.events_sha256}, but its actions "
+        f"replay to {found}{_versions_note(rep)}. The file was changed after it was saved, or saved by "
+        'another version of dungeon_env: open it with that version, or delete its "events_sha256" '
+        "entry to accept the game as this version replays it"
+    )
+
+
+def _versions_note(rep: Replay) -> str:
+    changed = _changed_versions(rep)
+    return f" (versions that differ: {', '.join(changed)})" if changed else ""
+
+
+def _changed_versions(rep: Replay) -> list[str]:
+    """``"name recorded -> now"`` for every version that differs between the recording and now."""
+    now = versions()
+    pairs = [(k, rep.versions.get(k), now.get(k)) for k in sorted(set(rep.versions) | set(now))]
+    return [f"{k} {a} -> {b}" for k, a, b in pairs if a != b]
 
 
 def steps(rep: Replay, render_mode: str | None = None) -> Iterator[raw_env]:
     """Play the replay in a new raw env, yielding the env after the reset and after every action."""
-    env = raw_env(render_mode=render_mode, **rep.options)
-    env.reset(seed=rep.seed)
+    env = start(rep, render_mode)
     yield env
     for i, action in enumerate(rep.actions):
         _dead_steps(env)
@@ -258,10 +395,11 @@ def frames(rep: Replay, every: int = 1, captions: bool = True) -> Iterator[np.nd
     from dungeon_env.render.image import render_image
     from dungeon_env.render.story import Story
 
-    story, told, pending = Story(), 0, []
+    story, told, pending = None, 0, []
     last = None
     for i, env in enumerate(steps(rep, render_mode="rgb_array")):
         last = env
+        story = story or Story(rules=env.game.rules)  # a variant's targets in the dice lines
         new = env.game.events_since(told)
         told += len(new)
         pending.extend((e.get("type"), story.tell(e)) for e in new)
@@ -324,17 +462,21 @@ def _dead_steps(env: raw_env) -> None:
 __all__ = [
     "REPLAY_FORMAT",
     "Replay",
+    "ReplayFileError",
     "ReplayMismatch",
     "caption_of",
+    "check_digest",
     "events_digest",
     "first_difference",
     "frames",
     "load",
     "pack_events",
     "play",
+    "read_json",
     "record",
     "render_video",
     "save",
+    "start",
     "steps",
     "unpack_events",
 ]

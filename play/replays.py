@@ -1,8 +1,9 @@
 """The replay viewer's side of the server: open a replay (or saved-game) file, show any step of it
 as the heroes or as the Dungeon Master saw it.
 
-Opening plays the file once (checking it is legal all the way, with the same refusals as loading a
-saved game), keeping a copy of the game every ``CHECKPOINT_EVERY`` actions and the story of each
+Opening plays the file once (checking it is legal all the way and that it ends at the checksum the
+file holds, with the same refusals as loading a saved game: ``dungeon_env.replay`` checks the
+file), keeping a copy of the game every ``CHECKPOINT_EVERY`` actions and the story of each
 side with the event it came from; a step is then one copy and at most ``CHECKPOINT_EVERY - 1``
 actions away. A replay file holds the seed and every die, so whoever opens it may see everything:
 the viewer's two views are the two sides' pictures of the game, not a secret.
@@ -15,11 +16,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from dungeon_env import replay
-from dungeon_env.aec import raw_env
 from dungeon_env.engine.knowledge import HeroLens, dm_event
 from dungeon_env.engine.sideview import heroes_view
 from dungeon_env.render.story import Story
-from play.table import Refused
+from play.table import Refused, check_digest
 from play.views import DM, HEROES, game_json
 
 CHECKPOINT_EVERY = 32
@@ -45,7 +45,7 @@ class ReplayBook:
     def open(self, data) -> dict:
         try:
             rep = replay.Replay.from_json(data)
-        except (ValueError, TypeError) as err:
+        except replay.ReplayFileError as err:
             raise Refused(400, f"not a replay or saved-game file: {err}") from err
         opened = _play(rep)
         rid = secrets.token_urlsafe(12)
@@ -89,15 +89,10 @@ class ReplayBook:
 
 def _play(rep: replay.Replay) -> _Opened:
     try:
-        env = raw_env(**rep.options)
-        env.reset(seed=rep.seed)
-    except (ValueError, TypeError, KeyError, FileNotFoundError) as err:
-        raise Refused(400, f"the replay's options do not make a game: {err}") from err
+        env = replay.start(rep)
+    except replay.ReplayFileError as err:
+        raise Refused(400, f"the replay's {err}") from err
     checkpoints, n_events, turns = [env.game.copy()], [env.game.n_events], [int(env.game.state.turn)]
-    if not isinstance(rep.actions, list) or not all(
-        isinstance(a, int) and not isinstance(a, bool) for a in rep.actions
-    ):
-        raise Refused(400, "the replay's actions must be a list of whole numbers")
     actions = list(rep.actions)
     opened = _Opened(checkpoints, actions, n_events, turns, {HEROES: [], DM: []})
     teller = _Teller(env.game, opened)
@@ -111,6 +106,7 @@ def _play(rep: replay.Replay) -> _Opened:
         teller.catch_up()
         if (i + 1) % CHECKPOINT_EVERY == 0:
             checkpoints.append(env.game.copy())
+    check_digest(rep, env.events, "the replay")
     return opened
 
 
@@ -122,7 +118,7 @@ class _Teller:
     def __init__(self, game, opened: _Opened) -> None:
         self.game, self.opened = game, opened
         self.lens = HeroLens(game)
-        self.stories = {HEROES: Story(), DM: Story()}
+        self.stories = {HEROES: Story(rules=game.rules), DM: Story(rules=game.rules)}
         self.folded = 0
         self.catch_up()
 

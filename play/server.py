@@ -2,13 +2,15 @@
 
 Pages (plain HTML, CSS and JavaScript from ``play/static``, no build step):
 
+- ``/``: what this server is and how to join: the seats, each a person or an AI (no seat's link);
 - ``/seat/{token}``: a seat's page (its own link; a hot-seat link plays several seats);
 - ``/host/{token}``: the host's page: every seat's link, the game as the DM sees it, saved games;
 - ``/replay``: the replay viewer (open a replay or saved-game file from your disk);
 - ``/rules``: the game's rules (``docs/RULES.md``).
 
-The API, every answer JSON; a refusal is ``{"error": message}`` with status 400 (malformed), 403
-(not this seat's turn), 404 (no such seat or file) or 409 (stale: the game has moved on):
+The API, every answer JSON; a refusal is ``{"error": message}`` with status 400 (malformed: any body
+that is not the JSON asked for, nested too deeply or of the wrong types), 403 (not this seat's turn),
+404 (no such seat or file) or 409 (stale: the game has moved on):
 
 - ``GET /api/seat/{token}?since=V&story=N``: the seat's view (story lines from N); with ``since``,
   it waits (up to 25 s) until the game is past decision V;
@@ -27,19 +29,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from dungeon_env import replay
 from play.replays import ReplayBook
-from play.table import Refused, Table
+from play.table import HUMAN, Refused, Table
 
 STATIC = Path(__file__).parent / "static"
 RULES = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
@@ -73,10 +77,25 @@ async def _body(request: Request) -> Any:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise Refused(400, f"request body too large ({len(raw)} bytes; at most {MAX_BODY})")
+    return _parsed(raw)
+
+
+def _parsed(raw: bytes | str) -> Any:
+    """The JSON of a request body or a WebSocket message; a 400 :class:`Refused` for anything else."""
     try:
-        return json.loads(raw or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        return json.loads(raw or "null")
+    except RecursionError:
+        raise Refused(400, "the JSON sent is nested too deeply: send the object asked for") from None
+    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
         raise Refused(400, f"the request body must be JSON: {err}") from err
+
+
+async def _message(ws: WebSocket) -> Any:
+    """The next message of a WebSocket, parsed as JSON (text or bytes frames alike)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return _parsed(message.get("text") or message.get("bytes") or "")
 
 
 def _act_fields(body: Any) -> tuple[Any, Any]:
@@ -132,6 +151,9 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
         except Refused as err:
             return PlainTextResponse(err.message, status_code=err.status)
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def home(request: Request) -> Response:
+        return HTMLResponse(home_page(table), headers={"Cache-Control": "no-store"})
 
     async def rules(request: Request) -> Response:
         if not RULES.is_file():
@@ -189,6 +211,9 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
                 raise Refused(404, "not the host's link")
             body = await _body(request)
             name = body.get("file") if isinstance(body, dict) else None
+            if not isinstance(name, str):
+                expected = 'expected a JSON object {"file": NAME} naming a saved game'
+                raise Refused(400, f"{expected}; got {replay.shown(body)}")
             if name not in table.saved_games():
                 raise Refused(404, f"no saved game {name!r}; saved games: {table.saved_games()}")
             table.load(table.saves / name)
@@ -233,20 +258,17 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
         try:
             while True:
                 try:
-                    message = await ws.receive_json()
-                    table.act(token, *_act_fields(message))
+                    table.act(token, *_act_fields(await _message(ws)))
                     changes.notify()
                 except Refused as err:
                     await ws.send_json({"error": err.message, "status": err.status})
-                except (json.JSONDecodeError, KeyError, TypeError):
-                    expected = 'expected a JSON object {"decision": <number>, "action": <number>}'
-                    await ws.send_json({"error": expected, "status": 400})
         except WebSocketDisconnect:
             pass
         finally:
             pusher.cancel()
 
     routes = [
+        Route("/", home),
         Route("/seat/{token}", page),
         Route("/host/{token}", page),
         Route("/replay", page),
@@ -262,6 +284,55 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+HOME = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>dungeon_env game server</title>
+<link rel="icon" href="data:,">
+<style>body {{ font: 16px/1.5 system-ui, sans-serif; max-width: 42rem; margin: 2rem auto; padding: 0 1rem; }}
+code {{ background: #eee; padding: 0 .2em; }} li {{ margin: .3em 0; }}</style>
+</head>
+<body>
+<h1>dungeon_env game server</h1>
+<p>This server plays one game of <b id="adventure">{adventure}</b>, a dungeon_env adventure.</p>
+<h2>How to join</h2>
+<p id="join">Each player opens their own seat's link: the links are printed in the terminal where
+<code>dungeon-env play</code> runs, so ask whoever started it for yours. A seat's link shows only
+what that seat may know; this page holds none of them.</p>
+<h2>Seats</h2>
+<ul id="seats">
+{seats}
+</ul>
+{more}</body>
+</html>
+"""
+
+
+def home_page(table: Table) -> str:
+    """The page at ``/``: what this server is, how to join, which seats are people and which are AI
+    (by seat and agent: never a seat's link), and the server's other pages."""
+    seats = "\n".join(_seat_item(table, seat) for seat in table.seats.values())
+    more = ['<li><a href="/replay">The replay viewer</a>: open a replay or saved-game file</li>']
+    if RULES.is_file():
+        more.append('<li><a href="/rules">The rules</a> of the game</li>')
+    pages = '<h2>Also on this server</h2>\n<ul id="pages">\n' + "\n".join(more) + "\n</ul>\n"
+    name = table.game.tables.adventure.name
+    return HOME.format(adventure=html.escape(name), seats=seats, more=pages)
+
+
+def _seat_item(table: Table, seat) -> str:
+    """A seat's line on the home page: its name, its hero, and who plays it."""
+    who = "the Dungeon Master" if seat.name == "dm" else table.game.card(int(seat.name.split("_")[1])).name
+    kind = "human" if seat.agent == HUMAN else f"AI, {seat.agent}"
+    name, rest = (
+        html.escape(seat.name),
+        html.escape(f" ({who}): {kind} \N{EM DASH} {table.seat_about[seat.name]}"),
+    )
+    return f'<li data-seat="{name}" data-agent="{html.escape(seat.agent)}"><b>{name}</b>{rest}</li>'
 
 
 def _query_int(request: Request, name: str, default: int) -> int:

@@ -1,7 +1,8 @@
 """A game at the table: its seats (humans or agents), who may see and do what, save and load.
 
-``Table(adventure=..., heroes=[...], seats={"hero_0": "human", "dm": "trained"})`` starts a game on
-``dungeon_env.raw_env`` (so a saved game is an ordinary replay file, see ``dungeon_env.replay``).
+``Table(adventure=..., heroes=[...], seats={"hero_0": "human", "dm": "scripted"})`` starts a game on
+``dungeon_env.raw_env`` (so a saved game is an ordinary replay file, see ``dungeon_env.replay``, with
+the seats in its ``play`` entry); ``Table.resume(file)`` continues a saved game with its seats.
 Every human seat gets its own unguessable token (``secrets.token_urlsafe``); several human seats
 may also share one *hot-seat* token (``Table.hot_seat``). A token answers only with what its seats'
 side may know (:func:`play.views.game_json`: the heroes' view for hero seats, everything for a DM
@@ -36,13 +37,15 @@ from dungeon_env.render.story import Story
 from play.views import DM, HEROES, game_json
 
 HUMAN = "human"
+HUMAN_LINE = "a person at this computer"  # what a human seat is, beside the agents' lines (agents.spec)
 SAVE_FORMAT = "dungeon_env.play/1"
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,80}\.json$")
 
 
 class Refused(Exception):
     """A request the table will not carry out: ``status`` is its HTTP status (400 malformed, 403
-    not this seat's to do, 404 no such seat or file, 409 stale: the game has moved on)."""
+    not this seat's to do, 404 no such seat or file, 409 stale: the game has moved on, 500 the
+    host's disk refused a save)."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
@@ -59,6 +62,24 @@ class Seat:
 
 def side_of(seat: str) -> str:
     return DM if seat == DM else HEROES
+
+
+def about(agent: str, side: str) -> str:
+    """One plain line saying what plays a seat: a person, or the agent ``agent`` (``agents.spec``)."""
+    if agent == HUMAN:
+        return HUMAN_LINE
+    from agents.spec import describe
+
+    return describe(agent, side)
+
+
+@dataclass
+class Saved:
+    """A save (or replay) file, read and checked: its replay and the seats it was saved with
+    (``{}`` for a replay file that is not a save)."""
+
+    replay: replay.Replay
+    seats: dict[str, str]
 
 
 class Table:
@@ -84,6 +105,7 @@ class Table:
         self._seed = int(seed) if seed is not None else secrets.randbits(62)
         self.env.reset(seed=self._seed)
         self.seats = self._make_seats(seats or {})
+        self.seat_about = {s.name: about(s.agent, s.side) for s in self.seats.values()}
         self._agents: dict[str, Any] = {}
         self._tokens = {s.token: (s.name,) for s in self.seats.values() if s.token}
         humans = tuple(s.name for s in self.seats.values() if s.agent == HUMAN)
@@ -91,6 +113,7 @@ class Table:
         if self.hot_seat:
             self._tokens[self.hot_seat] = humans
         self.host = secrets.token_urlsafe(18)
+        self.saved_seats: dict[str, str] = {}  # the seats of the save this table resumed (resume)
         self._start_story()
         self._bind_agents()
 
@@ -169,7 +192,8 @@ class Table:
     # ----------------------------------------------------------------------------- story
     def _start_story(self) -> None:
         self._lens = HeroLens(self.game)
-        self._hero_story, self._dm_story = Story(), Story()
+        rules = self.game.rules  # a variant's targets in the dice lines (the rules are public)
+        self._hero_story, self._dm_story = Story(rules=rules), Story(rules=rules)
         self._lines = {HEROES: [], DM: []}
         self._folded = 0
         self._catch_up()
@@ -220,6 +244,7 @@ class Table:
             data["version"] = self.version
             data["seats"] = list(seats)
             data["seat_agents"] = self.seat_agents()
+            data["seat_about"] = dict(self.seat_about)
             data["story"] = self._lines[side][max(0, int(story_since)) :]
             data["story_total"] = len(self._lines[side])
             return data
@@ -231,6 +256,7 @@ class Table:
                 raise Refused(404, "not the host's link")
             data = game_json(self.game, side=DM, names=None, yours=False)
             data.update(version=self.version, seats=[], seat_agents=self.seat_agents())
+            data["seat_about"] = dict(self.seat_about)
             data["story"] = self._lines[DM][max(0, int(story_since)) :]
             data["story_total"] = len(self._lines[DM])
             return data
@@ -285,9 +311,14 @@ class Table:
                 raise Refused(400, f"a save name is {expected}; got {name!r}")
             data = replay.record(self.env).to_json()
             data["play"] = {"format": SAVE_FORMAT, "seats": self.seat_agents()}
-            self.saves.mkdir(parents=True, exist_ok=True)
             path = self.saves / name
-            path.write_text(json.dumps(data))
+            try:
+                self.saves.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(data))
+            except OSError as err:
+                raise Refused(
+                    500, f"the game could not be saved in {self.saves}: {err.strerror or err}"
+                ) from err
             return path
 
     def saved_games(self) -> list[str]:
@@ -295,31 +326,63 @@ class Table:
             return []
         return sorted(p.name for p in self.saves.glob("*.json"))
 
+    @classmethod
+    def resume(
+        cls, path: str | Path, seats: dict[str, str] | None = None, *, saves: str | Path = "saves"
+    ) -> Table:
+        """The game of a save (or replay) file continued with the seats it was saved with (a replay
+        file without seats: the default ones); ``seats`` replace the saved ones they name. The
+        adventure, party, turn cap, rules variant and seed are the file's."""
+        saved = read_save(path)
+        options = saved.replay.options
+        _check_saved_agents(saved.seats, seats or {}, path)
+        try:
+            table = cls(
+                adventure=options.get("adventure"),
+                heroes=options.get("heroes", 3),
+                seats={**saved.seats, **(seats or {})},
+                seed=saved.replay.seed,
+                max_turns=options.get("max_turns", 100),
+                saves=saves,
+                variant=options.get("variant"),
+            )
+        except (ValueError, TypeError, OSError) as err:
+            raise Refused(400, f"{path}: {replay.cut(str(err))}") from err
+        table.saved_seats = dict(saved.seats)
+        table._continue(saved.replay, path)
+        return table
+
     def load(self, path: str | Path) -> None:
         """Continue the game of a save (or any replay) file: the same adventure, party and seed, its
         actions played again; the seats stay as they are (their tokens too)."""
         with self.lock:
-            rep = _read_replay(path)
-            options = dict(rep.options)
-            party = _party(options)
-            if len(party) != len(self.seats) - 1:
-                raise Refused(
-                    400,
-                    f"{path}: a party of {len(party)} heroes does not fit this table's "
-                    f"{len(self.seats) - 1} hero seats",
-                )
-            env = raw_env(**options)
-            env.reset(seed=rep.seed)
-            for i, action in enumerate(rep.actions):
-                if env.game.over:
-                    raise Refused(400, f"{path}: the game ended after {i} of its {len(rep.actions)} actions")
-                legal = env.game.legal_actions()
-                if action not in legal:
-                    raise Refused(400, f"{path}: action {i} ({action}) is not legal there; legal: {legal}")
-                env.step(int(action))
-            self.env, self._seed = env, int(rep.seed)
-            self._start_story()
-            self._bind_agents()
+            self._continue(read_save(path).replay, path)
+
+    def _continue(self, rep: replay.Replay, path: str | Path) -> None:
+        """Play ``rep``'s actions again on a new game of its options and take that game, its
+        checksum checked; a refusal changes nothing."""
+        party = _party(rep.options)
+        if len(party) != len(self.seats) - 1:
+            raise Refused(
+                400,
+                f"{path}: a party of {len(party)} heroes does not fit this table's "
+                f"{len(self.seats) - 1} hero seats",
+            )
+        try:
+            env = replay.start(rep)
+        except replay.ReplayFileError as err:
+            raise Refused(400, f"{path}: {err}") from err
+        for i, action in enumerate(rep.actions):
+            if env.game.over:
+                raise Refused(400, f"{path}: the game ended after {i} of its {len(rep.actions)} actions")
+            legal = env.game.legal_actions()
+            if action not in legal:
+                raise Refused(400, f"{path}: action {i} ({action}) is not legal there; legal: {legal}")
+            env.step(int(action))
+        check_digest(rep, env.events, str(path))
+        self.env, self._seed = env, int(rep.seed)
+        self._start_story()
+        self._bind_agents()
 
 
 def _whole(value: Any, what: str) -> int:
@@ -333,10 +396,56 @@ def _party(options: dict) -> list:
     return list(range(heroes)) if isinstance(heroes, int) else list(heroes)
 
 
-def _read_replay(path: str | Path) -> replay.Replay:
+def read_save(path: str | Path) -> Saved:
+    """The save (or replay) file ``path`` read and checked (``dungeon_env.replay`` checks the replay,
+    this the seats); a :class:`Refused` naming the file and what is wrong."""
     try:
-        return replay.load(path)
+        data = replay.read_json(path)
+        rep = replay.Replay.from_json(data)
     except FileNotFoundError as err:
         raise Refused(404, f"no saved game {str(path)!r}") from err
-    except (ValueError, TypeError) as err:
-        raise Refused(400, f"{path}: not a saved game or replay ({err})") from err
+    except replay.ReplayFileError as err:  # from_json's errors do not name the file, read_json's do
+        message = str(err) if str(err).startswith(str(path)) else f"{path}: not a saved game or replay: {err}"
+        raise Refused(400, message) from err
+    return Saved(rep, _saved_seats(data.get("play"), path))
+
+
+def check_digest(rep: replay.Replay, events: list[dict], source: str) -> None:
+    """Refuse a file whose checksum does not match the game its actions replay to (a file ended
+    by an illegal action: its checksum covers that ending, which a table does not play)."""
+    if rep.illegal is not None:
+        return
+    try:
+        replay.check_digest(rep, events, source)
+    except replay.ReplayMismatch as err:
+        raise Refused(400, str(err)) from err
+
+
+def _check_saved_agents(saved: dict[str, str], given: dict[str, str], path: str | Path) -> None:
+    """Refuse a saved seat whose agent no longer exists (a retired name), saying how to replace it."""
+    from agents.spec import AgentSpecError, parse_spec
+
+    for name, who in saved.items():
+        if name in given or who == HUMAN:
+            continue
+        try:
+            parse_spec(who, side_of(name))
+        except AgentSpecError as err:
+            raise Refused(
+                400, f"{path}: seat {name}: {err}; give --seat {name}=AGENT (or =human) to replace it"
+            ) from err
+
+
+def _saved_seats(entry: Any, path: str | Path) -> dict[str, str]:
+    """The seats of a save's ``play`` entry (none: ``{}``, a replay file that is not a save)."""
+    if entry is None:
+        return {}
+    seats = entry.get("seats") if isinstance(entry, dict) else None
+    if not isinstance(seats, dict):
+        accepted = 'an object {"seats": {"hero_0": "human", "dm": "scripted", ...}}'
+        raise Refused(400, f"{path}: play: expected {accepted}; found {replay.shown(entry)}")
+    for name, who in seats.items():
+        if not (isinstance(who, str) and who):
+            accepted = '"human" or an agent spec such as "scripted"'
+            raise Refused(400, f"{path}: play.seats.{name}: expected {accepted}; found {replay.shown(who)}")
+    return dict(seats)

@@ -9,6 +9,11 @@
   the message says exactly what to write;
 - a replay that goes another way names the first event that differs: its index, the recorded and the
   replayed event and the keys that differ (and only the versions that differ).
+
+Issue 49: a save or replay file with a value of the wrong kind (``"actions": null``, an action that
+is not a whole number, a missing key, JSON nested too deeply) or a wrong checksum, and a count option
+of ``dungeon-env balance`` or ``play`` given nonsense (``--workers 0``), each stop with one line naming
+what was wrong and what is accepted, exit code 2, no traceback.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from difficulty import cli
 from dungeon_env import replay
 from dungeon_env.content import ContentError, ContentWarning, load_adventure
 from dungeon_env.engine import Game
+from dungeon_env.engine.actions import N_ACTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = ROOT / "dungeon_env" / "content" / "adventures"
@@ -258,3 +264,260 @@ def test_play_with_an_unknown_adventure_names_the_known_ones_and_no_internal_pat
     err = capsys.readouterr().err
     assert "no bundled adventure 'nosuch'; known: bandit_keep, flooded_cellar" in err
     assert str(Path(dungeon_env.__file__).parent) not in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------------------------------ issue 49
+
+
+SHORT = str(ROOT / "tests" / "data" / "short_walk.toml")
+LAST = N_ACTIONS - 1  # the last action's number
+
+
+@pytest.fixture(autouse=True)
+def no_server(monkeypatch):
+    """A ``dungeon-env play`` that should have stopped with an error fails the test instead of
+    serving (or playing in this terminal) for ever."""
+    import play.cli
+    import play.text
+
+    def started(*args, **kwargs):
+        pytest.fail("dungeon-env play started a game instead of refusing the options")
+
+    monkeypatch.setattr(play.cli, "serve", started)
+    monkeypatch.setattr(play.text, "play_in_terminal", started)
+
+
+@pytest.fixture(scope="module")
+def saved_game(tmp_path_factory) -> dict:
+    """A save of ``dungeon-env play`` (a replay file with the seats), six actions in."""
+    from play.table import Table
+
+    table = Table(adventure=SHORT, heroes=["bram", "sela", "orwin"], seats={"dm": "human"}, seed=4)
+    table.saves = tmp_path_factory.mktemp("saves")
+    for _ in range(6):
+        table.step_ai()
+    return json.loads(table.save("six.json").read_text())
+
+
+def _play_load(tmp_path, data, capsys, *more: str) -> str:
+    """``dungeon-env play --load FILE`` on ``data`` (JSON, or text written as it is): the error it
+    ends with (exit code 2 asserted)."""
+    path = tmp_path / "game.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    with pytest.raises(SystemExit) as end:
+        cli.main(["play", "--no-browser", "--saves", str(tmp_path), "--load", str(path), *more])
+    assert end.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err.strip()
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"actions": None}, f"actions: expected a list of actions (whole numbers 0..{LAST}), found null"),
+        (
+            {"actions": {"0": 13}},
+            f"actions: expected a list of actions (whole numbers 0..{LAST}), found an object",
+        ),
+        ({"actions": [20, 21, "1"]}, f'actions[2]: expected an action, a whole number 0..{LAST}; found "1"'),
+        ({"actions": [20, 1.5]}, f"actions[1]: expected an action, a whole number 0..{LAST}; found 1.5"),
+        (
+            {"actions": [20, N_ACTIONS]},
+            f"actions[1]: expected an action, a whole number 0..{LAST}; found {N_ACTIONS}",
+        ),
+        ({"seed": "3"}, 'seed: expected a whole number, 0 or more, found "3"'),
+        ({"seed": -3}, "seed: expected a whole number, 0 or more, found -3"),
+        ({"options": None}, "options: expected an object of dungeon_env.raw_env options, found null"),
+        ({"options": {"adventure": SHORT, "heroes": 3, "speed": 2}}, "options: unknown ['speed']"),
+        ({"options": {"adventure": 7}}, "options.adventure: expected an adventure id or a path to one"),
+        ({"events_sha256": None}, 'events_sha256: expected "" or the 64 lower-case hex digits'),
+        ({"events_zlib": 0}, 'events_zlib: expected "" or a packed event log (text), found 0'),
+        ({"versions": []}, "versions: expected an object of names and versions, found a list of 0"),
+        (
+            {"illegal": "yes"},
+            'illegal: expected null or an object with the illegal "action" (a number, a text or null), '
+            'found "yes"',
+        ),
+        ({"play": {"seats": {"dm": 1}}}, 'play.seats.dm: expected "human" or an agent spec'),
+        ({"play": ["dm"]}, 'play: expected an object {"seats": {"hero_0": "human"'),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "-".join(f"{k}={str(x)[:12]}" for k, x in v.items()),
+)
+def test_play_load_of_a_file_with_a_wrong_value_names_it_in_one_line(
+    tmp_path, capsys, saved_game, change, words
+):
+    err = _play_load(tmp_path, {**saved_game, **change}, capsys)
+    assert err.startswith(f"dungeon-env play: error: {tmp_path / 'game.json'}: ")
+    assert words in err
+
+
+@pytest.mark.parametrize("key", ["options", "seed", "actions"])
+def test_play_load_of_a_file_missing_a_key_names_it(tmp_path, capsys, saved_game, key):
+    data = {k: v for k, v in saved_game.items() if k != key}
+    err = _play_load(tmp_path, data, capsys)
+    assert f"replay is missing keys ['{key}']: a replay holds options, seed, actions" in err
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[" * 100_000 + "]" * 100_000, "not a replay: its JSON is nested too deeply"),
+        ('{"format": ', "not valid JSON (Expecting value"),
+        ("[]", "not a replay: expected format 'dungeon_env.replay/1', found 'list'"),
+    ],
+    ids=["deep", "cut", "list"],
+)
+def test_play_load_of_a_file_that_is_no_replay_names_it(tmp_path, capsys, text, words):
+    err = _play_load(tmp_path, text, capsys)
+    assert str(tmp_path / "game.json") in err and words in err
+
+
+def test_play_load_from_the_shell_with_null_actions_is_one_line(tmp_path, saved_game):
+    path = tmp_path / "null.json"
+    path.write_text(json.dumps({**saved_game, "actions": None}))
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "difficulty.cli",
+            "play",
+            "--text",
+            "--load",
+            str(path),
+            "--saves",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.splitlines() == [
+        f"dungeon-env play: error: {path}: not a saved game or replay: actions: expected a list of actions "
+        f"(whole numbers 0..{LAST}), found null"
+    ]
+
+
+def test_play_load_refuses_a_wrong_checksum_naming_file_both_checksums_and_what_to_do(
+    tmp_path, capsys, saved_game
+):
+    """It loaded silently before issue 49."""
+    err = _play_load(tmp_path, {**saved_game, "events_sha256": "0" * 64}, capsys)
+    assert err == (
+        f"dungeon-env play: error: {tmp_path / 'game.json'}: wrong checksum: the file's events_sha256 is "
+        f"{'0' * 64}, but its actions replay to {saved_game['events_sha256']}. The file was changed after it "
+        "was saved, or saved by another version of dungeon_env: open it with that version, or delete its "
+        '"events_sha256" entry to accept the game as this version replays it'
+    )
+
+
+def test_the_checksum_names_the_versions_that_differ(saved_game):
+    rep = replay.Replay.from_json({**saved_game, "events_sha256": "1" * 64})
+    rep.versions = {**rep.versions, "dungeon_env": "0.0.1"}
+    with pytest.raises(replay.ReplayMismatch) as err:
+        replay.check_digest(rep, [], "x.json")
+    now = replay.versions()["dungeon_env"]
+    assert f"(versions that differ: dungeon_env 0.0.1 -> {now})." in str(err.value)
+    replay.check_digest(
+        replay.Replay.from_json({**saved_game, "events_sha256": ""}), [], "x.json"
+    )  # none kept
+
+
+def test_a_saved_seat_whose_agent_is_retired_says_how_to_replace_it(tmp_path, capsys, saved_game):
+    data = {
+        **saved_game,
+        "play": {**saved_game["play"], "seats": {**saved_game["play"]["seats"], "hero_1": "trained"}},
+    }
+    err = _play_load(tmp_path, data, capsys)
+    assert (
+        "seat hero_1: agent 'trained'" in err and "give --seat hero_1=AGENT (or =human) to replace it" in err
+    )
+    path = tmp_path / "game.json"
+    from difficulty.cli import build_parser
+    from play.cli import table_of
+
+    args = build_parser().parse_args(["play", "--load", str(path), "--seat", "hero_1=scripted"])
+    assert table_of(args).seat_agents()["hero_1"] == "scripted"
+
+
+@pytest.mark.parametrize(
+    "option", [["--adventure", "flooded_cellar"], ["--max-turns", "50"], ["--seed", "3"]]
+)
+def test_play_load_refuses_options_the_save_decides(tmp_path, capsys, saved_game, option):
+    err = _play_load(tmp_path, saved_game, capsys, *option)
+    assert f"{option[0]} cannot go with --load: a saved game goes on with its own adventure, party" in err
+
+
+def test_replay_load_names_the_file_and_the_key(tmp_path, saved_game):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**saved_game, "actions": None}))
+    with pytest.raises(replay.ReplayFileError) as err:
+        replay.load(path)
+    assert (
+        str(err.value) == f"{path}: actions: expected a list of actions (whole numbers 0..{LAST}), found null"
+    )
+    with pytest.raises(FileNotFoundError, match="no file"):
+        replay.load(tmp_path / "none.json")
+    with pytest.raises(replay.ReplayFileError, match="is not a file"):
+        replay.load(tmp_path)
+
+
+FEW = ["--games", "1", "--max-turns", "2"]  # should a refusal regress, the run is short
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["balance", "--workers", "0", *FEW], "argument --workers: 0: give 1 or more processes"),
+        (["balance", "--workers", "-2", *FEW], "argument --workers: -2: give 1 or more processes"),
+        (
+            ["balance", "--workers", "two", *FEW],
+            "argument --workers: 'two' is not a whole number: give 1 or more",
+        ),
+        (["balance", "--games", "0", "--max-turns", "2"], "argument --games: 0: give 1 or more games"),
+        (
+            ["sweep", "--param", "light.start", "--values", "1", "--games", "-5", "--max-turns", "2"],
+            "argument --games: -5: give 1",
+        ),
+        (
+            ["balance", "--until", "0.3", "--max-games", "0", "--max-turns", "2"],
+            "argument --max-games: 0: give 1 or more games",
+        ),
+        (["balance", "--max-turns", "0", "--games", "1"], "argument --max-turns: 0: give 1 or more turns"),
+        (["balance", "--seed", "-1", *FEW], "argument --seed: -1: give 0 or more"),
+        (["league", "--workers", "0", *FEW], "argument --workers: 0: give 1 or more processes"),
+        (["league", "--seed", "-1", *FEW], "argument --seed: -1: give 0 or more"),
+        (["play", "--seed", "-1"], "argument --seed: -1: give 0 or more"),
+        (["play", "--max-turns", "0"], "argument --max-turns: 0: give 1 or more turns"),
+    ],
+)
+def test_a_count_option_given_nonsense_is_refused_in_one_line(argv, message, capsys, tmp_path):
+    """``--workers 0`` used every core without a word; ``--seed -1`` and ``--until`` with
+    ``--max-games 0`` were tracebacks."""
+    out = str(tmp_path / "out")
+    more = (
+        ["--no-browser", "--saves", out]
+        if argv[0] == "play"
+        else ["--backend", "serial", "--quiet", "--out", out]
+    )
+    with pytest.raises(SystemExit) as end:
+        cli.main([*argv, *more])
+    assert end.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_play_refuses_a_saves_folder_it_cannot_write(tmp_path, capsys):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    with pytest.raises(SystemExit) as end:
+        cli.main(["play", "--no-browser", "--saves", str(blocker / "saves")])
+    assert end.value.code == 2
+    err = capsys.readouterr().err
+    assert (
+        f"--saves {blocker / 'saves'}: {blocker} is not a folder; give a folder games can be saved in" in err
+    )

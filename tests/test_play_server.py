@@ -5,6 +5,8 @@ tells a hero seat (never what heroes may not know)."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +17,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from agents import ScriptedDM, ScriptedHeroes  # noqa: E402
+from dungeon_env.engine.actions import N_ACTIONS  # noqa: E402
 from dungeon_env.engine.state import How, Side  # noqa: E402
 from dungeon_env.engine.units import place_monster  # noqa: E402
 from dungeon_env.render.story import describe_event  # noqa: E402
@@ -22,9 +25,11 @@ from play.server import create_app  # noqa: E402
 from play.table import Refused, Table  # noqa: E402
 
 SHORT = "tests/data/short_walk.toml"
+LAST = N_ACTIONS - 1  # the last action's number
 PARTY = ["bram", "sela", "orwin"]
 ALL_HUMAN = {"hero_0": "human", "hero_1": "human", "hero_2": "human", "dm": "human"}
 SEED = 918_273_645_546  # distinctive: it must never appear in a seat's answer
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _client(table: Table) -> TestClient:
@@ -193,11 +198,21 @@ def test_a_broken_save_is_refused(tmp_path):
         table.load(bad)
     good = table.save("good.json")
     data = json.loads(good.read_text())
-    data["actions"] = [99]
+    data["actions"] = [N_ACTIONS]
+    bad.write_text(json.dumps(data))
+    out_of_range = f"actions[0]: expected an action, a whole number 0..{LAST}; found {N_ACTIONS}"
+    with pytest.raises(Refused, match=re.escape(out_of_range)):
+        table.load(bad)
+    data["actions"] = [_illegal_now(table)]
     bad.write_text(json.dumps(data))
     with pytest.raises(Refused, match="not legal"):
         table.load(bad)
     assert table.version == 0
+
+
+def _illegal_now(table: Table) -> int:
+    """An action in range that is not legal at the table's decision now."""
+    return next(a for a in range(N_ACTIONS) if a not in table.game.legal_actions())
 
 
 # --------------------------------------------------------------------------- what a hero seat is told
@@ -353,4 +368,318 @@ def test_the_replay_viewer_steps_through_a_saved_game(tmp_path):
         assert client.get("/api/replay/nope/0").status_code == 404
         assert client.post("/api/replay", json={"format": "nope"}).status_code == 400
         broken = dict(data, actions=[5000])
+        assert "actions[0]: expected an action" in client.post("/api/replay", json=broken).json()["error"]
+        broken = dict(data, actions=[_illegal_now(Table(adventure=SHORT, heroes=PARTY, seed=13))])
         assert "not legal" in client.post("/api/replay", json=broken).json()["error"]
+
+
+# --------------------------------------------------------------------------- a resumed game's seats
+
+
+def _save_part_way(seats: dict[str, str], saves, steps: int = 4) -> tuple[Table, object]:
+    """A game with ``seats`` (every AI seat scripted) played ``steps`` actions by the scripted agents
+    and saved through a seat's Save (the HTTP API)."""
+    table = Table(adventure=SHORT, heroes=PARTY, seats=seats, seed=21, max_turns=37, saves=saves)
+    pick = _simulated_humans(table)
+    for _ in range(steps):
+        if not table.step_ai():
+            table.act(table.seats[table.game.agent].token, table.version, pick())
+    human = next(s for s in table.seats.values() if s.token)
+    with _client(table) as client:
+        saved = client.post(f"/api/seat/{human.token}/save").json()
+    return table, saves / saved["file"]
+
+
+def _resumed(path, *seat_options: str, saves=None) -> Table:
+    """The table ``dungeon-env play --load PATH [--seat ...]`` starts (the CLI's own path)."""
+    from difficulty.cli import build_parser
+    from play.cli import table_of
+
+    argv = ["play", "--load", str(path), "--saves", str(saves or path.parent), "--no-browser"]
+    for option in seat_options:
+        argv += ["--seat", option]
+    return table_of(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [{"dm": "human"}, {"hero_0": "human"}, {"hero_1": "human", "dm": "human"}],
+    ids=["dm", "hero_0", "hero_1+dm"],
+)
+def test_a_resumed_game_keeps_its_seats(tmp_path, seats):
+    """`dungeon-env play --load` of a save restores every seat as saved (issue 49: the default
+    seats came back instead: three human heroes and a scripted DM)."""
+    table, path = _save_part_way(seats, tmp_path)
+    saved = json.loads(path.read_text())
+    assert saved["play"]["seats"] == table.seat_agents()
+    resumed = _resumed(path)
+    assert resumed.seat_agents() == table.seat_agents()
+    assert {s.name for s in resumed.seats.values() if s.token} == set(seats)
+    assert resumed.version == len(saved["actions"]) >= 4
+    assert resumed.game.events == table.game.events[: resumed.game.n_events]
+    # the save's adventure, party and turn cap, not the defaults (flooded_cellar, the first 3 heroes, 100)
+    assert resumed.game.tables.adventure.id == "short_walk" and resumed.game.max_turns == 37
+    assert [resumed.game.card(k).name.split()[0] for k in range(3)] == ["Bram", "Sela", "Orwin"]
+    with _client(resumed) as client:
+        for name in seats:
+            view = client.get(f"/api/seat/{resumed.seats[name].token}").json()
+            assert view["seats"] == [name] and view["seat_agents"] == table.seat_agents()
+        host = client.get(f"/api/host/{resumed.host}").json()
+    assert {k for k in host["links"] if k.startswith(("hero_", "dm"))} == set(seats)
+    assert resumed.saved_seats == table.seat_agents()
+
+
+def test_a_seat_given_with_load_replaces_that_seat_only(tmp_path):
+    from play.cli import override_lines
+
+    table, path = _save_part_way({"dm": "human"}, tmp_path)
+    resumed = _resumed(path, "dm=scripted", "hero_1=human")
+    assert resumed.seat_agents() == {
+        "hero_0": "scripted",
+        "hero_1": "human",
+        "hero_2": "scripted",
+        "dm": "scripted",
+    }
+    assert override_lines(resumed) == [
+        "hero_1: scripted in the save, human now (--seat)",
+        "dm: human in the save, scripted now (--seat)",
+    ]
+    assert override_lines(_resumed(path, "dm=human")) == []  # the same as saved: nothing replaced
+    assert resumed.version == len(json.loads(path.read_text())["actions"])
+
+
+def test_the_server_prints_the_seats_a_load_replaced(tmp_path):
+    """The real command: its start-up lines name every AI seat with what its agent is, and each
+    seat --seat replaced; Ctrl-C saves the game again."""
+    import signal
+    import subprocess
+    import sys
+
+    from agents.spec import describe
+
+    _, path = _save_part_way({"dm": "human"}, tmp_path)
+    argv = [sys.executable, "-m", "difficulty.cli", "play", "--load", str(path), "--seat", "dm=scripted"]
+    argv += [
+        "--seat",
+        "hero_2=human",
+        "--saves",
+        str(tmp_path),
+        "--no-browser",
+        "--port",
+        "0",
+        "--delay",
+        "30",
+    ]
+    server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    lines = []
+    try:
+        for line in server.stdout:
+            lines.append(line.rstrip())
+            if line.startswith("Ctrl-C"):
+                break
+        base = re.search(r"serving on (http://\S+)", lines[0])[1]
+        home = _until_served(base + "/")
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=60)
+    assert home.status_code == 200 and 'data-seat="hero_2" data-agent="human"' in home.text
+    assert "The game is saved as" in out  # Ctrl-C saved the game again
+    text = "\n".join(lines)
+    assert "dm: human in the save, scripted now (--seat)" in text
+    assert "hero_2: scripted in the save, human now (--seat)" in text
+    assert f"dm        played by scripted: {describe('scripted', 'dm')}" in text
+    assert f"hero_0    played by scripted: {describe('scripted', 'heroes')}" in text
+    assert "Traceback" not in err and server.returncode == 0
+
+
+def _until_served(url: str):
+    """GET ``url`` once the server answers (within 30 s)."""
+    import time
+
+    import httpx
+
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return httpx.get(url, timeout=5)
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+# --------------------------------------------------------------------------- bad bodies
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        (DEEP, "nested too deeply"),
+        ('{"decision": 0, "action": ' + "[" * 50_000 + "]" * 50_000 + "}", "nested too deeply"),
+        (b"\xff\xfe{", "must be JSON"),
+        ("null", "expected a JSON object"),
+        ("[0, 13]", "expected a JSON object"),
+        ('{"decision": 0, "action": null}', "whole number"),
+        ('{"decision": 0, "action": 13.0}', "whole number"),
+        ('{"decision": 0, "action": true}', "whole number"),
+        ('{"decision": 0, "action": [13]}', "whole number"),
+        ('{"decision": 0, "action": {"a": 13}}', "whole number"),
+        ('{"decision": 0, "action": ' + "9" * 5000 + "}", "must be JSON"),
+        ('{"decision": 0, "action": 1e999}', "whole number"),
+    ],
+    ids=range(12),
+)
+def test_a_malformed_act_body_is_a_400_and_changes_nothing(body, words):
+    table = Table(adventure=SHORT, heroes=PARTY, seats={"hero_0": "human"}, seed=6)
+    before = _state_of(table)
+    with _client(table) as client:  # the test client raises any server error: a 500 fails here
+        answer = client.post(f"/api/seat/{table.seats['hero_0'].token}/act", content=body)
+    assert answer.status_code == 400 and answer.headers["content-type"] == "application/json"
+    assert words in answer.json()["error"]
+    assert _state_of(table) == before
+
+
+def test_a_malformed_websocket_message_is_answered_and_the_socket_stays_open():
+    table = Table(adventure=SHORT, heroes=PARTY, seats={"hero_0": "human"}, seed=6)
+    with _client(table) as client, client.websocket_connect(f"/ws/seat/{table.seats['hero_0'].token}") as ws:
+        assert ws.receive_json()["view"]["version"] == 0
+        for message in (DEEP, "[1, 2]", '{"decision": 0, "action": "13"}'):
+            ws.send_text(message)
+            answer = ws.receive_json()
+            assert answer["status"] == 400 and answer["error"], message
+        ws.send_bytes(DEEP.encode())
+        assert "nested too deeply" in ws.receive_json()["error"]
+        legal = table.game.legal_actions()[0]
+        ws.send_bytes(json.dumps({"decision": 0, "action": int(legal)}).encode())  # still served
+        assert ws.receive_json()["view"]["version"] == 1
+    assert table.version == 1
+
+
+def _saved_game(tmp_path) -> dict:
+    table = Table(adventure=SHORT, heroes=PARTY, seats={"hero_0": "scripted"}, seed=13, saves=tmp_path)
+    for _ in range(6):
+        table.step_ai()
+    return json.loads(table.save("six.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"actions": None}, f"actions: expected a list of actions (whole numbers 0..{LAST}), found null"),
+        ({"actions": "13"}, f'actions: expected a list of actions (whole numbers 0..{LAST}), found "13"'),
+        ({"actions": [13, "1"]}, f'actions[1]: expected an action, a whole number 0..{LAST}; found "1"'),
+        ({"actions": [True]}, f"actions[0]: expected an action, a whole number 0..{LAST}; found true"),
+        ({"seed": -1}, "seed: expected a whole number, 0 or more, found -1"),
+        ({"seed": None}, "seed: expected a whole number, 0 or more, found null"),
+        ({"options": []}, "options: expected an object of dungeon_env.raw_env options, found a list of 0"),
+        ({"options": {"nope": 1}}, "options: unknown ['nope']; a replay's options are adventure, heroes"),
+        ({"options": {"adventure": ["x"]}}, "options.adventure: expected an adventure id or a path"),
+        ({"options": {"adventure": "nosuch"}}, "options: they make no game: adventures: id: no bundled"),
+        ({"events_sha256": 5}, 'events_sha256: expected "" or the 64 lower-case hex digits'),
+        ({"illegal": 5}, 'illegal: expected null or an object with the illegal "action"'),
+        (
+            {"illegal": {"action": [1]}},
+            'illegal: expected null or an object with the illegal "action" (a number',
+        ),
+        ({"format": None}, "not a replay: expected format 'dungeon_env.replay/1', found None"),
+        ({"events_sha256": "0" * 64}, "wrong checksum: the file's events_sha256 is " + "0" * 64),
+    ],
+    ids=range(15),
+)
+def test_the_replay_viewer_refuses_a_broken_file_with_a_400(tmp_path, change, words):
+    data = {**_saved_game(tmp_path), **change}
+    table = Table(adventure=SHORT, heroes=PARTY, seats={"hero_0": "human"}, seed=6)
+    with _client(table) as client:
+        answer = client.post("/api/replay", json=data)
+        assert answer.status_code == 400 and words in answer.json()["error"], answer.text
+        for body in (DEEP, "null", '{"format": "dungeon_env.replay/1"}'):
+            answer = client.post("/api/replay", content=body)
+            assert answer.status_code == 400 and answer.json()["error"]
+
+
+def test_the_host_load_refuses_a_wrong_checksum_and_a_bad_name(tmp_path):
+    """A save whose checksum does not match its actions is refused (it loaded silently before), its
+    message naming the file, both checksums and what to do; the game is unchanged."""
+    table = Table(adventure=SHORT, heroes=PARTY, seats={"hero_0": "human"}, seed=6, saves=tmp_path)
+    data = _saved_game(tmp_path)
+    (tmp_path / "edited.json").write_text(json.dumps({**data, "events_sha256": "ab" * 32}))
+    with _client(table) as client:
+        answer = client.post(f"/api/host/{table.host}/load", json={"file": "edited.json"})
+        error = answer.json()["error"]
+        assert answer.status_code == 400
+        assert error.startswith(
+            f"{tmp_path / 'edited.json'}: wrong checksum: the file's events_sha256 is {'ab' * 32}"
+        )
+        assert f"its actions replay to {data['events_sha256']}" in error
+        assert 'delete its "events_sha256" entry' in error
+        for body in ({"file": ["six.json"]}, {"file": None}, [1], DEEP):
+            kw = {"content": body} if isinstance(body, str) else {"json": body}
+            answer = client.post(f"/api/host/{table.host}/load", **kw)
+            assert answer.status_code == 400 and answer.json()["error"], body
+        assert (
+            table.version == 0
+            and table.game.n_events == Table(adventure=SHORT, heroes=PARTY, seed=6).game.n_events
+        )
+        answer = client.post(f"/api/host/{table.host}/load", json={"file": "six.json"})
+        assert answer.status_code == 200 and answer.json()["version"] == 6
+
+
+# --------------------------------------------------------------------------- the home page and seat lines
+
+
+def _tokens(table: Table) -> list[str]:
+    return [s.token for s in table.seats.values() if s.token] + [t for t in (table.hot_seat, table.host) if t]
+
+
+def test_the_home_page_says_how_to_join_and_holds_no_link():
+    from play.server import RULES
+
+    table = Table(adventure=SHORT, heroes=PARTY, seats={"hero_0": "human", "hero_1": "human"}, seed=SEED)
+    with _client(table) as client:
+        page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    text = page.text
+    assert "dungeon_env game server" in text and "A Short Walk" in text
+    assert "printed in the terminal where\n<code>dungeon-env play</code> runs" in text
+    hero_0 = '<li data-seat="hero_0" data-agent="human"><b>hero_0</b> (Bram Ironhide): human'
+    assert hero_0 + " \N{EM DASH} a person at this computer</li>" in text
+    dm = '<li data-seat="dm" data-agent="scripted"><b>dm</b> (the Dungeon Master): AI, scripted'
+    assert dm + " \N{EM DASH} hand-written rules of play" in text
+    assert 'data-seat="hero_2" data-agent="scripted"' in text
+    assert '<a href="/replay">' in text and ('<a href="/rules">' in text) == RULES.is_file()
+    for secret in [*_tokens(table), str(SEED)]:
+        assert secret not in text
+
+
+def test_every_view_says_what_plays_each_seat():
+    from agents.spec import describe
+
+    table = Table(adventure=SHORT, heroes=PARTY, seats={"hero_0": "human", "dm": "random"}, seed=5)
+    about = {
+        "hero_0": "a person at this computer",
+        "hero_1": describe("scripted", "heroes"),
+        "hero_2": describe("scripted", "heroes"),
+        "dm": describe("random", "dm"),
+    }
+    assert table.view(table.seats["hero_0"].token)["seat_about"] == about
+    assert table.spectator_view(table.host)["seat_about"] == about
+    with _client(table) as client:
+        assert client.get(f"/api/seat/{table.seats['hero_0'].token}").json()["seat_about"] == about
+        assert client.get(f"/api/host/{table.host}").json()["seat_about"] == about
+
+
+def test_the_seat_help_lists_every_agent_with_its_line(capsys):
+    from agents.spec import AGENT_LINES
+    from difficulty import cli
+
+    with pytest.raises(SystemExit) as end:
+        cli.main(["play", "--help"])
+    assert end.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "human a person at this computer" in text
+    for name, line in AGENT_LINES.items():
+        assert f"{name} {' '.join(line.split())}" in text, name
+    assert "trained" not in text
