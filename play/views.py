@@ -7,6 +7,11 @@ it is not there to be left out. A DM seat's JSON is built from the game itself, 
 seed or the dice streams. Monsters are named for heroes by the heroes' event lens
 (``knowledge.HeroLens``: ``m0``, ``m1``, ... in the order heroes first saw them), the same names as
 in their story, so an id never counts the monsters in the fog.
+
+Each choice says what it costs and risks in its words (``render.actions``), carries a ``warning``
+when the page must ask before sending it (a step onto a trap the side knows) and ``idle`` when it is
+legal but does nothing now; each hero carries the text of its cards (items, spells, abilities: a
+face-down card is its placeholder in the heroes' view), each monster what it spent of its Stamina.
 """
 
 from __future__ import annotations
@@ -23,8 +28,26 @@ from dungeon_env.engine.actions import (
     Decision,
 )
 from dungeon_env.engine.inventory import held
-from dungeon_env.engine.state import ACTIVE, CORPSE, EMPTY, Side, Status
-from dungeon_env.render.actions import decision_text, describe_action, figure_flags, figure_name, item_name
+from dungeon_env.engine.state import (
+    ACTIVE,
+    CORPSE,
+    EMPTY,
+    FIGHT_HERO,
+    FIGHT_M_SPEND,
+    FIGHT_MONSTER,
+    FIGHT_WINNER,
+    Side,
+    Status,
+)
+from dungeon_env.render.actions import (
+    action_idle,
+    action_warning,
+    decision_text,
+    describe_action,
+    figure_flags,
+    figure_name,
+    item_name,
+)
 
 HEROES, DM = "heroes", "dm"
 _DIR = ("north", "east", "south", "west")
@@ -87,7 +110,8 @@ def board_json(game) -> dict:
 
 def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
     """Every figure ``game`` holds (a heroes' view holds the heroes and the monsters they see), with
-    its profile, its state and, for a hero, its items and spells."""
+    its profile, its state and, for a hero, its items, spells and abilities with their card text;
+    for a monster, the Stamina it spent (``stamina_spent``)."""
     s = game.state
     acting = int(game.decision[1]) if game.decision is not None else -1
     out = []
@@ -121,12 +145,76 @@ def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
             "acting": u == acting,
         }
         if hero:
-            fig["number"] = u + 1
-            fig["items"] = [item_name(game, i) for i in held(game, u)]
-            fig["spells"] = [game.spells[sp].name for sp in spells.known(game, u)]
-            fig["traits"] = [t.replace("_", "-") for t in card.traits]
+            fig.update(_hero_cards(game, u))
+        else:
+            fig["stamina_spent"] = _stamina_spent(game, u, names)
         out.append(fig)
     return out
+
+
+def _hero_cards(game, u: int) -> dict:
+    """A hero's number, traits, and its items, spells and abilities by name and with their card text
+    (``item_cards``, ``spell_cards``, ``abilities``; a face-down card's is its placeholder's text in
+    the heroes' view, so it says nothing of the card)."""
+    card = game.card(u)
+    items = held(game, u)
+    known = spells.known(game, u)
+    return {
+        "number": u + 1,
+        "items": [item_name(game, i) for i in items],
+        "spells": [game.spells[sp].name for sp in known],
+        "traits": [t.replace("_", "-") for t in card.traits],
+        "item_cards": [_item_card(game, i) for i in items],
+        "spell_cards": [_spell_card(game.spells[sp]) for sp in known],
+        "abilities": [_ability_card(game, u, k, a) for k, a in enumerate(card.abilities)],
+    }
+
+
+def _item_card(game, item: int) -> dict:
+    card = game.item_cards[int(game.state.item_card[item])]
+    return {"name": item_name(game, item), "deck": card.deck.replace("_", " "), "text": card.text}
+
+
+def _spell_card(spell) -> dict:
+    return {"name": spell.name, "level": spell.level, "casting": spell.casting, "text": spell.text}
+
+
+def _ability_card(game, u: int, k: int, ability) -> dict:
+    out = {"name": ability.name, "active": ability.active, "text": ability.text}
+    if ability.active and ability.limit == "turn":
+        out["uses"] = "once a turn"
+    elif ability.active:
+        left = ability.uses - int(game.state.ability_uses[u, k])
+        out["uses"] = f"{left} of {ability.uses} left this adventure"
+    return out
+
+
+def _stamina_spent(game, m: int, names: Mapping[int, str] | None) -> dict:
+    """What a monster spent of its Stamina: on movement in its last Movement (``move_bought``) and,
+    in this Fighting phase, on each Fight whose Stamina the DM has declared (A-09: the DM declares
+    first, so a hero deciding sees it)."""
+    s = game.state
+    fights = []
+    for k, row in enumerate(s.fights):
+        if int(row[FIGHT_MONSTER]) != m or not _declared(game, k, row):
+            continue
+        against = figure_name(game, int(row[FIGHT_HERO]), names)
+        fights.append({"against": against, "stamina": int(row[FIGHT_M_SPEND])})
+    return {"movement": int(s.move_bought[m]), "fights": fights}
+
+
+def _declared(game, k: int, row) -> bool:
+    """The monster's Stamina for Fight ``k`` is declared: the Fight is resolved, or it is the Fight
+    being declared and the hero's question is the one asked."""
+    if int(row[FIGHT_WINNER]) >= 0:
+        return True
+    d = game.decision
+    return (
+        k == game.state.fight_index
+        and d is not None
+        and Decision(int(d[0])) == Decision.FIGHT_STAMINA
+        and int(d[1]) == int(row[FIGHT_HERO])
+    )
 
 
 def _square_of(game, unit: int, action: int) -> list[int] | None:
@@ -171,16 +259,25 @@ def decision_json(game, yours: bool, names: Mapping[int, str] | None, side: str)
     }
     if yours:
         unit = int(d[1])
-        out["choices"] = [
-            {
-                "action": int(a),
-                "text": describe_action(game, a, names),
-                "kind": _kind_of(int(a)),
-                "square": _square_of(game, unit, int(a)),
-            }
-            for a in game.legal_actions()
-        ]
+        out["choices"] = [_choice(game, unit, int(a), names) for a in game.legal_actions()]
     return out
+
+
+def _choice(game, unit: int, action: int, names: Mapping[int, str] | None) -> dict:
+    """One legal action for the page: its words, kind and square, a ``warning`` to confirm before
+    sending it (it springs a trap the side knows) and ``idle`` (legal, but it does nothing now)."""
+    choice = {
+        "action": action,
+        "text": describe_action(game, action, names),
+        "kind": _kind_of(action),
+        "square": _square_of(game, unit, action),
+    }
+    warning = action_warning(game, action)
+    if warning:
+        choice["warning"] = warning
+    if action_idle(game, action):
+        choice["idle"] = True
+    return choice
 
 
 def objectives_json(game) -> list[dict]:

@@ -13,18 +13,34 @@ from agents import ScriptedDM, ScriptedHeroes
 from dungeon_env import describe_action
 from dungeon_env.engine import Decision, Game, Phase
 from dungeon_env.engine.actions import (
+    ABILITY_ACTIONS,
     ACTION_NAMES,
     BACK,
+    DISARM_ACTIONS,
     END,
+    EXTRA_MOVE,
     GIVE,
     IDENTIFY,
+    JUMP_ACTIONS,
     MOVE_ACTIONS,
     SPEND_0,
     USE,
 )
 from dungeon_env.engine.sideview import heroes_view
-from dungeon_env.render.actions import decision_text, win_chance
-from tests.builders import add_monster, arena_game, enter_phase, give_item, item_action, learn, place, play_to
+from dungeon_env.render.actions import action_idle, action_warning, decision_text, win_chance
+from play.views import decision_json, figures_json
+from tests.builders import (
+    add_monster,
+    arena_game,
+    arena_variant,
+    enter_phase,
+    give_item,
+    item_action,
+    learn,
+    place,
+    play_to,
+    set_unit,
+)
 
 # checklist B1: P(win), P(tie), P(lose) for score difference d
 B1 = {
@@ -56,7 +72,7 @@ def test_moves_doors_and_exits_are_named_by_direction_and_square():
     place(g, 0, 3, 0)  # below it, (3, 1), is room A behind the door [3,0]-[3,1]
     names = {a: describe_action(g, a) for a in MOVE_ACTIONS}
     assert names[MOVE_ACTIONS[1]] == "Step east (4,0)"
-    assert names[MOVE_ACTIONS[2]] == "Try to open the door to the south"
+    assert names[MOVE_ACTIONS[2]].startswith("Try to open the door to the south: opens on 5+ (33%)")
     assert describe_action(g, END) == "End Corvin Nightbloom's movement" or describe_action(
         g, END
     ).startswith("End ")
@@ -91,8 +107,9 @@ def test_explore_verbs_name_the_item():
     g.apply(item_action(g, 0, slot))
     legal = g.legal_actions()
     assert IDENTIFY in legal
-    assert describe_action(g, IDENTIFY) == "Try to identify: Potion of Greater Healing (face down)"
-    assert describe_action(heroes_view(g), IDENTIFY) == "Try to identify: a face-down potions card"
+    odds = ": identified on 4+ (50%); on 1 never this adventure (17%)"
+    assert describe_action(g, IDENTIFY) == "Try to identify: Potion of Greater Healing (face down)" + odds
+    assert describe_action(heroes_view(g), IDENTIFY) == "Try to identify: a face-down potions card" + odds
     assert "Give" in describe_action(g, GIVE)
 
 
@@ -120,7 +137,8 @@ def test_spells_and_targets_are_named():
     enter_phase(g, Phase.SPELL_SELECTION)
     play_to(g, Decision.SPELL_SELECT, 0)
     names = [describe_action(g, a) for a in g.legal_actions()]
-    assert "Begin casting Sleep (level 2)" in names and "Cast no spell this turn" in names
+    assert "Begin casting Sleep (level 2): 2 Magic when it resolves" in names
+    assert "Cast no spell this turn" in names
 
 
 @pytest.mark.slow
@@ -157,3 +175,200 @@ def _face_down_names(g: Game) -> set[str]:
         for c, k in cards
         if c >= 0 and not k and g.item_cards[int(c)].name not in face_up
     }
+
+
+# ----------------------------------------------------------------- issue 49: each choice's cost and risk
+TRAP = '[[trap]]\nat = [0, 8]\nname = "loose flagstone"\neffect = { kind = "damage", amount = 1 }\n'
+N, E, S, W = MOVE_ACTIONS
+
+
+def _trap_game(tmp_path, detected: bool | None):
+    """Corvin at (0,7) in corridor q, a trap on (0,8) below him: detected, undetected (a twin of the
+    first, equal in all the heroes may know but the trap), or no trap at all (None)."""
+    adventure = arena_variant(tmp_path, "flagstone", TRAP) if detected is not None else None
+    g = arena_game(adventure=adventure) if adventure else arena_game()
+    place(g, 0, 0, 7)
+    if detected:
+        g.state.trap_detected[0] = True
+        g.state_edited()
+    return g
+
+
+def test_a_step_onto_a_known_trap_says_so_and_asks_for_a_confirmation(tmp_path):
+    """
+    x=0
+    y=7   1     Corvin
+    y=8   ^     a trap the heroes detected
+    """
+    g = _trap_game(tmp_path, detected=True)
+    text = "Step south onto the trap at (0,8); it springs: loose flagstone, 1 damage"
+    assert describe_action(g, S) == text
+    assert describe_action(heroes_view(g), S) == text
+    assert (
+        action_warning(g, S) == "Corvin Blackthorn would spring the trap at (0,8): loose flagstone, 1 damage."
+    )
+    assert action_warning(g, N) is None and describe_action(g, N) == "Step north (0,6)"
+    choice = next(
+        c for c in decision_json(heroes_view(g), True, None, "heroes")["choices"] if c["action"] == S
+    )
+    assert choice["warning"].endswith("loose flagstone, 1 damage.")
+    jump = describe_action(g, JUMP_ACTIONS[2])
+    assert jump.startswith("Jump south over (0,8) to (0,9), 2 squares: lands on 4+ (67%)")  # Corvin is Agile
+    assert jump.endswith("short: lands on the trap at (0,8), it springs: loose flagstone, 1 damage")
+
+
+def test_an_undetected_trap_leaves_the_label_plain_like_a_square_with_no_trap(tmp_path):
+    """The twin of the test above: the trap is on (0,8) but the heroes have not found it. A hero's
+    words, its warning and the page's choices are those of a game with no trap there at all."""
+    hidden, none = _trap_game(tmp_path, detected=False), _trap_game(tmp_path, detected=None)
+    for g in (hidden, heroes_view(hidden), none):
+        assert describe_action(g, S) == "Step south (0,8)"
+        assert action_warning(g, S) is None
+    choices = [decision_json(heroes_view(g), True, None, "heroes")["choices"] for g in (hidden, none)]
+    assert choices[0] == choices[1]
+
+
+def test_a_monster_knows_every_trap(tmp_path):
+    g = _trap_game(tmp_path, detected=False)
+    place(g, 0, 3, 3)
+    orc = add_monster(g, "orc", 0, 7)
+    for u in (1, 2):
+        place(g, u, 0, 10 + u)  # heroes below the trap: the orc must close in
+    enter_phase(g, Phase.MONSTER_MOVEMENT)
+    play_to(g, Decision.MONSTER_MOVE, orc)
+    assert S in g.legal_actions()
+    assert describe_action(g, S).startswith("Step south onto the trap at (0,8)")
+    assert action_warning(g, S).startswith("Orc Warrior m")
+
+
+def test_an_evade_step_shows_its_stamina_cost_and_what_else_it_costs():
+    g = arena_game()
+    add_monster(g, "orc", 8, 1)
+    place(g, 0, 8, 2)
+    enter_phase(g, Phase.EVASION)
+    play_to(g, Decision.HERO_EVADE, 0)
+    assert describe_action(g, W) == "Evade west (7,2), 2 Stamina"
+    assert (
+        decision_text(g)
+        == "Corvin Blackthorn's evasion: each Evade step costs 2 Stamina; Stamina 6, at (8,2)"
+    )
+    set_unit(g, 0, stamina=2)
+    g.state_edited()
+    assert describe_action(g, W) == "Evade west (7,2), 2 Stamina (Exhausted after)"
+
+
+def test_an_evade_step_of_a_caster_says_the_spell_fails():
+    g = arena_game(["orwin", "sela", "bram"])
+    learn(g, 0, "sleep", only=True)
+    add_monster(g, "orc", 8, 1)
+    place(g, 0, 8, 3)
+    enter_phase(g, Phase.SPELL_SELECTION)
+    play_to(g, Decision.SPELL_SELECT, 0)
+    begin = next(a for a in g.legal_actions() if describe_action(g, a).startswith("Begin casting Sleep"))
+    assert describe_action(g, begin) == "Begin casting Sleep (level 2): 2 Magic when it resolves"
+    g.apply(begin)
+    play_to(g, Decision.HERO_EVADE, 0)
+    assert describe_action(g, E) == "Evade east (9,3), 2 Stamina; Sleep (level 2) fails"
+
+
+def test_one_more_square_that_reaches_nothing_says_so_and_is_idle():
+    """
+    x=0 1 2
+    y=0 . 1 2 3 .   Ysolde (hero_1) between Corvin and Hob, both done moving; walls south
+    """
+    g = arena_game()
+    place(g, 1, 7, 0)
+    place(g, 0, 6, 0)
+    place(g, 2, 8, 0)  # corridor a/b along y=0; rooms B below (wall)
+    s = g.state
+    s.move_done[0] = s.move_done[2] = True
+    s.controller = 1
+    g.state.stack.clear()
+    g.push(Decision.HERO_MOVE, 1)
+    g.state_edited()
+    assert g.decision == (Decision.HERO_MOVE, 1)
+    legal = g.legal_actions()
+    assert EXTRA_MOVE in legal and not set(legal) & set(MOVE_ACTIONS)
+    assert describe_action(g, EXTRA_MOVE).endswith("(no square to reach)")
+    assert action_idle(g, EXTRA_MOVE)
+    choice = next(c for c in decision_json(g, True, None, "dm")["choices"] if c["action"] == EXTRA_MOVE)
+    assert choice.get("idle") is True
+    # Hob still to move may step aside: the square matters again
+    s.move_done[2] = False
+    g.state_edited()
+    assert not describe_action(g, EXTRA_MOVE).endswith("(no square to reach)")
+    assert not action_idle(g, EXTRA_MOVE)
+
+
+def test_one_more_square_past_the_end_of_a_move_reaches_a_square():
+    g = arena_game()
+    s = g.state
+    s.move_left[0] = 0
+    g.state_edited()
+    text = describe_action(g, EXTRA_MOVE)
+    assert text.startswith("Spend 1 Stamina for 1 more square (0 left") and "no square" not in text
+
+
+def test_a_door_a_disarm_and_an_overcast_show_their_chances(tmp_path):
+    g = arena_game(["bram", "sela", "orwin"])  # Bram is Strong: +1 to open doors
+    place(g, 0, 3, 0)
+    assert describe_action(g, S) == (
+        "Try to open the door to the south: opens on 5+ (50%); 2 or less alerts what is behind it (17%)"
+    )
+    g = _trap_game(tmp_path, detected=True)
+    place(g, 0, 0, 9)
+    enter_phase(g, Phase.EXPLORE)
+    g.state.stack.clear()
+    g.push(Decision.DISARM, 0)
+    g.state_edited()
+    assert describe_action(g, DISARM_ACTIONS[0]) == (
+        "Try to disarm the trap to the north (0,8): disarmed on 4+ (50%); "
+        "on 1 it springs on you (loose flagstone, 1 damage) (17%)"
+    )
+
+
+def test_abilities_show_their_uses_left():
+    g = arena_game(["sela", "bram", "orwin"])
+    ability = ABILITY_ACTIONS[0]
+    assert ability in g.legal_actions()
+    assert describe_action(g, ability) == "Use Dash (1 use left this adventure)"
+
+
+def test_the_page_is_told_what_each_monster_spent_of_its_stamina():
+    """The DM declares the orc's 2 Stamina for its Fight with Bram (A-09): the JSON of both sides
+    says so while Bram decides; and what the orc bought for its movement."""
+    g = arena_game(["bram", "sela", "orwin"])
+    place(g, 0, 3, 3)
+    orc = add_monster(g, "orc", 3, 4)
+    for u in (1, 2):
+        place(g, u, 10 + u, 10)
+    g.state.move_bought[orc] = 1
+    enter_phase(g, Phase.FIGHTING)
+    play_to(g, Decision.FIGHT_STAMINA, orc)
+    before = _monster(figures_json(g), "orc")["stamina_spent"]
+    assert before == {"movement": 1, "fights": []}  # not declared yet
+    g.apply(SPEND_0 + 2)
+    assert g.decision == (Decision.FIGHT_STAMINA, 0)
+    for view in (g, heroes_view(g)):
+        spent = _monster(figures_json(view), "orc")["stamina_spent"]
+        assert spent == {"movement": 1, "fights": [{"against": "Bram Ironhide", "stamina": 2}]}
+
+
+def _monster(figures: list[dict], kind: str) -> dict:
+    return next(f for f in figures if f["kind"] == kind)
+
+
+def test_heroes_json_carries_the_card_text_of_items_spells_and_abilities():
+    g = arena_game(["orwin", "sela", "bram"])
+    give_item(g, 0, "healing_potion", known=True)
+    give_item(g, 0, "greater_healing_potion", known=False)
+    orwin = figures_json(heroes_view(g))[0]
+    assert orwin["item_cards"][0] == {
+        "name": "Potion of Healing",
+        "deck": "potions",
+        "text": "The holder or a hero next to it regains 4 Health.",
+    }
+    assert orwin["item_cards"][1]["name"] == "a face-down potions card"
+    assert "Greater" not in str(orwin)
+    assert {c["name"] for c in orwin["spell_cards"]} >= {"Arcane Bolt", "Sleep"}
+    assert all(c["text"] for c in orwin["spell_cards"] + orwin["abilities"])

@@ -402,3 +402,245 @@ def test_two_choices_on_one_square_ask_which(driver, tmp_path):
         driver.find_element(By.TAG_NAME, "body").send_keys("1")
         _wait(driver, lambda d: d.execute_script("return document.body.dataset.version") == "2", "no key")
         assert _console_errors(driver) == []
+
+
+# ------------------------------------------------------------------------ issue 49: every choice explained
+TRAP_AT = (0, 0)  # corridor a, west of Bram's start square (1, 0)
+
+
+def _trap_table(tmp_path: Path, detected: bool = True) -> Table:
+    """The short walk with one more trap, on (0, 0) next to Bram, detected by the heroes."""
+    text = Path(ADVENTURE).read_text().replace('id = "short_walk"', 'id = "short_walk_trap"')
+    text += '\n[[trap]]\nat = [0, 0]\nname = "rusty spikes"\neffect = { kind = "damage", amount = 1 }\n'
+    path = tmp_path / "short_walk_trap.toml"
+    path.write_text(text)
+    table = Table(adventure=str(path), heroes=HEROES, seats=dict(HUMANS), seed=SEED, saves=tmp_path / "saves")
+    game = table.game
+    k = [tuple(t.at) for t in game.tables.adventure.traps].index(TRAP_AT)
+    game.state.trap_detected[k] = detected
+    game.state_edited()
+    return table
+
+
+def _confirm_shown(driver) -> bool:
+    return driver.find_element(By.ID, "confirm").is_displayed()
+
+
+def test_a_step_onto_a_known_trap_is_sent_only_after_confirming(driver, tmp_path):
+    table = _trap_table(tmp_path)
+    with _serving(table, driver) as url:
+        driver.get(url + table.links()["hot seat"])
+        _wait(driver, _ready, "the page never offered a choice")
+        button = driver.find_element(By.CSS_SELECTOR, "#choices button.choice[data-warning='true']")
+        assert "Step west onto the trap at (0,0)" in button.text and "rusty spikes, 1 damage" in button.text
+        assert "warn" in button.get_attribute("class").split()
+
+        # the board square: the dialog asks; Cancel sends nothing
+        driver.find_element(By.CSS_SELECTOR, "#board rect.target[data-x='0'][data-y='0']").click()
+        _wait(driver, _confirm_shown, "no confirmation for a step onto a known trap")
+        assert "rusty spikes" in driver.find_element(By.ID, "confirm-warning").text
+        assert "Step west onto the trap" in driver.find_element(By.ID, "confirm-choice").text
+        driver.find_element(By.ID, "confirm-no").click()
+        assert not _confirm_shown(driver)
+        # the button, then Escape: still nothing sent
+        button.click()
+        _wait(driver, _confirm_shown, "no confirmation from the choice button")
+        driver.find_element(By.TAG_NAME, "body").send_keys("\ue00c")  # Escape
+        _wait(driver, lambda d: not _confirm_shown(d), "Escape did not cancel")
+        assert table.version == 0 and table.game.xy(int(table.game.state.unit_pos[0])) == (1, 0)
+
+        # confirmed: sent, and the trap springs on Bram
+        button.click()
+        _wait(driver, _confirm_shown, "no confirmation the third time")
+        driver.find_element(By.ID, "confirm-yes").click()
+        _wait(driver, lambda d: d.execute_script("return document.body.dataset.version") == "1", "not sent")
+        assert table.game.xy(int(table.game.state.unit_pos[0])) == TRAP_AT
+        assert "springs a trap (rusty spikes)" in driver.find_element(By.ID, "story-lines").text
+        # an ordinary step asks nothing
+        step = driver.find_element(
+            By.CSS_SELECTOR, "#choices button.choice[data-kind='move']:not([data-warning])"
+        )
+        step.click()
+        _wait(driver, lambda d: d.execute_script("return document.body.dataset.version") == "2", "not sent")
+        assert not _confirm_shown(driver)
+        assert _console_errors(driver) == []
+
+
+def test_an_undetected_trap_gives_a_hero_seat_no_warning(driver, tmp_path):
+    table = _trap_table(tmp_path, detected=False)
+    with _serving(table, driver) as url:
+        driver.get(url + table.links()["hot seat"])
+        _wait(driver, _ready, "the page never offered a choice")
+        texts = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#choices button.choice")]
+        assert any(t.endswith("Step west (0,0)") for t in texts), texts
+        assert driver.find_elements(By.CSS_SELECTOR, "[data-warning]") == []
+        assert "rusty" not in driver.page_source
+
+
+def _chip(driver, name: str):
+    return driver.find_element(By.XPATH, f"//button[contains(@class,'card-chip') and text()={name!r}]")
+
+
+def _pop(driver) -> str:
+    pop = driver.find_element(By.ID, "card-pop")
+    return pop.text if pop.is_displayed() else ""
+
+
+def test_items_spells_and_abilities_show_their_card_text(driver, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from tests.builders import give_item
+
+    table = _table(tmp_path / "saves")
+    give_item(table.game, 0, "healing_potion", known=True)
+    give_item(table.game, 0, "greater_healing_potion", known=False)
+    with _serving(table, driver) as url:
+        driver.get(url + table.links()["hot seat"])
+        _wait(driver, _ready, "the page never offered a choice")
+        potion = _chip(driver, "Potion of Healing")
+        # hover shows the card, leaving hides it
+        ActionChains(driver).move_to_element(potion).perform()
+        _wait(driver, lambda d: "regains 4 Health" in _pop(d), "no card text on hover")
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "decision-title")).perform()
+        _wait(driver, lambda d: _pop(d) == "", "the hover card stayed")
+        # a click (a tap) keeps it shown; a click elsewhere hides it
+        potion.click()
+        _wait(
+            driver,
+            lambda d: "Potion of Healing" in _pop(d) and "regains 4 Health" in _pop(d),
+            "no card on click",
+        )
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "decision-title")).perform()
+        assert "regains 4 Health" in _pop(driver)
+        driver.find_element(By.ID, "decision-title").click()
+        _wait(driver, lambda d: _pop(d) == "", "a click elsewhere did not hide the card")
+        # a face-down card shows the placeholder's words, never the card's
+        _chip(driver, "a face-down potions card").click()
+        _wait(driver, lambda d: "have not seen" in _pop(d), "no text for a face-down card")
+        assert "Greater Healing" not in driver.page_source
+        # a spell and an ability
+        _chip(driver, "Arcane Bolt").click()
+        _wait(driver, lambda d: "dart of force" in _pop(d) and "level 1" in _pop(d), "no spell text")
+        _chip(driver, "Stand Fast").click()
+        _wait(driver, lambda d: "Stand Fast" in _pop(d) and len(_pop(d)) > 20, "no ability text")
+        assert _console_errors(driver) == []
+
+
+SQUARE_WIDTH = "return document.querySelector('#board rect.sq').getBoundingClientRect().width"
+
+
+def _square_px(driver) -> float:
+    return driver.execute_script(SQUARE_WIDTH)
+
+
+def _viewport(driver, width: int, height: int) -> None:
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+    driver.execute_script("window.dispatchEvent(new Event('resize'))")
+
+
+# The acting figure's token is inside the board's visible part.
+ACTING_IN_SIGHT = """
+const token = document.querySelector("#board g.figure[data-acting='true'] circle.hero-token");
+const fig = token.getBoundingClientRect();
+const view = document.getElementById("board-view").getBoundingClientRect();
+return fig.left >= view.left && fig.right <= view.right && fig.top >= view.top && fig.bottom <= view.bottom;
+"""
+
+
+def test_the_board_fills_the_window_and_zooms(driver, tmp_path):
+    table = Table(adventure="flooded_cellar", heroes=HEROES, seats=dict(HUMANS), seed=SEED, saves=tmp_path)
+    with _serving(table, driver) as url:
+        _viewport(driver, 1024, 700)
+        driver.get(url + table.links()["hot seat"])
+        _wait(driver, _ready, "the page never offered a choice")
+        small = _square_px(driver)
+        assert small >= 30, f"a square is {small} px at 1024x700"
+        assert driver.execute_script(ACTING_IN_SIGHT), "the figure asked to act is out of sight"
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 1024
+        _viewport(driver, 1920, 1080)
+        _wait(driver, lambda d: _square_px(d) > small, "the board did not grow with the window")
+        large = _square_px(driver)
+        board = driver.find_element(By.ID, "board").rect
+        view = driver.find_element(By.ID, "board-view").rect
+        assert board["height"] <= view["height"] + 1 and board["width"] <= view["width"] + 1, "all in sight"
+        assert large * 28 >= 0.8 * (1080 - 66), "the board takes the window's height"
+        # zoom in, out and back to the whole board
+        driver.find_element(By.ID, "zoom-in").click()
+        assert _square_px(driver) == pytest.approx(large * 1.25, rel=0.02)
+        assert driver.find_element(By.ID, "zoom-label").text == f"{round(large * 1.25)} px"
+        driver.find_element(By.ID, "zoom-out").click()
+        driver.find_element(By.ID, "zoom-out").click()
+        assert _square_px(driver) == pytest.approx(large / 1.25, rel=0.02)
+        driver.find_element(By.ID, "zoom-fit").click()
+        assert _square_px(driver) == pytest.approx(large, rel=0.02)
+        assert _console_errors(driver) == []
+
+
+# Every label's box: [left, top, right, bottom] and its square's [left, right].
+LABELS = """
+return [...document.querySelectorAll("#board text.hero-name")].map((t) => {
+  const b = t.getBoundingClientRect();
+  const g = t.closest("g.figure");
+  const sq = document.querySelector(`#board rect.sq[data-x="${g.dataset.x}"][data-y="${g.dataset.y}"]`);
+  const s = sq.getBoundingClientRect();
+  return [b.left, b.top, b.right, b.bottom, s.left, s.right];
+});
+"""
+
+
+def test_hero_labels_never_overlap(driver, tmp_path):
+    """Gunnhild, Ysolde and Corvin side by side in corridor a: each name stays in its own square."""
+    heroes = ["gunnhild", "ysolde", "corvin"]
+    table = Table(adventure=ADVENTURE, heroes=heroes, seats=dict(HUMANS), seed=SEED, saves=tmp_path)
+    with _serving(table, driver) as url:
+        driver.get(url + table.links()["hot seat"])
+        _wait(driver, _ready, "the page never offered a choice")
+        for zoom in ("zoom-fit", "zoom-out", "zoom-in"):
+            driver.find_element(By.ID, zoom).click()
+            boxes = driver.execute_script(LABELS)
+            assert len(boxes) == 3
+            for left, _top, right, _bottom, sq_left, sq_right in boxes:
+                assert sq_left - 0.5 <= left and right <= sq_right + 0.5, (zoom, boxes)
+            for k, a in enumerate(boxes):
+                for b in boxes[k + 1 :]:
+                    apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+                    assert apart, (zoom, a, b)
+        assert _console_errors(driver) == []
+
+
+# Each door's drawing: its shapes and colours.
+DOORS = """
+return [...document.querySelectorAll("#board g.door")].map((g) => {
+  const panel = g.querySelector(".door-panel");
+  const leaf = g.querySelector(".leaf");
+  return {
+    open: g.dataset.open,
+    panel: panel ? getComputedStyle(panel).fill : null,
+    leaf: leaf ? getComputedStyle(leaf).stroke : null,
+    sill: !!g.querySelector(".sill"),
+  };
+});
+"""
+
+
+def test_open_and_closed_doors_look_different(driver, tmp_path):
+    table = Table(adventure="flooded_cellar", heroes=HEROES, seats=dict(HUMANS), seed=SEED, saves=tmp_path)
+    with _serving(table, driver) as url:
+        driver.get(url + table.links()["hot seat"])
+        _wait(driver, _ready, "the page never offered a choice")
+        closed = driver.execute_script(DOORS)
+        assert closed and all(d["open"] == "false" and d["panel"] and not d["leaf"] for d in closed)
+        # the same page with its first door open (as the server sends it once opened)
+        driver.execute_script(
+            "const v = structuredClone(page.view); v.board.doors[0].open = true; drawView(v);"
+        )
+        doors = driver.execute_script(DOORS)
+        opened = [d for d in doors if d["open"] == "true"]
+        assert len(opened) == 1 and opened[0]["leaf"] and opened[0]["sill"] and not opened[0]["panel"]
+        assert opened[0]["leaf"] != closed[0]["panel"], "an open door has its own colour"
+        legend = driver.find_element(By.ID, "legend").text
+        assert "Closed door" in legend and "Open door" in legend
+        assert _console_errors(driver) == []

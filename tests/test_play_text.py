@@ -14,13 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from agents import ScriptedHeroes
+from agents import ScriptedDM, ScriptedHeroes
+from dungeon_env.content import adventure_names
 from play.table import Table
 from play.text import Terminal
 
 SHORT = "tests/data/short_walk.toml"
 CHOICE = re.compile(r"^\s*(\d+)\. (.*)$", re.M)
-PROMPT = r"Your choice \(1-\d+, s, r, q\): "
+PROMPT = r"Your choice \(1-\d+, s, r, b, c, q\): "
+SEATS = ["hero_0", "hero_1", "hero_2", "dm"]
 
 
 class Pty:
@@ -78,9 +80,15 @@ def test_text_mode_through_a_pseudo_terminal(tmp_path):
     term = Pty(args, cwd=repo)
     try:
         screen = term.expect(PROMPT)
-        assert "A Short Walk" in screen and "Legend:" in screen
+        assert "A Short Walk" in screen and "Key:" in screen
         assert re.search(r"^\s+0 1 2 3 4 5 6 7 8 9 0 1 2 3", screen, re.M), "column numbers"
         assert "Bram Ironhide's movement" in screen
+        term.send("b")
+        whole = term.expect(PROMPT)
+        assert "Legend:" in whole and re.search(r"^27 ", whole, re.M), "b draws the whole board"
+        term.send("c")
+        cards = term.expect(PROMPT)
+        assert "1 Bram Ironhide:" in cards and "Stand Fast: " in cards, "c shows the heroes' cards"
         term.send("zz")
         assert "is not a choice" in term.expect(PROMPT)
         term.send("s")
@@ -148,3 +156,43 @@ def test_quitting_asks_to_save(tmp_path, answers):
     out: list[str] = []
     assert Terminal(table, delay=0, read=lambda prompt: next(feed), write=out.append).run() == 0
     assert bool(list(tmp_path.glob("*.json"))) == (answers[1] == "y")
+
+
+SCREEN_MAX = 40
+
+
+@pytest.mark.parametrize("adventure", adventure_names())
+def test_a_decisions_screen_fits_in_40_lines(adventure):
+    """Every seat human, the scripted agents answering for them: every screen of a decision (the
+    board around the heroes, the story's last lines, the choices) and its prompt take at most 40
+    lines of an 80-column terminal, and the story's last line is on it."""
+    table = Table(adventure=adventure, heroes=3, seats=dict.fromkeys(SEATS, "human"), seed=11, max_turns=12)
+    heroes, dm = ScriptedHeroes(game=table.game, seed=0), ScriptedDM(game=table.game, seed=0)
+    screens: list[str] = []
+    asked = [0]
+
+    def read(prompt: str) -> str:
+        if not prompt.startswith("Your choice"):
+            return "n"
+        asked[0] += 1
+        if asked[0] > 120:
+            return "q"
+        seat = table.current_seat()
+        agent = dm if seat.name == "dm" else heroes
+        choices = [c["action"] for c in table.view(seat.token)["decision"]["choices"]]
+        return str(choices.index(agent.choose(table.game)) + 1)
+
+    def write(text: str) -> None:
+        if "\nKey: " in text:
+            screens.append(text)
+
+    # the terminal's size given: pytest's workers have no terminal, and a short one keeps fewer lines
+    Terminal(table, delay=0, read=read, write=write, width=80, lines=SCREEN_MAX).run()
+    assert len(screens) >= 60
+    for screen in screens:
+        lines = screen.split("\n")
+        assert len(lines) + 1 <= SCREEN_MAX, screen  # + the prompt's line
+        assert max(len(line) for line in lines) <= 80, screen
+        assert re.search(r"^ *\d+\. ", screen, re.M), "the choices are on the screen"
+    last = table.story("dm")[-1]["text"]
+    assert any(last[:60] in " ".join(s.split()) for s in screens[-3:])

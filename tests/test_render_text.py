@@ -15,7 +15,7 @@ from dungeon_env.engine import Decision, Game, Phase
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
 from dungeon_env.engine.state import Status
 from dungeon_env.engine.units import kill_hero
-from dungeon_env.render.text import BOARD_LINES, LEFT, TOP, MonsterLetters, render_text
+from dungeon_env.render.text import BOARD_LINES, LEFT, TOP, MonsterLetters, render_compact, render_text
 from tests.builders import (
     add_monster,
     arena_game,
@@ -337,3 +337,59 @@ def test_fog_letters_count_only_the_monsters_heroes_saw():
     assert char(text, 3, 4) == "b" and "b Orc Warrior (orc)" in " ".join(legend(text))
     assert "Troll" not in text and "troll" not in text
     assert render_text(a) == render_text(b)  # a fresh helper each picture: the same too
+
+
+# ------------------------------------------------------------------ traps and the compact picture (issue 49)
+PIT = '[[trap]]\nat = [0, 8]\nname = "pit"\neffect = { kind = "damage", amount = 1 }\nblocks = true\n'
+
+
+def test_traps_are_drawn_as_each_side_may_know_them(tmp_path):
+    """A trap on (0,8): the heroes' picture shows it once detected (``^``); the DM's shows it from
+    the start (``~`` while the heroes have not found it); a sprung pit stays in the way (``=``)."""
+    g = arena_game(adventure=arena_variant(tmp_path, "pit", PIT))
+    place(g, 0, 0, 7)
+    assert char(render_text(g), 0, 8) == "." and char(render_text(g, fog=False), 0, 8) == "~"
+    assert "~ a trap the heroes have not found" in render_text(g, fog=False)
+    g.state.trap_detected[0] = True
+    assert char(render_text(g), 0, 8) == "^" and char(render_text(g, fog=False), 0, 8) == "^"
+    g.state.trap_detected[0] = False
+    g.apply(S)  # Corvin steps onto the pit: it springs and stays as a hazard
+    place(g, 0, 0, 6)
+    assert char(render_text(g), 0, 8) == "=" and "= pit" in render_text(g)
+
+
+def _compact_rows(lines: list[str]) -> list[int]:
+    """The square rows a compact picture draws (lines starting with a row number)."""
+    return [int(line[:2]) for line in lines if line[:2].strip().isdigit() and line[2] == " "]
+
+
+def test_the_compact_picture_fits_its_lines_around_the_heroes():
+    g = arena_game()
+    place(g, 0, 0, 12)
+    place(g, 1, 0, 10)
+    place(g, 2, 3, 13)
+    for height in (16, 24, 40):
+        lines = render_compact(g, lines=height)
+        assert len(lines) <= height and max(len(line) for line in lines) <= 80
+        rows = _compact_rows(lines)
+        assert rows == list(range(rows[0], rows[-1] + 1)) and {10, 12, 13} <= set(rows), (height, rows)
+    lines = render_compact(g, lines=24)
+    assert lines[1].startswith("   0 1 2 3")  # column numbers
+    assert any(line.startswith("Key: ") for line in lines)
+    heroes = " ".join(lines)
+    assert "1 Corvin HP" in heroes and "3 Hob HP" in heroes
+
+
+def test_the_compact_picture_follows_the_figure_asked_to_act_when_the_heroes_are_far_apart():
+    g = arena_game()
+    place(g, 0, 0, 25)  # Corvin, asked to act
+    place(g, 1, 0, 2)
+    rows = _compact_rows(render_compact(g, lines=20))
+    assert 25 in rows and 2 not in rows
+
+
+def test_the_compact_picture_hides_what_the_full_one_hides():
+    g = arena_game()
+    add_monster(g, "orc", 3, 3)  # in room A, in the fog
+    assert "Orc" not in " ".join(render_compact(g, lines=40))
+    assert "Orc Warrior" in " ".join(render_compact(g, fog=False, lines=40))

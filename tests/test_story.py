@@ -9,9 +9,10 @@ import random
 import pytest
 
 from dungeon_env.content import adventure_names, load_heroes
+from dungeon_env.content.rules import Rules
 from dungeon_env.engine import Game
 from dungeon_env.engine.knowledge import ABOUT, PUBLIC, HeroLens
-from dungeon_env.render.story import Story, describe_event
+from dungeon_env.render.story import Story, describe_event, roll_target
 
 N_GAMES = 300
 CHUNKS = 3
@@ -93,13 +94,14 @@ def test_a_roll_shows_every_die_its_modifiers_total_and_result():
         "result": "opened",
         "turn": 2,
     }
-    assert (
-        describe_event(roll, NAMES) == "Bram (hero_0) tries to open a door: rolled 4+2, +1 strong = 7: opened"
+    assert describe_event(roll, NAMES) == (
+        "Bram (hero_0) tries to open a door: rolled 4+2, +1 strong = 7 (needed 5+; 2 or less alerts): opened"
     )
     story = Story(NAMES)
     story.tell({"type": "move", "unit": "hero_0", "from": [5, 6], "to": [5, 7], "turn": 2})
-    assert (
-        story.tell(roll) == "Bram (hero_0), at (5,7), tries to open a door: rolled 4+2, +1 strong = 7: opened"
+    assert story.tell(roll) == (
+        "Bram (hero_0), at (5,7), tries to open a door: rolled 4+2, +1 strong = 7 "
+        "(needed 5+; 2 or less alerts): opened"
     )
     patrol = {
         **roll,
@@ -110,10 +112,53 @@ def test_a_roll_shows_every_die_its_modifiers_total_and_result():
         "total": 1,
         "result": "appears",
     }
-    assert (
-        describe_event(patrol)
-        == "The Dungeon Master rolls for a wandering patrol: rolled 1 = 1: a patrol appears"
+    assert describe_event(patrol) == (
+        "The Dungeon Master rolls for a wandering patrol: rolled 1 = 1 (a patrol on 1): a patrol appears"
     )
+
+
+# check -> (dice, modifiers, total, result, the line's end): what was needed and what came of it
+TARGETS = {
+    "jump": ([3], {"agile": 1}, 4, "success", "rolled 3, +1 agile = 4 (needed 4+): success"),
+    "surprise": ([2], {}, 2, "surprised", "rolled 2 = 2 (3+ to be ready): surprised"),
+    "ambush_surprise": ([5], {"perceptive": 1}, 6, "ready", "= 6 (6+ to be ready): ready"),
+    "disarm": ([1], {}, 1, "sprung", "rolled 1 = 1 (needed 4+; 1 springs it): sprung"),
+    "identify": ([3], {}, 3, "not_yet", "rolled 3 = 3 (needed 4+; 1: never): not yet"),
+    "deaths_door": ([3], {"iron_willed": 1}, 4, "survives", "= 4 (4+ to survive): survives"),
+    "overcast": ([4], {}, 4, "wound", "rolled 4 = 4 (1 forgets, 6+ is safe): a wound"),
+    "trait_check": ([4], {}, 4, "success", "rolled 4 = 4 (needed 4+): success"),
+    "room_detect": ([2], {}, 2, "fail", "rolled 2 = 2 (needed 4+): fail"),
+    "detect_traps": ([5], {}, 5, 5, "rolled 5 = 5 (the total is how many squares it searches)"),
+}
+
+
+@pytest.mark.parametrize("check", sorted(TARGETS))
+def test_a_roll_says_what_it_needed(check):
+    dice, modifiers, total, result, end = TARGETS[check]
+    roll = {"type": "roll", "check": check, "actor": "hero_0", "dice": dice, "modifiers": modifiers}
+    roll.update(modifier=sum(modifiers.values()), total=total, result=result, turn=1)
+    assert describe_event(roll, NAMES).endswith(end)
+
+
+def test_a_variants_rules_give_the_target():
+    roll = {"type": "roll", "check": "jump", "actor": "hero_0", "dice": [4], "modifiers": {}, "total": 4}
+    assert (
+        Story(NAMES, rules=Rules(jump_min=5))
+        .tell({**roll, "result": "fail"})
+        .endswith("(needed 5+): falls short")
+    )
+
+
+def test_the_dice_of_a_real_game_show_their_targets():
+    """Every open roll of random games names what it needed, as the rules of the game say."""
+    checks = set()
+    for i in range(12):
+        g, _, _ = _play(i)
+        for e, line in zip(g.events, Story.lines(g.events), strict=True):
+            if e["type"] == "roll":
+                checks.add(e["check"])
+                assert f"({roll_target(e['check'], g.rules)})" in line, line
+    assert {"surprise", "patrol", "detect_traps"} <= checks
 
 
 def test_a_fight_shows_both_sides():

@@ -1,21 +1,26 @@
 """Actions named for people, in the context of the decision asked: ``describe_action(game, action)``.
 
 ``ACTION_NAMES`` says what an action is in general (``item_3``, ``target_1``); this module says what
-it does *now*: "Drink: Healing Potion", "Cast Sleep at Orc m2", "Spend 2 Stamina: Fight 6 against
-4, win 72%". The page, the text mode and the event story all name actions here.
+it does *now*, with what it costs and risks: "Evade west (0,8), 2 Stamina", "Cast Sleep (level 2):
+2 Magic", "Spend 2 Stamina: Fight 6 against 4, win 72%", "Try to open the door to the south: opens
+on 5+ (33%); 2 or less alerts what is behind it (33%)", "Step south onto the trap at (0,8); it
+springs: loose flagstone, 1 damage" (the numbers from ``render.costs``). The page, the text mode and
+the event story all name actions here. ``action_warning(game, action)`` says why a choice should be
+confirmed before it is sent (a known trap), ``action_idle(game, action)`` that a legal choice does
+nothing now (one more square that reaches none).
 
 A name uses only what the ``game`` it is given holds. Pass a side's view of the game (heroes:
 ``sideview.heroes_view``) to name actions for that side: an item face down in the heroes' view is a
-placeholder card there ("Unknown potions card"), so its name never leaks. ``names`` (figure slot ->
+placeholder card there ("Unknown potions card"), so its name never leaks, and a trap is named only
+if the acting figure's side knows it (heroes: detected). ``names`` (figure slot ->
 display name) overrides how figures are called, e.g. by the monster ids of the heroes' event lens.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 
-from dungeon_env.engine import combat, spells
+from dungeon_env.engine import spells
 from dungeon_env.engine.actions import (
     ABILITY_0,
     ACTION_NAMES,
@@ -55,12 +60,29 @@ from dungeon_env.engine.actions import (
     USE,
     Decision,
 )
+from dungeon_env.engine.board import open_side
+from dungeon_env.engine.casting import is_casting
 from dungeon_env.engine.decisions import target_candidates
 from dungeon_env.engine.inventory import held
 from dungeon_env.engine.items import ITEM_MOMENTS
 from dungeon_env.engine.sideview import target_candidates as view_candidates
-from dungeon_env.engine.state import FIGHT_HERO, FIGHT_M_SPEND, FIGHT_MONSTER, Side
+from dungeon_env.engine.state import CAST_ITEM, Side
+from dungeon_env.render.costs import (
+    at_most,
+    check_modifier,
+    d6_chance,
+    d6_chance_at_most,
+    fight_scores,
+    known_trap,
+    nothing_to_reach,
+    percent,
+    trap_risk,
+    trap_what,
+    trap_words,
+    win_chance,
+)
 
+_MOVES = (Decision.HERO_MOVE, Decision.HERO_EVADE, Decision.MONSTER_MOVE)
 _END = {
     Decision.HERO_MOVE: "End {who}'s movement",
     Decision.HERO_EVADE: "End {who}'s evasion",
@@ -128,6 +150,39 @@ def describe_action(game, action: int, names: Mapping[int, str] | None = None) -
     return namer.name(action)
 
 
+def action_warning(game, action: int) -> str | None:
+    """Why ``action`` deserves a second thought before it is sent, or None: it steps (or lands a
+    Jump) onto a trap the acting side knows, which springs it ("Bram Ironhide would spring the trap
+    at (0,8): loose flagstone, 1 damage."). A hero's side knows only the traps it detected."""
+    d = game.decision
+    if d is None or Decision(int(d[0])) not in _MOVES:
+        return None
+    unit = int(d[1])
+    here = int(game.state.unit_pos[unit])
+    if here < 0:
+        return None
+    if MOVE_N <= int(action) < MOVE_N + 4:
+        to = open_side(game, here, int(action) - MOVE_N)
+    elif JUMP_N <= int(action) < JUMP_N + 4:
+        over = open_side(game, here, int(action) - JUMP_N)
+        to = open_side(game, over, int(action) - JUMP_N) if over >= 0 else -1
+    else:
+        return None
+    trap = known_trap(game, unit, to)
+    if trap < 0:
+        return None
+    return f"{figure_name(game, unit)} would spring {trap_words(game, trap)}: {trap_what(game, trap)}."
+
+
+def action_idle(game, action: int) -> bool:
+    """``action`` is legal but does nothing useful now: one more square of movement that reaches no
+    square (the page shows it de-emphasised; its name says so)."""
+    d = game.decision
+    if d is None or int(action) != EXTRA_MOVE or Decision(int(d[0])) not in _MOVES:
+        return False
+    return nothing_to_reach(game, int(d[1]))
+
+
 class _Namer:
     def __init__(self, game, kind: Decision, unit: int, a: int, b: int, names) -> None:
         self.g, self.kind, self.unit, self.a, self.b, self.names = game, kind, unit, a, b, names
@@ -136,7 +191,7 @@ class _Namer:
         return figure_name(self.g, self.unit if u is None else u, self.names)
 
     def name(self, action: int) -> str:
-        g, kind = self.g, self.kind
+        kind = self.kind
         if MOVE_N <= action < MOVE_N + 4:
             return self.step(action - MOVE_N)
         if JUMP_N <= action < JUMP_N + 4:
@@ -144,8 +199,7 @@ class _Namer:
         if DRAG_N <= action < DRAG_N + 4:
             return self.drag(action - DRAG_N)
         if DISARM_N <= action < DISARM_N + 4:
-            sq = self.beside(action - DISARM_N)
-            return f"Try to disarm the trap to the {DIRECTIONS[action - DISARM_N]} {square_name(g, sq)}"
+            return self.disarm(action - DISARM_N)
         if SPEND_0 <= action < SPEND_0 + 4:
             return self.spend(action - SPEND_0)
         if HANDOFF_0 <= action < HANDOFF_0 + 5:
@@ -163,11 +217,7 @@ class _Namer:
         if action == END:
             return _END.get(kind, "End").format(who=self.who())
         if action == EXTRA_MOVE:
-            s = g.state
-            return (
-                f"Spend 1 Stamina for 1 more square ({int(s.move_left[self.unit])} left, "
-                f"Stamina {int(s.stamina[self.unit])})"
-            )
+            return self.extra_move()
         if action == DEFER:
             return f"Move {self.who()} after the other monsters"
         return self.verb(action)
@@ -177,28 +227,97 @@ class _Namer:
         return int(self.g.tables.neighbor[int(self.g.state.unit_pos[self.unit]), d])
 
     def step(self, d: int) -> str:
+        """A step (an Evade step in the Evasion phase) or an Open Doors attempt, with its cost and
+        what it springs: "Evade west onto the trap at (0,8), 2 Stamina; it springs: ..."."""
         g, t = self.g, self.g.tables
         here = int(g.state.unit_pos[self.unit])
         to = int(t.neighbor[here, d])
         door = int(t.edge_door[here, d])
-        where = f"{DIRECTIONS[d]} {square_name(g, to)}" if to >= 0 else DIRECTIONS[d]
         if door >= 0 and not g.state.door_open[door] and not g.state.door_hidden[door]:
-            return f"Try to open the door to the {DIRECTIONS[d]}"
-        verb = "Evade" if self.kind == Decision.HERO_EVADE else "Step"
+            return self.door(d)
+        trap = known_trap(g, self.unit, to)
+        if trap >= 0:
+            where = f"{DIRECTIONS[d]} onto {trap_words(g, trap)}"
+        else:
+            where = f"{DIRECTIONS[d]} {square_name(g, to)}" if to >= 0 else DIRECTIONS[d]
+        evade = self.kind == Decision.HERO_EVADE
+        text = f"{'Evade' if evade else 'Step'} {where}"
         if to >= 0 and t.exit[to] and g.state.unit_side[self.unit] == Side.HERO:
-            return f"{verb} {where} and leave the dungeon by the exit"
-        return f"{verb} {where}"
+            text += " and leave the dungeon by the exit"
+        if evade:
+            text += self.evade_cost()
+        return text + (f"; {trap_risk(g, trap)}" if trap >= 0 else "")
+
+    def evade_cost(self) -> str:
+        """ ", 2 Stamina" (R-CTS-04), and what else it costs: the last Stamina, a spell."""
+        g, u = self.g, self.unit
+        cost = int(g.rules.evade_cost)
+        text = f", {cost} Stamina" + self.exhausts(cost)
+        if is_casting(g, u):
+            text += f"; {spell_name(g, int(g.state.casting_spell[u]))} fails"
+        return text
+
+    def exhausts(self, cost: int) -> str:
+        """ " (Exhausted after)" when ``cost`` is the figure's last Stamina (R-EXH-01)."""
+        return " (Exhausted after)" if 0 < cost == int(self.g.state.stamina[self.unit]) else ""
+
+    def door(self, d: int) -> str:
+        """An Open Doors attempt: the d6 bands with the figure's modifiers (R-DOOR-02..06)."""
+        g, r = self.g, self.g.rules
+        mod = check_modifier(g, self.unit, "open_door")
+        opens = d6_chance(r.door_open_min, mod)
+        alerts = d6_chance_at_most(r.door_alert_max, mod)
+        return (
+            f"Try to open the door to the {DIRECTIONS[d]}: opens on {r.door_open_min}+ ({percent(opens)}); "
+            f"{at_most(r.door_alert_max)} alerts what is behind it ({percent(alerts)})"
+        )
 
     def jump(self, d: int) -> str:
-        g, t = self.g, self.g.tables
+        """A Jump: 2 squares, its chance, and where a short one leaves the hero (R-JUMP-03..06)."""
+        g, r = self.g, self.g.rules
         over = self.beside(d)
-        land = int(t.neighbor[over, d]) if over >= 0 else -1
-        return f"Jump {DIRECTIONS[d]} over {square_name(g, over)} to {square_name(g, land)}"
+        land = int(g.tables.neighbor[over, d]) if over >= 0 else -1
+        landing = known_trap(g, self.unit, land)
+        onto = f"onto {trap_words(g, landing)}" if landing >= 0 else f"to {square_name(g, land)}"
+        chance = percent(d6_chance(r.jump_min, check_modifier(g, self.unit, "jump")))
+        text = f"Jump {DIRECTIONS[d]} over {square_name(g, over)} {onto}, 2 squares"
+        text += f": lands on {r.jump_min}+ ({chance})"
+        under = known_trap(g, self.unit, over)
+        short = (
+            f"lands on {trap_words(g, under)}, {trap_risk(g, under)}"
+            if under >= 0
+            else "the movement ends here"
+        )
+        text += f"; short: {short}"
+        return text + (f"; landing, {trap_risk(g, landing)}" if landing >= 0 else "")
+
+    def disarm(self, d: int) -> str:
+        """A Disarm attempt: its bands (R-TRAP-07), and what the trap does if it springs."""
+        g, r = self.g, self.g.rules
+        sq = self.beside(d)
+        mod = check_modifier(g, self.unit, "disarm")
+        done = percent(d6_chance(r.disarm_min, mod))
+        springs = percent(d6_chance_at_most(r.disarm_spring_max, mod))
+        trap = known_trap(g, self.unit, sq)
+        what = f" ({trap_what(g, trap)})" if trap >= 0 else ""
+        return (
+            f"Try to disarm the trap to the {DIRECTIONS[d]} {square_name(g, sq)}: disarmed on "
+            f"{r.disarm_min}+ ({done}); on {at_most(r.disarm_spring_max)} it springs on you{what} ({springs})"
+        )
+
+    def extra_move(self) -> str:
+        """One more square for 1 Stamina (A-01), marked when it reaches nothing new."""
+        s, u = self.g.state, self.unit
+        text = (
+            f"Spend 1 Stamina for 1 more square ({int(s.move_left[u])} left, Stamina {int(s.stamina[u])})"
+            + self.exhausts(1)
+        )
+        return text + (" (no square to reach)" if nothing_to_reach(self.g, u) else "")
 
     def drag(self, d: int) -> str:
         corpse = int(self.g.state.occupant[self.beside(d)])
         whose = f" of {self.who(corpse)}" if corpse >= 0 else ""
-        return f"Take hold of the corpse{whose} to the {DIRECTIONS[d]} and drag it"
+        return f"Take hold of the corpse{whose} to the {DIRECTIONS[d]} and drag it, 1 square"
 
     # ----- fights and bids
     def spend(self, n: int) -> str:
@@ -206,26 +325,39 @@ class _Namer:
             return f"Add {n} Magic to the Mental Combat"
         if self.kind != Decision.FIGHT_STAMINA:
             return f"Spend {n}"
-        return f"Spend {n} Stamina: {fight_odds_text(self.g, self.unit, n, self.names)}"
+        text = f"Spend {n} Stamina: {fight_odds_text(self.g, self.unit, n, self.names)}"
+        return text + ("; Exhausted after" if self.exhausts(n) else "")
 
     # ----- items, spells, abilities
     def item(self, k: int) -> str:
         items = held(self.g, self.unit)
-        return f"Item: {item_name(self.g, items[k])}" if k < len(items) else f"Item {k}"
+        if k >= len(items):
+            return f"Item {k}"
+        if self.kind == Decision.SPELL_SELECT:
+            return f"Begin casting the scroll: {item_name(self.g, items[k])}, no Magic"
+        return f"Item: {item_name(self.g, items[k])}"
 
     def spell(self, k: int) -> str:
         known = spells.known(self.g, self.unit)
         if k >= len(known):
             return f"Spell {k}"
+        name, level = spell_name(self.g, known[k]), self.g.spells[known[k]].level
         if self.kind == Decision.SPELL_SELECT:
-            return f"Begin casting {spell_name(self.g, known[k])}"
+            return f"Begin casting {name}: {level} Magic when it resolves"
         if self.kind == Decision.HERO_ACT:
-            return f"Spell: {spell_name(self.g, known[k])}"
-        return f"Cast {spell_name(self.g, known[k])}"
+            return f"Spell: {name}"
+        return f"Cast {name}: {level} Magic"
 
     def ability(self, k: int) -> str:
+        """ "Use Second Wind (1 use left this adventure)"."""
         abilities = self.g.card(self.unit).abilities
-        return f"Use {abilities[k].name}" if k < len(abilities) else f"Ability {k}"
+        if k >= len(abilities):
+            return f"Ability {k}"
+        ability = abilities[k]
+        if ability.limit == "turn":
+            return f"Use {ability.name} (once a turn)"
+        left = ability.uses - int(self.g.state.ability_uses[self.unit, k])
+        return f"Use {ability.name} ({left} use{'s' if left != 1 else ''} left this adventure)"
 
     def verb(self, action: int) -> str:
         g, kind, a = self.g, self.kind, self.a
@@ -236,23 +368,25 @@ class _Namer:
                 if card.deck == "potions":
                     return f"Drink: {item}"
                 if card.spell is not None:
-                    return f"Cast the scroll: {item}"
-                return f"Use: {item}"
-            words = {MEMORIZE: "Memorize the scroll", IDENTIFY: "Try to identify", GIVE: "Give away"}
+                    return f"Cast the scroll: {item}, no Magic (the scroll is used up)"
+                spent = {"consumable": " (used up)", "reusable": " (once a turn)"}.get(card.use, "")
+                return f"Use: {item}{spent}"
+            if action == IDENTIFY:
+                return f"Try to identify: {item}{self.identify_odds()}"
+            words = {MEMORIZE: "Memorize the scroll", GIVE: "Give away"}
             if action in words:
                 return f"{words[action]}: {item}"
             if action == BACK:
                 return f"Back: keep {item} for now"
         if kind == Decision.SPELL_VERB and a >= 0:
             spell = spell_name(g, a)
-            words = {USE: "Cast", FORGET: "Forget", BACK: "Back: keep"}
+            if action == USE:
+                return f"Cast {spell}: {g.spells[a].level} Magic"
+            words = {FORGET: "Forget", BACK: "Back: keep"}
             if action in words:
                 return f"{words[action]} {spell}"
         if kind == Decision.CAST_MODE and action in (NORMAL_CAST, OVERCAST):
-            spell = self.casting()
-            if action == NORMAL_CAST:
-                return f"Cast {spell} normally"
-            return f"Overcast {spell}: its stronger version (a backlash roll follows)"
+            return self.cast_mode(action)
         fixed = {
             KEEP_CASTING: "Keep casting while fighting (this phase's Fight dice count as double ones)",
             LET_FAIL: "Let the spell fail and fight normally",
@@ -264,6 +398,37 @@ class _Namer:
             BACK: "Back",
         }
         return fixed.get(action, ACTION_NAMES[action])
+
+    def identify_odds(self) -> str:
+        """ ": identified on 4+ (50%); on 1 never this adventure (17%)" (R-IDENT-03)."""
+        r = self.g.rules
+        mod = check_modifier(self.g, self.unit, "identify")
+        done = percent(d6_chance(r.identify_min, mod))
+        never = percent(d6_chance_at_most(r.identify_never_max, mod))
+        return (
+            f": identified on {r.identify_min}+ ({done}); "
+            f"on {at_most(r.identify_never_max)} never this adventure ({never})"
+        )
+
+    def cast_mode(self, action: int) -> str:
+        """Normal or Overcast, each with its Magic (none from a scroll, A-20) and the Overcast's
+        backlash bands (R-SPELL-11)."""
+        g, r, s = self.g, self.g.rules, self.g.state
+        spell = self.casting()
+        sp = int(s.cast[1]) if s.cast else int(s.casting_spell[self.unit])
+        scroll = bool(s.cast) and int(s.cast[CAST_ITEM]) >= 0
+        level = g.spells[sp].level if sp >= 0 else 0
+        magic = "no Magic (from a scroll)" if scroll else f"{level} Magic"
+        if action == NORMAL_CAST:
+            return f"Cast {spell} normally: {magic}"
+        forget = percent(d6_chance_at_most(r.overcast_forget_max))
+        wound = percent(1 - d6_chance_at_most(r.overcast_forget_max) - d6_chance(r.overcast_safe_min))
+        lose = "the scroll is gone" if scroll else "the spell is forgotten"
+        return (
+            f"Overcast {spell}: its stronger version, {magic}; then a backlash roll: "
+            f"{at_most(r.overcast_forget_max)} {lose} ({forget}), "
+            f"below {r.overcast_safe_min} you lose {level} Health ({wound})"
+        )
 
     def casting(self) -> str:
         s = self.g.state
@@ -313,54 +478,6 @@ class _Namer:
 # ------------------------------------------------------------------------------------- fight odds
 
 
-@lru_cache(maxsize=1)
-def _two_dice() -> dict[int, float]:
-    """The chance of each total of 2d6."""
-    out: dict[int, float] = {}
-    for i in range(1, 7):
-        for j in range(1, 7):
-            out[i + j] = out.get(i + j, 0.0) + 1 / 36
-    return out
-
-
-def win_chance(
-    hero_score: int, monster_score: int, hero_strong: bool, hero_double_ones: bool = False
-) -> tuple[float, float, float]:
-    """``(hero wins, monster wins, nobody)`` for a Fight of these scores: each side rolls 2d6 and
-    adds its score, the higher total wins, a tie goes to a Strong hero, otherwise nobody wins
-    (R-FIGHT-06..08); a hero who keeps casting rolls double ones."""
-    hero = {2: 1.0} if hero_double_ones else _two_dice()
-    monster = _two_dice()
-    won = lost = tie = 0.0
-    for h, p in hero.items():
-        for m, q in monster.items():
-            diff = (h + hero_score) - (m + monster_score)
-            if diff > 0 or (diff == 0 and hero_strong):
-                won += p * q
-            elif diff < 0:
-                lost += p * q
-            else:
-                tie += p * q
-    return won, lost, tie
-
-
-def fight_scores(game, u: int, spend: int) -> tuple[int, int, int, int] | None:
-    """``(hero, monster, hero score, monster score)`` of the Fight being declared if ``u`` spends
-    ``spend``; the hero's own spend is taken as 0 while the monster's is being declared (the DM
-    declares first, A-09). None outside a Fight's declaration."""
-    s = game.state
-    if not s.fights or s.fight_index >= len(s.fights):
-        return None
-    row = s.fights[s.fight_index]
-    m, h = int(row[FIGHT_MONSTER]), int(row[FIGHT_HERO])
-    m_spend = spend if u == m else int(row[FIGHT_M_SPEND])
-    h_spend = spend if u == h else 0
-    counts = combat.enemy_counts(s.fights)
-    h_score = int(s.base_fight[h]) + sum(combat.hero_modifiers(game, h, counts[h], h_spend).values())
-    m_score = int(s.base_fight[m]) + sum(combat.monster_modifiers(game, m, counts[m], m_spend).values())
-    return h, m, h_score, m_score
-
-
 def fight_odds_text(game, u: int, spend: int, names: Mapping[int, str] | None = None) -> str:
     """ "Fight 6 against Orc m3's 4: win 72%, lose 19%" for ``u`` spending ``spend`` now."""
     scores = fight_scores(game, u, spend)
@@ -391,11 +508,12 @@ def decision_text(game, names: Mapping[int, str] | None = None) -> str:
     who = figure_name(game, unit, names)
     a, b = game.decision_args
     if kind in (Decision.HERO_MOVE, Decision.HERO_EVADE, Decision.MONSTER_MOVE):
-        what = {Decision.HERO_MOVE: "movement", Decision.HERO_EVADE: "evasion"}.get(kind, "move")
-        return (
-            f"{who}'s {what}: {int(s.move_left[unit])} squares left, Stamina {int(s.stamina[unit])}, "
-            f"at {square_name(game, int(s.unit_pos[unit]))}"
-        )
+        where = f"Stamina {int(s.stamina[unit])}, at {square_name(game, int(s.unit_pos[unit]))}"
+        if kind == Decision.HERO_EVADE:
+            return f"{who}'s evasion: each Evade step costs {int(game.rules.evade_cost)} Stamina; {where}"
+        left = int(s.move_left[unit])
+        what = "movement" if kind == Decision.HERO_MOVE else "move"
+        return f"{who}'s {what}: {left} square{'' if left == 1 else 's'} left, {where}"
     if kind == Decision.FIGHT_STAMINA:
         return f"{who}: how much Stamina to spend on this Fight (Stamina {int(s.stamina[unit])})"
     if kind == Decision.MENTAL_BID:

@@ -9,9 +9,9 @@
 It remembers what earlier events said (unit names from the ``setup`` event's ``units`` and from
 ``spawn`` events, the cards of items drawn or identified, where figures were last seen, the turn),
 so a line names "Bram (hero_0)" and "Orc Warrior m3" instead of bare ids, and a roll shows every die,
-its modifiers, the total and the result::
+its modifiers, the total, what the rules needed and the result::
 
-    Bram (hero_0), at (5,7), tries to open a door: rolled 4, +1 strong = 5: opened
+    Bram (hero_0), at (5,7), tries to open a door: rolled 4, +1 strong = 5 (needed 5+): opened
     Bram (hero_0) fights Orc Warrior m3: Bram 3+5 + score 4 (spent 1 Stamina) = 12, ...
 
 It tells the full log (``game.events``) and any side's view of it, such as the heroes' lens
@@ -21,6 +21,9 @@ never looks anything up that the events do not carry, beyond the printed catalog
 ids. Absent or odd fields give a plainer sentence, never an exception; an event type it does not
 know gets a generic line (its type and fields). Feed one :class:`Story` a single stream: the full
 log and a lens number monsters differently.
+
+What a roll needed is not in its event: the story reads it from the rules (``Story(rules=...)``,
+a variant's ``game.rules``; by default the rules as written, ``content.rules.BASE_RULES``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 
-__all__ = ["MINOR", "Story", "describe_event"]
+from dungeon_env.content.rules import BASE_RULES, Rules
+
+__all__ = ["MINOR", "Story", "describe_event", "roll_target"]
 
 # Event types that carry little news for a reader (captions skip them when there is anything else).
 MINOR = frozenset(
@@ -89,6 +94,34 @@ _RESULTS = {
     ("deaths_door", "survives"): "survives",
     ("jump", "fail"): "falls short",
 }
+
+
+def _at_most(top: int) -> str:
+    return "1" if top == 1 else f"{top} or less"
+
+
+def roll_target(check, rules: Rules = BASE_RULES) -> str | None:
+    """What a d6 check needed, compared with its total (dice and modifiers), in words: "needed 4+",
+    "5+ opens, 2 or less alerts"; None for a check with no fixed target (Detect Traps: the total
+    is the number of squares searched)."""
+    r = rules
+    targets = {
+        "surprise": f"{r.surprise_max + 1}+ to be ready",
+        "ambush_surprise": f"{r.ambush_ready_min}+ to be ready",
+        "open_door": f"needed {r.door_open_min}+; {_at_most(r.door_alert_max)} alerts",
+        "jump": f"needed {r.jump_min}+",
+        "disarm": f"needed {r.disarm_min}+; {_at_most(r.disarm_spring_max)} springs it",
+        "identify": f"needed {r.identify_min}+; {_at_most(r.identify_never_max)}: never",
+        "deaths_door": f"{r.deaths_door_max + 1}+ to survive",
+        "patrol": f"a patrol on {_at_most(r.patrol_max)}",
+        "overcast": f"{_at_most(r.overcast_forget_max)} forgets, {r.overcast_safe_min}+ is safe",
+        "trait_check": f"needed {r.trait_check_min}+",
+        "room_detect": f"needed {r.room_detect_min}+",
+        "detect_traps": "the total is how many squares it searches",
+    }
+    return targets.get(check)
+
+
 _STATS = (("move", "Move"), ("fight", "Fight"), ("health", "Health"), ("damage", "Damage"))
 _HOW = {
     "guard": "on guard",
@@ -274,17 +307,20 @@ class Story:
     ones: unit names (``setup``, ``spawn``), item cards (``draw``, ``item_identified``, ...), figure
     squares (``move``, ``spawn``) and the turn."""
 
-    def __init__(self, names: Mapping[str, str] | None = None) -> None:
+    def __init__(self, names: Mapping[str, str] | None = None, rules: Rules | None = None) -> None:
         self.names: dict[str, str] = dict(names or {})
+        self.rules = rules or BASE_RULES
         self.cards: dict[int, str] = {}  # item index -> card id, as the stream told it
         self.where: dict[str, list] = {}  # figure -> its last square, as the stream told it
         self.turn = 0
 
     @classmethod
-    def lines(cls, events: Iterable[Mapping], names: Mapping[str, str] | None = None) -> list[str]:
+    def lines(
+        cls, events: Iterable[Mapping], names: Mapping[str, str] | None = None, rules: Rules | None = None
+    ) -> list[str]:
         """Every event of ``events`` (one stream, in order) told by a fresh story; events that are
         None (a lens's unseen ones) are skipped."""
-        story = cls(names)
+        story = cls(names, rules)
         return [line for line in map(story.tell, events) if line is not None]
 
     def tell(self, event: Mapping | None) -> str | None:
@@ -377,6 +413,9 @@ class Story:
         result = e.get("result")
         said = _RESULTS.get((check, result), _plain(result)) if result is not None else None
         line = f"{who} {doing}: rolled {_dice(e.get('dice'))}{mods} = {e.get('total', '?')}"
+        target = roll_target(check, self.rules)
+        if target:
+            line += f" ({target})"
         return f"{line}: {said}" if said is not None and check not in ("detect_traps",) else line
 
     def _t_fight(self, e, name):

@@ -4,8 +4,14 @@ Each square is two characters wide (the second is the wall or door on its east s
 (two lines, tens over units) run along the top and bottom, row numbers down both sides. Legend:
 ``.`` revealed floor, blank unrevealed, ``#`` blockage, ``T`` furniture, ``+`` closed door (``/``
 open), ``|`` and ``-`` walls, ``1``..``5`` heroes, letters monsters, ``%`` a corpse, ``E`` an exit
-square; the legend block under the status lines says so, and names each monster shown: its letter,
-card name and kind (its card id).
+square, ``^`` a trap the heroes found, ``=`` a sprung trap left in the way (a pit), and in the
+full picture (``fog=False``, the DM's) ``~`` a trap the heroes have not found; the legend block
+under the status lines says so, and names each monster shown: its letter, card name and kind (its
+card id).
+
+``render_compact(game, lines=...)`` is the same board cut to the square rows around the figure
+asked to act and the heroes, with a few status lines, in at most ``lines`` lines: the text mode
+(``play.text``) keeps it, the story and the choices on one screen.
 
 Monster letters are stable: a :class:`MonsterLetters` remembers the letter of each monster (by its
 uid) from the first picture that showed it, ``a``..``z`` then ``A``..``Z`` (but ``E`` and ``T``, which
@@ -31,9 +37,11 @@ from collections.abc import Iterable
 
 from dungeon_env.content.model import HEIGHT, WIDTH
 from dungeon_env.engine.actions import PHASE_NAMES, Decision
+from dungeon_env.engine.board import trap_at
 from dungeon_env.engine.game import Game
 from dungeon_env.engine.state import Side, Status
 from dungeon_env.render.actions import figure_flags
+from dungeon_env.render.story import PHASES
 
 LEFT = 3  # characters before a board line's first square: the row number and a space
 TOP = 2  # lines before the first square row: the column numbers (tens, units)
@@ -44,8 +52,11 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz" + "ABCDFGHIJKLMNOPQRSUVWXYZ"  # no E, T:
 
 LEGEND = (
     "Legend: 1-5 heroes  a-z A-Z monsters  % corpse  . floor  # blockage  T furniture  E exit",
-    "        + closed door  / open door  | - walls  blank: not seen",
+    "        + closed door  / open door  | - walls  ^ trap found  = pit  blank: not seen",
 )
+DM_LEGEND = "        ~ a trap the heroes have not found"
+KEY = "Key: % corpse  # rubble  T furniture  E exit  + door  / open door  ^ trap  = pit"
+DM_KEY = "Key: % corpse # rubble T furniture E exit + / door ^ trap ~ trap not found = pit"
 
 
 class MonsterLetters:
@@ -91,7 +102,7 @@ def render_text(game: Game, fog: bool = True, letters: MonsterLetters | None = N
     lines.append("")
     lines.extend(_status_lines(game, marks, names, fog))
     lines.append("")
-    lines.extend(_legend(game, names))
+    lines.extend(_legend(game, names, fog))
     return "\n".join(lines)
 
 
@@ -101,7 +112,7 @@ def _column_numbers() -> list[str]:
     return [f"{'':{LEFT}}{tens}".rstrip(), f"{'':{LEFT}}{units}"]
 
 
-def _legend(game: Game, names: dict[int, str]) -> list[str]:
+def _legend(game: Game, names: dict[int, str], fog: bool = True) -> list[str]:
     """What the characters mean, the heroes by number, the monsters shown by kind (their card) and
     letters, wrapped to ``LEGEND_WIDTH``."""
     s = game.state
@@ -111,6 +122,8 @@ def _legend(game: Game, names: dict[int, str]) -> list[str]:
         card = game.card(u)
         kinds.setdefault(f"{card.name} ({card.id})", []).append(name)
     out = list(LEGEND)
+    if not fog:
+        out.append(DM_LEGEND)
     out += textwrap.wrap("Heroes: " + ", ".join(heroes), LEGEND_WIDTH, subsequent_indent="  ")
     if kinds:
         monsters = ", ".join(f"{' '.join(letters)} {kind}" for kind, letters in kinds.items())
@@ -166,7 +179,19 @@ def _square_char(game: Game, sq: int, marks: dict[int, str], fog: bool) -> str:
         return "T"
     if t.exit[sq]:
         return "E"
-    return "."
+    return _trap_char(game, sq, fog)
+
+
+def _trap_char(game: Game, sq: int, fog: bool) -> str:
+    """``^`` a trap the heroes found, ``=`` a pit left by a sprung trap, ``~`` (no fog: the DM's
+    picture) a trap the heroes have not found, else floor."""
+    i = trap_at(game, sq)
+    if i < 0:
+        return "."
+    s = game.state
+    if s.trap_armed[i]:
+        return "^" if s.trap_detected[i] else ("." if fog else "~")
+    return "=" if s.trap_detected[i] else "."
 
 
 def _edge_char(game: Game, sq: int, side: int, fog: bool) -> str:
@@ -256,3 +281,84 @@ def _status_lines(game: Game, marks: dict[int, str], names: dict[int, str], fog:
 
 def _status_name(status: int) -> str:
     return Status(int(status)).name.lower()
+
+
+# ------------------------------------------------------------------------------ the compact picture
+def render_compact(
+    game: Game,
+    fog: bool = True,
+    letters: MonsterLetters | None = None,
+    lines: int = 30,
+    width: int = LEGEND_WIDTH,
+) -> list[str]:
+    """The board cut to the square rows around the figure asked to act and the heroes (as many
+    rows as fit), its column numbers above it, then a short key and compact status lines wrapped
+    to ``width``: at most ``lines`` lines (at least three square rows are drawn)."""
+    letters = MonsterLetters() if letters is None else letters
+    marks, names = _figure_marks(game, fog, letters)
+    status = _compact_status(game, marks, names, fog, width)
+    rows = max(3, min(HEIGHT, (lines - len(status) - TOP + 1) // 2))
+    top = _window(game, rows, marks)
+    out = _column_numbers()
+    for y in range(top, top + rows):
+        out.append(f"{y:2d} {_square_row(game, y, marks, fog)} {y}")
+        if y < top + rows - 1:
+            out.append(f"{'':{LEFT}}{_wall_row(game, y, fog)}")
+    return out + status
+
+
+def _window(game: Game, rows: int, marks: dict[int, str]) -> int:
+    """The first of ``rows`` square rows to draw: all the heroes on the board and the figure asked
+    to act if they fit (centred), else centred on the figure asked to act."""
+    s = game.state
+    heroes = [u for u in range(s.n_heroes) if s.unit_status[u] == Status.ACTIVE and s.unit_pos[u] >= 0]
+    ys = [game.xy(int(s.unit_pos[u]))[1] for u in heroes]
+    acting = int(game.decision[1]) if game.decision is not None else -1
+    focus = None
+    if acting >= 0 and acting in marks and s.unit_pos[acting] >= 0:
+        focus = game.xy(int(s.unit_pos[acting]))[1]
+        ys.append(focus)
+    if not ys:
+        return 0
+    low, high = min(ys), max(ys)
+    if high - low + 1 <= rows:
+        top = low - (rows - (high - low + 1)) // 2
+    else:
+        top = (focus if focus is not None else low) - rows // 2
+    return max(0, min(HEIGHT - rows, top))
+
+
+def _compact_status(
+    game: Game, marks: dict[int, str], names: dict[int, str], fog: bool, width: int
+) -> list[str]:
+    """The turn line, the key, then the heroes and the monsters shown, a few to a line."""
+    s = game.state
+    phase = PHASE_NAMES[s.phase]
+    head = f"Turn {s.turn}/{game.max_turns}  Light {s.light}  {PHASES.get(phase, phase)}"
+    if s.outcome:
+        head += f"  Outcome: {s.outcome} ({s.end_reason})"
+    heroes, monsters = [], []
+    for u in range(len(s.unit_status)):
+        if not _listed(game, u, marks, fog):
+            continue
+        if s.unit_side[u] == Side.HERO:
+            heroes.append(_compact_figure(game, u, str(u + 1), game.card(u).name.split()[0]))
+        else:
+            monsters.append(_compact_figure(game, u, names.get(u, marks.get(u, "?")), game.card(u).name))
+    out = [head[:width], (KEY if fog else DM_KEY)[:width]]
+    out += textwrap.wrap("  ".join(heroes), width, subsequent_indent="  ")
+    if monsters:
+        out += textwrap.wrap("  ".join(monsters), width, subsequent_indent="  ")
+    return out
+
+
+def _compact_figure(game: Game, u: int, mark: str, name: str) -> str:
+    """ "1 Bram HP 8/8 St 5/5 [exhausted]" (Magic when it has any; its state when not on the board)."""
+    s = game.state
+    text = f"{mark} {name} HP {s.health[u]}/{s.base_health[u]} St {s.stamina[u]}/{s.base_stamina[u]}"
+    if s.base_magic[u]:
+        text += f" Mg {s.magic[u]}/{s.base_magic[u]}"
+    if s.unit_status[u] != Status.ACTIVE:
+        text += f" ({_status_name(s.unit_status[u])})"
+    flags = figure_flags(s, u)
+    return text + (f" [{', '.join(flags)}]" if flags else "")

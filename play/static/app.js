@@ -6,6 +6,10 @@
 const SVGNS = "http://www.w3.org/2000/svg";
 const SQ = 36; // one square, in SVG units
 const MARGIN = 24; // room for the coordinates
+const LABEL_DY = 13; // a name's baseline below its square's centre: clear of the doors on the edge
+const MIN_SQUARE = 30; // the smallest square (in screen pixels) the board is drawn at unless zoomed out
+const ZOOM_STEP = 1.25;
+const SQUARE_LIMITS = [8, 96]; // zooming stops at these square sizes (pixels)
 const HERO_COLOURS = ["#2f6fdf", "#1f9e6e", "#8e44c8", "#e07b1a", "#0f9bb0"];
 const MONSTER_COLOURS = {
   giant_rat: "#7d6a58",
@@ -47,6 +51,10 @@ const page = {
   busy: false, // an action is on its way
   endDismissed: false,
   replay: null, // {id, steps, turns, step, side, seq}
+  zoom: null, // pixels per SVG unit chosen with the zoom buttons; null: as large as fits (fitBoard)
+  scale: 1, // pixels per SVG unit now
+  shownVersion: null, // the decision the board last scrolled to
+  pinned: null, // the card chip whose text stays shown (clicked)
 };
 
 // ----------------------------------------------------------------------------------- helpers
@@ -119,6 +127,15 @@ function agentName(view, agent) {
   const slot = Number(agent.split("_")[1]);
   const hero = view.figures.find((f) => f.side === "hero" && f.slot === slot);
   return hero ? hero.name : agent;
+}
+
+/** One plain line saying what plays a seat (the server's `seat_about`), else the agent's name. */
+function seatAbout(view, seat) {
+  const about = (view.seat_about || {})[seat];
+  if (about) return about;
+  const agent = (view.seat_agents || {})[seat];
+  if (!agent) return "";
+  return agent === "human" ? "a person" : `played by the AI: ${agent}`;
 }
 
 async function requestJSON(url, options) {
@@ -412,6 +429,34 @@ function drawBoard(view, choices) {
     coords.append(s("text", { x: X(W) + MARGIN / 2, y: Y(y) + SQ / 2 + 4, text: y }));
   }
   svg.append(coords);
+  fitLabels(svg);
+}
+
+/** Squeezes every name under a token into its own square (less 4 units), so no two labels overlap
+ * however long the names and however close the figures stand. */
+function fitLabels(svg) {
+  for (const label of svg.querySelectorAll("text.hero-name")) {
+    let length = 0;
+    try {
+      length = label.getComputedTextLength();
+    } catch (err) {
+      length = 0;
+    }
+    if (length > SQ - 4) {
+      label.setAttribute("textLength", SQ - 4);
+      label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
+}
+
+/** "spent 1 Stamina moving; 2 on the Fight with Bram" for a monster, or "". */
+function spentText(fig) {
+  const spent = fig.stamina_spent;
+  if (!spent) return "";
+  const parts = [];
+  if (spent.movement) parts.push(`${spent.movement} moving`);
+  for (const fight of spent.fights || []) parts.push(`${fight.stamina} on the Fight with ${fight.against}`);
+  return parts.length ? `Stamina spent: ${parts.join("; ")}` : "";
 }
 
 function edgeKey(W, a, b) {
@@ -439,11 +484,10 @@ function drawDoor(door, X, Y) {
   });
   const what = door.secret ? "Secret door (not found by the heroes)" : door.open ? "Open door" : "Closed door";
   g.append(s("title", { text: `${what} between (${ax},${ay}) and (${bx},${by})` }));
-  const long = SQ * 0.74;
-  const thick = 9;
+  const long = SQ * 0.8;
+  const half = long / 2;
   if (door.open && !door.secret) {
-    // the frame's two posts and the door leaf swung open into square b
-    const half = long / 2;
+    // an open door: a pale gap in the wall between two posts, the leaf swung open into square b
     const posts = vertical
       ? [
           [ex, ey - half],
@@ -453,23 +497,30 @@ function drawDoor(door, X, Y) {
           [ex - half, ey],
           [ex + half, ey],
         ];
-    const sill = vertical
-      ? { x: ex - 2.5, y: ey - half, width: 5, height: long }
-      : { x: ex - half, y: ey - 2.5, width: long, height: 5 };
-    g.append(s("rect", { class: "sill", ...sill }));
+    const gap = vertical
+      ? { x: ex - 4.5, y: ey - half, width: 9, height: long }
+      : { x: ex - half, y: ey - 4.5, width: long, height: 9 };
+    g.append(s("rect", { class: "sill", ...gap }));
     for (const [px, py] of posts) g.append(s("rect", { class: "post", x: px - 3.5, y: py - 3.5, width: 7, height: 7, rx: 1 }));
     const [hx, hy] = posts[0];
     const into = vertical ? Math.sign(bx - ax) : Math.sign(by - ay);
     const leaf = vertical
-      ? { x1: hx, y1: hy, x2: hx + into * long * 0.62, y2: hy }
-      : { x1: hx, y1: hy, x2: hx, y2: hy + into * long * 0.62 };
+      ? { x1: hx, y1: hy, x2: hx + into * long * 0.7, y2: hy }
+      : { x1: hx, y1: hy, x2: hx, y2: hy + into * long * 0.7 };
     g.append(s("line", { class: "leaf", ...leaf }));
-  } else {
-    const rect = vertical
-      ? { x: ex - thick / 2, y: ey - long / 2, width: thick, height: long }
-      : { x: ex - long / 2, y: ey - thick / 2, width: long, height: thick };
-    g.append(s("rect", { class: "door-panel", rx: 2, ...rect }));
+    return g;
   }
+  // a closed (or secret) door: a solid panel across the wall with a bar and a handle on it
+  const thick = 11;
+  const rect = vertical
+    ? { x: ex - thick / 2, y: ey - half, width: thick, height: long }
+    : { x: ex - half, y: ey - thick / 2, width: long, height: thick };
+  g.append(s("rect", { class: "door-panel", rx: 2, ...rect }));
+  const bar = vertical
+    ? { x1: ex, y1: ey - half + 3, x2: ex, y2: ey + half - 3 }
+    : { x1: ex - half + 3, y1: ey, x2: ex + half - 3, y2: ey };
+  g.append(s("line", { class: "door-bar", ...bar }));
+  g.append(s("circle", { class: "door-handle", cx: ex, cy: ey, r: 2.6 }));
   return g;
 }
 
@@ -486,21 +537,23 @@ function drawFigure(fig, cx, cy) {
     "data-acting": fig.acting ? "true" : "false",
   });
   const flags = fig.flags.length ? ` (${fig.flags.join(", ")})` : "";
+  const spent = spentText(fig);
+  const stats = `Health ${fig.health}/${fig.base_health}, Stamina ${fig.stamina}/${fig.base_stamina}`;
   g.append(
-    s("title", { text: `${fig.name}${fig.status === "corpse" ? " (dead)" : ""}: Health ${fig.health}/${fig.base_health}${flags}` }),
+    s("title", { text: `${fig.name}${fig.status === "corpse" ? " (dead)" : ""}: ${stats}${flags}${spent ? `. ${spent}` : ""}` }),
   );
   if (fig.acting) g.append(s("circle", { class: "acting-ring", cx, cy, r: SQ / 2 - 1 }));
   if (fig.status === "corpse") {
-    g.append(s("circle", { class: "corpse-token", cx, cy: cy - 3, r: 11 }));
-    g.append(s("text", { class: "corpse-mark", x: cx, y: cy + 2, text: "\u271D" }));
-    g.append(s("text", { class: "hero-name", x: cx, y: cy + SQ / 2 - 2, text: firstName(fig.name) }));
+    g.append(s("circle", { class: "corpse-token", cx, cy: cy - 5, r: 10 }));
+    g.append(s("text", { class: "corpse-mark", x: cx, y: cy - 1, text: "\u271D" }));
+    g.append(s("text", { class: "hero-name", x: cx, y: cy + LABEL_DY, text: firstName(fig.name) }));
     return g;
   }
   if (fig.side === "hero") {
     g.setAttribute("data-number", fig.number);
-    g.append(s("circle", { class: "hero-token", cx, cy: cy - 4, r: 11.5, fill: heroColour(fig) }));
-    g.append(s("text", { class: "hero-number", x: cx, y: cy + 0.5, text: fig.number }));
-    g.append(s("text", { class: "hero-name", x: cx, y: cy + SQ / 2 - 2.5, text: firstName(fig.name) }));
+    g.append(s("circle", { class: "hero-token", cx, cy: cy - 5, r: 10.5, fill: heroColour(fig) }));
+    g.append(s("text", { class: "hero-number", x: cx, y: cy - 4.5, text: fig.number }));
+    g.append(s("text", { class: "hero-name", x: cx, y: cy + LABEL_DY, text: firstName(fig.name) }));
   } else {
     g.append(s("rect", { class: "monster-token", x: cx - 13, y: cy - 13, width: 26, height: 26, rx: 6, fill: monsterColour(fig.kind) }));
     g.append(s("text", { class: "monster-letters", x: cx, y: cy + 4.5, text: initials(fig.kind) }));
@@ -530,7 +583,8 @@ function drawLegend(view) {
   const key = (cls, text) => h("li", {}, h("span", { class: `swatch ${cls}` }), text);
   items.push(key("room", "Room"), key("corridor", "Corridor"));
   items.push(key(view.side === "dm" ? "unrevealed" : "fog", view.side === "dm" ? "Not yet seen by the heroes" : "Unknown"));
-  items.push(key("door-closed", "Door"), key("exit", "Exit"), key("furniture", "Furniture"));
+  items.push(key("door-closed", "Closed door"), key("door-open", "Open door"));
+  items.push(key("exit", "Exit"), key("furniture", "Furniture"));
   if ((view.board.guards || []).length) items.push(key("waiting", "Guard waiting (DM only)"));
   if (view.board.blockages.length) items.push(key("blockage", "Rubble"));
   if (view.board.traps.length) items.push(key("trap", "Trap"));
@@ -554,7 +608,9 @@ function drawHeader(view) {
     const names = seatsPlayed.map((seat) => (seat === "dm" ? "the Dungeon Master" : agentName(view, seat)));
     const short = seatsPlayed.map((seat) => (seat === "dm" ? "the DM" : firstName(agentName(view, seat))));
     $("st-seats").textContent = names.length > 1 ? `${short.join(", ")} (hot seat)` : names.join("");
-    $("st-seats").title = seatsPlayed.map((seat, k) => `${seat}: ${names[k]}`).join("\n");
+    $("st-seats").title = seatsPlayed
+      .map((seat, k) => `${seat}: ${names[k]}${seatAbout(view, seat) ? ` (${seatAbout(view, seat)})` : ""}`)
+      .join("\n");
   } else if (MODE === "host") {
     seats.hidden = false;
     seats.querySelector("dt").textContent = "You are";
@@ -583,9 +639,9 @@ function drawFigures(view) {
     }
     for (const flag of fig.flags) chips.push(h("span", { class: "chip flag" }, flag));
     for (const trait of fig.traits || []) chips.push(h("span", { class: "chip trait" }, trait));
-    const extra = [];
-    if (fig.items && fig.items.length) extra.push(h("p", { class: "items" }, h("b", {}, "Items: "), fig.items.join(", ")));
-    if (fig.spells && fig.spells.length) extra.push(h("p", { class: "spells" }, h("b", {}, "Spells: "), fig.spells.join(", ")));
+    const extra = cardRows(fig);
+    const spent = spentText(fig);
+    if (spent) extra.push(h("p", { class: "spent" }, spent));
     return h(
       "article",
       {
@@ -608,6 +664,106 @@ function drawFigures(view) {
     );
   });
   list.replaceChildren(...cards);
+  const pinned = page.pinned && list.querySelector(`.card-chip[data-key="${page.pinned}"]`);
+  if (pinned) showCard(pinned);
+  else if (page.pinned) unpinCard();
+}
+
+/** A hero's items, spells and abilities as chips that show their card text on hover and on a
+ * click or tap (`item_cards`, `spell_cards`, `abilities`; names only if the server sent no cards). */
+function cardRows(fig) {
+  const rows = [];
+  const items = fig.item_cards || (fig.items || []).map((name) => ({ name }));
+  const spells = fig.spell_cards || (fig.spells || []).map((name) => ({ name }));
+  const abilities = fig.abilities || [];
+  const row = (cls, title, chips) => h("p", { class: `${cls} chip-row` }, h("b", {}, `${title}: `), chips);
+  if (items.length) {
+    rows.push(row("items", "Items", items.map((c, k) => cardChip(fig, "item", k, c.name, c.deck, c.text))));
+  }
+  if (spells.length) {
+    const chips = spells.map((c, k) => cardChip(fig, "spell", k, c.name, c.level ? `level ${c.level}, cast in ${c.casting}` : "", c.text));
+    rows.push(row("spells", "Spells", chips));
+  }
+  if (abilities.length) {
+    const detail = (a) => (a.active ? `Active${a.uses ? `, ${a.uses}` : ""}` : "Passive");
+    rows.push(row("abilities", "Abilities", abilities.map((a, k) => cardChip(fig, "ability", k, a.name, detail(a), a.text))));
+  }
+  return rows;
+}
+
+function cardChip(fig, kind, k, name, detail, text) {
+  const key = `${fig.slot}:${kind}:${k}`;
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `card-chip ${kind}`,
+      "data-key": key,
+      "data-name": name,
+      "data-detail": detail || "",
+      "data-text": text || "",
+      "aria-expanded": page.pinned === key ? "true" : "false",
+      onclick: (event) => {
+        event.stopPropagation();
+        pinCard(event.currentTarget);
+      },
+      onmouseenter: (event) => showCard(event.currentTarget),
+      onmouseleave: restoreCard,
+      onfocus: (event) => showCard(event.currentTarget),
+      onblur: restoreCard,
+    },
+    name,
+  );
+}
+
+/** Shows a chip's card (name, detail, text) in the pop-up beside it. */
+function showCard(chip) {
+  const pop = $("card-pop");
+  const detail = chip.dataset.detail;
+  pop.replaceChildren(
+    h("b", { class: "card-name" }, chip.dataset.name),
+    detail ? h("span", { class: "card-detail" }, ` (${detail})`) : null,
+    h("p", { class: "card-text" }, chip.dataset.text || "No card text."),
+  );
+  pop.dataset.key = chip.dataset.key;
+  pop.hidden = false;
+  const rect = chip.getBoundingClientRect();
+  const width = Math.min(320, window.innerWidth - 16);
+  pop.style.width = `${width}px`;
+  pop.style.left = `${Math.max(8, Math.min(window.innerWidth - width - 8, rect.left))}px`;
+  const below = rect.bottom + 6;
+  pop.style.top = `${below + pop.offsetHeight > window.innerHeight ? Math.max(8, rect.top - pop.offsetHeight - 6) : below}px`;
+  chip.setAttribute("aria-describedby", "card-pop");
+}
+
+function hideCard() {
+  $("card-pop").hidden = true;
+}
+
+/** After a hover: the pinned card again, or none. */
+function restoreCard() {
+  const pinned = page.pinned && document.querySelector(`.card-chip[data-key="${page.pinned}"]`);
+  if (pinned) showCard(pinned);
+  else hideCard();
+}
+
+/** A click or tap keeps the card shown (another click, Escape or a click elsewhere hides it). */
+function pinCard(chip) {
+  const key = chip.dataset.key;
+  for (const other of document.querySelectorAll(".card-chip[aria-expanded='true']")) other.setAttribute("aria-expanded", "false");
+  if (page.pinned === key && !$("card-pop").hidden) {
+    page.pinned = null;
+    hideCard();
+    return;
+  }
+  page.pinned = key;
+  chip.setAttribute("aria-expanded", "true");
+  showCard(chip);
+}
+
+function unpinCard() {
+  page.pinned = null;
+  hideCard();
 }
 
 function bar(label, value, base, cls) {
@@ -645,6 +801,10 @@ function drawDecision(view) {
     title.textContent = `Waiting for ${agentName(view, d.agent)}${ai}…`;
     text.textContent = d.text;
   }
+  const who = $("decision-who");
+  const about = d.agent && !view.outcome && !mine && MODE !== "replay" ? seatAbout(view, d.agent) : "";
+  who.textContent = about ? `${d.agent === "dm" ? "The Dungeon Master" : agentName(view, d.agent)}: ${about}` : "";
+  who.hidden = !about;
   const refocus = box.contains(document.activeElement);
   if (!mine) {
     box.replaceChildren();
@@ -655,15 +815,19 @@ function drawDecision(view) {
       "button",
       {
         type: "button",
-        class: `choice ${choice.kind}`,
+        class: `choice ${choice.kind}${choice.idle ? " idle" : ""}${choice.warning ? " warn" : ""}`,
         "data-action": choice.action,
         "data-kind": choice.kind,
         "data-x": choice.square ? choice.square[0] : null,
         "data-y": choice.square ? choice.square[1] : null,
+        "data-idle": choice.idle ? "true" : null,
+        "data-warning": choice.warning ? "true" : null,
+        title: choice.warning || (choice.idle ? "Legal, but it reaches no square now" : null),
         disabled: page.busy,
-        onclick: () => act(choice.action),
+        onclick: () => choose(choice),
       },
       k < 9 ? h("kbd", {}, k + 1) : null,
+      choice.warning ? h("span", { class: "warn-mark", "aria-hidden": "true" }, "\u26A0") : null,
       choice.text,
     ),
   );
@@ -718,29 +882,105 @@ function drawEnd(view) {
   end.hidden = page.endDismissed && MODE !== "replay";
 }
 
-/** Sizes the board to the window: the layout takes the height below the header (and the replay
- * bar), the board that height less its legend; narrow windows scroll instead. */
+/** Sizes the board to the window. The layout takes the height below the header (and the replay
+ * bar); the board's view fills the board column less the legend, and the board is drawn as large
+ * as fits there (every square in sight), but never with squares under MIN_SQUARE pixels: then the
+ * view scrolls, and follows the figure asked to act. The zoom buttons override the size. */
 function fitBoard() {
   const layout = $("layout");
-  const board = $("board");
-  const wrap = $("board-wrap");
-  if (window.innerWidth <= 1000) {
+  if (window.innerWidth > 1000) {
+    const top = layout.getBoundingClientRect().top + window.scrollY;
+    layout.style.height = `${Math.max(420, window.innerHeight - top)}px`;
+  } else {
     layout.style.height = "";
-    board.style.height = "";
-    wrap.style.width = "";
-    return;
   }
-  const top = layout.getBoundingClientRect().top + window.scrollY;
-  const height = Math.max(420, window.innerHeight - top);
-  layout.style.height = `${height}px`;
+  sizeBoard();
+}
+
+/** The board's size in SVG units (its viewBox). */
+function boardBox() {
+  const box = $("board").viewBox.baseVal;
+  return { width: (box && box.width) || 912, height: (box && box.height) || 1056 };
+}
+
+const SIDE_MIN = 340; // the side panel's least width beside the board (style.css #layout)
+
+/** The room the board's view may take, in pixels: the board column (the layout less the side
+ * panel) by the layout's height less the legend; a narrow window's full width by 70% of its height. */
+function boardRoom() {
+  const layout = $("layout");
   const style = getComputedStyle(layout);
-  const pad = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
-  // the legend wraps at the board's width, so size the two together (twice: the legend may rewrap)
-  for (let k = 0; k < 2; k++) {
-    const boardHeight = Math.max(300, height - pad - $("legend").offsetHeight - 6);
-    board.style.height = `${boardHeight}px`;
-    wrap.style.width = `${(boardHeight * (board.viewBox.baseVal.width || 912)) / (board.viewBox.baseVal.height || 1056)}px`;
+  const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  const legend = $("board-bar").offsetHeight + 6;
+  if (window.innerWidth <= 1000) {
+    return { width: layout.clientWidth - padX, height: Math.max(320, window.innerHeight * 0.7 - legend), narrow: true };
   }
+  const gap = parseFloat(style.columnGap) || 12;
+  return { width: layout.clientWidth - padX - gap - SIDE_MIN, height: layout.clientHeight - padY - legend, narrow: false };
+}
+
+/** Pixels per SVG unit that show the whole board in its room. */
+function fitScale() {
+  const room = boardRoom();
+  const { width, height } = boardBox();
+  return Math.max(0.05, Math.min(room.width / width, room.height / height));
+}
+
+function sizeBoard() {
+  const board = $("board");
+  const view = $("board-view");
+  const { width, height } = boardBox();
+  const [low, high] = SQUARE_LIMITS.map((px) => px / SQ);
+  for (let k = 0; k < 2; k++) {
+    // twice: the legend wraps at the board's width, which changes the room left for the board
+    const room = boardRoom();
+    const fit = Math.max(0.05, Math.min(room.width / width, room.height / height));
+    const scale = Math.min(high, Math.max(low, page.zoom === null ? Math.max(MIN_SQUARE / SQ, fit) : page.zoom));
+    page.scale = scale;
+    board.style.width = `${width * scale}px`;
+    board.style.height = `${height * scale}px`;
+    const scrollsY = height * scale > room.height + 0.5;
+    const scrollsX = width * scale > room.width + 0.5;
+    $("board-wrap").style.width = room.narrow ? "" : `${Math.min(room.width, width * scale + (scrollsY ? 16 : 0))}px`;
+    view.style.height = `${Math.min(room.height, height * scale + (scrollsX ? 16 : 0))}px`;
+    view.classList.toggle("scrolls", scrollsX || scrollsY);
+  }
+  $("zoom-label").textContent = `${Math.round(SQ * page.scale)} px`;
+}
+
+function zoomBy(factor) {
+  const view = $("board-view");
+  const before = page.scale;
+  // keep the point in the middle of the view where it is
+  const mid = [(view.scrollLeft + view.clientWidth / 2) / before, (view.scrollTop + view.clientHeight / 2) / before];
+  page.zoom = before * factor;
+  sizeBoard();
+  view.scrollLeft = mid[0] * page.scale - view.clientWidth / 2;
+  view.scrollTop = mid[1] * page.scale - view.clientHeight / 2;
+}
+
+function zoomFit() {
+  page.zoom = fitScale();
+  sizeBoard();
+}
+
+/** Scrolls the board's view to the figure asked to act (else the first hero) when the decision is
+ * new and that figure is not well in sight. */
+function followActing(view) {
+  const key = MODE === "replay" && page.replay ? `step ${page.replay.step}` : view.version;
+  if (page.shownVersion === key) return;
+  page.shownVersion = key;
+  const fig = view.figures.find((f) => f.acting && f.at) || view.figures.find((f) => f.side === "hero" && f.at);
+  if (!fig) return;
+  const box = $("board-view");
+  const unit = SQ * page.scale;
+  const cx = (MARGIN + (fig.at[0] + 0.5) * SQ) * page.scale;
+  const cy = (MARGIN + (fig.at[1] + 0.5) * SQ) * page.scale;
+  const inX = cx - unit * 2 >= box.scrollLeft && cx + unit * 2 <= box.scrollLeft + box.clientWidth;
+  const inY = cy - unit * 2 >= box.scrollTop && cy + unit * 2 <= box.scrollTop + box.clientHeight;
+  if (!inX) box.scrollLeft = cx - box.clientWidth / 2;
+  if (!inY) box.scrollTop = cy - box.clientHeight / 2;
 }
 
 function drawView(view) {
@@ -755,13 +995,14 @@ function drawView(view) {
   drawEnd(view);
   hideSquareMenu();
   fitBoard();
+  followActing(view);
 }
 
 // ----------------------------------------------------------------------------------- acting
 function squareClicked(event, list) {
   if (page.busy) return;
   if (list.length === 1) {
-    act(list[0].action);
+    choose(list[0]);
     return;
   }
   const menu = $("square-menu");
@@ -777,7 +1018,7 @@ function squareClicked(event, list) {
           "data-action": choice.action,
           onclick: () => {
             hideSquareMenu();
-            act(choice.action);
+            choose(choice);
           },
         },
         choice.text,
@@ -794,6 +1035,45 @@ function squareClicked(event, list) {
 
 function hideSquareMenu() {
   $("square-menu").hidden = true;
+}
+
+/** Plays a choice: one with a `warning` (it springs a trap the side knows) only after the player
+ * confirms it in the page's dialog. */
+async function choose(choice) {
+  if (page.busy || !page.view) return;
+  if (choice.warning && !(await askConfirm(choice))) return;
+  act(choice.action);
+}
+
+let confirmDone = null; // resolves the open confirmation, if any
+
+/** The confirmation dialog for `choice`: resolves true (go ahead) or false (cancel). */
+function askConfirm(choice) {
+  if (confirmDone) confirmDone(false);
+  return new Promise((resolve) => {
+    const box = $("confirm");
+    $("confirm-title").textContent = "A known trap";
+    $("confirm-choice").textContent = choice.text;
+    $("confirm-warning").textContent = choice.warning;
+    $("confirm-yes").textContent = choice.kind === "jump" ? "Jump onto it" : "Step onto it";
+    box.dataset.action = choice.action;
+    box.hidden = false;
+    confirmDone = (ok) => {
+      box.hidden = true;
+      confirmDone = null;
+      resolve(ok);
+    };
+    $("confirm-no").focus();
+  });
+}
+
+function setupConfirm() {
+  const answer = (ok) => () => confirmDone && confirmDone(ok);
+  $("confirm-yes").addEventListener("click", answer(true));
+  $("confirm-no").addEventListener("click", answer(false));
+  $("confirm").addEventListener("click", (event) => {
+    if (event.target.id === "confirm") answer(false)();
+  });
 }
 
 async function act(action) {
@@ -904,7 +1184,14 @@ function drawHost(data) {
     });
   const ai = Object.entries(agents)
     .filter(([, agent]) => agent !== "human")
-    .map(([name, agent]) => h("li", { class: "ai-seat" }, h("span", { class: "seat-name" }, name === "dm" ? "dm (the Dungeon Master)" : `${name} (${agentName(data, name)})`), `played by the AI: ${agent}`));
+    .map(([name, agent]) =>
+      h(
+        "li",
+        { class: "ai-seat", "data-seat": name },
+        h("span", { class: "seat-name" }, name === "dm" ? "dm (the Dungeon Master)" : `${name} (${agentName(data, name)})`),
+        h("span", { class: "seat-about" }, `played by the AI: ${agent}${(data.seat_about || {})[name] ? ` — ${data.seat_about[name]}` : ""}`),
+      ),
+    );
   links.replaceChildren(...rows, ...ai);
   const games = data.saved_games || [];
   const saved = $("saved-games");
@@ -1054,8 +1341,15 @@ function isTyping(event) {
 
 function setupKeys() {
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") hideSquareMenu();
-    if (isTyping(event) || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape") {
+      hideSquareMenu();
+      unpinCard();
+      if (confirmDone) confirmDone(false);
+    }
+    if (isTyping(event) || event.ctrlKey || event.metaKey || event.altKey || confirmDone) return;
+    if (event.key === "+" || event.key === "=") zoomBy(ZOOM_STEP);
+    else if (event.key === "-") zoomBy(1 / ZOOM_STEP);
+    else if (event.key === "0") zoomFit();
     if (/^[1-9]$/.test(event.key)) {
       const button = document.querySelectorAll("#choices button.choice")[Number(event.key) - 1];
       if (button && !button.disabled) {
@@ -1076,8 +1370,14 @@ function start() {
   document.addEventListener("click", (event) => {
     const menu = $("square-menu");
     if (!menu.hidden && !menu.contains(event.target) && !event.target.classList.contains("target")) hideSquareMenu();
+    if (page.pinned && !$("card-pop").contains(event.target) && !event.target.closest(".card-chip")) unpinCard();
   });
   setupKeys();
+  setupConfirm();
+  $("zoom-in").addEventListener("click", () => zoomBy(ZOOM_STEP));
+  $("zoom-out").addEventListener("click", () => zoomBy(1 / ZOOM_STEP));
+  $("zoom-fit").addEventListener("click", zoomFit);
+  $("figures").addEventListener("scroll", restoreCard);
   if (MODE === "seat") {
     $("save").hidden = false;
     $("save").addEventListener("click", save);
