@@ -48,7 +48,7 @@ from dungeon_env.observation import DICT_PIECES, as_dict, as_flat, dict_high
 POLICY_DIR = Path(__file__).parent / "policies"
 ROLES = ("heroes", "dm")
 # How each bundled policy is played: greedily, both, as their league training evaluated them
-# (sampling adds the residual policy's random deviations from its advisor). See README, Training.
+# (sampling adds the residual policy's random deviations from its advisor). See docs/AGENTS.md.
 BUNDLED_DETERMINISTIC = {"heroes": True, "dm": True}
 
 

@@ -29,7 +29,7 @@ choice. The same agent is often selected several times in a row (a hero moving s
 
 **Actions.** One flat table; multi-part choices are consecutive decisions, each with its own mask
 (a spell: ``spell_k``, then ``normal_cast``/``overcast``, then ``target_k``). The full table with
-every action's meaning is in the README (``dungeon_env.engine.describe.action_table_markdown()``);
+every action's meaning is in docs/ACTIONS.md (``dungeon_env.engine.describe.action_table_markdown()``);
 by groups:
 
 | ids | actions | asked when |

@@ -341,7 +341,7 @@ def _play_out(game, heroes, dm, side: str, weights: Mapping[str, float] | None) 
 
 HERO_OPTIONS = {"reward_truncated": -1.0}  # the heroes' tasks: running out of turns is a loss
 PARTY = ("bram", "sela", "orwin")  # a fighter, a scout and a spellcaster (the README's party)
-FIGHTERS = ("bram", "tovar", "gunnhild")  # the bundled adventures' party (the README's difficulty report)
+FIGHTERS = ("bram", "tovar", "gunnhild")  # the bundled adventures' party (docs/example_report)
 
 
 END_LABELS = {
@@ -917,8 +917,8 @@ scores below count it as such. Each card says which end its cap is.
 **Parties.** The small tasks play Bram, Sela and Orwin (a fighter, a scout, a spellcaster) unless
 the skill needs others (a healer for the guard rooms, the two spellcasters, a Learned hero for the
 items, the trap finders); the bundled adventures play Bram, Tovar and Gunnhild, the party of the
-README's difficulty report (with Bram, Sela and Orwin the scripted heroes won flooded_cellar in
-130 of the same 200 games and every hero died in 70).
+designer's example report, docs/example_report (with Bram, Sela and Orwin the scripted heroes won
+flooded_cellar in 130 of the same 200 games and every hero died in 70).
 
 **What the scripted heroes leave to learn.** Until 2026-12-05 a scripted hero that was badly hurt
 (60% of its Health lost) and saw no monster Rested, and Rest never heals (ruling A-36): with no

@@ -49,3 +49,84 @@ def broken_links(path: Path) -> list[str]:
             if not file.exists() or (anchor and file.suffix == ".md" and anchor not in anchors(file)):
                 broken.append(target)
     return broken
+
+
+# --- commands and files a page names --------------------------------------------------------------
+
+CODE_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+SHELLS = {"", "sh", "bash", "shell", "console"}  # code blocks whose lines are commands
+MAKE = re.compile(r"(?:^|[\s;&|(])make ([A-Za-z][\w-]*)")
+SUBCOMMAND = re.compile(r"(?:^|[\s;&|(/])dungeon-env ([a-z][\w-]*)")
+MODULE = re.compile(r"(?:^|[\s;&|(/])python3? -m ([A-Za-z_][\w.]*)")
+SCRIPT = re.compile(r"(?:^|[\s;&|(/])python3? ((?!-)[\w./-]+\.py)\b")
+OUTPUT_ROOTS = {"reports", "runs", "saves"}  # where the commands write: named, never shipped
+
+
+def command_texts(text: str) -> list[str]:
+    """Where a Markdown page names commands and paths: the inline code spans of its prose and the
+    lines of its shell code blocks (Python blocks are code, run by their own tests)."""
+    shell, prose, fence = [], [], None  # fence: the language of the open code block, if any
+    for line in text.splitlines():
+        m = re.match(r"^```\s*(\w*)", line)
+        if m:
+            fence = None if fence is not None else m.group(1)
+        elif fence is None:
+            prose.append(line)
+        elif fence in SHELLS:
+            shell.append(line)
+    return shell + CODE_SPAN.findall("\n".join(prose))
+
+
+def _path_tokens(snippet: str, top_level: set[str]) -> list[str]:
+    """Tokens of ``snippet`` that name a path in the repository: a first component that is a
+    top-level entry of it, no placeholder (``<task>``) or option in them."""
+    out = []
+    for token in snippet.split():
+        token = token.strip("'\"(),;:")
+        if "/" not in token or any(c in token for c in "<>{}=$[]") or re.match(r"^[a-z]+:", token):
+            continue
+        if re.search(r"-v\d+$", token):  # a Gymnasium id, dungeon_env/heroes-one-guard-v1
+            continue
+        if token.split("/")[0] in top_level:
+            out.append(token)
+    return out
+
+
+def dead_references(
+    text: str,
+    root: Path,
+    make_targets: set[str],
+    subcommands: set[str],
+    module_exists,
+    top_level: set[str] | None = None,
+) -> list[str]:
+    """What ``text`` names in its code (inline spans and shell blocks) that does not exist: a
+    ``make`` target the Makefile lacks, a ``dungeon-env`` subcommand the CLI lacks, a ``python -m``
+    module that cannot be found, a ``python x.py`` script or a repository path (``docs/PLAY.md``,
+    ``agents/spec.py``, ``agents/policies/*.zip``) that is not under ``root``. ``top_level`` is the
+    repository's top-level entries (default: those under ``root``), which tell its paths from
+    others (a task id ``heroes/one-guard``, an output folder ``reports/demo/``)."""
+    if top_level is None:
+        top_level = {p.name for p in root.iterdir() if not p.name.startswith(".")} - OUTPUT_ROOTS
+    dead = []
+    for snippet in command_texts(text):
+        dead += [f"make {t}" for t in MAKE.findall(snippet) if t not in make_targets]
+        dead += [f"dungeon-env {s}" for s in SUBCOMMAND.findall(snippet) if s not in subcommands]
+        dead += [f"python -m {m}" for m in MODULE.findall(snippet) if not module_exists(m)]
+        scripts = SCRIPT.findall(snippet)
+        dead += [f"python {s}" for s in scripts if not (root / s).is_file()]
+        for path in set(_path_tokens(snippet, top_level)) - set(scripts):
+            found = list(root.glob(path.rstrip("/"))) if "*" in path else [root / path.rstrip("/")]
+            if not found or not all(p.exists() for p in found):
+                dead.append(path)
+    return sorted(set(dead))
+
+
+def makefile_targets(makefile: Path) -> set[str]:
+    """The targets a Makefile defines (``name:`` at a line's start; pattern and file rules left out)."""
+    targets = set()
+    for line in makefile.read_text().splitlines():
+        m = re.match(r"^([A-Za-z][\w-]*)\s*:(?!=)", line)
+        if m:
+            targets.add(m.group(1))
+    return targets

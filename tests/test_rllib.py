@@ -310,7 +310,7 @@ def play_with_modules(modules: dict, games: int, seed: int) -> list[str]:
 
 @pytest.mark.filterwarnings("ignore::dungeon_env.aec.IllegalActionWarning")  # RLlib's env check
 def test_rllib_ppo_trains_both_roles_with_its_own_action_masking_module(local_ray):
-    """The README's RLlib code: ``tune.register_env`` with ``dungeon_env.rllib.env_creator``, one
+    """The RLlib code of docs/LIBRARIES.md: ``tune.register_env`` with ``dungeon_env.rllib.env_creator``, one
     ``ActionMaskingTorchRLModule`` (RLlib's own, unmodified) per role; one PPO iteration trains
     both modules on their own decisions; the modules then play whole games, never an illegal action."""
     from ray.rllib.algorithms.ppo import PPOConfig

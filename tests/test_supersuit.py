@@ -177,7 +177,7 @@ def test_supersuits_observation_wrappers_play_the_same_game_on_the_box_observati
 
 @pytest.mark.parametrize("name", sorted(WRAPPERS))
 def test_what_supersuits_observation_wrappers_do_not_take(name):
-    """What the README says they refuse, as SuperSuit 3.11 and PettingZoo 1.27 behave: the Dict
+    """What docs/LIBRARIES.md says they refuse, as SuperSuit 3.11 and PettingZoo 1.27 behave: the Dict
     observation (the wrappers read ``space.low``, a Box's), and an action dict naming only the agent
     asked (PettingZoo's ``aec_to_parallel`` looks up ``actions[agent]`` for every agent)."""
     with pytest.raises(AttributeError, match="'Dict' object has no attribute 'low'"):

@@ -1,6 +1,6 @@
-"""Write the benchmark's measured results into the docs: the table of every task and the aim count
-into README.md and docs/BENCHMARK.md, each task's curve (PNG, and the CSV of all its seeds) into
-docs/benchmark/, and the list of curves into docs/BENCHMARK.md.
+"""Write the benchmark's measured results into the docs: the table of every task, the aim count and
+the list of curves into docs/BENCHMARK.md, and each task's curve (PNG, and the CSV of all its seeds)
+into docs/benchmark/. (The README links to the table there rather than holding a copy.)
 
     python -m training.benchmark_docs runs/bench    # merge these runs in, then rewrite the docs
     python -m training.benchmark_docs               # rewrite the docs from what is published
@@ -34,7 +34,7 @@ from training.benchmark import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ("README.md", "docs/BENCHMARK.md")
+DOCS = ("docs/BENCHMARK.md",)  # the docs that hold the generated blocks
 PUBLISHED = Path("docs") / "benchmark"  # under the repository's root
 
 
@@ -85,7 +85,7 @@ def write_curves(curves: Curves, folder: Path) -> list[tuple[str, str]]:
 
 def update_docs(runs: str | Path | None, root: str | Path = ROOT) -> list[Path]:
     """Merge the seed runs under ``runs`` (None: none) into the published curves under ``root``, and
-    fill the blocks of README.md and docs/BENCHMARK.md there from them; the docs written."""
+    fill the blocks of docs/BENCHMARK.md there from them; the docs written."""
     root = Path(root)
     new: Curves = {}
     if runs is not None:

@@ -1,5 +1,5 @@
-"""Human-readable tables generated from the code, printed in the README: the action table and the
-heroes with their abilities."""
+"""Human-readable tables generated from the code: the action table (docs/ACTIONS.md) and the heroes
+with their abilities (the README)."""
 
 from __future__ import annotations
 
