@@ -66,6 +66,7 @@ observing hero's ``own_items`` / ``own_spells`` (``items`` / ``spells`` in v0; a
 from __future__ import annotations
 
 import operator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -85,7 +86,16 @@ from dungeon_env.engine.actions import (
     Decision,
 )
 from dungeon_env.engine.decisions import target_candidates
-from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, MAX_ITEMS, MAX_UNITS, How
+from dungeon_env.engine.state import (
+    ACTIVE,
+    CORPSE,
+    CORPSE_OUT,
+    EFFECT_UNIT,
+    EXITED,
+    MAX_ITEMS,
+    MAX_UNITS,
+    How,
+)
 
 HERO, DM = 0, 1  # roles
 N_SQUARES = WIDTH * HEIGHT
@@ -481,8 +491,7 @@ class Observer:
         self.reset()
 
     def reset(self) -> None:
-        # role -> [board key, figures, board planes (uint8), the rest (float32), revealed look-up]
-        self._templates: dict[int, list] = {}
+        self._templates: dict[int, _Template] = {}  # by role
         self._figures: _Figures | None = None
         self._block = np.zeros((_D1 - _XY_COL, MAX_UNITS), np.float32)  # x, y, the dynamic values
 
@@ -516,8 +525,8 @@ class Observer:
         figures = self._figures_of(game)
         template = self._template(game, role, figures)
         out = np.empty(OBS_SPEC.size, np.float32)
-        out[:_BOARD] = template[2]
-        out[_BOARD:] = template[3]
+        out[:_BOARD] = template.board
+        out[_BOARD:] = template.rest
         table = out[_FIGURES].reshape(MAX_UNITS, _NF)
         pos = s.unit_pos
         # per-figure x, y and values, built [value, figure] (contiguous: fast) then put in place in
@@ -530,8 +539,12 @@ class Observer:
         slots, planes, sight = figures.slots, figures.planes, None
         if role == HERO:
             # The figures heroes may see, decided positively: every hero, and each monster standing
-            # on a square of a revealed area (template[4]: revealed per square, False off the board).
-            seen = figures.monsters_present & template[4][pos] if figures.any_monster else figures.no_monster
+            # on a square of a revealed area (template.revealed: per square, False off the board).
+            seen = (
+                figures.monsters_present & template.revealed[pos]
+                if figures.any_monster
+                else figures.no_monster
+            )
             sight = figures.sight(s, seen)
             slots, planes = sight.slots, sight.planes
             if 0 <= me < s.n_heroes:
@@ -541,7 +554,7 @@ class Observer:
                     out[_ITEMS.start : _SPELLS.stop] = cards
         out[planes + pos[slots]] = 1.0  # the figures on the board (heroes: those they see)
         if s.effects:
-            counts = np.bincount([row[0] for row in s.effects], minlength=MAX_UNITS)[:MAX_UNITS]
+            counts = np.bincount([row[EFFECT_UNIT] for row in s.effects], minlength=MAX_UNITS)[:MAX_UNITS]
             table[:, _EFFECTS_COL] = np.minimum(counts / 3, 1.0) * figures.present
         column = None if sight is None else sight.column
         _fill_context(game, role, me, to_act, max_turns, out, table, len(figures.monsters) > 0, column)
@@ -572,7 +585,7 @@ class Observer:
                 self._figures.static[h, _READY + k] = 1.0
         return self._figures
 
-    def _template(self, game, role: int, figures: _Figures) -> list:
+    def _template(self, game, role: int, figures: _Figures) -> _Template:
         s = game.state
         board_key = (
             s.closed_bits,
@@ -583,18 +596,30 @@ class Observer:
         )
         template = self._templates.get(role)
         if template is None:
-            rest = np.zeros(OBS_SPEC.size - _BOARD, np.float32)
-            template = self._templates[role] = [None, None, np.zeros(_BOARD, np.uint8), rest, None]
-        if template[0] != board_key:
-            block, known = _layout_block(game, role)
-            template[2][:] = block  # 0 / 1: kept as bytes, a quarter of the floats' memory
-            template[0], template[4] = board_key, known
-        if template[1] is not figures:
-            rest = template[3]
+            template = self._templates[role] = _Template(
+                np.zeros(_BOARD, np.uint8), np.zeros(OBS_SPEC.size - _BOARD, np.float32)
+            )
+        if template.board_key != board_key:
+            block, template.revealed = _layout_block(game, role)
+            template.board[:] = block
+            template.board_key = board_key
+        if template.figures is not figures:
+            rest = template.rest
             rest[_FIGURES.start - _BOARD : _FIGURES.stop - _BOARD] = figures.static.ravel()
             rest[_ITEM_TABLE.start - _BOARD : _ITEM_TABLE.stop - _BOARD] = figures.item_table(s, role)
-            template[1] = figures
+            template.figures = figures
         return template
+
+
+@dataclass(slots=True)
+class _Template:
+    """What one role's observations keep between calls (see :class:`Observer`)."""
+
+    board: np.ndarray  # the board planes, figures left at 0; 0 / 1 as bytes, a quarter of the floats' memory
+    rest: np.ndarray  # float32: the rest of the vector, with the static figure rows and the item table
+    board_key: tuple | None = None  # the doors, reveals and traps ``board`` was made for
+    revealed: np.ndarray | None = None  # per square, with an extra False at the end for position -1
+    figures: _Figures | None = None  # the figures ``rest`` was made for
 
 
 class _Figures:

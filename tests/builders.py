@@ -62,6 +62,30 @@ def hero_slot_at(g: Game, x: int, y: int) -> int:
     return int(g.state.occupant[g.square(x, y)])
 
 
+def at(g: Game, u: int) -> tuple[int, int]:
+    """(x, y) of unit ``u``'s square (the unit must be on the board)."""
+    return g.xy(int(g.state.unit_pos[u]))
+
+
+def line_up(g: Game, *squares: tuple[int, int]) -> None:
+    """Put hero i on squares[i] (first out of the way, so any order of squares works)."""
+    for u in range(len(squares)):
+        place(g, u, 18 + u, 27)
+    for u, (x, y) in enumerate(squares):
+        place(g, u, x, y)
+
+
+def refresh(g: Game) -> None:
+    """After changing the state by hand: restart this turn's Movement phase on it."""
+    enter_phase(g, Phase.HERO_MOVEMENT)
+
+
+def tired(g: Game, *units: int) -> None:
+    """Stamina 0 (not Exhausted): the only Fight spend is 0, so the question is not asked (D-08)."""
+    for u in units:
+        set_unit(g, u, stamina=0)
+
+
 def events(g: Game, type_: str, **match) -> list[dict]:
     """Events of one type whose fields equal ``match``."""
     return [e for e in g.events if e["type"] == type_ and all(e.get(k) == v for k, v in match.items())]
@@ -71,17 +95,22 @@ def rolls(g: Game, check: str) -> list[dict]:
     return events(g, "roll", check=check)
 
 
-def play_until(g: Game, phase: Phase, choose=None, limit: int = 10_000) -> None:
-    """Apply actions (``choose(game) -> action``, default: END where legal, else the first legal
-    action) until the game reaches ``phase`` or ends."""
+def end_or_first(g: Game) -> int:
+    """END where legal, else the first legal action."""
     from dungeon_env.engine.actions import END
 
+    legal = g.legal_actions()
+    return END if END in legal else legal[0]
+
+
+def play_until(g: Game, phase: Phase, choose=None, limit: int = 10_000) -> None:
+    """Apply actions (``choose(game) -> action``, default: ``end_or_first``) until the game reaches
+    ``phase`` or ends."""
+    choose = choose or end_or_first
     for _ in range(limit):
         if g.over or g.state.phase == phase:
             return
-        legal = g.legal_actions()
-        action = choose(g) if choose else (END if END in legal else legal[0])
-        g.apply(action)
+        g.apply(choose(g))
     raise RuntimeError(f"phase {phase!r} not reached in {limit} decisions")
 
 
@@ -171,7 +200,8 @@ def play_to(g: Game, kind, unit: int | None = None, limit: int = 500) -> None:
 
 
 def finish_turn(g: Game, choose=idle, limit: int = 2000) -> None:
-    """Play on (with ``choose``, by default idling) until the next turn begins or the game ends."""
+    """Play on (with ``choose``, by default idling) until the next turn begins or the game ends;
+    at most ``limit`` decisions. A test file with its own default binds it with ``functools.partial``."""
     turn = g.state.turn
     for _ in range(limit):
         if g.over or g.state.turn != turn:
@@ -180,12 +210,49 @@ def finish_turn(g: Game, choose=idle, limit: int = 2000) -> None:
     raise RuntimeError("turn did not end")
 
 
+def decisions_until(g: Game, phase: Phase, choose=end_or_first, limit: int = 2000) -> list:
+    """Play on as ``finish_turn`` until a decision of ``phase`` (or a later phase, or the next turn)
+    is reached; returns the decisions that were asked, ``(kind, unit)`` each."""
+    asked = []
+    turn = g.state.turn
+    for _ in range(limit):
+        if g.over or g.state.phase >= phase or g.state.turn != turn:
+            return asked
+        asked.append(g.decision)
+        g.apply(choose(g))
+    raise RuntimeError(f"phase {phase!r} not reached")
+
+
 def assert_rate(hits: int, n: int, p) -> None:
     """A statistical check: the observed rate is within 4 standard errors of the exact ``p``."""
     import math
 
     p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
     assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
+
+
+def my_move(g: Game, h: int) -> None:
+    """Restart this turn's Movement phase and idle on to hero ``h``'s move."""
+    from dungeon_env.engine import Decision
+
+    enter_phase(g, Phase.HERO_MOVEMENT)
+    play_to(g, Decision.HERO_MOVE, h)
+
+
+def to_hero_act(g: Game, h: int) -> None:
+    """Enter the Explore phase (no monster on the board) and play on to hero ``h``'s Explore actions."""
+    from dungeon_env.engine import Decision
+
+    enter_phase(g, Phase.EXPLORE)
+    play_to(g, Decision.HERO_ACT, h)
+
+
+def spell_action(g: Game, h: int, spell_id: str) -> int:
+    """SPELL_k of the spell in hero ``h``'s list."""
+    from dungeon_env.engine import spells
+    from dungeon_env.engine.actions import SPELL_0
+
+    return SPELL_0 + spells.known(g, h).index(g.spell_index[spell_id])
 
 
 def item_action(g: Game, h: int, slot: int) -> int:

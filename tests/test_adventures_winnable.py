@@ -19,6 +19,7 @@ import random
 
 import pytest
 
+from agents.scripted_heroes import ScriptedHeroes
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Decision, Game, inventory
 from dungeon_env.engine.actions import (
@@ -61,6 +62,7 @@ class Greedy:
         self.exits = {g.square(*sq) for sq in self.adv.exits}
         self.cache: dict = {}
         self.hunting = False
+        self.scripted = ScriptedHeroes(game=g)  # lends its door manners: tried_door_ahead, step_aside
 
     # -- targets -----------------------------------------------------------------------------------
 
@@ -206,33 +208,9 @@ class Greedy:
             nxt = int(t.neighbor[here, d])
             if action in legal and nxt >= 0 and dist[nxt] < best:
                 best, choice = dist[nxt], action
-        if choice == END and self.tried_door_ahead(h, dist) and s.move_left[h] > 0:
-            return self.step_aside(h, legal, dist)
+        if choice == END and self.scripted.tried_door_ahead(self.g, h, dist) and s.move_left[h] > 0:
+            return self.scripted.step_aside(self.g, h, legal, dist)  # make room at the door (A-29)
         return choice
-
-    def tried_door_ahead(self, h: int, dist: list[int]) -> bool:
-        """The way on is a closed door this hero has already tried this turn."""
-        s, t = self.g.state, self.g.tables
-        here = int(s.unit_pos[h])
-        for d in range(4):
-            door, nxt = int(t.edge_door[here, d]), int(t.neighbor[here, d])
-            if door >= 0 and not s.door_open[door] and s.door_tried[h, door] and dist[nxt] < dist[here]:
-                return True
-        return False
-
-    def step_aside(self, h: int, legal: list[int], dist: list[int]) -> int:
-        """Make room at the door for a hero who has not tried it yet (A-29)."""
-        s, t = self.g.state, self.g.tables
-        here = int(s.unit_pos[h])
-        steps = [
-            (dist[int(t.neighbor[here, d])], a)
-            for d, a in enumerate(MOVE_ACTIONS)
-            if a in legal and t.edge_door[here, d] < 0 and t.neighbor[here, d] >= 0
-        ]
-        others = [
-            k for k in range(s.n_heroes) if k != h and s.unit_status[k] == ACTIVE and not s.move_done[k]
-        ]
-        return min(steps)[1] if steps and others else END
 
     def potion(self, h: int, legal: list[int]) -> int | None:
         """ITEM_k of a potion the hurt hero may drink now."""

@@ -41,10 +41,12 @@ from tests.builders import (
     events,
     finish_turn,
     give_item,
+    my_move,
     place,
     play_to,
     rolls,
     set_unit,
+    tired,
 )
 
 ABILITY_1 = ABILITY_0 + 1
@@ -69,17 +71,6 @@ def game(heroes, adventure: str | None = None, variant=None) -> Game:
     for u, x in enumerate((14, 16, 18)):
         place(g, u, x, 0)
     return g
-
-
-def my_move(g: Game, h: int) -> None:
-    enter_phase(g, Phase.HERO_MOVEMENT)
-    play_to(g, Decision.HERO_MOVE, h)
-
-
-def tired(g: Game, *units: int) -> None:
-    """Stamina 0: no Fight Stamina question is asked (D-08)."""
-    for u in units:
-        set_unit(g, u, stamina=0)
 
 
 def ability_events(g: Game, ability_id: str) -> list[dict]:

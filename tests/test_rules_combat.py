@@ -9,8 +9,8 @@ for every Fight) N = 20,000 times on a built game and check |p_hat - p| <= 4 sqr
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -26,7 +26,18 @@ from dungeon_env.engine.actions import (
 )
 from dungeon_env.engine.combat import HERO_WON, MONSTER_WON, TIE, UNRESOLVED, resolve_fight
 from dungeon_env.engine.state import GONE
-from tests.builders import add_monster, arena_game, enter_phase, events, place, set_unit
+from tests.builders import (
+    add_monster,
+    arena_game,
+    assert_rate,
+    decisions_until,
+    enter_phase,
+    events,
+    finish_turn,
+    place,
+    set_unit,
+    tired,
+)
 
 MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
 N_TRIALS = 20_000
@@ -45,36 +56,14 @@ COMBAT_PHASES = [
 # ------------------------------------------------------------------------------------------ helpers
 
 
-def assert_rate(hits: int, n: int, p: Fraction) -> None:
-    p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
-    assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
-
-
 def spend_nothing(g: Game) -> int:
     legal = g.legal_actions()
     return END if END in legal else (SPEND_0 if SPEND_0 in legal else legal[0])
 
 
-def play_turn(g: Game, choose=spend_nothing, limit: int = 2000) -> None:
-    """Play on until the next turn's first decision (or the end of the game)."""
-    turn = g.state.turn
-    for _ in range(limit):
-        if g.over or g.state.turn != turn:
-            return
-        g.apply(choose(g))
-    raise RuntimeError("turn did not end")
-
-
-def play_to(g: Game, phase: Phase, choose=spend_nothing, limit: int = 2000) -> list[tuple[Decision, int]]:
-    """Play on until a decision of ``phase`` or later (or the next turn); returns the decisions asked."""
-    asked = []
-    turn = g.state.turn
-    for _ in range(limit):
-        if g.over or g.state.phase >= phase or g.state.turn != turn:
-            return asked
-        asked.append(g.decision)
-        g.apply(choose(g))
-    raise RuntimeError(f"phase {phase!r} not reached")
+# this file plays on with ``spend_nothing``: to the next turn, and to a decision of a phase
+play_turn = partial(finish_turn, choose=spend_nothing)
+play_to = partial(decisions_until, choose=spend_nothing)
 
 
 def phases_of_turn(g: Game, turn: int) -> list[str]:
@@ -92,12 +81,6 @@ def fight_game(heroes=("corvin", "hob", "bram"), seed: int = 3) -> Game:
 def fight_now(g: Game) -> None:
     """Start the Fighting phase of this turn (its Stamina questions are then asked)."""
     enter_phase(g, Phase.FIGHTING)
-
-
-def tired(g: Game, *units: int) -> None:
-    """Stamina 0 (not Exhausted): the only Fight spend is 0, so the question is not asked (D-08)."""
-    for u in units:
-        set_unit(g, u, stamina=0)
 
 
 # --------------------------------------------------------------------------------------------- CTS

@@ -9,8 +9,8 @@ built game sharing one long dice stream, N = 20,000, and check |p_hat - p| <= 4 
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
+from functools import partial
 
 import pytest
 
@@ -21,8 +21,10 @@ from dungeon_env.engine.units import heal, hurt_hero
 from tests.builders import (
     add_monster,
     arena_game,
+    assert_rate,
     enter_phase,
     events,
+    finish_turn,
     place,
     quiet,
     rolls,
@@ -36,25 +38,13 @@ N_TRIALS = 20_000
 # ------------------------------------------------------------------------------------------ helpers
 
 
-def assert_rate(hits: int, n: int, p: Fraction) -> None:
-    p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
-    assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
-
-
 def spend_nothing(g: Game) -> int:
     """END, STAY and PASS where legal (do nothing), 0 Stamina in Fights."""
     legal = g.legal_actions()
     return SPEND_0 if SPEND_0 in legal else quiet(g)
 
 
-def play_turn(g: Game, choose=spend_nothing, limit: int = 2000) -> None:
-    """Play on until the next turn's first decision (or the end of the game)."""
-    turn = g.state.turn
-    for _ in range(limit):
-        if g.over or g.state.turn != turn:
-            return
-        g.apply(choose(g))
-    raise RuntimeError("turn did not end")
+play_turn = partial(finish_turn, choose=spend_nothing)  # on to the next turn, spending nothing
 
 
 def fight_game(heroes=("corvin", "hob", "bram"), seed: int = 5) -> Game:

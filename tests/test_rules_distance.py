@@ -25,16 +25,17 @@ from dungeon_env.engine.game import IllegalActionError
 from dungeon_env.engine.tables import UNREACHABLE, path_distances, tables_for
 from dungeon_env.engine.units import kill_hero
 from dungeon_env.engine.visibility import sees
-from tests.builders import ARENA, add_monster, arena_game, enter_phase, events, place
+from tests.builders import (
+    ARENA,
+    add_monster,
+    arena_game,
+    enter_phase,
+    events,
+    line_up,
+    place,
+)
 
 MN, ME, MS, MW = MOVE_ACTIONS
-
-
-def line_up(g: Game, *squares: tuple[int, int]) -> None:
-    for u in range(len(squares)):
-        place(g, u, 18 + u, 27)
-    for u, (x, y) in enumerate(squares):
-        place(g, u, x, y)
 
 
 def dist(g: Game, a: tuple[int, int], b: tuple[int, int], door_open=None) -> int:

@@ -28,29 +28,23 @@ from dungeon_env.engine import Dice, Game, Phase
 from dungeon_env.engine.actions import END, EXTRA_MOVE, JUMP_ACTIONS, MOVE_ACTIONS, Decision
 from dungeon_env.engine.game import IllegalActionError
 from dungeon_env.engine.units import kill_hero
-from tests.builders import ARENA, add_monster, arena_game, enter_phase, events, place, rolls
+from tests.builders import (
+    ARENA,
+    add_monster,
+    arena_game,
+    at,
+    enter_phase,
+    events,
+    line_up,
+    place,
+    refresh,
+    rolls,
+)
 
 N = 20_000
 MN, ME, MS, MW = MOVE_ACTIONS
 JN, JE, JS, JW = JUMP_ACTIONS
 DOOR = 0  # (3,0)-(3,1)
-
-
-def refresh(g: Game) -> None:
-    """After changing the state by hand: restart this turn's Movement phase on it."""
-    enter_phase(g, Phase.HERO_MOVEMENT)
-
-
-def at(g: Game, u: int) -> tuple[int, int]:
-    return g.xy(int(g.state.unit_pos[u]))
-
-
-def line_up(g: Game, *squares: tuple[int, int]) -> None:
-    """Put hero i on squares[i] (first out of the way, so any order of squares works)."""
-    for u in range(len(squares)):
-        place(g, u, 18 + u, 27)
-    for u, (x, y) in enumerate(squares):
-        place(g, u, x, y)
 
 
 def next_turn(g: Game) -> None:

@@ -41,11 +41,13 @@ from tests.builders import (
     finish_turn,
     give_item,
     item_action,
+    my_move,
     pick_item,
     place,
     play_to,
     rolls,
     set_unit,
+    to_hero_act,
 )
 
 N = 20_000
@@ -59,16 +61,6 @@ def game(heroes=("ilsabet", "bram", "hob"), seed: int = 4) -> Game:
     for u, x in zip(range(len(heroes)), (14, 16, 18), strict=False):
         place(g, u, x, 0)
     return g
-
-
-def my_move(g, h: int) -> None:
-    enter_phase(g, Phase.HERO_MOVEMENT)
-    play_to(g, Decision.HERO_MOVE, h)
-
-
-def to_hero_act(g, h: int) -> None:
-    enter_phase(g, Phase.EXPLORE)
-    play_to(g, Decision.HERO_ACT, h)
 
 
 # -------------------------------------------------------------------------------------------- decks

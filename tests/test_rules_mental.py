@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 from dungeon_env.engine import Decision, Phase, mental, spells
-from dungeon_env.engine.actions import NORMAL_CAST, SPELL_0, SPEND_0
+from dungeon_env.engine.actions import NORMAL_CAST, SPEND_0
 from tests.builders import (
     add_statue,
     arena_game,
@@ -26,6 +26,7 @@ from tests.builders import (
     place,
     play_to,
     set_unit,
+    spell_action,
 )
 
 N = 20_000
@@ -36,10 +37,6 @@ def game(heroes=("orwin", "maelis", "corvin"), seed: int = 5):
     for u, x in zip(range(len(heroes)), (14, 16, 18), strict=False):
         place(g, u, x, 0)
     return g
-
-
-def spell_action(g, h: int, spell_id: str) -> int:
-    return SPELL_0 + spells.known(g, h).index(g.spell_index[spell_id])
 
 
 def cast_at(g, h: int, spell_id: str) -> None:

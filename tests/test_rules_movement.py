@@ -34,32 +34,25 @@ from dungeon_env.engine.actions import (
 from dungeon_env.engine.game import IllegalActionError
 from dungeon_env.engine.state import ACTIVE, EXITED
 from dungeon_env.engine.units import kill_hero
-from tests.builders import add_monster, apply_past_explore, arena_game, enter_phase, events, place, set_unit
+from tests.builders import (
+    add_monster,
+    apply_past_explore,
+    arena_game,
+    at,
+    enter_phase,
+    events,
+    line_up,
+    place,
+    refresh,
+    set_unit,
+)
 
 N, E, S, W = MOVE_ACTIONS
-
-
-def at(g: Game, u: int) -> tuple[int, int]:
-    return g.xy(int(g.state.unit_pos[u]))
-
-
-def refresh(g: Game) -> None:
-    """After changing the state by hand: restart this turn's Movement phase on it."""
-    enter_phase(g, Phase.HERO_MOVEMENT)
 
 
 def walk(g: Game, *actions: int) -> None:
     for a in actions:
         g.apply(a)
-
-
-def line_up(g: Game, *squares: tuple[int, int]) -> None:
-    """Put hero i on squares[i] (first out of the way, so any order of squares works)."""
-    parking = [(18 + i, 27) for i in range(len(squares))]
-    for u, (x, y) in enumerate(parking):
-        place(g, u, x, y)
-    for u, (x, y) in enumerate(squares):
-        place(g, u, x, y)
 
 
 # ------------------------------------------------------------------------------- R-TURN-06 .. 10

@@ -51,6 +51,8 @@ from tests.builders import (
     play_to,
     rolls,
     set_unit,
+    spell_action,
+    to_hero_act,
 )
 
 N = 20_000
@@ -62,11 +64,6 @@ MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
 
 def sp(g, spell_id: str) -> int:
     return g.spell_index[spell_id]
-
-
-def spell_action(g, h: int, spell_id: str) -> int:
-    """SPELL_k of the spell in the hero's list."""
-    return SPELL_0 + spells.known(g, h).index(sp(g, spell_id))
 
 
 def caster_game(heroes=("orwin", "maelis", "hob"), seed: int = 3):
@@ -89,12 +86,6 @@ def verb(g, action: int) -> None:
     been taken already (ruling D-08)."""
     if g.decision is not None and g.decision[0] in (Decision.ITEM_VERB, Decision.SPELL_VERB):
         g.apply(action)
-
-
-def to_hero_act(g, h: int) -> None:
-    """Enter the Explore phase (no monster on the board) and play on to hero ``h``'s Explore actions."""
-    enter_phase(g, Phase.EXPLORE)
-    play_to(g, Decision.HERO_ACT, h)
 
 
 def phase_kinds(g, turn: int = 1) -> list[str]:

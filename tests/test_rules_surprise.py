@@ -9,7 +9,6 @@ through) on a built game, N = 20,000 times, and check |p_hat - p| <= 4 sqrt(p (1
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,7 +18,20 @@ from dungeon_env.engine import Decision, Game, Phase
 from dungeon_env.engine.actions import END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_0
 from dungeon_env.engine.encounters import encounter
 from dungeon_env.engine.state import How
-from tests.builders import ARENA, add_monster, arena_game, enter_phase, events, place, rolls, set_unit
+from tests.builders import (
+    ARENA,
+    add_monster,
+    arena_game,
+    assert_rate,
+    decisions_until,
+    end_or_first,
+    enter_phase,
+    events,
+    finish_turn,
+    place,
+    rolls,
+    set_unit,
+)
 
 MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
 N_TRIALS = 20_000
@@ -53,11 +65,6 @@ def variant(tmp_path_factory):
     return make
 
 
-def assert_rate(hits: int, n: int, p: Fraction) -> None:
-    p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
-    assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
-
-
 def surprise_rolls(g: Game, check: str = "surprise") -> list[tuple[str, int, bool]]:
     """(actor, die, surprised) of every Surprise roll of the log."""
     return [(e["actor"], e["dice"][0], e["result"] == "surprised") for e in rolls(g, check)]
@@ -84,31 +91,6 @@ def orc(g: Game) -> int:
     found = [u for u in range(g.state.n_heroes, 64) if g.state.unit_status[u] == 1]
     assert len(found) == 1
     return found[0]
-
-
-def finish_turn(g: Game, choose=None, limit: int = 2000) -> None:
-    """Play on (END where legal, else the first legal action) until the next turn's first decision."""
-    turn = g.state.turn
-    for _ in range(limit):
-        if g.over or g.state.turn != turn:
-            return
-        legal = g.legal_actions()
-        g.apply(choose(g) if choose else (END if END in legal else legal[0]))
-    raise RuntimeError("turn did not end")
-
-
-def decisions_until(g: Game, phase: Phase, choose=None, limit: int = 2000) -> list[tuple[Decision, int]]:
-    """Play on as ``finish_turn`` until a decision of ``phase`` (or a later phase, or the next turn)
-    is reached; returns the decisions that were asked."""
-    asked = []
-    turn = g.state.turn
-    for _ in range(limit):
-        if g.over or g.state.phase >= phase or g.state.turn != turn:
-            return asked
-        asked.append(g.decision)
-        legal = g.legal_actions()
-        g.apply(choose(g) if choose else (END if END in legal else legal[0]))
-    raise RuntimeError(f"phase {phase!r} not reached")
 
 
 def surprise_trials(g: Game, group: list[int], how: How, n: int = N_TRIALS) -> tuple[list[int], int]:
@@ -260,7 +242,7 @@ def test_R_SURP_05_surprise_at_turn_start_skips_the_whole_movement(variant):
     """A Patrol met at Turn Start: the surprised hero gets no Movement decision at all."""
     g2 = Game.new(adventure=variant("patrol"), heroes=["corvin", "hob", "bram"], seed=5)
     g2.dice.force(1, 1, 6, 6)  # Patrol roll 1 (appears), then hero_0 surprised, others ready
-    finish_turn(g2, limit=50)
+    finish_turn(g2, end_or_first, limit=50)
     assert g2.dice.forced_left == 0
     s = g2.state
     assert s.turn == 2 and s.surprised[0] and not s.surprised[1]
@@ -323,7 +305,7 @@ def test_R_SURP_08_surprise_lasts_until_the_end_of_its_turn(variant):
     g.dice.force(6, 1, 1, 6)
     g.apply(MOVE_S)
     assert g.state.surprised[0]
-    finish_turn(g)
+    finish_turn(g, end_or_first)
     s = g.state
     assert s.turn == 2 and not s.surprised[0] and not s.surprised[1]
     assert g.decision == (Decision.HERO_MOVE, 0) and s.move_left[0] == 5
@@ -350,7 +332,7 @@ def test_R_SURP_09_monster_surprise_after_the_monsters_movement_skips_the_next_o
     assert g.state.turn == 2 and g.state.skip_move[m]
     asked = decisions_until(g, Phase.EVASION)
     assert (Decision.MONSTER_MOVE, m) not in asked and not g.state.skip_move[m]
-    finish_turn(g)
+    finish_turn(g, end_or_first)
     asked = decisions_until(g, Phase.EVASION)
     assert (Decision.MONSTER_MOVE, m) in asked
 
@@ -382,7 +364,7 @@ def test_R_SURP_06_caster_surprised_after_spell_selection_does_not_cast(variant)
     assert g.state.surprised[0] and g.state.casting_spell[0] == -1
     (fail,) = events(g, "spell_fail", unit="hero_0")
     assert fail["reason"] == "surprised"
-    finish_turn(g)
+    finish_turn(g, end_or_first)
     assert not events(g, "cast", unit="hero_0") and g.state.magic[0] == magic
 
 
@@ -401,7 +383,7 @@ def test_R_SURP_09_no_hero_surprised_means_the_monsters_skip_movement(variant):
     asked = decisions_until(g, Phase.TURN_END)
     assert (Decision.MONSTER_MOVE, m) not in asked
     assert events(g, "phase", phase="monster_movement") and events(g, "move", unit=g.label(m)) == []
-    finish_turn(g)
+    finish_turn(g, end_or_first)
     asked = decisions_until(g, Phase.EVASION)
     assert (Decision.MONSTER_MOVE, m) in asked and not g.state.skip_move[m]
 
@@ -596,7 +578,7 @@ def test_R_SURP_13_alert_flag_survives_into_a_later_turn(variant):
     g.dice.force(2)
     g.apply(MOVE_S)
     assert g.state.door_alert[0]
-    finish_turn(g)
+    finish_turn(g, end_or_first)
     assert g.decision == (Decision.HERO_MOVE, 0) and g.state.door_alert[0]
     g.dice.force(6, 6, 6, 6)
     g.apply(MOVE_S)
@@ -610,7 +592,7 @@ def test_R_SURP_14_patrol_outside_combat_triggers_surprise(variant):
     (6, 0), the far end of a, and every hero rolls Surprise (3, 4, 5: the Scout is surprised)."""
     g = Game.new(adventure=variant("patrol"), heroes=["corvin", "hob", "bram"], seed=14)
     g.dice.force(1, 3, 4, 5)
-    finish_turn(g)
+    finish_turn(g, end_or_first)
     assert g.dice.forced_left == 0
     assert [e["result"] for e in rolls(g, "patrol")] == ["appears"]
     (spawn,) = events(g, "spawn")
@@ -625,7 +607,7 @@ def test_R_SURP_14_patrol_during_combat_causes_no_surprise(variant):
     g = Game.new(adventure=variant("patrol"), heroes=["corvin", "hob", "bram"], seed=14)
     add_monster(g, "goblin", 20, 24, awake=False)
     g.dice.force(1)
-    finish_turn(g)
+    finish_turn(g, end_or_first)
     assert g.dice.forced_left == 0
     assert [e["how"] for e in events(g, "spawn")] == ["guard", "patrol"]
     assert rolls(g, "surprise") == [] and events(g, "combat_start") == []

@@ -25,7 +25,16 @@ from dungeon_env.engine.actions import DISARM_ACTIONS, END, EXPLORE, JUMP_ACTION
 from dungeon_env.engine.state import ACTIVE, CORPSE, EXITED
 from dungeon_env.engine.units import kill_hero, take_off
 from dungeon_env.engine.visibility import sees
-from tests.builders import add_monster, arena_variant, enter_phase, events, place, quiet, rolls
+from tests.builders import (
+    add_monster,
+    arena_variant,
+    at,
+    enter_phase,
+    events,
+    place,
+    quiet,
+    rolls,
+)
 
 N = 20_000
 MN, ME, MS, MW = MOVE_ACTIONS
@@ -65,10 +74,6 @@ def movement(g: Game, h: int = 0) -> None:
     enter_phase(g, Phase.HERO_MOVEMENT)
     while g.decision != (Decision.HERO_MOVE, h):
         g.apply(END)
-
-
-def at(g: Game, u: int) -> tuple[int, int]:
-    return g.xy(int(g.state.unit_pos[u]))
 
 
 def within(hits: int, p: Fraction, n: int = N) -> bool:

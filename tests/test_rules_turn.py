@@ -13,6 +13,7 @@ The test arena (tests/data/arena.toml), top-left corner; heroes start on corrido
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -29,10 +30,12 @@ from tests.builders import (
     arena_game,
     enter_phase,
     events,
+    finish_turn,
     give_item,
     item_action,
     place,
     quiet,
+    refresh,
     rolls,
     set_unit,
 )
@@ -90,12 +93,6 @@ def real_steps(g: Game, h: int) -> list[int]:
     return out
 
 
-def idle(g: Game) -> int:
-    """Do nothing: END where legal, else STAY in Explore, PASS on items found, else the first legal
-    action (0 Stamina in Fights)."""
-    return quiet(g)
-
-
 def walker(g: Game) -> int:
     """Heroes take one step per Movement phase (so they never Rest), everything else idles."""
     kind, u = g.decision
@@ -103,22 +100,12 @@ def walker(g: Game) -> int:
         steps = real_steps(g, u)
         if steps:
             return steps[0]
-    return idle(g)
+    return quiet(g)
 
 
-def finish_turn(g: Game, choose=idle, limit: int = 5_000) -> None:
-    """Play on until the next turn begins (or the game ends)."""
-    turn = g.state.turn
-    for _ in range(limit):
-        if g.over or g.state.turn != turn:
-            return
-        g.apply(choose(g))
-    raise RuntimeError("turn did not end")
-
-
-def refresh(g: Game) -> None:
-    """After changing the state by hand: restart this turn's Movement phase on it."""
-    enter_phase(g, Phase.HERO_MOVEMENT)
+# On to the next turn, by default doing nothing (``quiet``: END, STAY, PASS, else the first legal
+# action, which is 0 Stamina in Fights), for up to 5,000 decisions.
+play_turn = partial(finish_turn, choose=quiet, limit=5_000)
 
 
 GENERAL = ["turn_start", "hero_movement", "explore", "trade", "turn_end"]
@@ -140,8 +127,8 @@ COMBAT = [
 def test_R_TURN_01_general_turn_runs_steps_1_to_5_in_order():
     g = arena_game()
     assert g.state.phase == Phase.HERO_MOVEMENT and g.state.turn == 1
-    finish_turn(g)
-    finish_turn(g, walker)
+    play_turn(g)
+    play_turn(g, choose=walker)
     assert trace(g, 1) == GENERAL
     assert trace(g, 2) == GENERAL
     assert trace(g)[10] == "turn_start" and g.state.turn == 3
@@ -153,7 +140,7 @@ def test_R_TURN_02_patrol_rolls_happen_only_in_turn_start(patrol_arena):
     g = Game.new(adventure=patrol_arena, heroes=PLAIN, seed=1)
     for _ in range(4):
         g.dice.force(6)
-        finish_turn(g)
+        play_turn(g)
     assert g.dice.forced_left == 0
     patrol = [(ph, e) for ph, e in phase_of_events(g) if e["type"] == "roll" and e["check"] == "patrol"]
     assert [e["turn"] for _, e in patrol] == [2, 3, 4, 5]  # none in turn 1 (A-05)
@@ -170,7 +157,7 @@ def test_R_TURN_03_turn_start_gives_1_stamina_capped():
     """h0 (Ysolde, Stamina 5) at 2/5 and h1 (Bram, 5) at 5/5; both take a step (no Rest)."""
     g = arena_game(["ysolde", "bram", "hob"])
     set_unit(g, 0, stamina=2)
-    finish_turn(g, walker)
+    play_turn(g, choose=walker)
     s = g.state
     assert int(s.stamina[0]) == 3
     assert int(s.stamina[1]) == 5
@@ -186,7 +173,7 @@ def test_R_TURN_04_rested_hero_gets_2_stamina_and_1_magic_learned_2():
     g = arena_game(["ysolde", "maelis", "hob"])
     set_unit(g, 0, stamina=1, magic=0)
     set_unit(g, 1, stamina=1, magic=0)
-    finish_turn(g)
+    play_turn(g)
     s = g.state
     assert (int(s.stamina[0]), int(s.magic[0])) == (3, 1)
     assert (int(s.stamina[1]), int(s.magic[1])) == (3, 2)
@@ -199,10 +186,10 @@ def test_R_TURN_05_turn_start_recovery_also_in_combat_turns():
     g = arena_game()
     add_monster(g, "orc", 20, 24)
     set_unit(g, 0, stamina=2)
-    finish_turn(g, walker)
+    play_turn(g, choose=walker)
     assert trace(g, 1)[2] == "spell_selection"  # turn 1 was a combat turn
     assert int(g.state.stamina[0]) == 3
-    finish_turn(g, walker)
+    play_turn(g, choose=walker)
     assert trace(g, 2) == COMBAT
     assert int(g.state.stamina[0]) == 4
 
@@ -230,7 +217,7 @@ def test_R_TURN_11_revealing_monsters_rolls_surprise_and_combat_follows_in_same_
     order = [e["type"] if e["type"] != "roll" else e["check"] for e in g.events]
     assert order.index("open_door") < order.index("surprise")
     assert g.state.phase == Phase.HERO_MOVEMENT and g.decision == (Decision.HERO_MOVE, 0)
-    finish_turn(g)
+    play_turn(g)
     last_move = max(i for i, p in enumerate(trace(g, 1)) if p == "hero_movement")
     assert trace(g, 1)[last_move:] == COMBAT[1:]
 
@@ -240,11 +227,11 @@ def test_R_TURN_12_explore_is_skipped_in_combat():
     (Explore actions and room text arrive with the exploration rules: only the step is checked.)"""
     g = arena_game()
     m = add_monster(g, "orc", 20, 24)
-    finish_turn(g)
+    play_turn(g)
     assert "explore" not in trace(g, 1)
     assert not [e for e in g.events if e["type"].startswith("explore")]
     slay_monster(g, m, [])
-    finish_turn(g)
+    play_turn(g)
     assert "explore" in trace(g, 2)
 
 
@@ -252,8 +239,8 @@ def test_R_TURN_13_trade_is_skipped_in_combat():
     """No Trade step in a combat turn (trade actions arrive with the item rules)."""
     g = arena_game()
     add_monster(g, "orc", 20, 24, awake=False)
-    finish_turn(g)
-    finish_turn(g)
+    play_turn(g)
+    play_turn(g)
     assert "trade" not in trace(g, 1) and "trade" not in trace(g, 2)
     assert not [e for e in g.events if e["type"].startswith("trade")]
 
@@ -265,7 +252,7 @@ def test_R_TURN_14_turn_end_rolls_deaths_door_first_then_light_drops():
     set_unit(g, 0, health=0, deaths_door=True)
     set_unit(g, 2, health=0, deaths_door=True)
     g.dice.force(5, 6)
-    finish_turn(g, walker)
+    play_turn(g, choose=walker)
     assert g.dice.forced_left == 0
     tagged = [(ph, e) for ph, e in phase_of_events(g) if e["type"] in ("roll", "light") and e["turn"] == 1]
     assert [(ph, e["type"], e.get("actor")) for ph, e in tagged] == [
@@ -282,12 +269,12 @@ def test_R_TURN_15_inactive_guard_keeps_combat_sequence_running():
     g = arena_game()
     m = add_monster(g, "orc", 20, 24, awake=False)
     for turn in (1, 2, 3):
-        finish_turn(g)
+        play_turn(g)
         assert trace(g, turn) == COMBAT
     assert g.state.unit_pos[m] == g.square(20, 24) and g.state.inactive[m]
     assert not events(g, "move", unit=g.label(m))
     slay_monster(g, m, [])
-    finish_turn(g)
+    play_turn(g)
     assert trace(g, 4) == GENERAL
 
 
@@ -300,7 +287,7 @@ def test_R_REST_01_magic_is_not_regained_without_rest():
     set_unit(g, 0, magic=0)
     set_unit(g, 1, magic=1)
     for _ in range(5):
-        finish_turn(g, walker)
+        play_turn(g, choose=walker)
     assert (int(g.state.magic[0]), int(g.state.magic[1])) == (0, 1)
     assert all(not e["rested"] for e in events(g, "recover") if e["turn"] > 1)
     assert not events(g, "rest")
@@ -340,7 +327,7 @@ def test_R_REST_02_rest_is_judged_after_the_fact(activity):
     elif activity == "jump_fail":
         g.dice.force(1)
         g.apply(5)  # JUMP_E
-    finish_turn(g)
+    play_turn(g)
     assert g.dice.forced_left == 0
     expected = (
         ["hero_0", "hero_1", "hero_2"] if activity in ("nothing", "handoff_only") else ["hero_1", "hero_2"]
@@ -364,7 +351,7 @@ def test_R_REST_02_fighting_and_evading_break_rest():
     g.apply(END)
     g.apply(END)  # h2
     g.dice.force(3, 3, 3, 3)  # tie, no Strong: nobody wins
-    finish_turn(g)
+    play_turn(g)
     assert g.dice.forced_left == 0
     assert [e["a"] for e in events(g, "fight")] == ["hero_0"]
     assert rested_after(g) == ["hero_2"]
@@ -378,7 +365,7 @@ def test_R_REST_02_surprised_hero_that_cannot_move_rests():
     add_monster(g, "orc", 20, 24)
     refresh(g)
     assert g.state.move_left[1] == 0 and g.state.move_done[1]
-    finish_turn(g, walker)
+    play_turn(g, choose=walker)
     assert rested_after(g) == ["hero_1"]
 
 
@@ -393,7 +380,7 @@ def test_R_REST_03_benefits_arrive_at_next_turn_start():
     assert rest_i < rec_i
     assert (int(g.state.stamina[0]), int(g.state.magic[0])) == (3, 1)
     # only once: acting in turn 2 gives the plain +1 at turn 3
-    finish_turn(g, walker)
+    play_turn(g, choose=walker)
     assert (int(g.state.stamina[0]), int(g.state.magic[0])) == (4, 1)
 
 
@@ -402,7 +389,7 @@ def test_R_REST_04_learned_hero_regains_2_magic():
     g = arena_game(["ilsabet", "orwin", "hob"])
     for h in range(3):
         set_unit(g, h, magic=0)
-    finish_turn(g)
+    play_turn(g)
     assert [int(g.state.magic[h]) for h in range(3)] == [2, 2, 1]
 
 
@@ -410,7 +397,7 @@ def test_R_REST_05_recovery_caps_at_base_stamina_and_magic():
     """Orwin (Magic 5, Stamina 3) at Magic 4 and Stamina 2; Ysolde (Magic 1, Stamina 5) at full."""
     g = arena_game(["orwin", "ysolde", "hob"])
     set_unit(g, 0, magic=4, stamina=2)
-    finish_turn(g)
+    play_turn(g)
     assert (int(g.state.magic[0]), int(g.state.stamina[0])) == (5, 3)
     assert (int(g.state.magic[1]), int(g.state.stamina[1])) == (1, 5)
 
@@ -424,9 +411,9 @@ def test_R_REST_06_rested_hero_skips_deaths_door_roll():
     g.dice.force(6)  # h1's Death's Door roll
 
     def choose(game):
-        return walker(game) if game.decision[1] == 1 else idle(game)
+        return walker(game) if game.decision[1] == 1 else quiet(game)
 
-    finish_turn(g, choose)
+    play_turn(g, choose=choose)
     assert g.dice.forced_left == 0
     assert [e["actor"] for e in rolls(g, "deaths_door")] == ["hero_1"]
     assert g.state.deaths_door[0] and g.state.unit_status[0] == ACTIVE and g.state.health[0] == 0
@@ -437,7 +424,7 @@ def test_R_REST_07_idle_hero_in_no_fight_rests_during_combat():
     g = arena_game()
     add_monster(g, "orc", 0, 0)
     g.dice.force(6, 6, 1, 1)  # h0 wins its Fight
-    finish_turn(g)
+    play_turn(g)
     assert g.dice.forced_left == 0
     assert "fighting" in trace(g, 1)
     assert rested_after(g) == ["hero_1", "hero_2"]
@@ -502,7 +489,7 @@ def test_R_EXH_02_exhausted_cannot_spend_stamina_even_after_recovering_some():
     Fight Stamina is 0 without being asked (D-08)."""
     g = arena_game(["ysolde", "bram", "hob"])
     set_unit(g, 0, stamina=0, exhausted=True)
-    finish_turn(g, walker)
+    play_turn(g, choose=walker)
     assert int(g.state.stamina[0]) == 1 and g.state.exhausted[0]
     assert g.decision == (Decision.HERO_MOVE, 0)
     assert EXTRA_MOVE not in g.legal_actions()
@@ -515,7 +502,7 @@ def test_R_EXH_02_exhausted_cannot_spend_stamina_even_after_recovering_some():
     assert g.decision == (Decision.HERO_EVADE, 1)
     # Fight: the DM is asked, the hero is not (0 Stamina is its only choice)
     g.dice.force(6, 6, 1, 1)
-    finish_turn(g, lambda game: SPEND_ACTIONS[0] if game.decision[1] == m else idle(game))
+    play_turn(g, choose=lambda game: SPEND_ACTIONS[0] if game.decision[1] == m else quiet(game))
     assert g.dice.forced_left == 0
     fight = events(g, "fight")
     assert len(fight) == 1 and fight[0]["a"] == "hero_0" and fight[0]["a_modifiers"] == {}
@@ -529,7 +516,7 @@ def test_R_EXH_03_exhaustion_ends_only_at_full_base_stamina():
     set_unit(g, 0, stamina=0, exhausted=True)
     seen = []
     for _ in range(4):
-        finish_turn(g, walker)
+        play_turn(g, choose=walker)
         seen.append((int(g.state.stamina[0]), bool(g.state.exhausted[0])))
     assert seen == [(1, True), (2, True), (3, True), (4, False)]
     assert [e["turn"] for e in events(g, "exhaustion_ends", unit="hero_0")] == [5]
@@ -538,7 +525,7 @@ def test_R_EXH_03_exhaustion_ends_only_at_full_base_stamina():
     set_unit(g, 0, stamina=0, exhausted=True)
     seen = []
     for _ in range(2):
-        finish_turn(g)
+        play_turn(g)
         seen.append((int(g.state.stamina[0]), bool(g.state.exhausted[0])))
     assert seen == [(2, True), (4, False)]
 
@@ -577,7 +564,7 @@ def test_R_LIGHT_01_light_starts_at_20_and_never_exceeds_it():
     assert g.state.light == 20 == g.rules.light_max
     seen = [g.state.light]
     for _ in range(3):
-        finish_turn(g)
+        play_turn(g)
         seen.append(g.state.light)
     assert seen == [20, 19, 18, 17]
     assert max(e["light"] for e in events(g, "light")) <= 20
@@ -590,7 +577,7 @@ def test_R_LIGHT_02_light_drops_1_per_turn_with_floor_0_combat_included():
     for t in range(1, 24):
         if t == 5:
             add_monster(g, "orc", 20, 24, awake=False)
-        finish_turn(g)
+        play_turn(g)
         lights.append(g.state.light)
     assert lights == [max(0, 20 - t) for t in range(1, 24)]
     assert "spell_selection" in trace(g, 6)
@@ -608,7 +595,7 @@ def test_R_LIGHT_03_light_changes_only_at_turn_end_for_now():
     g.apply(MOVE_ACTIONS[2])
     light = g.state.light
     for _ in range(4):
-        finish_turn(g, walker)
+        play_turn(g, choose=walker)
     changes = [(ph, e["light"]) for ph, e in phase_of_events(g) if e["type"] == "light"]
     assert changes == [("turn_end", light - k) for k in range(1, 5)]
 
@@ -617,7 +604,7 @@ def _light_zero_game(heroes=None, adventure: str = ARENA) -> Game:
     """A game at the start of turn 21's Movement: Light 0 after 20 Turn Ends."""
     g = Game.new(adventure=adventure, heroes=heroes or PLAIN, seed=0, max_turns=30)
     for _ in range(20):
-        finish_turn(g)
+        play_turn(g)
     assert g.state.turn == 21 and g.state.light == 0
     return g
 
@@ -626,10 +613,10 @@ def test_R_LIGHT_04_light_0_costs_heroes_1_movement():
     """Corvin (Movement 5): 5 squares in turn 20 (Light 1), 4 in turn 21 (Light 0)."""
     g = arena_game(max_turns=30)
     for _ in range(19):
-        finish_turn(g)
+        play_turn(g)
     assert g.state.turn == 20 and g.state.light == 1
     assert int(g.state.move_left[0]) == 5
-    finish_turn(g)
+    play_turn(g)
     assert g.state.light == 0 and int(g.state.move_left[0]) == 4
     assert [int(g.state.move_left[h]) for h in range(3)] == [4, 5, 4]  # Ysolde 6, Hob 5
 
@@ -673,9 +660,9 @@ def test_R_LIGHT_04_light_0_does_not_touch_door_jump_or_deaths_door_rolls():
     g.dice.force(4)  # Hob's Death's Door roll (Iron-Willed +1 only)
 
     def choose(game):
-        return walker(game) if game.decision[1] == 2 else idle(game)
+        return walker(game) if game.decision[1] == 2 else quiet(game)
 
-    finish_turn(g, choose)
+    play_turn(g, choose=choose)
     assert g.dice.forced_left == 0
     jump, door, dd = rolls(g, "jump")[-1], rolls(g, "open_door")[-1], rolls(g, "deaths_door")[-1]
     assert jump["modifiers"] == {} and jump["result"] == "fail"
@@ -690,7 +677,7 @@ def test_R_LIGHT_04_light_0_penalties_are_for_heroes_only():
     enter_phase(g, Phase.MONSTER_MOVEMENT)
     assert int(g.state.move_left[m]) == 4
     g.dice.force(3, 3, 3, 3)
-    finish_turn(g)
+    play_turn(g)
     fight = events(g, "fight")[0]
     assert fight["a_modifiers"] == {"light": -1} and fight["b_modifiers"] == {}
     assert fight["a_score"] == 5 - 1 and fight["b_score"] == 5

@@ -12,6 +12,7 @@ import numpy as np
 
 WIDTH = 24
 HEIGHT = 28
+MIN_HEROES, MAX_HEROES = 3, 5  # a game is for 3-5 heroes (R-BOARD-01)
 TRAITS = ("strong", "agile", "perceptive", "learned", "iron_willed")
 ENCOUNTER_TYPES = ("guard", "patrol", "ambusher")
 DECKS = ("treasure", "gear", "potions", "spells", "magic_items")

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from enum import IntEnum, StrEnum
 
+# the game is for 3-5 heroes (R-BOARD-01): limits of the content, re-exported for the engine
+from dungeon_env.content.model import MAX_HEROES as MAX_HEROES
+from dungeon_env.content.model import MIN_HEROES as MIN_HEROES
+
 DIRECTIONS = ("north", "east", "south", "west")
 DIR_DX = (0, 1, 0, -1)
 DIR_DY = (-1, 0, 1, 0)
-MIN_HEROES, MAX_HEROES = 3, 5  # the game is for 3-5 heroes (R-BOARD-01)
 
 
 class Action(IntEnum):

@@ -16,6 +16,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from dungeon_env.content._abilities import MAX_HERO_ABILITIES
+from dungeon_env.content.model import HEIGHT, MAX_HEROES, WIDTH
 from dungeon_env.content.rules import BASE_RULES
 
 MAX_UNITS = 64
@@ -73,6 +75,11 @@ def _units(dtype, fill=0) -> np.ndarray:
     return np.full(MAX_UNITS, fill, dtype)
 
 
+def _heroes(dtype, fill=0, columns: int | None = None) -> np.ndarray:
+    """One row per hero slot (``[hero]``, or ``[hero, columns]``)."""
+    return np.full(MAX_HEROES if columns is None else (MAX_HEROES, columns), fill, dtype)
+
+
 @dataclass
 class State:
     # --- units: identity and base profile (cards) ---
@@ -112,10 +119,10 @@ class State:
     deferred: np.ndarray = field(default_factory=lambda: _units(bool))
     dragging: np.ndarray = field(default_factory=lambda: _units(np.int16, NO_UNIT))  # corpse slot
     # --- board ---
-    occupant: np.ndarray = field(default_factory=lambda: np.full(24 * 28, NO_UNIT, np.int16))
+    occupant: np.ndarray = field(default_factory=lambda: np.full(HEIGHT * WIDTH, NO_UNIT, np.int16))
     door_open: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     door_alert: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
-    door_tried: np.ndarray = field(default_factory=lambda: np.zeros((5, 0), bool))  # [hero, door]
+    door_tried: np.ndarray = field(default_factory=lambda: _heroes(bool, columns=0))  # [hero, door]
     revealed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [area]
     visited: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [area] a hero has stood in
     guard_uid: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int16))  # [guard]: uid or -1
@@ -131,21 +138,22 @@ class State:
     deck_cards: np.ndarray = field(default_factory=lambda: np.full((N_DECKS, MAX_DECK), -1, np.int16))
     deck_next: np.ndarray = field(default_factory=lambda: np.zeros(N_DECKS, np.int16))  # next card to draw
     # --- spells: [hero, spell catalogue index] ---
-    spell_known: np.ndarray = field(default_factory=lambda: np.zeros((5, 0), bool))
+    spell_known: np.ndarray = field(default_factory=lambda: _heroes(bool, columns=0))
     # items and spells a hero picked and then went BACK from, this phase: not offered again (D-08b)
-    declined_items: np.ndarray = field(default_factory=lambda: np.zeros((5, MAX_ITEMS), bool))
-    declined_spells: np.ndarray = field(default_factory=lambda: np.zeros((5, 0), bool))
-    casting_spell: np.ndarray = field(default_factory=lambda: np.full(5, -1, np.int16))  # selected in 2.1
-    casting_item: np.ndarray = field(default_factory=lambda: np.full(5, -1, np.int16))  # the scroll, or -1
+    declined_items: np.ndarray = field(default_factory=lambda: _heroes(bool, columns=MAX_ITEMS))
+    declined_spells: np.ndarray = field(default_factory=lambda: _heroes(bool, columns=0))
+    casting_spell: np.ndarray = field(default_factory=lambda: _heroes(np.int16, -1))  # selected in 2.1
+    casting_item: np.ndarray = field(default_factory=lambda: _heroes(np.int16, -1))  # the scroll, or -1
     double_ones: np.ndarray = field(default_factory=lambda: _units(bool))  # keeps casting while fighting
-    effects: list = field(default_factory=list)  # ongoing: [unit, effect kind, amount, turns left, spell]
+    # ongoing effects, EFFECT_*: [unit, kind, amount, turns left, source, uid]
+    effects: list = field(default_factory=list)
     # --- per-turn flags of the Explore and Trade phases, [hero] ---
-    exploring: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
-    memorized: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
-    identified: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
-    gave: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
-    received: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
-    disarm_tried: np.ndarray = field(default_factory=lambda: np.zeros(5, bool))
+    exploring: np.ndarray = field(default_factory=lambda: _heroes(bool))
+    memorized: np.ndarray = field(default_factory=lambda: _heroes(bool))
+    identified: np.ndarray = field(default_factory=lambda: _heroes(bool))
+    gave: np.ndarray = field(default_factory=lambda: _heroes(bool))
+    received: np.ndarray = field(default_factory=lambda: _heroes(bool))
+    disarm_tried: np.ndarray = field(default_factory=lambda: _heroes(bool))
     # --- traps, room events, secret doors ---
     trap_armed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [trap]
     trap_detected: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))  # [trap] known to heroes
@@ -162,27 +170,31 @@ class State:
     progress: bool = False  # the unit in control has acted since it got control
     closed_bits: int = 0  # bitmask of closed doors, for line of sight
     controller: int = 0  # the unit in control of a movement-type phase (heroes hand it on)
-    stack: list = field(default_factory=list)  # pending decisions: [kind, unit, arg a, arg b]
+    stack: list = field(default_factory=list)  # pending decisions, STACK_*: [kind, unit, arg a, arg b]
     queue: list = field(default_factory=list)  # monsters still to move this phase
-    fights: list = field(default_factory=list)  # [monster, hero, monster spend, hero spend]
+    # this phase's Fights, FIGHT_*: [monster, hero, monster spend, hero spend, winner]
+    fights: list = field(default_factory=list)
     fight_index: int = 0
     outcome: str = ""  # "", "completed", "failed", "truncated"
     end_reason: str = ""
     # --- magic & items (issue 3): see engine/spells.py, engine/items.py, engine/mental.py ---
-    spell_turn: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int16))  # turn of the last spell
+    spell_turn: np.ndarray = field(default_factory=lambda: _heroes(np.int16))  # turn of the last spell
     item_used_turn: np.ndarray = field(default_factory=lambda: np.zeros(MAX_ITEMS, np.int16))  # reusable
-    cast: list = field(default_factory=list)  # the spell resolving: [caster, spell, item, mode, target, when]
-    mental: list = field(default_factory=list)  # Mental Combat: [aggressor, defender, aggressor bid, purpose]
+    # the spell resolving, CAST_*: [caster, spell, item, mode, target, moment]
+    cast: list = field(default_factory=list)
+    mental: list = field(default_factory=list)  # Mental Combat, MENTAL_*: [aggressor, defender, bid, purpose]
     mind_queue: list = field(default_factory=list)  # monsters still to attack minds in this 2.5
     # --- the Explore and Trade phases (explore.py, trade.py) ---
     act_step: int = 0  # the step the current Explore / Trade phase is at (explore.STEP_*)
     act_todo: list = field(default_factory=list)  # what that step has left: hero slots or event indices
     explored_bits: int = 0  # bit a: a hero explored area a in some Explore phase (rescue objectives)
-    # --- hero abilities (abilities.py): [hero, k] for the card's k-th ability ---
-    ability_uses: np.ndarray = field(default_factory=lambda: np.zeros((5, 2), np.int16))  # this adventure
-    ability_turn: np.ndarray = field(default_factory=lambda: np.zeros((5, 2), np.int16))  # 0: never used
-    # --- [hero]: the labels of what put the hero on Death's Door (named by its death at Turn End) ---
-    downed_by: list = field(default_factory=lambda: [[] for _ in range(5)])  # rows replaced, never edited
+    # --- hero abilities (abilities.py): [hero, k] for the card's k-th ability; uses this adventure, and
+    # the turn of the last use (0: never used) ---
+    ability_uses: np.ndarray = field(default_factory=lambda: _heroes(np.int16, columns=MAX_HERO_ABILITIES))
+    ability_turn: np.ndarray = field(default_factory=lambda: _heroes(np.int16, columns=MAX_HERO_ABILITIES))
+    # --- [hero]: the labels of what put the hero on Death's Door (named by its death at Turn End); rows
+    # are replaced, never edited ---
+    downed_by: list = field(default_factory=lambda: [[] for _ in range(MAX_HEROES)])
 
     def copy(self) -> State:
         values = {}
