@@ -1,6 +1,7 @@
 """Agents for dungeon_env, all behind ``act(observation, action_mask) -> int``.
 
 - ``RandomAgent(seed)``: uniform among the legal actions.
+- ``IdleAgent()``: does nothing it can help (the floor of the learning tasks, ``dungeon_env.tasks``).
 - ``ScriptedHeroes(env=...)``: competent scripted heroes (``agents.scripted_heroes``).
 - ``ScriptedDM(env=..., seed=...)``: a scripted DM that hunts the weak and isolated (``agents.scripted_dm``).
 - ``RunawayDM(env=..., seed=...)``: a stress-test DM whose monsters flee as far as the rules allow
@@ -15,15 +16,19 @@
 language every tool here shares (``agents.spec``: ``scripted``, ``search[rollouts=8]``, ``policy``,
 ``policy:<file>.zip``, ``<file>.zip``, ``pool:<dir>``, ...); ``make(name, **kw)`` calls a class by
 its name with constructor arguments. The scripted and search agents read the engine's game, each
-through its side's view (``dungeon_env.engine.sideview``): pass ``env=`` (a PettingZoo env or a
-``RoleEnv``) or ``game=``, or call ``bind`` later. Every agent has ``act``, ``seed`` and ``bind``
-(the ``Agent`` protocol, ``agents.base``), and raises ``IllegalChoiceError`` rather than play an
-action the decision does not allow.
+through its side's view (``dungeon_env.engine.sideview``): pass ``env=`` (any env whose
+``env.unwrapped.game`` is the game: ``game_of``) or ``game=``, or call ``bind`` later. Every agent
+has ``act``, ``seed`` and ``bind`` (the ``Agent`` protocol, ``agents.base``), and raises
+``IllegalChoiceError`` rather than play an action the decision does not allow.
+
+The package registers ``agents.spec:from_spec`` as the entry point ``from_spec`` of group
+``dungeon_env.agents`` (``pyproject.toml``): that is how ``dungeon_env`` (which imports nothing from
+here) builds the opponents its tools name by spec, e.g. ``RoleEnv(opponent="scripted")``.
 """
 
 from __future__ import annotations
 
-from agents.base import Agent, GameAgent, IllegalChoiceError, RandomAgent, find_game
+from agents.base import Agent, GameAgent, IdleAgent, IllegalChoiceError, RandomAgent, game_of
 from agents.policy import PolicyAgent
 from agents.pool import PoolAgent
 from agents.runaway_dm import RunawayDM
@@ -34,6 +39,7 @@ from agents.spec import AgentSpec, AgentSpecError, CheckpointNotFoundError, from
 
 AGENTS = {
     "random": RandomAgent,
+    "idle": IdleAgent,
     "scripted_heroes": ScriptedHeroes,
     "scripted_dm": ScriptedDM,
     "runaway_dm": RunawayDM,
@@ -43,7 +49,7 @@ AGENTS = {
 
 
 def make(name: str, **kw):
-    """An agent by name: ``"random"``, ``"scripted_heroes"``, ``"scripted_dm"``, ``"runaway_dm"``,
+    """An agent by name: ``"random"``, ``"idle"``, ``"scripted_heroes"``, ``"scripted_dm"``, ``"runaway_dm"``,
     ``"search"`` or ``"policy"``; keyword arguments go to its constructor."""
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; the agents are {sorted(AGENTS)}")
@@ -57,6 +63,7 @@ __all__ = [
     "AgentSpecError",
     "CheckpointNotFoundError",
     "GameAgent",
+    "IdleAgent",
     "IllegalChoiceError",
     "PolicyAgent",
     "PoolAgent",
@@ -65,8 +72,8 @@ __all__ = [
     "ScriptedDM",
     "ScriptedHeroes",
     "SearchAgent",
-    "find_game",
     "from_spec",
+    "game_of",
     "make",
     "parse_spec",
 ]

@@ -20,8 +20,9 @@ Scripted and search agents (:class:`GameAgent`) read the engine's game, which th
 vector does not make easy to use. They get it in one of three ways, looked up at every call (an env
 builds a new game at each ``reset``):
 
-- ``Agent(env=env)``: any env holding the game: the PettingZoo env (wrapped or raw, the game is
-  ``env.unwrapped.game``) or a ``RoleEnv`` (``role_env.env.game``). For a ``RoleEnv`` opponent the
+- ``Agent(env=env)``: any env whose ``env.unwrapped.game`` is the game (:func:`game_of`, the one
+  declared interface; nothing else is looked for): the PettingZoo env (wrapped or raw), its parallel
+  view, a ``RoleEnv`` or a Gymnasium wrapper of one. For a ``RoleEnv`` opponent the
   agent is built first and bound after: ``dm = ScriptedDM(); env = RoleEnv("heroes", opponent=dm);
   dm.bind(env=env)``.
 - ``Agent(game=game)`` / ``agent.bind(game=game)``: a bare engine ``Game``.
@@ -43,7 +44,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from dungeon_env.engine import ACTION_NAMES, N_ACTIONS, Game
+from dungeon_env.engine import ACTION_NAMES, N_ACTIONS, Action, Game
 from dungeon_env.engine.sideview import side_view
 
 
@@ -116,25 +117,61 @@ class RandomAgent:
         return int(self.rng.choice(game.legal_actions()))
 
 
-def find_game(source) -> Game:
-    """The engine game behind ``source``: a ``Game``, a PettingZoo env (wrapped or raw) or a
-    ``RoleEnv``."""
-    seen = 0
-    while not isinstance(source, Game):
-        seen += 1
-        if seen > 8:
-            break
-        if getattr(source, "game", None) is not None:
-            source = source.game
-        elif getattr(source, "unwrapped", None) is not None and source.unwrapped is not source:
-            source = source.unwrapped
-        elif getattr(source, "env", None) is not None:
-            source = source.env
-        else:
-            break
-    if not isinstance(source, Game):
-        raise TypeError(f"no dungeon_env game found behind {source!r}; pass game=... or env=...")
-    return source
+class IdleAgent:
+    """A side that does nothing it can help (spec ``idle``): it ends every Movement, stays put in the
+    Explore phase, spends nothing, takes nothing and lets every spell fail (the first legal action of
+    a decision that offers none of these). The hero tasks are not won this way (``dungeon_env.tasks``
+    measures it as their floor)."""
+
+    PREFERRED = ("END", "STAY", "SPEND_0", "PASS", "LET_FAIL", "DEFER", "BACK")
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._order = [int(Action[name]) for name in self.PREFERRED]
+
+    def seed(self, seed: int | None) -> None:
+        """Nothing to seed: the agent is deterministic."""
+
+    def bind(self, env=None, game: Game | None = None) -> IdleAgent:
+        """Nothing to attach: it reads only the legal actions."""
+        return self
+
+    def _pick(self, legal) -> int:
+        legal = {int(a) for a in legal}
+        for action in self._order:
+            if action in legal:
+                return action
+        return min(legal)
+
+    def choose(self, game: Game) -> int:
+        return self._pick(game.legal_actions())
+
+    def act(self, observation, action_mask=None) -> int:
+        return self._pick(np.flatnonzero(_mask_of(observation, action_mask)))
+
+
+ACCEPTED_SOURCES = (
+    "an engine Game, or an env whose .unwrapped has .game (dungeon_env.env() wrapped or raw, "
+    "dungeon_env.parallel_env(), dungeon_env.wrappers.RoleEnv or a Gymnasium wrapper of it, a task's env)"
+)
+
+
+def game_of(source) -> Game:
+    """The engine game an agent bound to ``source`` reads, through one declared interface: ``source``
+    itself if it is a ``Game``, else ``source.unwrapped.game`` (Gymnasium and PettingZoo both name
+    ``.unwrapped`` the way to the base env, and every base env of ``dungeon_env`` has ``.game``).
+    TypeError for anything else, naming what was given and what is accepted; RuntimeError for an env
+    that has no game yet (before its first ``reset``)."""
+    if isinstance(source, Game):
+        return source
+    base = getattr(source, "unwrapped", None)
+    game = getattr(base, "game", None)
+    if isinstance(game, Game):
+        return game
+    if base is not None and hasattr(base, "game") and game is None:
+        raise RuntimeError(f"{type(source).__name__} has no game yet: call reset() before an agent reads it")
+    raise TypeError(
+        f"an agent reads the game of {ACCEPTED_SOURCES}; got {type(source).__name__} ({source!r:.200})"
+    )
 
 
 class GameAgent:
@@ -162,7 +199,7 @@ class GameAgent:
     @property
     def game(self) -> Game:
         if self._env is not None:
-            return find_game(self._env)
+            return game_of(self._env)
         if self._game is None:
             raise RuntimeError(
                 f"{type(self).__name__} needs the game: construct it with game=... or env=..., or call bind()"
@@ -201,4 +238,13 @@ class GameAgent:
         raise NotImplementedError
 
 
-__all__ = ["Agent", "GameAgent", "IllegalChoiceError", "RandomAgent", "find_game", "illegal_choice"]
+__all__ = [
+    "ACCEPTED_SOURCES",
+    "Agent",
+    "GameAgent",
+    "IdleAgent",
+    "IllegalChoiceError",
+    "RandomAgent",
+    "game_of",
+    "illegal_choice",
+]

@@ -41,7 +41,7 @@ import numpy as np
 
 from agents import observation_v0
 from agents.advised import ADVISED_SIZE, AdvisedObserver, role_of
-from agents.base import find_game
+from agents.base import game_of
 from agents.obs_layout import Translator, advised_size, load_layout, v0_layout
 from dungeon_env.observation import DICT_PIECES, as_dict, as_flat, dict_high
 
@@ -193,7 +193,7 @@ class PolicyAgent:
                 "of an older layout reads the v0 observation built from it): construct PolicyAgent with "
                 "env=... or game=..., or call bind()"
             )
-        return find_game(source)
+        return game_of(source)
 
     # ----- playing -----
     def act(self, observation, action_mask=None) -> int:

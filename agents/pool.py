@@ -1,11 +1,15 @@
 """``PoolAgent``: a self-play opponent drawn from a directory of past checkpoints (spec ``pool:<dir>``).
 
 At every episode (``RoleEnv.reset`` calls ``seed``) it plays one checkpoint drawn uniformly from the
-newest ``window`` files ``<side>_*.zip`` of ``pool_dir`` (sampling its actions); ``base`` (an agent
-spec, ``agents.spec``) plays while the pool is empty, and in a share ``base_share`` of the episodes
-when it is not (a league keeps a fixed opponent among the past checkpoints: ``training.league``).
-``also`` (another agent spec, e.g. ``search``) plays a share ``also_share`` of the episodes, whether
-the pool is empty or not. ``training.selfplay`` and ``training.league`` fill the pool.
+newest ``window`` files ``<side>_*.zip`` of ``pool_dir`` (a :class:`PolicyAgent`, sampling its
+actions); ``base`` (an agent; default a :class:`RandomAgent`) plays while the pool is empty, and in a
+share ``base_share`` of the episodes when it is not (a league keeps a fixed opponent among the past
+checkpoints: ``training.league``). ``also`` (another agent, e.g. a ``SearchAgent``) plays a share
+``also_share`` of the episodes, whether the pool is empty or not. ``training.selfplay`` and
+``training.league`` fill the pool.
+
+The pool is handed agents, not agent specs: the spec language (``agents.spec``, which imports this
+module) reads ``pool:<dir>[base=scripted,also=search,...]`` and builds ``base`` and ``also`` itself.
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import RandomAgent
+from agents.policy import PolicyAgent
+
 
 class PoolAgent:
     """Self-play opponent over the checkpoints ``<side>_*.zip`` of ``pool_dir``; see the module docstring."""
@@ -25,29 +32,35 @@ class PoolAgent:
         pool_dir: str | os.PathLike,
         side: str,
         window: int = 5,
-        base: str = "random",
+        base: Any = None,
         env: Any = None,
         seed: int | None = None,
         base_share: float = 0.0,
-        also: str = "",
+        also: Any = None,
         also_share: float = 0.0,
     ):
-        from agents.spec import from_spec
-
         for name, share in (("base_share", base_share), ("also_share", also_share)):
             if not 0.0 <= share <= 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {share}")
-        if also_share > 0 and not also:
+        if also_share > 0 and also is None:
             raise ValueError(
-                f"also_share={also_share} needs the agent that plays it: also=<spec>, e.g. also=search"
+                f"also_share={also_share} needs the agent that plays it: also=<agent>, e.g. a SearchAgent"
             )
-        self.pool_dir, self.side, self.window, self.env = Path(pool_dir), side, window, env
+        for name, agent in (("base", base), ("also", also)):
+            if agent is not None and not callable(getattr(agent, "act", None)):
+                raise TypeError(
+                    f"a pool's {name} is an agent (act(observation, action_mask) -> int), got {agent!r}; "
+                    "agent specs are read by agents.spec (pool:<dir>[base=scripted])"
+                )
+        self.pool_dir, self.side, self.window, self.env = Path(pool_dir), side, window, None
         self.base_share, self.also_share = base_share, also_share
-        self.base = from_spec(base, side, env=env)
-        self.also = from_spec(also, side, env=env) if also else None
+        self.base = RandomAgent() if base is None else base
+        self.also = also
         self.rng = np.random.default_rng()
         self.cache: dict[str, Any] = {}
         self.current: Any = self.base
+        if env is not None:
+            self.bind(env=env)
         if seed is not None:
             self.seed(seed)
 
@@ -55,7 +68,7 @@ class PoolAgent:
         """Attach the env (or game) that scripted and advised members read; returns the pool."""
         self.env = env
         for agent in (self.base, self.also, *self.cache.values()):
-            if agent is not None:
+            if hasattr(agent, "bind"):
                 agent.bind(env=env, game=game)
         return self
 
@@ -64,8 +77,6 @@ class PoolAgent:
 
     def seed(self, seed: int | None) -> None:
         """Draw the member that plays the next episode (reproducibly given ``seed``) and seed it."""
-        from agents.spec import AgentSpec, from_spec
-
         self.rng = np.random.default_rng(seed)
         members = self.members()
         if self.also is not None and self.also_share > 0 and self.rng.random() < self.also_share:
@@ -76,8 +87,8 @@ class PoolAgent:
             path = str(members[int(self.rng.integers(len(members)))])
             if path not in self.cache:
                 self.cache = {k: v for k, v in self.cache.items() if k in {str(m) for m in members}}
-                member = AgentSpec("checkpoint", path=path)  # its actions sampled
-                self.cache[path] = from_spec(member, self.side, env=self.env)
+                # its actions sampled, as the spec language's bare checkpoint path
+                self.cache[path] = PolicyAgent(path, role=self.side, deterministic=False, env=self.env)
             self.current = self.cache[path]
         self.current.seed(seed)
 

@@ -8,6 +8,7 @@ Every tool that asks for an agent reads the same text here, for ``side`` ``"hero
 | text | agent |
 |---|---|
 | ``random`` | :class:`RandomAgent`: uniform among the legal actions |
+| ``idle`` | :class:`IdleAgent`: does nothing it can help (ends every Movement, stays put) |
 | ``scripted`` | ``scripted_heroes`` for the heroes, ``scripted_dm`` for the DM (both names work too) |
 | ``runaway`` or ``runaway_dm`` | :class:`RunawayDM`, the DM only |
 | ``search[rollouts=8,seconds=0.5]`` | :class:`SearchAgent`, either side |
@@ -40,7 +41,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agents.base import RandomAgent
+from agents.base import IdleAgent, RandomAgent
 from agents.policy import PolicyAgent
 from agents.pool import PoolAgent
 from agents.runaway_dm import RunawayDM
@@ -50,7 +51,7 @@ from agents.search import SearchAgent
 
 SIDES = ("heroes", "dm")
 # what each name builds; "checkpoint" (a bare path) and "pool" are written as paths, not names
-NAMES = ("random", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "policy")
+NAMES = ("random", "idle", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "policy")
 KINDS = (*NAMES, "checkpoint", "pool")
 ALIASES = {
     "scripted": {"heroes": "scripted_heroes", "dm": "scripted_dm"},
@@ -73,6 +74,8 @@ AGENT_LINES = {
     "policy": "the shipped MaskablePPO networks around the scripted agents; as shipped they choose as "
     "the scripted agents at every measured decision, at five times the CPU",
     "random": "a uniformly random legal action at every decision: a floor, not an opponent",
+    "idle": "does nothing it can help (ends every Movement, stays put, spends nothing): the floor of the "
+    "learning tasks, not an opponent",
     "runaway": "the DM only: monsters that keep away from the heroes while the rules allow; a test of "
     "stalling, not an opponent",
     "policy:<file>.zip": "a MaskablePPO checkpoint of your own, played greedily",
@@ -133,6 +136,7 @@ class Option:
 _POLICY_OPTIONS = {"deterministic": Option(bool)}
 OPTIONS: dict[str, dict[str, Option]] = {
     "random": {},
+    "idle": {},
     "scripted_heroes": {},
     "scripted_dm": {},
     "runaway_dm": {},
@@ -228,7 +232,7 @@ def check_side(side: str) -> str:
 def known_names(side: str | None = None) -> list[str]:
     """The names (aliases included) that name an agent of ``side`` (of either side for None)."""
     names = ["random", "scripted", "search", "policy", "scripted_heroes", "scripted_dm"]
-    names += ["runaway", "runaway_dm"]
+    names += ["runaway", "runaway_dm", "idle"]
     if side is None:
         return names
     return [n for n in names if ONE_SIDE.get(ALIASES.get(n, {}).get(side, n), side) == side]
@@ -363,6 +367,8 @@ def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
     seeded = {} if seed is None else {"seed": seed}
     if spec.name == "random":
         return RandomAgent(seed)
+    if spec.name == "idle":
+        return IdleAgent(seed)
     if spec.name in GAME_AGENTS:
         return GAME_AGENTS[spec.name](**kw, **seeded)
     if spec.name == "policy":  # the shipped policy as measured best; a file of one's own greedily
@@ -370,14 +376,15 @@ def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
     if spec.name == "checkpoint":
         return PolicyAgent(spec.path, role=side, deterministic=kw.get("deterministic", False), seed=seed)
     if spec.name == "pool":
+        also = kw.get("also", "")
         return PoolAgent(
             spec.path,
             side,
             window=kw.get("window", 5),
-            base=kw.get("base", "random"),
+            base=from_spec(kw.get("base", "random"), side),
             seed=seed,
             base_share=kw.get("base_share", 0.0),
-            also=kw.get("also", ""),
+            also=from_spec(also, side) if also else None,
             also_share=kw.get("also_share", 0.0),
         )
     raise AgentSpecError(f"agent spec {spec!r}: no agent is named {spec.name!r}; kinds: {', '.join(KINDS)}")

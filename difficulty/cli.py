@@ -23,28 +23,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from difficulty.console import play_experiment, whole_number
 from difficulty.spec import BACKENDS, Experiment, SpecError, parse_agent
 
 EXECUTION_FLAGS = ("--workers", "--backend", "--ray-address", "--out", "--quiet", "--records")
 _RANGE = re.compile(r"^(-?[\d.]+):(-?[\d.]+)(?::(-?[\d.]+))?$")
-
-
-def whole_number(least: int, unit: str = ""):
-    """An argparse type: a whole number, ``least`` or more (``unit`` names what it counts), refused
-    in one line naming the value and what is accepted (``--workers 0``: "give 1 or more processes")."""
-    accepted = f"give {least} or more {unit}".rstrip()
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: {accepted}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{value}: {accepted}")
-        return value
-
-    parse.__name__ = f"whole number ({least} or more)"
-    return parse
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -289,30 +272,6 @@ def reproduce_command(argv: Sequence[str]) -> str:
     return "dungeon-env " + shlex.join(kept)
 
 
-def _progress_bar(quiet: bool):
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    console = Console(stderr=True)
-    return Progress(
-        TextColumn("[bold]games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=quiet or not console.is_terminal,
-        transient=False,
-    )
-
-
 def _summary(report: dict, out: Path, timing: dict) -> str:
     from difficulty.report import _win_table
     from difficulty.verdict import ladder_lines, verdict_lines
@@ -342,23 +301,6 @@ def _summary(report: dict, out: Path, timing: dict) -> str:
     if plots:
         lines.append(f"plots: {', '.join(str(out / name) for name in plots)}")
     return "\n".join(lines)
-
-
-def play_experiment(experiment: Experiment, quiet: bool):
-    """Run ``experiment`` on its backend with a progress bar (none if ``quiet``); the ``Result``."""
-    from difficulty.runner import backend_for, run
-
-    backend = backend_for(experiment)  # before the progress bar's thread: local workers may be forked
-    try:
-        with _progress_bar(quiet) as bar:
-            task = bar.add_task("games", total=None)
-            return run(
-                experiment,
-                progress=lambda done, total: bar.update(task, completed=done, total=total),
-                backend=backend,
-            )
-    finally:
-        backend.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from agents.spec import AgentSpec, AgentSpecError, parse_spec
+from difficulty.console import play_experiment, whole_number
 from difficulty.metrics import is_completed, rate
 from difficulty.spec import BACKENDS, Experiment, Pairing, SpecError
 
@@ -51,8 +52,6 @@ SIDE_FLAGS = {"heroes": "--heroes-agents", "dm": "--dm-agents"}
 # ------------------------------------------------------------------------------------------ arguments
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Add the ``league`` sub-command to ``commands`` (an argparse sub-parsers object)."""
-    from difficulty.cli import whole_number
-
     parser = commands.add_parser(
         "league",
         help="a round robin of hero agents against DM agents: win-rate matrix, ratings, heatmap",
@@ -491,7 +490,6 @@ def command_of(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``dungeon-env league``: check every spec and adventure (exit 2 naming a bad one, before any
     game), play the round robin, write the files, print the summary."""
-    from difficulty.cli import play_experiment
     from dungeon_env.content import ContentError, load_adventure
 
     try:

@@ -102,7 +102,7 @@ class Task:
     adventure, the heroes and the turn cap (read-only; ``env_kwargs()`` gives a fresh copy);
     ``card`` says what is learned, the reward, the episode length and the measured scores
     (``scores``: ``scripted`` and ``random`` learning side, ``idle`` for hero tasks: a side that
-    ends every Movement and stays put, :class:`IdleAgent`)."""
+    ends every Movement and stays put, the agent spec ``idle``, ``agents.IdleAgent``)."""
 
     name: str
     side: str
@@ -172,50 +172,14 @@ def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, flo
 # ------------------------------------------------------------------------------------------ agents
 
 
-class IdleAgent:
-    """A side that does nothing it can help: it ends every Movement, stays put in the Explore
-    phase, spends nothing, takes nothing and lets every spell fail (the first legal action of a
-    decision that offers none of these). The hero tasks are not won this way (a test checks)."""
-
-    PREFERRED = ("END", "STAY", "SPEND_0", "PASS", "LET_FAIL", "DEFER", "BACK")
-
-    def __init__(self, seed: int | None = None) -> None:
-        from dungeon_env.engine import Action
-
-        self._order = [int(Action[name]) for name in self.PREFERRED]
-
-    def seed(self, seed: int | None) -> None:
-        """Nothing to seed: the agent is deterministic."""
-
-    def bind(self, env=None, game=None) -> IdleAgent:
-        return self
-
-    def _pick(self, legal) -> int:
-        legal = set(int(a) for a in legal)
-        for action in self._order:
-            if action in legal:
-                return action
-        return min(legal)
-
-    def choose(self, game) -> int:
-        return self._pick(game.legal_actions())
-
-    def act(self, observation, action_mask=None) -> int:
-        import numpy as np
-
-        if action_mask is None:
-            action_mask = observation["action_mask"]
-        return self._pick(np.flatnonzero(action_mask))
-
-
 def _agent(spec, side: str):
-    if isinstance(spec, str) and spec.strip() == "idle":
-        return IdleAgent()
+    """An agent with ``choose(game)`` as it is; any agent spec (``"idle"``, ``"scripted"``, ...) built
+    by the installed agent provider (``dungeon_env.wrappers.agent_from_spec``: ``agents.spec``)."""
     if callable(getattr(spec, "choose", None)):
         return spec
-    from agents.spec import from_spec
+    from dungeon_env.wrappers import agent_from_spec
 
-    return from_spec(spec, side)
+    return agent_from_spec(spec, side)
 
 
 # ------------------------------------------------------------------------------------------ measure
@@ -243,7 +207,7 @@ def measure(
     opponent: Any = None,
 ) -> Score:
     """Play ``games`` games of task ``name`` on the bare engine: the learning side played by
-    ``agent`` (an agent spec, ``"idle"`` for :class:`IdleAgent`, or an agent with ``choose(game)``),
+    ``agent`` (an agent spec, ``"idle"`` for ``agents.IdleAgent``, or an agent with ``choose(game)``),
     the other by ``opponent`` (default: the task's), game ``i`` with seed ``seed + i`` and both
     agents reseeded from it (as ``difficulty.play`` does). Returns the learning side's
     :class:`Score` (its wins, how the games ended and its mean return under the task's rewards)."""
@@ -791,7 +755,7 @@ def get_task(name: str) -> Task:
 def make_task(name: str, **overrides: Any):
     """The PettingZoo AEC env of task ``name``: ``dungeon_env.env(**task.env_kwargs() | overrides)``
     (both sides to play; ``overrides``: any env option, e.g. ``render_mode="ansi"``)."""
-    from dungeon_env import env
+    from dungeon_env.aec import env
 
     return env(**(get_task(name).env_kwargs() | overrides))
 
@@ -983,7 +947,6 @@ __all__ = [
     "HELD_OUT_SEED",
     "SCORES",
     "TASKS",
-    "IdleAgent",
     "Score",
     "Task",
     "get_task",

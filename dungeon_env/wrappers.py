@@ -8,6 +8,11 @@ an agent spec (``make_opponent``): ``"random"`` (uniform among the legal actions
 ``reset``'s seed) or any other of ``agents.spec`` (``"scripted"``, ``"search[rollouts=8]"``,
 ``"policy"``, a checkpoint path...), built for the other side and bound to this env.
 
+``dungeon_env`` imports nothing from ``agents`` (a later layer): the specs it does not resolve itself
+are built by the function registered as the entry point ``from_spec`` of group ``dungeon_env.agents``
+(``agent_from_spec``); this project's ``pyproject.toml`` registers ``agents.spec:from_spec`` there.
+An agent reads the game of a ``RoleEnv`` as of any env here: ``env.unwrapped.game``.
+
 - observation: the env's flat observation vector, ``Box(0, high, (size,), float32)``; with
   ``observation_format="dict"``, a ``gymnasium.spaces.Dict`` of its pieces (``board``, ``figures``,
   ..., ``context``: ``dungeon_env.observation.DICT_PIECES``) for SB3's ``MultiInputPolicy``, without
@@ -35,7 +40,9 @@ an agent spec (``make_opponent``): ``"random"`` (uniform among the legal actions
 
 from __future__ import annotations
 
-import sys
+import functools
+import os
+from importlib.metadata import entry_points
 
 import gymnasium
 import numpy as np
@@ -61,35 +68,66 @@ class RandomOpponent:
 
 
 OPPONENTS = {"random": RandomOpponent}  # the names resolved here, without the agents package
+AGENT_GROUP, AGENT_ENTRY = "dungeon_env.agents", "from_spec"  # the declared way to the agent specs
+
+
+class AgentProviderError(ImportError):
+    """No installed package builds agents from spec text (or more than one claims to)."""
+
+
+@functools.cache
+def agent_provider():
+    """The function that builds an agent from spec text, ``from_spec(spec, side, *, seed=None,
+    env=None, **options)``: the entry point ``from_spec`` of group ``dungeon_env.agents``, which this
+    project's ``agents`` package registers (``agents.spec:from_spec``). :class:`AgentProviderError`,
+    naming what to install, when no package registers it or it cannot be loaded."""
+    found = list(entry_points(group=AGENT_GROUP, name=AGENT_ENTRY))
+    how = (
+        f"dungeon_env builds the agents named by spec through the entry point {AGENT_ENTRY!r} of group "
+        f"{AGENT_GROUP!r}, which the project's agents package registers: install the project with it "
+        "(pip install -e . in its repository, or pip install dungeon_env); or pass opponent='random' or "
+        "an object with act(observation, action_mask) -> int"
+    )
+    if not found:
+        raise AgentProviderError(f"no agent provider is installed: {how}")
+    if len({entry.value for entry in found}) > 1:
+        claims = ", ".join(f"{entry.value} ({entry.dist.name if entry.dist else '?'})" for entry in found)
+        raise AgentProviderError(f"more than one agent provider is installed: {claims}; keep one")
+    try:
+        return found[0].load()
+    except ImportError as error:
+        raise AgentProviderError(
+            f"the agent provider {found[0].value} cannot be imported ({error}): {how}"
+        ) from error
+
+
+def agent_from_spec(spec, side: str, **kwargs):
+    """The agent for ``side`` that ``spec`` names, built by the installed :func:`agent_provider`
+    (the agent-spec language of ``agents.spec``); ``kwargs`` (``seed``, ``env``, options) go to it."""
+    return agent_provider()(spec, side, **kwargs)
 
 
 def make_opponent(opponent, side: str | None = None, env=None):
     """An opponent for ``side`` (``"heroes"`` or ``"dm"``): an object with ``act`` as it is;
     ``"random"`` (``OPPONENTS``) a :class:`RandomOpponent`; any other agent spec (``"scripted"``,
     ``"search[rollouts=8]"``, ``"policy"``, a checkpoint ``.zip``, ``"pool:<dir>"``, an
-    ``agents.AgentSpec``; the language of ``agents.spec``) the agent ``agents.from_spec(opponent,
-    side, env=env)`` builds, bound to ``env``.
+    ``agents.AgentSpec``; the language of ``agents.spec``) the agent :func:`agent_from_spec` builds
+    for ``side``, bound to ``env``.
 
     ``dungeon_env`` does not depend on ``agents`` (a later layer, which imports this package): the
-    agents package is imported here only at the first spec other than ``"random"``, never when this
-    module is imported, and ``"random"`` works without it."""
+    installed agent provider is loaded here only at the first spec other than ``"random"``, never
+    when this module is imported, and ``"random"`` works without it."""
     if callable(getattr(opponent, "act", None)):
         return opponent
     if isinstance(opponent, str) and opponent.strip() in OPPONENTS:
         return OPPONENTS[opponent.strip()]()
-    spec_module = sys.modules.get("agents.spec")  # an AgentSpec exists only once it is imported
-    if not isinstance(opponent, str) and not (spec_module and isinstance(opponent, spec_module.AgentSpec)):
-        raise TypeError(f"an opponent needs a method act(observation, action_mask) -> int; got {opponent!r}")
-    if side is None:
-        raise ValueError(f"opponent {opponent!r}: say which side it plays (side='heroes' or 'dm')")
-    try:
-        from agents.spec import from_spec
-    except ImportError as error:  # pragma: no cover - the agents package ships with dungeon_env
-        raise ValueError(
-            f"unknown opponent {opponent!r}: without the agents package the named opponents are "
-            f"{sorted(OPPONENTS)}"
-        ) from error
-    return from_spec(opponent, side, env=env)
+    if side is None:  # an agent spec is read for a side; anything else needs act
+        error = ValueError if isinstance(opponent, str | os.PathLike) else TypeError
+        raise error(
+            f"opponent {opponent!r}: an opponent is an object with act(observation, action_mask) -> int, "
+            "or an agent spec; say which side it plays (side='heroes' or 'dm')"
+        )
+    return agent_from_spec(opponent, side, env=env)
 
 
 class RoleEnv(gymnasium.Env):
@@ -124,6 +162,12 @@ class RoleEnv(gymnasium.Env):
         self.action_space = self.env.action_space("dm")
         self._mask = np.ones(self.action_space.n, bool)
         self._final_info: dict = {}  # the side's final info of the episode, once it is over
+
+    @property
+    def game(self):
+        """The engine game being played (``None`` before the first ``reset``): what an agent bound to
+        this env (or to a Gymnasium wrapper of it) reads as ``env.unwrapped.game``."""
+        return self.env.game
 
     # ----- the Gymnasium API -----
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -204,4 +248,15 @@ class RoleEnv(gymnasium.Env):
         return {"agent": "", **self._final_info}
 
 
-__all__ = ["OPPONENTS", "ROLES", "RandomOpponent", "RoleEnv", "make_opponent"]
+__all__ = [
+    "AGENT_ENTRY",
+    "AGENT_GROUP",
+    "OPPONENTS",
+    "ROLES",
+    "AgentProviderError",
+    "RandomOpponent",
+    "RoleEnv",
+    "agent_from_spec",
+    "agent_provider",
+    "make_opponent",
+]

@@ -51,7 +51,7 @@ def seats_help(width: int = 79) -> str:
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    from difficulty.cli import whole_number
+    from difficulty.console import whole_number
 
     parser = commands.add_parser(
         "play",

@@ -15,7 +15,7 @@ from gymnasium import spaces  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.logger import Logger  # noqa: E402
 
-from agents.base import find_game  # noqa: E402
+from agents.base import game_of  # noqa: E402
 from agents.policy import PolicyAgent, _check_dict_space  # noqa: E402
 from dungeon_env.observation import CCOL, FCOL, OBS_SPEC, PLANE, as_dict  # noqa: E402
 from dungeon_env.wrappers import RoleEnv  # noqa: E402
@@ -196,7 +196,7 @@ def test_maskable_ppo_with_the_board_network_learns_saves_reloads_and_plays_lega
         flat if observation_format == "flat" else pieces, action_masks=mask, deterministic=True
     )
     assert (
-        agent.act(flat, mask) == agent.act(pieces, mask) == agent.choose(find_game(flat_env)) == int(expected)
+        agent.act(flat, mask) == agent.act(pieces, mask) == agent.choose(game_of(flat_env)) == int(expected)
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from difficulty import cli, league
+from difficulty import league
 from difficulty.metrics import rate
 from difficulty.runner import run as run_experiment
 
@@ -147,7 +147,7 @@ def test_a_tiny_league_writes_the_matrix_ratings_and_plot(tmp_path, capsys):
     ],
 )
 def test_a_bad_spec_stops_before_any_game(tmp_path, capsys, monkeypatch, flag, value, named):
-    monkeypatch.setattr(cli, "play_experiment", lambda *a: pytest.fail("a game was played"))
+    monkeypatch.setattr(league, "play_experiment", lambda *a: pytest.fail("a game was played"))
     parser = _parser()
     args = parser.parse_args([*TINY, flag, value, "--out", str(tmp_path / "out")])
     with pytest.raises(SystemExit) as exit_info:

@@ -55,7 +55,7 @@ def test_side_scores_count_completions_for_the_heroes_and_kills_for_the_dm():
 
 def test_a_pool_agent_plays_its_base_in_the_share_asked_once_it_has_members(tmp_path):
     (tmp_path / "dm_000000001.zip").write_bytes(b"")  # a member (never loaded: the base is drawn)
-    never = PoolAgent(tmp_path, "dm", base="scripted", base_share=1.0)
+    never = PoolAgent(tmp_path, "dm", base=from_spec("scripted", "dm"), base_share=1.0)
     for seed in range(20):
         never.seed(seed)
         assert never.current is never.base
@@ -64,7 +64,9 @@ def test_a_pool_agent_plays_its_base_in_the_share_asked_once_it_has_members(tmp_
 
 
 def test_a_pool_agent_plays_its_other_agent_in_its_share_empty_or_not(tmp_path):
-    pool = PoolAgent(tmp_path, "dm", base="scripted", also="search", also_share=0.3)
+    pool = PoolAgent(
+        tmp_path, "dm", base=from_spec("scripted", "dm"), also=from_spec("search", "dm"), also_share=0.3
+    )
     drawn = []
     for seed in range(400):
         pool.seed(seed)
@@ -72,7 +74,7 @@ def test_a_pool_agent_plays_its_other_agent_in_its_share_empty_or_not(tmp_path):
     assert isinstance(pool.also, SearchAgent)
     assert 0.22 < np.mean(drawn) < 0.38  # 0.3 of the episodes: 400 draws, about 4.5 standard errors
     with pytest.raises(ValueError, match="also_share"):
-        PoolAgent(tmp_path, "dm", also="search", also_share=-0.1)
+        PoolAgent(tmp_path, "dm", also=from_spec("search", "dm"), also_share=-0.1)
     with pytest.raises(ValueError, match="needs the agent that plays it"):
         PoolAgent(tmp_path, "dm", also_share=0.2)
 

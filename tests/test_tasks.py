@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents import IdleAgent
 from dungeon_env import describe_action
 from dungeon_env.content import load_adventure
 from dungeon_env.engine import Game
@@ -22,7 +23,6 @@ from dungeon_env.tasks import (
     SIDES,
     TASK_DIR,
     TASKS,
-    IdleAgent,
     Task,
     get_task,
     make_task,

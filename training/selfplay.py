@@ -60,7 +60,8 @@ def main(argv: list[str] | None = None) -> dict:
 
     vecs, models, timers = {}, {}, {}
     for side in ("heroes", "dm"):
-        opponent = PoolAgent(pool, other_side(side), settings.pool_window, settings.base_opponent)
+        base = make_agent(settings.base_opponent, other_side(side))
+        opponent = PoolAgent(pool, other_side(side), settings.pool_window, base)
         vecs[side] = make_vec_env(
             side,
             opponent,
