@@ -266,6 +266,13 @@ def test_play_with_an_unknown_adventure_names_the_known_ones_and_no_internal_pat
     assert str(Path(dungeon_env.__file__).parent) not in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("adventure", [["flooded_cellar"], {"id": "x"}, 3.5])
+def test_an_adventure_that_is_no_id_or_path_is_named(adventure):
+    """``raw_env(adventure=[...])`` was a bare "unhashable type: 'list'"."""
+    with pytest.raises(ValueError, match="adventure must be a bundled id .*flooded_cellar.* or a path"):
+        dungeon_env.raw_env(adventure=adventure)
+
+
 # ------------------------------------------------------------------------------------------ issue 49
 
 

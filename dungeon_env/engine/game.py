@@ -13,6 +13,7 @@ import copy
 import dataclasses
 import json
 import numbers
+import os
 import pickle
 import zlib
 from pathlib import Path
@@ -122,6 +123,11 @@ class Game:
         ``(item card id, identified)`` pairs (campaigns, R-CAMP-01). ``variant``: the rules and cards
         to play with (``dungeon_env.content.variants``; None: the rules as written)."""
         adventure = adventure or adventure_names()[0]
+        if not isinstance(adventure, str | os.PathLike):
+            raise ValueError(
+                f"adventure must be a bundled id ({', '.join(adventure_names())}) or a path to a .toml "
+                f"file, got {adventure!r}"
+            )
         roster_ids = list(load_heroes())
         if _is_int(heroes):
             if not (MIN_HEROES <= heroes <= MAX_HEROES):
