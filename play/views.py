@@ -108,14 +108,32 @@ def board_json(game) -> dict:
     }
 
 
+def figure_key(game, u: int, names: Mapping[int, str] | None) -> str:
+    """A figure's public key: ``hero_k`` for a hero; for a monster the id its seat knows it by: for
+    heroes (``names`` given) the lens id, in the order they first saw it (``m0``, ``m1``...), for the
+    DM the engine's label. Never the engine's slot, which counts fog monsters and is reused once a
+    monster is gone (ruling D-24)."""
+    if game.state.unit_side[u] == Side.HERO:
+        return f"hero_{u}"
+    if names is None or u not in names:  # the DM; or a monster the lens has not named (the view's label)
+        return game.label(u)
+    return names[u].rsplit(" ", 1)[-1]
+
+
+def _lens_order(key: str) -> int:
+    return int(key[1:]) if key[1:].isdigit() else 10**6
+
+
 def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
     """Every figure ``game`` holds (a heroes' view holds the heroes and the monsters they see), with
-    its profile, its state and, for a hero, its items, spells and abilities with their card text;
-    for a monster, the Stamina it spent (``stamina_spent``)."""
+    its public ``key`` (:func:`figure_key`), its profile, its state and, for a hero, its items,
+    spells and abilities with their card text; for a monster, the Stamina it spent
+    (``stamina_spent``). Heroes come first in the party's order, then the monsters in the order the
+    seat's side first saw them."""
     s = game.state
     acting = int(game.decision[1]) if game.decision is not None else -1
     out = []
-    for u in range(len(s.unit_status)):
+    for u in _figure_order(game, names):
         status = int(s.unit_status[u])
         if status == EMPTY:
             continue
@@ -125,7 +143,7 @@ def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
         card = game.card(u)
         pos = int(s.unit_pos[u])
         fig = {
-            "slot": u,
+            "key": figure_key(game, u, names),
             "name": figure_name(game, u, names),
             "card": card.name,
             "kind": card.id,
@@ -150,6 +168,17 @@ def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
             fig["stamina_spent"] = _stamina_spent(game, u, names)
         out.append(fig)
     return out
+
+
+def _figure_order(game, names: Mapping[int, str] | None) -> list[int]:
+    """The figures' slots, heroes first, then monsters in the order their seat first saw them (for
+    the DM, the engine's order)."""
+    s = game.state
+    heroes = [u for u in range(len(s.unit_status)) if s.unit_side[u] == Side.HERO]
+    monsters = [u for u in range(len(s.unit_status)) if s.unit_side[u] != Side.HERO]
+    if names is not None:
+        monsters.sort(key=lambda u: _lens_order(figure_key(game, u, names)) if u in names else 10**6)
+    return heroes + monsters
 
 
 def _hero_cards(game, u: int) -> dict:
@@ -252,7 +281,6 @@ def decision_json(game, yours: bool, names: Mapping[int, str] | None, side: str)
     out = {
         "agent": agent,
         "kind": Decision(int(d[0])).name.lower(),
-        "unit": int(d[1]),
         "text": decision_text(game, names),
         "yours": yours,
         "choices": [],

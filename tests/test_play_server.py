@@ -334,6 +334,36 @@ def test_a_monster_in_the_fog_changes_nothing_a_hero_seat_is_told():
     assert json.dumps(plain.view(plain.seats["dm"].token)) != json.dumps(twin.view(twin.seats["dm"].token))
 
 
+def test_a_monster_in_the_fog_does_not_renumber_the_monsters_a_hero_seat_sees():
+    """Twins (issue 50, ruling D-24): in one game an orc in the fog took the first free slot before a
+    goblin appeared in sight, so the goblin's engine slot is one higher there. A hero seat's figures
+    carry public keys (the heroes' ids, ``m0`` for the first monster they saw), never the slot: the
+    two seats are told the same."""
+    seats = {"hero_0": "human", "hero_1": "human", "hero_2": "human", "dm": "human"}
+    plain = Table(adventure="flooded_cellar", heroes=PARTY, seats=seats, seed=11)
+    twin = Table(adventure="flooded_cellar", heroes=PARTY, seats=seats, seed=11)
+    g, t = twin.game, twin.game.tables
+    free = [sq for sq in range(t.n_squares) if g.state.occupant[sq] < 0 and not t.obstacle[sq]]
+    hidden = next(sq for sq in free if not g.state.revealed[t.area[sq]])
+    in_sight = next(sq for sq in free if g.state.revealed[t.area[sq]])
+    place_monster(g, "orc", hidden, How.EVENT)
+    slots = [place_monster(table.game, "goblin", in_sight, How.EVENT) for table in (plain, twin)]
+    assert slots[1] == slots[0] + 1  # the engine's slots differ
+    for table in (plain, twin):
+        table._catch_up()
+
+    def hero_figures(table: Table) -> list[dict]:
+        return table.view(table.seats["hero_0"].token)["figures"]
+
+    assert hero_figures(plain) == hero_figures(twin)
+    goblin = hero_figures(plain)[-1]
+    assert (goblin["kind"], goblin["key"], goblin["name"]) == ("goblin", "m0", "Goblin m0")
+    assert all("slot" not in f for f in hero_figures(plain))
+    assert [f["key"] for f in hero_figures(plain)[:3]] == ["hero_0", "hero_1", "hero_2"]
+    dm_keys = [f["key"] for f in twin.view(twin.seats["dm"].token)["figures"]]
+    assert len(dm_keys) == 5 and dm_keys[:3] == ["hero_0", "hero_1", "hero_2"]  # the DM sees both
+
+
 def test_a_dm_seat_sees_what_the_heroes_do_not():
     table = Table(adventure=SHORT, heroes=PARTY, seats={"hero_0": "human", "dm": "human"}, seed=SEED)
     hero = table.view(table.seats["hero_0"].token)

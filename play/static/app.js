@@ -124,8 +124,7 @@ function firstName(name) {
 function agentName(view, agent) {
   if (!agent) return "nobody";
   if (agent === "dm") return "the Dungeon Master";
-  const slot = Number(agent.split("_")[1]);
-  const hero = view.figures.find((f) => f.side === "hero" && f.slot === slot);
+  const hero = view.figures.find((f) => f.side === "hero" && f.key === agent);
   return hero ? hero.name : agent;
 }
 
@@ -532,7 +531,7 @@ function drawFigure(fig, cx, cy) {
     "data-y": y,
     "data-kind": fig.kind,
     "data-side": fig.side,
-    "data-slot": fig.slot,
+    "data-key": fig.key,
     "data-status": fig.status,
     "data-acting": fig.acting ? "true" : "false",
   });
@@ -624,7 +623,7 @@ function drawHeader(view) {
 
 function drawFigures(view) {
   const list = $("figure-list");
-  const order = [...view.figures].sort((a, b) => (a.side === b.side ? a.slot - b.slot : a.side === "hero" ? -1 : 1));
+  const order = view.figures; // heroes first, then monsters in the order this seat first saw them
   const cards = order.map((fig) => {
     const token =
       fig.side === "hero"
@@ -646,7 +645,7 @@ function drawFigures(view) {
       "article",
       {
         class: `fig-card ${fig.side} ${fig.status}${fig.acting ? " acting" : ""}`,
-        "data-slot": fig.slot,
+        "data-key": fig.key,
         "data-kind": fig.kind,
       },
       h(
@@ -692,7 +691,7 @@ function cardRows(fig) {
 }
 
 function cardChip(fig, kind, k, name, detail, text) {
-  const key = `${fig.slot}:${kind}:${k}`;
+  const key = `${fig.key}:${kind}:${k}`;
   return h(
     "button",
     {
