@@ -45,7 +45,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from dungeon_env.engine import ACTION_NAMES, N_ACTIONS, Action, Game
-from dungeon_env.engine.sideview import side_view
+from dungeon_env.engine.side_knowledge import side_view
 
 
 @runtime_checkable

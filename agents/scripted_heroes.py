@@ -132,7 +132,8 @@ from dungeon_env.engine.actions import (
 )
 from dungeon_env.engine.board import free, open_neighbours
 from dungeon_env.engine.objectives import objective_met
-from dungeon_env.engine.sideview import HEROES, heroes_view, target_candidates, view_side
+from dungeon_env.engine.side_knowledge import heroes_view
+from dungeon_env.engine.sideview import HEROES, target_candidates, view_side
 from dungeon_env.engine.state import (
     ACTIVE,
     CORPSE,

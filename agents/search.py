@@ -60,7 +60,8 @@ from agents.scripted_heroes import ScriptedHeroes
 from dungeon_env.engine import Game
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import objective_met
-from dungeon_env.engine.sideview import DM, HEROES, dm_view, heroes_view, view_side
+from dungeon_env.engine.side_knowledge import heroes_view
+from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
 from dungeon_env.engine.units import active_heroes
 from dungeon_env.rewards import exit_potential
 

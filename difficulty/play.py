@@ -190,7 +190,7 @@ def prepare(task: Task | dict) -> None:
     """Load what the games of ``task`` need (content, board tables, the heroes' view tables, variant
     cards, agents) without playing: a process forked afterwards starts with it all in memory."""
     from dungeon_env.engine import Game
-    from dungeon_env.engine.sideview import heroes_view
+    from dungeon_env.engine.side_knowledge import heroes_view
 
     task = Task.of(task)
     heroes_view(Game.new(**_game_kwargs(task, 0)))  # the view's line of sight: a second per adventure

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from dungeon_env import replay
 from dungeon_env.engine.knowledge import HeroLens, dm_event
-from dungeon_env.engine.sideview import heroes_view
+from dungeon_env.engine.side_knowledge import heroes_view
 from dungeon_env.render.story import Story
 from play.table import Refused, check_digest
 from play.views import DM, HEROES, game_json

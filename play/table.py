@@ -31,7 +31,7 @@ from dungeon_env import replay
 from dungeon_env.aec import raw_env
 from dungeon_env.engine.actions import N_ACTIONS
 from dungeon_env.engine.knowledge import HeroLens, dm_event
-from dungeon_env.engine.sideview import heroes_view
+from dungeon_env.engine.side_knowledge import heroes_view
 from dungeon_env.engine.state import Side
 from dungeon_env.render.story import Story
 from play.views import DM, HEROES, game_json

@@ -477,7 +477,7 @@ def test_scripted_heroes_hand_control_only_to_a_comrade_on_the_way_not_behind_a_
     closed door between them: hero_0 in corridor a at (5, 0), the one open square nearer the exit
     taken by a comrade who has moved; the comrade behind the wall to the south, in room A, nearer
     the exit by path, is not in the way."""
-    from dungeon_env.engine.sideview import heroes_view
+    from dungeon_env.engine.side_knowledge import heroes_view
     from tests.builders import place
 
     g = hero_0_in_corridor_a()

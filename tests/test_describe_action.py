@@ -26,7 +26,7 @@ from dungeon_env.engine.actions import (
     SPEND_0,
     USE,
 )
-from dungeon_env.engine.sideview import heroes_view
+from dungeon_env.engine.side_knowledge import heroes_view
 from dungeon_env.render.actions import action_idle, action_warning, decision_text, win_chance
 from play.views import decision_json, figures_json
 from tests.builders import (

@@ -14,7 +14,7 @@ from agents.policy import PolicyAgent
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
 from dungeon_env.engine.dice import Dice
-from dungeon_env.engine.sideview import heroes_view
+from dungeon_env.engine.side_knowledge import heroes_view
 from tests import twins
 from tests.test_obs_layout import V0_HEROES  # the heroes' policy of an older layout: plays unlike the script
 from tests.test_training import needs_sb3

@@ -23,7 +23,8 @@ from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.game import LOG_CHUNK
 from dungeon_env.engine.knowledge import dm_events
 from dungeon_env.engine.objectives import objective_met
-from dungeon_env.engine.sideview import dm_view, heroes_view, side_view, view_side
+from dungeon_env.engine.side_knowledge import heroes_view, knowledge_of, side_view
+from dungeon_env.engine.sideview import dm_view, view_side
 from dungeon_env.engine.state import ACTIVE, MAX_UNITS, SIDE_MONSTER, State
 from tests import twins
 from tests.builders import add_monster, arena_game, give_item
@@ -67,7 +68,7 @@ def test_the_heroes_view_holds_no_hidden_content():
     vs, vt, va = v.state, v.tables, v.tables.adventure
     assert view_side(v) == "heroes" and view_side(g) is None
     # dice and seed
-    assert v.seed is None and v.events == [] and v.carried is None
+    assert v.seed is None and v.events == knowledge_of(g, "heroes").events and v.carried is None
     assert v.dice._state != g.dice._state and v.dice._state == Dice(0)._state
     # legal actions are the real ones
     assert v.legal_actions() == g.legal_actions() and v.decision == g.decision
@@ -105,7 +106,7 @@ def test_the_heroes_view_holds_no_hidden_content():
     slay = [o.at for o in adv.objectives if o.kind == "slay"]
     assert [gd.at for gd in va.guards] == slay  # no guard met yet: only the one the quest names
     assert vs.guard_uid.tolist() == [-1] and len(vs.guard_slain) == 1
-    assert vs.next_uid == 2 * MAX_UNITS
+    assert vs.next_uid == len(va.guards)  # after the heroes' names (none yet) and the known guards' ids
     # the quest names the room of the item to retrieve
     retrieve = next(o for o in va.objectives if o.kind == "retrieve")
     assert retrieve.area == next(e.area for e in adv.events if e.item == retrieve.item)
@@ -389,7 +390,8 @@ def test_a_view_of_a_game_with_every_monster_in_sight_keeps_them_all():
     ]
     for u in seen:
         assert v.state.unit_status[u] == ACTIVE and v.state.health[u] == s.health[u]
-        assert v.state.occupant[s.unit_pos[u]] == u and v.state.unit_uid[u] == u
+        assert v.state.occupant[s.unit_pos[u]] == u
+        assert v.label(u) == knowledge_of(g, "heroes").name(u)  # the heroes' name of it
     assert isinstance(v.state, State) and v.decision == g.decision
     if g.decision and g.decision[0] == Decision.CHOOSE_TARGET:
         assert sv.target_candidates(v) is not None

@@ -13,7 +13,8 @@ only modules of lower layers, type-only imports included; tests/test_layers.py c
 9. ``abilities`` ``mental`` ``traps``; 10. ``spells``; 11. ``items`` ``combat``;
 12. ``movement`` ``trade`` ``explore``; 13. ``turn``: the mechanics and the turn sequence;
 14. ``decisions``: the one routing table of every decision (legal lists, apply, target candidates);
-15. ``game``: the public ``Game``; 16. ``sideview`` ``campaign``: views and campaigns built on it.
+15. ``game``: the public ``Game``; 16. ``sideview`` ``campaign``: views and campaigns built on it;
+17. ``side_knowledge``: each side's knowledge of a game, which every channel a side gets reads.
 """
 
 from dungeon_env.engine.actions import ACTION_NAMES, N_ACTIONS, Action, Decision, Phase
@@ -39,6 +40,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("decisions",),
     ("game",),
     ("sideview", "campaign"),
+    ("side_knowledge",),
 )
 
 __all__ = [

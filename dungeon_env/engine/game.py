@@ -103,6 +103,9 @@ class Game:
         self.log_token = object()  # the same while the log is only added to (see events.setter)
         self.state = State()
         self._legal: list[int] | None = None
+        self.moves = 0  # actions applied (a position's number, with the log's length)
+        # each side's knowledge of this game (``side_knowledge.knowledge_of``), kept up to date
+        self.knowledge: dict = {}
 
     # ----- creation -----
     @classmethod
@@ -233,8 +236,11 @@ class Game:
 
     def state_edited(self) -> None:
         """Forget the cached legal actions after ``state`` was edited by hand (tests, side views):
-        the next ``legal_actions()`` recomputes them from the decision on top."""
+        the next ``legal_actions()`` recomputes them from the decision on top, and each side's
+        knowledge catches up with the edited position."""
         self._legal = None
+        for side in self.knowledge.values():
+            side.state_edited()
 
     def apply(self, action: int) -> None:
         """Apply one legal action of the current decision, then run the game on to the next one."""
@@ -256,6 +262,9 @@ class Game:
             )
         self._apply_top(int(action))
         self._advance()
+        self.moves += 1
+        for side in self.knowledge.values():
+            side.after_apply()
 
     # ----- the engine loop -----
     def _legal_for_top(self) -> list[int]:
@@ -449,6 +458,8 @@ class Game:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("moves", 0)  # pickled before positions were counted
+        self.__dict__.setdefault("knowledge", {})
         if "tables" not in state:
             self.tables = _tables(self.adventure_ref, self.variant.content().difficulty)
             self.vis_cache = self.tables.cache
@@ -476,6 +487,7 @@ class Game:
         clone._log_chunks = list(self._log_chunks)
         clone._legal = None
         clone.__dict__.pop("read_only", None)
+        clone.knowledge = {side: known.copy_for(clone) for side, known in self.knowledge.items()}
         return clone
 
     def to_json(self) -> dict:

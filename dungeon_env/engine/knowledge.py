@@ -35,7 +35,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from dungeon_env.content.model import WIDTH
+from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER
 
 if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
@@ -145,6 +148,23 @@ FIGURE_FIELDS = (
 _SQUARE_FIELDS = {"move": ("from", "to")}  # fields that hold squares, not figures, in these events
 
 
+def seen_squares(game: Context) -> np.ndarray:
+    """Per square, whether heroes see it: it lies in a revealed area (ruling D-24)."""
+    return game.state.revealed[game.tables.area]
+
+
+def monsters_in_sight(game: Context) -> np.ndarray:
+    """The slots of the monsters heroes see, in slot order: on the board, alive, on a square of a
+    revealed area (ruling D-24). The one rule every hero channel reads (through the heroes'
+    knowledge, ``side_knowledge.HeroKnowledge``)."""
+    s = game.state
+    pos = s.unit_pos
+    slots = np.flatnonzero((s.unit_side == SIDE_MONSTER) & (s.unit_status == ACTIVE) & (pos >= 0))
+    if len(slots) == 0:
+        return slots
+    return slots[seen_squares(game)[pos[slots]]]
+
+
 def dm_event(event: dict) -> dict | None:
     """The event as the Dungeon Master's agent gets it: everything but the seed and the faces of the
     secret Detect Traps rolls (None for those: no agent's infos carry a die of a secret roll; what
@@ -212,6 +232,19 @@ class HeroLens:
             out = self.names[ref] = f"m{len(self.names)}"
         return out
 
+    def rank(self, ref: str) -> int:
+        """The heroes' number of a monster they have seen (``k`` of its id ``m<k>``), else -1."""
+        out = self.names.get(ref)
+        return -1 if out is None else int(out[1:])
+
+    def copy(self, game: Context) -> HeroLens:
+        """An independent lens of ``game`` (a copy of this lens's game) as this one stands."""
+        out = HeroLens.__new__(HeroLens)
+        out.__dict__.update(self.__dict__)
+        out.game = game
+        out.revealed, out.where, out.names = set(self.revealed), dict(self.where), dict(self.names)
+        return out
+
     # ----- the fold -----
     def view(self, events: list[dict]) -> list[dict | None]:
         return [self.see(e) for e in events]
@@ -255,7 +288,7 @@ class HeroLens:
         kind = event["type"]
         out = dict(event)
         if kind == "setup":
-            del out["seed"]
+            out.pop("seed", None)  # a DM view's log has none
         elif kind == "spawn" and event["unit"]["side"] == "monster":
             out["unit"] = {**event["unit"], "id": self.name(event["unit"]["id"])}
         if "door" in out and kind in ("door_opened", "secret_door"):
@@ -293,6 +326,8 @@ class HeroLens:
 
 __all__ = [
     "ABOUT",
+    "monsters_in_sight",
+    "seen_squares",
     "OPEN_CHECKS",
     "PUBLIC",
     "SECRET_CHECKS",

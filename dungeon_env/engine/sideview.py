@@ -1,6 +1,8 @@
 """Side views of a game: what each side may know, as a real ``Game`` an agent can read (D-24).
 
-``heroes_view(game)`` is a redacted copy holding only what the heroes may know; ``dm_view(game)`` is
+``heroes_view_named(game, ...)`` is a redacted copy holding only what the heroes may know (made by
+the heroes' knowledge, ``side_knowledge.HeroKnowledge.view``, which says which monsters they see and
+their names for them); ``dm_view(game)`` is
 the whole game but for the future dice. Both are ordinary :class:`~dungeon_env.engine.game.Game`
 objects, so code written against the engine (the scripted agents, search rollouts) reads them
 unchanged, and playable: a copy of a view can be played on (a *determinisation*: the world as the
@@ -29,9 +31,9 @@ events not yet read, traps not yet found), the doors, furniture and blockages of
 Lists sized by hidden content are re-indexed to the public lists: the view's
 ``tables.adventure.doors`` / ``traps`` / ``guards`` / ``events`` hold only the known ones and the
 state arrays follow them (``door_*``, ``trap_*``, ``guard_*``, ``event_done``; no ambushes). Monster
-ids are renumbered by order of appearance among the monsters in sight (``unit_uid``, ``next_uid``),
-so they count no fog monster. The event log (``view.events``) is what the caller passes as
-``events=`` (the heroes' lens of the log), by default nothing.
+ids are the heroes' names (``unit_uid``: ``m<k>`` is the k-th monster heroes first saw, stable for
+its life), so they count no fog monster. The event log (``view.events``) is what the caller passes
+as ``events=`` (the heroes' lens of the log), by default nothing.
 
 The view's tables are its own object (fresh ``cache``): walls where the printed board or an unknown
 door edge has one, the known doors re-indexed, furniture and blockages of revealed areas, and line
@@ -64,7 +66,6 @@ from dungeon_env.engine.game import Game
 from dungeon_env.engine.knowledge import dm_event
 from dungeon_env.engine.state import (
     _NESTED,
-    ACTIVE,
     CAST_ITEM,
     CAST_SPELL,
     EFFECT_UID,
@@ -181,20 +182,13 @@ def view_side(game: Game) -> str | None:
     return getattr(game, "side", None)
 
 
-def side_view(game: Game, *, seed: int = 0) -> Game:
-    """The view of the side asked to decide now (the heroes', or the DM's; the DM's when the game is
-    over). A view is returned as it is."""
-    if view_side(game) is not None:
-        return game
-    return dm_view(game, seed=seed) if game.agent in (None, "dm") else heroes_view(game, seed=seed)
-
-
 def dm_view(game: Game, *, seed: int = 0) -> Game:
     """The Dungeon Master's view: the same game, but with fresh dice (seeded ``seed``, not the real
     streams), ``seed`` None and the log as ``knowledge.dm_event`` gives it (no seed, no secret
     roll)."""
     legal = list(game.legal_actions())
     view = game.copy()
+    view.knowledge = {}  # its own, made when asked (the real game's would refold a new log)
     view.seed = None
     view.dice = fresh_dice(seed)
     view.events = _dm_log(game)
@@ -218,19 +212,25 @@ def _dm_log(game: Game) -> list[dict]:
     return list(known)
 
 
-def heroes_view(game: Game, *, events=None, seed: int = 0, playable: bool = True) -> Game:
+def heroes_view_named(
+    game: Game,
+    *,
+    seen: np.ndarray,
+    numbers: dict[int, int],
+    events=(),
+    seed: int = 0,
+    playable: bool = True,
+) -> Game:
     """The heroes' view: a playable copy of ``game`` holding only what heroes may know (see the
-    module docstring). Its ``legal_actions()`` are the real game's. ``seed`` seeds the view's own
-    dice. ``events``: the log as heroes may know it, for ``view.events`` (default empty: folding the
-    whole log at every decision would cost more than the view itself); a caller that keeps a
-    ``knowledge.HeroLens`` of the game passes the events it let through. (The lens numbers the
-    monsters in the order heroes saw them; the view's ``unit_uid`` numbers those in sight by order
-    of appearance.)
+    module docstring), made from the heroes' knowledge (``side_knowledge.HeroKnowledge.view``, the
+    way to get one): ``seen``, the slots of the monsters heroes see; ``numbers``, engine monster id
+    -> the heroes' number of that monster (the view's ``unit_uid``: labels ``m<k>`` are the heroes'
+    names); ``events``, the log as heroes know it (``view.events``). Its ``legal_actions()`` are the
+    real game's. ``seed`` seeds the view's own dice.
 
     ``playable=False``: the same view for reading only, made in about three quarters of the time.
     Its state shares with ``game`` every array and list the view does not change (so it must not
-    be edited), and ``view.apply`` raises; ``view.copy()`` is a playable copy. An agent that only
-    reads the position (the scripted heroes, many times in each search rollout) wants this one."""
+    be edited), and ``view.apply`` raises; ``view.copy()`` is a playable copy."""
     legal = list(game.legal_actions())
     ht = _hero_tables(game)
     view = Game.__new__(Game)
@@ -241,9 +241,13 @@ def heroes_view(game: Game, *, events=None, seed: int = 0, playable: bool = True
     view.carried = None
     view.seed = None
     view.dice = fresh_dice(seed)
-    view.events = list(events) if events is not None else []
+    view.events = list(events) if playable else events  # read only: the knowledge's own list
+    view.knowledge = {}
+    view.moves = game.moves
     view.item_cards, view.item_index, view.spells, view.spell_index = _catalogue(game)
-    view.state = _redact(game, ht, len(game.item_cards), len(game.spells), shared=not playable)
+    view.state = _redact(
+        game, ht, len(game.item_cards), len(game.spells), seen.tolist(), numbers, shared=not playable
+    )
     if not playable:
         view.read_only = True
     _settle(view, HEROES, legal, game)
@@ -617,18 +621,23 @@ class _LazyTable:
 # ------------------------------------------------------------------------------ the heroes' state
 
 
-def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int, shared: bool = False) -> State:
-    """The heroes' state (see the module docstring); ``shared``: sharing every field it does not
-    change with ``game.state`` (a view for reading only)."""
-    s, t = game.state, game.tables
-    # --- figures: monsters off the revealed areas (or gone) leave no trace ---
-    revealed, area = s.revealed.tolist(), _static(t)["area"]
-    pos, status = s.unit_pos.tolist(), s.unit_status.tolist()
-    visible, hidden = [], []
-    for u in np.flatnonzero(s.unit_side == SIDE_MONSTER).tolist():
-        sq = pos[u]
-        seen = status[u] == ACTIVE and sq >= 0 and revealed[area[sq]]
-        (visible if seen else hidden).append(u)
+def _redact(
+    game: Game,
+    ht: _HeroTables,
+    item_base: int,
+    spell_base: int,
+    visible: list[int],
+    numbers: dict[int, int],
+    shared: bool = False,
+) -> State:
+    """The heroes' state (see the module docstring): ``visible``, the slots of the monsters heroes
+    see; ``numbers``, engine monster id -> the heroes' number. ``shared``: sharing every field it
+    does not change with ``game.state`` (a view for reading only)."""
+    s = game.state
+    # --- figures: monsters heroes do not see (or gone) leave no trace ---
+    pos = s.unit_pos.tolist()
+    shown = set(visible)
+    hidden = [u for u in np.flatnonzero(s.unit_side == SIDE_MONSTER).tolist() if u not in shown]
     hide = set(hidden)
     v = _share_state(s, hidden) if shared else _copy_state(s, hidden)
     if hidden:
@@ -636,13 +645,12 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int, shared
         for u in hidden:
             if pos[u] >= 0 and occupant[pos[u]] == u:
                 occupant[pos[u]] = NO_UNIT
-    # monster ids by order of appearance among those in sight: they count no fog monster (and,
-    # unlike slots, which are reused, their order does not depend on one)
-    by_age = sorted(visible, key=lambda u: int(s.unit_uid[u]))
-    uid_map = {int(s.unit_uid[u]): s.n_heroes + k for k, u in enumerate(by_age)}
-    for k, u in enumerate(by_age):
-        v.unit_uid[u] = s.n_heroes + k
-    v.next_uid = 2 * MAX_UNITS
+    # monster ids: the heroes' names (first seen, first named), which count no fog monster
+    uid_map = numbers
+    for u in visible:
+        v.unit_uid[u] = numbers[int(s.unit_uid[u])]
+    unnamed = max(numbers.values(), default=-1) + 1  # a guard never seen: a number after the names
+    v.next_uid = unnamed + len(ht.guards)
     v.queue = [m for m in s.queue if m not in hide]
     v.mind_queue = [m for m in s.mind_queue if m not in hide]
     uid = v.unit_uid
@@ -678,7 +686,7 @@ def _redact(game: Game, ht: _HeroTables, item_base: int, spell_base: int, shared
     for j, i in enumerate(ht.guards.tolist()):
         real = real_uid[i]
         if real >= 0:
-            guard_uid[j] = uid_map.get(real, MAX_UNITS + j)
+            guard_uid[j] = uid_map.get(real, unnamed + j)
             guard_slain[j] = real_slain[i] and _seen_slain(game, real)
     v.guard_uid, v.guard_slain = guard_uid, guard_slain
     v.downed_by = [_renamed(row, uid_map) for row in s.downed_by]
@@ -771,9 +779,9 @@ def _share_state(s: State, hidden: list[int]) -> State:
 
 
 def _renamed(labels: list[str], uid_map: dict[int, int]) -> list[str]:
-    """Labels of what put a hero on Death's Door, in the heroes' naming: a monster by its id among
-    those in sight (a monster no longer in sight is left out: its engine id counts fog monsters);
-    traps, spells and events by their own names."""
+    """Labels of what put a hero on Death's Door, in the heroes' naming: a monster by the heroes'
+    name of it (one they never saw is left out: its engine id counts fog monsters); traps, spells
+    and events by their own names."""
     out = []
     for name in labels:
         if name[:1] == "m" and name[1:].isdigit():
@@ -826,8 +834,7 @@ __all__ = [
     "PLACEHOLDER_SPELL",
     "dm_view",
     "heroes_tables",
-    "heroes_view",
-    "side_view",
+    "heroes_view_named",
     "target_candidates",
     "view_side",
 ]

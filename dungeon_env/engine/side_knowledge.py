@@ -1,0 +1,294 @@
+"""One knowledge per side: everything a side may know of one game, kept up to date as it goes.
+
+``knowledge_of(game, "heroes")`` (or ``"dm"``) is the side's :class:`SideKnowledge` of ``game``:
+made at the first call (folding the log so far) and then updated after every action the game
+applies (the game calls :meth:`SideKnowledge.after_apply`), never rebuilt at each decision. A copy
+of the game (``game.copy()``, the search's determinisations) carries a copy of it. Every channel a
+side receives reads this object and nothing else of the game (DESIGN.md, "One knowledge per side"):
+
+- ``events`` / :meth:`events_since`: the side's events, as ``knowledge.HeroLens`` (heroes) or
+  ``knowledge.dm_event`` (the DM) gives them, each judged as the game stood when it was logged;
+- :meth:`monsters_seen`, :meth:`name` / :meth:`number`: the monsters the side sees now and the
+  side's name for each. The heroes' names are ``m0``, ``m1``, ... in the order heroes first saw
+  each monster (in an event that shows it, or, for monsters standing in an area as it is revealed,
+  in square order): a monster keeps its name for its whole life, and a name counts no monster the
+  heroes have not seen (ruling D-24). The DM knows every monster by the engine's id;
+- :meth:`view`: the side's view, a ``Game`` holding only what the side may know
+  (``sideview.heroes_view`` / ``dm_view``) with the side's monster names (``unit_uid``) and events,
+  made once per position and shared by every reader of that position;
+- :meth:`snapshot`: all of the above as plain data, equal for two games that differ only in what
+  the side may not know (the twin-game tests compare these).
+
+The rule of what heroes see of the figures is ``knowledge.monsters_in_sight``; of the board,
+``knowledge.seen_squares`` and the view's tables (``sideview``).
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from dungeon_env.engine.game import Game
+from dungeon_env.engine.knowledge import HeroLens, dm_event, monsters_in_sight
+from dungeon_env.engine.sideview import DM, HEROES, dm_view, heroes_view_named, view_side
+from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER
+
+SIDES = (HEROES, DM)
+
+
+class SideKnowledge:
+    """What one side may know of one game (see the module docstring); made by :func:`knowledge_of`."""
+
+    side: str
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.events: list[dict] = []  # the side's events still kept (see forget)
+        self._at: list[int] = []  # per kept event: its index in the game's log
+        self._folded = 0  # the game's events folded so far
+        self._token = game.log_token
+        self._view: tuple | None = None  # (position, playable, view)
+        self._start()
+        self.sync()
+
+    # ----- keeping up with the game -----
+    def _start(self) -> None:
+        """Forget everything: the log is folded anew from its first event."""
+        self.events, self._at, self._folded, self._view = [], [], 0, None
+        self._token = self.game.log_token
+
+    def after_apply(self) -> None:
+        """Called by the game after each action it applies."""
+        self.sync()
+
+    def state_edited(self) -> None:
+        """Called by ``game.state_edited()`` after a hand edit of the state (tests, tools): the
+        view of the position is made anew."""
+        self._view = None
+        self.sync()
+
+    def sync(self) -> None:
+        """Fold the events logged since the last call (the whole log again if it was replaced)."""
+        game = self.game
+        if game.log_token is not self._token:
+            self._start()
+        new = game.events_since(self._folded)
+        if new:
+            start = self._folded
+            for k, event in enumerate(new):
+                seen = self._see(event)
+                if seen is not None:
+                    self.events.append(seen)
+                    self._at.append(start + k)
+            self._folded += len(new)
+        self._after_fold()
+
+    def _see(self, event: dict) -> dict | None:
+        raise NotImplementedError
+
+    def _after_fold(self) -> None:
+        """What the side learns from the position itself after the new events (nothing by default)."""
+
+    def copy_for(self, game: Game) -> SideKnowledge:
+        """An independent copy of this knowledge for ``game``, a copy of this one's game."""
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        out.game, out.events, out._at, out._view = game, list(self.events), list(self._at), None
+        return out
+
+    # ----- reading -----
+    def events_since(self, start: int) -> list[dict]:
+        """The side's events among the game's events from index ``start`` on (a new list)."""
+        return self.events[bisect.bisect_left(self._at, start) :]
+
+    def forget(self, before: int) -> None:
+        """Drop the events logged before the game's event ``before`` (no reader needs them any
+        more: an env keeps its memory that of the game's compact log)."""
+        k = bisect.bisect_left(self._at, before)
+        if k:
+            del self.events[:k], self._at[:k]
+
+    def monsters_seen(self) -> np.ndarray:
+        """The slots of the monsters the side sees now."""
+        raise NotImplementedError
+
+    def number(self, slot: int) -> int:
+        """The side's number of the monster in ``slot`` (``k`` of its name ``m<k>``), -1 if unknown."""
+        raise NotImplementedError
+
+    def name(self, slot: int) -> str:
+        """The side's name of a figure: ``hero_<i>``, ``m<k>``, or None for a monster it does not know."""
+        if slot < self.game.state.n_heroes:
+            return f"hero_{slot}"
+        k = self.number(slot)
+        return None if k < 0 else f"m{k}"
+
+    def view(self) -> Game:
+        """The side's view of the game as it stands, for reading (made once per position and
+        shared by every reader of it: read it, never change it; ``view.copy()`` to play on)."""
+        game = self.game
+        position = (game.log_token, game.n_events, game.moves)
+        cached = self._view
+        if cached is not None and cached[0] == position:
+            return cached[1]
+        view = self._make_view(playable=False)
+        self._view = (position, view)
+        return view
+
+    def playable_view(self, *, seed: int = 0) -> Game:
+        """A new view of the game as it stands that the caller owns and may play on (a
+        determinisation: the world as the side knows it, with dice of its own seeded ``seed``),
+        holding the side's events."""
+        return self._make_view(playable=True, seed=seed)
+
+    def _make_view(self, playable: bool, seed: int = 0) -> Game:
+        raise NotImplementedError
+
+    def snapshot(self) -> dict:
+        """Everything the side knows now, as plain data (twin games must give equal snapshots)."""
+        view = self.view()
+        state = view.state.to_json()
+        return {
+            "side": self.side,
+            "events": self.events_since(0),
+            "names": [self.name(int(u)) for u in self.monsters_seen()],
+            "state": state,
+            "legal": list(view.legal_actions()),
+            "adventure": _adventure_data(view),
+        }
+
+
+class HeroKnowledge(SideKnowledge):
+    """What the heroes may know (ruling D-24): their lens of the log, the monsters on revealed
+    squares by the names heroes gave them, the redacted view."""
+
+    side = HEROES
+
+    def _start(self) -> None:
+        super()._start()
+        self.lens = HeroLens(self.game)
+
+    def _see(self, event: dict) -> dict | None:
+        return self.lens.see(event)
+
+    def _after_fold(self) -> None:
+        """Name the monsters heroes see that no event named yet (standing in an area as it was
+        revealed), in square order: the order heroes take them in at one glance."""
+        s, lens = self.game.state, self.lens
+        in_sight = monsters_in_sight(self.game).tolist()
+        unnamed = [u for u in in_sight if f"m{int(s.unit_uid[u])}" not in lens.names]
+        for u in sorted(unnamed, key=lambda u: int(s.unit_pos[u])):
+            lens.name(f"m{int(s.unit_uid[u])}")
+
+    def copy_for(self, game: Game) -> HeroKnowledge:
+        out = super().copy_for(game)
+        out.lens = self.lens.copy(game)
+        return out
+
+    def monsters_seen(self) -> np.ndarray:
+        return monsters_in_sight(self.game)
+
+    def number(self, slot: int) -> int:
+        s = self.game.state
+        if slot < s.n_heroes:
+            return -1
+        return self.lens.rank(f"m{int(s.unit_uid[slot])}")
+
+    def numbers(self) -> dict[int, int]:
+        """Engine monster id -> the heroes' number, for every monster heroes have seen."""
+        return {int(ref[1:]): int(name[1:]) for ref, name in self.lens.names.items()}
+
+    def _make_view(self, playable: bool, seed: int = 0) -> Game:
+        self._after_fold()  # a position edited by hand may show a monster no action brought
+        return heroes_view_named(
+            self.game,
+            seen=self.monsters_seen(),
+            numbers=self.numbers(),
+            events=self.events,
+            seed=seed,
+            playable=playable,
+        )
+
+
+class DMKnowledge(SideKnowledge):
+    """What the Dungeon Master may know: the whole game but the seed, the future dice and the faces
+    of the secret rolls (``knowledge.dm_event``); every monster by the engine's id."""
+
+    side = DM
+
+    def _see(self, event: dict) -> dict | None:
+        return dm_event(event)
+
+    def monsters_seen(self) -> np.ndarray:
+        s = self.game.state
+        return np.flatnonzero((s.unit_side == SIDE_MONSTER) & (s.unit_status == ACTIVE) & (s.unit_pos >= 0))
+
+    def number(self, slot: int) -> int:
+        s = self.game.state
+        return -1 if slot < s.n_heroes else int(s.unit_uid[slot])
+
+    def _make_view(self, playable: bool, seed: int = 0) -> Game:
+        return dm_view(self.game, seed=seed)
+
+
+_KINDS = {HEROES: HeroKnowledge, DM: DMKnowledge}
+
+
+def knowledge_of(game: Game, side: str) -> SideKnowledge:
+    """``side``'s knowledge of ``game`` (``"heroes"`` or ``"dm"``), kept with the game and up to
+    date. A side view (``view_side(game)``) is its side's knowledge already: asked for that side,
+    its knowledge is the view itself read as it stands."""
+    if side not in _KINDS:
+        raise ValueError(f"side must be one of {', '.join(SIDES)}, got {side!r}")
+    if view_side(game) == HEROES:
+        raise ValueError(
+            "knowledge_of: this game is the heroes' view already (what they know, nothing more); "
+            "ask the real game's knowledge"
+        )
+    found = game.knowledge.get(side)
+    if found is None:
+        found = game.knowledge[side] = _KINDS[side](game)
+    return found
+
+
+def side_view(game: Game) -> Game:
+    """The view of the side asked to decide now (the heroes', or the DM's, also when the game is
+    over), from that side's knowledge. A view is returned as it is."""
+    if view_side(game) is not None:
+        return game
+    return knowledge_of(game, DM if game.agent in (None, "dm") else HEROES).view()
+
+
+def heroes_view(game: Game, *, playable: bool = True, seed: int = 0) -> Game:
+    """The heroes' view of ``game`` from their knowledge: a new playable view (``playable=True``,
+    the caller's to play on), or the shared one for reading (``playable=False``)."""
+    known = knowledge_of(game, HEROES)
+    return known.playable_view(seed=seed) if playable else known.view()
+
+
+def _adventure_data(view: Game) -> dict:
+    """The parts of a view's adventure tables that depend on hidden content (their lengths and
+    places), as plain data."""
+    adv = view.tables.adventure
+    return {
+        "doors": [list(map(list, d)) if isinstance(d, tuple) else repr(d) for d in view.tables.door_squares],
+        "traps": [repr(t) for t in adv.traps],
+        "guards": [repr(g) for g in adv.guards],
+        "events": [repr(e) for e in adv.events],
+        "patrol": [repr(p) for p in adv.patrol],
+        "walls": view.tables.wall.tobytes().hex(),
+        "furniture": np.flatnonzero(view.tables.furniture).tolist(),
+        "blockage": np.flatnonzero(view.tables.blockage).tolist(),
+    }
+
+
+__all__ = [
+    "SIDES",
+    "DMKnowledge",
+    "HeroKnowledge",
+    "SideKnowledge",
+    "heroes_view",
+    "knowledge_of",
+    "side_view",
+]
