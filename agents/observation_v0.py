@@ -67,6 +67,7 @@ from dungeon_env.engine.actions import (
     Decision,
 )
 from dungeon_env.engine.decisions import target_candidates
+from dungeon_env.engine.knowledge import seen_squares
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, MAX_ITEMS, MAX_UNITS, How
 from dungeon_env.observation import N_PLANES, PLANE, PLANES, _hero_args, _layout_block
 
@@ -456,7 +457,7 @@ class Observer:
         if template is None:
             template = self._templates[role] = [None, None, np.zeros(OBS_SPEC.size, np.float32), None]
         if template[0] != board_key:
-            block, known = _layout_block(game, role)
+            block, known = _layout_block(game, role), np.append(seen_squares(game), False)
             template[2][:_BOARD] = block
             template[0], template[3] = board_key, known
         if template[1] is not figures:

@@ -141,10 +141,10 @@ primary goal met).
 
 **Memory.** The game keeps its event log compact (``Game.events``: older events compressed, about
 16 bytes each, decoded when someone reads the whole list, which then stays a plain list); the env
-reads only each step's events, judges them for the heroes (``knowledge.HeroLens``) only when
-``shaping`` or ``info_events`` need it, and keeps that view only while a reward or an info may still
-read it. The log stays complete for whoever asks (``env.unwrapped.events``, replays, the difficulty
-tool); ``scripts/bench_env.py`` prints an env's memory after a reset and after 1,000 steps.
+reads only each step's events; each side's knowledge (``engine.side_knowledge``, the heroes' judging
+every event as it is logged) keeps its events only while a reward or an info may still read them.
+The log stays complete for whoever asks (``env.unwrapped.events``, replays, the difficulty tool);
+``scripts/bench_env.py`` prints an env's memory after a reset and after 1,000 steps.
 
 **Options.** ``adventure`` (a bundled name or a path to an adventure file; default the first),
 ``heroes`` (3-5 hero ids or names from the roster, or a count), ``max_turns`` (100),
@@ -230,7 +230,8 @@ from dungeon_env.content.variants import Variant
 from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
 from dungeon_env.engine.actions import DECISION_NAMES
 from dungeon_env.engine.campaign import Campaign, campaign_order
-from dungeon_env.engine.knowledge import HeroLens, dm_events, hero_events, hero_view
+from dungeon_env.engine.knowledge import hero_events, hero_view
+from dungeon_env.engine.side_knowledge import SideKnowledge, knowledge_of
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer, as_dict, dict_high
 from dungeon_env.rewards import (
     StateShaping,
@@ -427,7 +428,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {}  # every agent's blank info: _begin_game
         # The heroes' view, judged at every step only when shaping or info_events need it:
-        self._judge = bool(self.shaping) or self.info_events
         self._rewarded = False
         self._skip_agent_selection = None
         self.actions = []
@@ -442,22 +442,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._observer.reset()
         self._letters = None  # the ansi render's monster letters, kept for the game
         self._seen = dict.fromkeys(self.agents, 0)
-        self._hero_log: list[dict | None] = []  # per event: as heroes see it, None if they do not
-        self._hero_kept = 0  # entries before this one no reward or info reads any more: None
-        self._hero_lens = HeroLens(game)
-        self._lens_at = 0  # events the lens has folded, when it is not kept up at every step
+        # each side's knowledge of the game (engine.side_knowledge): what its infos, rewards and
+        # observations are made of
+        self._known = {"heroes": knowledge_of(game, "heroes"), "dm": knowledge_of(game, "dm")}
         self._squares_seen: set[tuple[int, int]] = set()  # the shaping term ``squares``: stood on
-        self._state_terms = StateShaping.of(game, self.shaping)  # exit_path, explored: from the set-up
+        self._state_terms = StateShaping.of(self._known["heroes"].view(), self.shaping)  # from the set-up
         self._goals = [dict(goal, met=False) for goal in game.objectives()]  # met: told at the end
         for a in self.agents:
             self.infos[a] = self.blank_info()
-        log = self._hero_log
-        if self._judge:
-            log.extend(self._hero_lens.view(game.events_since(0)))
         agent = self.agent_selection = game.agent
         self.infos[agent] = self._info(agent)
-        if self._judge:
-            self._forget(log)
+        self._forget()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         role, me = self._roles[agent] if agent in self._roles else _role_of(agent)
@@ -503,10 +498,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         over. A hero who left play (exited or dead) stays in ``agents``, is never asked (the engine
         asks only figures on the board) and shares every reward until the end."""
         game = self.game
-        log = self._hero_log
-        if self._judge:  # judged as the game stood when logged (the lens reads the state too)
-            log.extend(self._hero_lens.view(game.events_since(len(log))))
-        team = self._shaping_reward(log[before:]) if self.shaping else 0.0
+        team = self._shaping_reward(self._known["heroes"].events_since(before)) if self.shaping else 0.0
         over = game.over
         if over:
             team += self.outcome_reward()
@@ -523,8 +515,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             agent = game.agent
             self.agent_selection = agent
             self.infos[agent] = self._info(agent)
-        if self._judge:
-            self._forget(log)
+        self._forget()
         if self._rewarded:
             self._accumulate_rewards()
         if goes_on:
@@ -538,25 +529,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.campaign.record(self.game)
         return not self.campaign.over
 
-    def _forget(self, log: list[dict | None]) -> None:
-        """Drop the heroes' view of the events that no reward or info reads any more (this step's,
-        without info_events; else those every hero still in the game has had), so that the
-        episode's memory stays that of the game's compact log."""
-        keep = min(self._seen[a] for a in self._hero_agents) if self.info_events else len(log)
-        kept = self._hero_kept
-        if keep > kept:
-            log[kept:keep] = [None] * (keep - kept)
-            self._hero_kept = keep
+    def _forget(self) -> None:
+        """Let each side's knowledge drop the events no reward or info reads any more (this step's,
+        without info_events; else those every agent of the side still in the game has had), so that
+        the episode's memory stays that of the game's compact log."""
+        now = self.game.n_events
+        heroes = min(self._seen[a] for a in self._hero_agents) if self.info_events else now
+        self._known["heroes"].forget(heroes)
+        self._known["dm"].forget(self._seen["dm"] if self.info_events else now)
 
     @property
-    def _lens(self) -> HeroLens:
-        """The heroes' lens of the episode (``knowledge.HeroLens``), caught up with the log: with
-        neither shaping nor info_events nothing reads it at every step, so it folds on demand."""
-        if not self._judge:
-            game = self.game
-            self._hero_lens.view(game.events_since(self._lens_at))
-            self._lens_at = game.n_events
-        return self._hero_lens
+    def knowledge(self) -> dict[str, SideKnowledge]:
+        """Each side's knowledge of the game being played (``"heroes"``, ``"dm"``)."""
+        return self._known
 
     def outcome_reward(self) -> float:
         """The heroes' reward for the way the adventure ended (the DM gets its opposite): completed
@@ -653,10 +638,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         start = self._seen[agent]
         info = self.blank_info()
         if self.info_events:
-            if agent == "dm":
-                info["events"] = dm_events(game.events_since(start))
-            else:
-                info["events"] = list(filter(None, self._hero_log[start:]))
+            info["events"] = self._known["dm" if agent == "dm" else "heroes"].events_since(start)
         if game.agent == agent:
             kind, unit = game.decision
             info["decision"] = DECISION_NAMES[kind]
@@ -667,10 +649,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         """The shaping reward of this step's events as heroes know them (None: not known), so that
         the heroes' reward never counts what happens out of their sight
         (:func:`dungeon_env.rewards.shaping_reward` with the options' weights)."""
-        in_hand = needs_goals(events, self.shaping) and goals_in_hand(self.game)
+        known = self._known["heroes"]
+        in_hand = needs_goals(events, self.shaping) and goals_in_hand(known.view())
         reward = shaping_reward(events, self.shaping, self._squares_seen, in_hand)
         if self._state_terms is not None:
-            reward += self._state_terms.step(self.game)
+            reward += self._state_terms.step(known.view())
         return reward
 
     # ----- the rest of the public surface -----

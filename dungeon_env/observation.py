@@ -30,8 +30,10 @@ What each side sees:
   by heroes or lying where found). Hero abilities are public, as the hero cards are: a hero's
   ``kind`` names its card, hence its abilities, and ``ready_k`` says which Active ones have a use
   left (for ``ABILITY_k``). Their ``figures`` rows are their own numbering: the heroes in their
-  slots, then the monsters they see in the order the monsters appeared (a monster's engine slot
-  counts the fog monsters that held lower slots when it was placed, so it is not shown; a
+  slots, then the monsters they see in the order heroes first saw them, each with its ``name``
+  (``m<k>``: the k-th monster heroes saw, the same for its whole life; the rows and names come
+  from the heroes' knowledge, ``engine.side_knowledge``). A monster's engine slot and id count
+  the fog monsters, so neither is shown; a
   candidate's ``row``, an item's ``holder`` and a Mental Combat's opponent are given in the heroes'
   numbering too).
 - **The DM** sees everything heroes see plus the layout of unrevealed areas, every monster, hidden
@@ -86,6 +88,8 @@ from dungeon_env.engine.actions import (
     Decision,
 )
 from dungeon_env.engine.decisions import target_candidates
+from dungeon_env.engine.knowledge import known_traps, seen_squares
+from dungeon_env.engine.side_knowledge import HEROES, knowledge_of
 from dungeon_env.engine.state import (
     ACTIVE,
     CORPSE,
@@ -98,6 +102,7 @@ from dungeon_env.engine.state import (
 )
 
 HERO, DM = 0, 1  # roles
+MAX_NAME = 2**15  # a monster's ``name`` column: 1 + its number (the engine's ids are int16)
 N_SQUARES = WIDTH * HEIGHT
 
 # Reviewed for v1: each plane carries something a player decides on; none could be merged without
@@ -176,6 +181,11 @@ FIGURE_COLUMNS = (
         for k in range(MAX_ABILITIES)
     ),
     ("kind", f"id: its card, 1 + the index in KINDS (the {len(_HERO_IDS)} heroes, then the monsters)"),
+    (
+        "name",
+        "id: a monster's name for the observer, 1 + k of its id m<k> (heroes: the k-th monster they "
+        "first saw, the same for its whole life; the DM: the engine's id); 0 for a hero",
+    ),
 )
 FCOL = {name: i for i, (name, _) in enumerate(FIGURE_COLUMNS)}
 
@@ -219,6 +229,7 @@ ACTING = tuple(f"hero_{i}" for i in range(MAX_HEROES)) + ("dm",)
 # The bound of each id column (its values are 0..bound); every other value lies in [0, 1].
 ID_BOUNDS = {
     "kind": len(KINDS),
+    "name": MAX_NAME,
     "card": len(ITEM_CARDS),
     "spell": len(SPELLS),
     "holder": MAX_UNITS,
@@ -277,7 +288,7 @@ OBS_SPEC = Spec(
             "figures",
             (MAX_UNITS, len(FIGURE_COLUMNS)),
             "[figure slot, feature]: one row per slot (heroes first), see the figure columns; heroes: "
-            "the monsters they see follow the heroes, in the order they appeared",
+            "the monsters they see follow the heroes, in the order heroes first saw them (column name: their stable name)",
             FIGURE_COLUMNS,
         ),
         (
@@ -538,14 +549,9 @@ class Observer:
         table[:, _XY_COL:_D1] = block.T
         slots, planes, sight = figures.slots, figures.planes, None
         if role == HERO:
-            # The figures heroes may see, decided positively: every hero, and each monster standing
-            # on a square of a revealed area (template.revealed: per square, False off the board).
-            seen = (
-                figures.monsters_present & template.revealed[pos]
-                if figures.any_monster
-                else figures.no_monster
-            )
-            sight = figures.sight(s, seen)
+            # The figures heroes may see, by their knowledge: every hero, and the monsters it says
+            # they see, in the order they first saw them, by their names for them.
+            sight = figures.sight(s, knowledge_of(game, HEROES) if figures.any_monster else None)
             slots, planes = sight.slots, sight.planes
             if 0 <= me < s.n_heroes:
                 table[me, _ME_COL] = 1.0
@@ -600,8 +606,7 @@ class Observer:
                 np.zeros(_BOARD, np.uint8), np.zeros(OBS_SPEC.size - _BOARD, np.float32)
             )
         if template.board_key != board_key:
-            block, template.revealed = _layout_block(game, role)
-            template.board[:] = block
+            template.board[:] = _layout_block(game, role)
             template.board_key = board_key
         if template.figures is not figures:
             rest = template.rest
@@ -618,7 +623,6 @@ class _Template:
     board: np.ndarray  # the board planes, figures left at 0; 0 / 1 as bytes, a quarter of the floats' memory
     rest: np.ndarray  # float32: the rest of the vector, with the static figure rows and the item table
     board_key: tuple | None = None  # the doors, reveals and traps ``board`` was made for
-    revealed: np.ndarray | None = None  # per square, with an extra False at the end for position -1
     figures: _Figures | None = None  # the figures ``rest`` was made for
 
 
@@ -642,7 +646,6 @@ class _Figures:
         self.monsters_present = monster & present
         self.any_monster = bool(self.monsters_present.any())
         self.hero_rows = np.where(self.heroes, np.arange(MAX_UNITS), -1)  # monsters: see _Sight
-        self.no_monster = np.zeros(MAX_UNITS, bool)
         self._sights: dict[bytes, _Sight] = {}
         self.static = _static_rows(s, hero, monster, present)
         scale = np.zeros((len(_DYNAMIC), MAX_UNITS), np.float32)
@@ -660,12 +663,18 @@ class _Figures:
         self.monsters = np.flatnonzero(on_board & monster)
         self._cards: dict[int, np.ndarray | None] = {}
 
-    def sight(self, s, seen_monsters: np.ndarray) -> _Sight:
-        """What heroes see of the figures when ``seen_monsters`` (a mask by slot) are in sight."""
-        key = seen_monsters.tobytes()
+    def sight(self, s, known) -> _Sight:
+        """What heroes see of the figures, by their knowledge ``known`` (None: no monster on the
+        board): the monsters it says they see, by their names."""
+        if known is None:
+            seen, numbers = _NO_SLOTS, ()
+        else:
+            seen = known.monsters_seen()
+            numbers = tuple(known.number(int(u)) for u in seen)
+        key = (seen.tobytes(), numbers)
         sight = self._sights.get(key)
         if sight is None:
-            sight = self._sights[key] = _Sight(self, s, seen_monsters)
+            sight = self._sights[key] = _Sight(self, s, seen, numbers)
         return sight
 
     def cards(self, game, me: int) -> np.ndarray | None:
@@ -734,6 +743,7 @@ def _static_rows(s, hero: np.ndarray, monster: np.ndarray, present: np.ndarray) 
     used = np.flatnonzero(s.unit_side >= 0)
     kind = s.unit_card[used].astype(np.int64) + np.where(monster[used], _N_HERO_CARDS, 0)
     t[used, FCOL["kind"]] = kind + 1
+    t[:, FCOL["name"]] = np.where(monster, s.unit_uid.astype(np.float32) + 1, 0.0)  # the DM's names
     t *= present[:, None]
     return t
 
@@ -818,23 +828,27 @@ _DECISION, _ACTING, _ARGS, _PURPOSE = (
 _ACTING_INDEX = {agent: i for i, agent in enumerate(ACTING)}
 _LIGHT, _TURN = _OFF["light"], _OFF["turn"]
 _CHOOSE_TARGET = int(Decision.CHOOSE_TARGET)
+_NAME_COL = FCOL["name"]
+_NO_SLOTS = np.zeros(0, np.int64)
 _ACTING_PLANE = PLANE["acting_unit"] * N_SQUARES
 if _ITEMS.stop != _SPELLS.start:
     raise RuntimeError("observation: the own_items and own_spells pieces must be adjacent")
 
 
 class _Sight:
-    """What heroes see of the figures, for one set of monsters in sight: ``column[slot]``, the
-    figure's row in the heroes' figures piece (-1: not seen), the heroes in their slots and then
-    the monsters seen in the order they appeared (by id), so that no fog monster counts; and the
-    figures on the board they see, with the offsets of their planes."""
+    """What heroes see of the figures, for one set of monsters in sight and their names:
+    ``column[slot]``, the figure's row in the heroes' figures piece (-1: not seen), the heroes in
+    their slots and then the monsters seen in the order heroes first saw them (by their names), so
+    that no fog monster counts; the names for the ``name`` column; and the figures on the board
+    they see, with the offsets of their planes."""
 
-    def __init__(self, figures: _Figures, s, seen_monsters: np.ndarray) -> None:
+    def __init__(self, figures: _Figures, s, seen: np.ndarray, numbers: tuple[int, ...]) -> None:
         n_heroes = s.n_heroes
         column = figures.hero_rows.copy()
-        seen = np.flatnonzero(seen_monsters)
-        order = seen[np.argsort(s.unit_uid[seen])]
+        by_name = np.argsort(np.array(numbers, np.int64), kind="stable")
+        order = seen[by_name]
         column[order] = np.arange(n_heroes, n_heroes + len(order))
+        self._names = np.array(numbers, np.float32)[by_name] + 1
         self.column = column
         shown = column[figures.slots] >= 0
         self.slots, self.planes = figures.slots[shown], figures.planes[shown]
@@ -851,15 +865,16 @@ class _Sight:
         """Last step of a hero's observation: the figures piece keeps the rows of the figures heroes
         see, in their rows; every other row is 0 (an absent figure's row is never written: its
         static row and value scales are 0, its x, y masked)."""
+        n, k = self._n_heroes, len(self._names)
         if self._order is None:
             if len(self._hide):
                 table[self._hide] = 0.0
-            return
-        n, k = self._n_heroes, len(self._order)
-        moved = table[self._order]
-        table[:n] *= self._heroes
-        table[n:] = 0.0
-        table[n : n + k] = moved
+        else:
+            moved = table[self._order]
+            table[:n] *= self._heroes
+            table[n:] = 0.0
+            table[n : n + k] = moved
+        table[n : n + k, _NAME_COL] = self._names
 
 
 def _fill_candidates(game, role, unit, purpose, b, out, table, column=None) -> None:
@@ -922,16 +937,16 @@ def _static_planes(tables) -> dict[str, np.ndarray]:
     return cached
 
 
-def _layout_block(game, role: int) -> tuple[np.ndarray, np.ndarray]:
-    """The board planes that change only with reveals, doors and traps (figures left at 0), and
-    a per-square "revealed" look-up with an extra False at the end for position -1.
+def _layout_block(game, role: int) -> np.ndarray:
+    """The board planes that change only with reveals, doors and traps (figures left at 0).
 
-    Heroes see the layout of a square if its area is revealed, or, for an edge, if the square on
-    either side is revealed; a trap if they detected it and its square is revealed."""
+    Heroes see what their knowledge's rules say (``engine.knowledge``): the layout of a square if
+    it is seen (``seen_squares``), or, for an edge, if the square on either side is (an
+    undiscovered secret door: a wall); a trap they know (``known_traps``)."""
     s, t = game.state, game.tables
     st = _static_planes(t)
     block = np.zeros((N_PLANES, N_SQUARES), np.float32)
-    revealed = s.revealed[t.area]
+    revealed = seen_squares(game)
     known = np.ones(N_SQUARES, np.float32) if role == DM else revealed.astype(np.float32)
     block[PLANE["revealed"]] = revealed
     for name in ("corridor", "furniture", "blockage", "exit"):
@@ -951,17 +966,18 @@ def _layout_block(game, role: int) -> tuple[np.ndarray, np.ndarray]:
             block[PLANE["door_open_e"] + i, sq] = 1.0
         else:
             block[PLANE["door_closed_e"] + i, sq] = 1.0
+    known_trap = known_traps(game) if role != DM else None
     for i, sq in enumerate(st["trap_sq"]):
         armed, detected = bool(s.trap_armed[i]), bool(s.trap_detected[i])
-        if role != DM and not (detected and revealed[sq]):
-            continue  # heroes: a trap shows once detected, on a revealed square
+        if known_trap is not None and not known_trap[i]:
+            continue
         if armed and detected:
             block[PLANE["trap_detected"], sq] = 1.0
         elif detected:
             block[PLANE["hazard"], sq] = 1.0
         elif armed:
             block[PLANE["trap_hidden"], sq] = 1.0
-    return block.ravel(), np.append(revealed, False)
+    return block.ravel()
 
 
 def _edge_known(known: np.ndarray) -> np.ndarray:

@@ -122,7 +122,8 @@ def memory_per_env(adventure: str, heroes: int, steps: int, count: int = 20) -> 
     for env in envs:
         raw = env.unwrapped
         raw.game.events = []
-        raw._hero_log = []
+        for known in raw.knowledge.values():
+            known.forget(raw.game.n_events)
     gc.collect()
     without_log = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()

@@ -96,7 +96,7 @@ def test_the_env_log_is_complete_and_infos_and_rewards_are_unchanged():
     env, ref = dungeon_env.raw_env(**options), dungeon_env.raw_env(**options)
     env.reset(seed=4)
     ref.reset(seed=4)
-    ref._forget = lambda log: None
+    ref._forget = lambda: None
     assert ref.events is ref.game.events  # read: plain from now on
     rng = random.Random(4)
     steps = 0
@@ -112,29 +112,31 @@ def test_the_env_log_is_complete_and_infos_and_rewards_are_unchanged():
         steps += 1
     assert env.infos == ref.infos and env._cumulative_rewards == ref._cumulative_rewards
     assert steps > 100 and env.game.n_events > 2 * LOG_CHUNK
-    assert any(e is None for e in env._hero_log[: env._hero_kept]), "the heroes' view was dropped"
+    assert len(env.knowledge["heroes"].events) < env.game.n_events, "the heroes' old events were dropped"
     assert same(env.events, ref.events)
 
 
-def test_the_lens_folds_on_demand_without_shaping_or_info_events():
-    """With neither, no step judges events for the heroes; asking for the lens catches it up to
-    the same state as one kept up at every step."""
+def test_each_sides_knowledge_keeps_only_the_events_a_reward_or_an_info_may_still_read():
+    """Without info_events a side's knowledge drops each step's events once the step is paid; with
+    them it keeps those some agent of the side has not had yet: the env's memory stays that of
+    the game's compact log."""
     options = {"adventure": adventure_names()[0], "heroes": 3, "max_turns": 30}
-    lazy = dungeon_env.raw_env(**options)
-    eager = dungeon_env.raw_env(**options, shaping={"damage": 1.0})
-    for env in (lazy, eager):
+    plain = dungeon_env.raw_env(**options)
+    told = dungeon_env.raw_env(**options, info_events=True)
+    for env in (plain, told):
         env.reset(seed=2)
     rng = random.Random(2)
     for _ in range(400):
-        if not lazy.agents:
+        if not plain.agents:
             break
-        agent = lazy.agent_selection
-        done = lazy.terminations[agent] or lazy.truncations[agent]
-        action = None if done else int(rng.choice(np.flatnonzero(lazy.observe(agent)["action_mask"])))
-        lazy.step(action)
-        eager.step(action)
-        assert lazy._hero_log == [] and lazy._lens_at == 0
-    lens, kept = lazy._lens, eager._lens
-    assert lazy._lens_at == lazy.game.n_events
-    assert (lens.where, lens.revealed, lens.names) == (kept.where, kept.revealed, kept.names)
-    assert lazy.game._log_chunks, "folding on demand leaves the log compact"
+        agent = plain.agent_selection
+        done = plain.terminations[agent] or plain.truncations[agent]
+        action = None if done else int(rng.choice(np.flatnonzero(plain.observe(agent)["action_mask"])))
+        plain.step(action)
+        told.step(action)
+        assert plain.knowledge["heroes"].events == [] and plain.knowledge["dm"].events == []
+        heroes = told.knowledge["heroes"]
+        oldest = min(told._seen[a] for a in told.possible_agents if a != "dm")
+        assert heroes.events == heroes.events_since(oldest)  # nothing older than an unread step
+    assert plain.game._log_chunks, "the knowledge leaves the log compact"
+

@@ -188,7 +188,7 @@ def test_the_lens_tracks_every_monster_the_engine_has_on_the_board():
         seen_types = set()
         while env.agents:
             _play_random(env, rng, 1)
-            game, lens = env.game, env._lens
+            game, lens = env.game, env.knowledge["heroes"].lens
             s = game.state
             on_board = {
                 game.label(u): int(s.unit_pos[u])
@@ -213,15 +213,16 @@ def test_shaping_counts_only_what_heroes_know():
     m = add_monster(game, "orc", x, y)
     effects.apply_effect(game, Effect(kind="damage", amount=2), "trap:hidden pit", m)
     slay_monster(game, m, [])
-    log = env._hero_log
-    log.extend(env._lens.view(game.events[len(log) :]))
-    assert env._shaping_reward(log[-4:]) == 0.0
+    known = env.knowledge["heroes"]
+    start = game.n_events - 4
+    known.sync()
+    assert env._shaping_reward(known.events_since(start)) == 0.0
     seen = next(q for q in np.flatnonzero(game.state.revealed[game.tables.area] & (game.state.occupant < 0)))
     v = add_monster(game, "orc", *game.xy(int(seen)))
     start = len(game.events)
     effects.apply_effect(game, Effect(kind="damage", amount=2), "trap:pit", v)
-    log.extend(env._lens.view(game.events[len(log) :]))
-    assert env._shaping_reward(log[start:]) == 2.0
+    known.sync()
+    assert env._shaping_reward(known.events_since(start)) == 2.0
 
 
 def test_R_TRAP_03_a_room_text_detect_that_fails_looks_like_one_that_finds_nothing():

@@ -165,6 +165,30 @@ def monsters_in_sight(game: Context) -> np.ndarray:
     return slots[seen_squares(game)[pos[slots]]]
 
 
+def known_doors(game: Context) -> np.ndarray:
+    """Per door, whether heroes know it: a side of it is revealed and it is no undiscovered secret
+    door (which heroes see as a wall)."""
+    s, t = game.state, game.tables
+    sides = t.cache.get("knowledge.door_areas")
+    if sides is None:
+        sides = t.cache["knowledge.door_areas"] = np.array(
+            [[t.area[a], t.area[b]] for a, b in t.door_squares], np.int16
+        ).reshape(-1, 2)
+    revealed = s.revealed
+    return ~s.door_hidden & (revealed[sides[:, 0]] | revealed[sides[:, 1]])
+
+
+def known_traps(game: Context) -> np.ndarray:
+    """Per trap, whether heroes know it: detected, on a square of a revealed area."""
+    s, t = game.state, game.tables
+    areas = t.cache.get("knowledge.trap_areas")
+    if areas is None:
+        areas = t.cache["knowledge.trap_areas"] = np.array(
+            [t.area[tr.at[1] * WIDTH + tr.at[0]] for tr in t.adventure.traps], np.int16
+        )
+    return s.trap_detected & s.revealed[areas]
+
+
 def dm_event(event: dict) -> dict | None:
     """The event as the Dungeon Master's agent gets it: everything but the seed and the faces of the
     secret Detect Traps rolls (None for those: no agent's infos carry a die of a secret roll; what
@@ -326,6 +350,8 @@ class HeroLens:
 
 __all__ = [
     "ABOUT",
+    "known_doors",
+    "known_traps",
     "monsters_in_sight",
     "seen_squares",
     "OPEN_CHECKS",

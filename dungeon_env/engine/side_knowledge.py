@@ -211,6 +211,36 @@ class HeroKnowledge(SideKnowledge):
         )
 
 
+class ViewKnowledge(HeroKnowledge):
+    """The heroes' knowledge of a heroes' view (a determinisation that a search plays on): the
+    view holds only what heroes know, by their names, so all of it is known as it stands."""
+
+    def _start(self) -> None:
+        SideKnowledge._start(self)
+
+    def _see(self, event: dict) -> dict | None:
+        return event
+
+    def _after_fold(self) -> None:
+        pass
+
+    def copy_for(self, game: Game) -> ViewKnowledge:
+        return SideKnowledge.copy_for(self, game)
+
+    def number(self, slot: int) -> int:
+        s = self.game.state
+        return -1 if slot < s.n_heroes else int(s.unit_uid[slot])
+
+    def numbers(self) -> dict[int, int]:
+        s = self.game.state
+        return {
+            int(uid): int(uid) for uid in s.unit_uid[s.n_heroes :][s.unit_side[s.n_heroes :] == SIDE_MONSTER]
+        }
+
+    def _make_view(self, playable: bool, seed: int = 0) -> Game:
+        return self.game.copy() if playable else self.game
+
+
 class DMKnowledge(SideKnowledge):
     """What the Dungeon Master may know: the whole game but the seed, the future dice and the faces
     of the secret rolls (``knowledge.dm_event``); every monster by the engine's id."""
@@ -237,18 +267,19 @@ _KINDS = {HEROES: HeroKnowledge, DM: DMKnowledge}
 
 def knowledge_of(game: Game, side: str) -> SideKnowledge:
     """``side``'s knowledge of ``game`` (``"heroes"`` or ``"dm"``), kept with the game and up to
-    date. A side view (``view_side(game)``) is its side's knowledge already: asked for that side,
-    its knowledge is the view itself read as it stands."""
+    date. The heroes' knowledge of a heroes' view is the view as it stands (``ViewKnowledge``)."""
     if side not in _KINDS:
         raise ValueError(f"side must be one of {', '.join(SIDES)}, got {side!r}")
+    kind = _KINDS[side]
     if view_side(game) == HEROES:
-        raise ValueError(
-            "knowledge_of: this game is the heroes' view already (what they know, nothing more); "
-            "ask the real game's knowledge"
-        )
+        if side == DM:
+            raise ValueError(
+                "knowledge_of: a heroes' view holds no more than the heroes know; no DM's knowledge"
+            )
+        kind = ViewKnowledge
     found = game.knowledge.get(side)
     if found is None:
-        found = game.knowledge[side] = _KINDS[side](game)
+        found = game.knowledge[side] = kind(game)
     return found
 
 
@@ -288,6 +319,7 @@ __all__ = [
     "DMKnowledge",
     "HeroKnowledge",
     "SideKnowledge",
+    "ViewKnowledge",
     "heroes_view",
     "knowledge_of",
     "side_view",

@@ -63,7 +63,7 @@ from dungeon_env.engine.decisions import target_candidates as target_candidates_
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.explore import STEP_EVENTS
 from dungeon_env.engine.game import Game
-from dungeon_env.engine.knowledge import dm_event
+from dungeon_env.engine.knowledge import dm_event, known_doors, known_traps
 from dungeon_env.engine.state import (
     _NESTED,
     CAST_ITEM,
@@ -336,13 +336,8 @@ def _static(t: Tables) -> dict:
         adv, names = t.adventure, t.board.area_names
         slay_at = {o.at for o in adv.objectives if o.kind == "slay"}
         cached = {
-            "door_areas": np.array([[t.area[a], t.area[b]] for a, b in t.door_squares], np.int16).reshape(
-                -1, 2
-            ),
-            "trap_areas": np.array([t.area[square(*tr.at)] for tr in adv.traps], np.int16),
             "slay_guards": np.array([gd.at in slay_at for gd in adv.guards], bool),
             "objectives": _public_objectives(adv, names),
-            "area": t.area.tolist(),
             # the squares with a door on one of their edges: where the heroes' walls and door
             # indices can differ from the real board's
             "door_edge_squares": np.flatnonzero((t.edge_door >= 0).any(axis=1)).tolist(),
@@ -387,9 +382,7 @@ def _hero_tables(game: Game) -> _HeroTables:
     s, t = game.state, game.tables
     static = _static(t)
     revealed = s.revealed
-    door_areas = static["door_areas"]
-    doors = ~s.door_hidden & (revealed[door_areas[:, 0]] | revealed[door_areas[:, 1]])
-    traps = s.trap_detected & revealed[static["trap_areas"]]
+    doors, traps = known_doors(game), known_traps(game)
     guards = (s.guard_uid >= 0) | static["slay_guards"]
     key = (
         t.adventure.difficulty,
