@@ -288,7 +288,8 @@ OBS_SPEC = Spec(
             "figures",
             (MAX_UNITS, len(FIGURE_COLUMNS)),
             "[figure slot, feature]: one row per slot (heroes first), see the figure columns; heroes: "
-            "the monsters they see follow the heroes, in the order heroes first saw them (column name: their stable name)",
+            "the monsters they see follow the heroes, in the order heroes first saw them "
+            "(column name: their stable name)",
             FIGURE_COLUMNS,
         ),
         (
