@@ -139,4 +139,3 @@ def test_each_sides_knowledge_keeps_only_the_events_a_reward_or_an_info_may_stil
         oldest = min(told._seen[a] for a in told.possible_agents if a != "dm")
         assert heroes.events == heroes.events_since(oldest)  # nothing older than an unread step
     assert plain.game._log_chunks, "the knowledge leaves the log compact"
-
