@@ -452,7 +452,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             self.infos[a] = self.blank_info()
         agent = self.agent_selection = game.agent
         self.infos[agent] = self._info(agent)
-        self._forget()
+        # the set-up's events stay until the first step: a reader of the knowledge that comes with
+        # the env (a play table, a replay's story) holds its place before they go (hold)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         role, me = self._roles[agent] if agent in self._roles else _role_of(agent)
@@ -535,8 +536,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         the episode's memory stays that of the game's compact log."""
         now = self.game.n_events
         heroes = min(self._seen[a] for a in self._hero_agents) if self.info_events else now
-        self._known["heroes"].forget(heroes)
-        self._known["dm"].forget(self._seen["dm"] if self.info_events else now)
+        self._known["heroes"].hold(self, heroes)
+        self._known["dm"].hold(self, self._seen["dm"] if self.info_events else now)
 
     @property
     def knowledge(self) -> dict[str, SideKnowledge]:

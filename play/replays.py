@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dungeon_env import replay
-from dungeon_env.engine.knowledge import HeroLens, dm_event
-from dungeon_env.engine.side_knowledge import heroes_view
+from dungeon_env.engine.side_knowledge import knowledge_of
 from dungeon_env.render.story import Story
 from play.table import Refused, check_digest
-from play.views import DM, HEROES, game_json
+from play.views import DM, HEROES, game_json, monster_names
 
 CHECKPOINT_EVERY = 32
 REPLAYS_KEPT = 8
@@ -33,7 +32,6 @@ class _Opened:
     n_events: list[int]  # events logged after each step (step 0: after the reset)
     turns: list[int]  # the turn at each step
     story: dict[str, list[tuple[int, str]]]  # side -> (event index, line)
-    first_named: dict[str, tuple[int, str]] = field(default_factory=dict)  # engine id -> (event, heroes' id)
 
 
 class ReplayBook:
@@ -70,15 +68,8 @@ class ReplayBook:
         for action in opened.actions[step - step % CHECKPOINT_EVERY : step]:
             game.apply(action)
         seen = opened.n_events[step]
-        names = None
-        if side == HEROES:
-            names = {}
-            for u in range(len(game.state.unit_status)):
-                known = opened.first_named.get(game.label(u)) if u >= game.state.n_heroes else None
-                if known is not None and known[0] < seen:
-                    names[u] = f"{game.card(u).name} {known[1]}"
-        shown = heroes_view(game) if side == HEROES else game
-        data = game_json(shown, side=side, names=names, yours=False)
+        shown = knowledge_of(game, HEROES).view() if side == HEROES else game
+        data = game_json(shown, side=side, names=monster_names(shown, side), yours=False)
         data.update(
             version=step,
             steps=len(opened.actions),
@@ -111,26 +102,24 @@ def _play(rep: replay.Replay) -> _Opened:
 
 
 class _Teller:
-    """Both sides' stories, each line with the index of its event, told as the game is played: the
-    heroes' lens judges an event as the game stood when it was logged (an item face down then is
-    unnamed even if it was identified later)."""
+    """Both sides' stories, each line with the index of its event, told as the game is played from
+    each side's knowledge (which judges an event as the game stood when it was logged: an item face
+    down then is unnamed even if it was identified later)."""
 
     def __init__(self, game, opened: _Opened) -> None:
         self.game, self.opened = game, opened
-        self.lens = HeroLens(game)
+        self.known = {HEROES: knowledge_of(game, HEROES), DM: knowledge_of(game, DM)}
         self.stories = {HEROES: Story(rules=game.rules), DM: Story(rules=game.rules)}
         self.folded = 0
         self.catch_up()
 
     def catch_up(self) -> None:
-        opened, lens = self.opened, self.lens
-        for k, event in enumerate(self.game.events_since(self.folded), self.folded):
-            for side, shown in ((HEROES, lens.see(event)), (DM, dm_event(event))):
-                if shown is None:
-                    continue
-                line = self.stories[side].tell(shown)
+        opened = self.opened
+        for side, known in self.known.items():
+            for k, event in known.numbered_since(self.folded):
+                line = self.stories[side].tell(event)
                 if line:
                     opened.story[side].append((k, line))
-            for engine_id, heroes_id in lens.names.items():
-                opened.first_named.setdefault(engine_id, (k, heroes_id))
         self.folded = self.game.n_events
+        for known in self.known.values():
+            known.hold(self, self.folded)

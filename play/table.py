@@ -30,11 +30,9 @@ import numpy as np
 from dungeon_env import replay
 from dungeon_env.aec import raw_env
 from dungeon_env.engine.actions import N_ACTIONS
-from dungeon_env.engine.knowledge import HeroLens, dm_event
-from dungeon_env.engine.side_knowledge import heroes_view
-from dungeon_env.engine.state import Side
+from dungeon_env.engine.side_knowledge import knowledge_of
 from dungeon_env.render.story import Story
-from play.views import DM, HEROES, game_json
+from play.views import DM, HEROES, game_json, monster_names
 
 HUMAN = "human"
 HUMAN_LINE = "a person at this computer"  # what a human seat is, beside the agents' lines (agents.spec)
@@ -191,7 +189,6 @@ class Table:
 
     # ----------------------------------------------------------------------------- story
     def _start_story(self) -> None:
-        self._lens = HeroLens(self.game)
         rules = self.game.rules  # a variant's targets in the dice lines (the rules are public)
         self._hero_story, self._dm_story = Story(rules=rules), Story(rules=rules)
         self._lines = {HEROES: [], DM: []}
@@ -200,13 +197,11 @@ class Table:
 
     def _catch_up(self) -> None:
         game = self.game
-        for event in game.events_since(self._folded):
-            seen = self._lens.see(event)
-            if seen is not None:
-                self._tell(HEROES, self._hero_story, seen)
-            dm = dm_event(event)
-            if dm is not None:
-                self._tell(DM, self._dm_story, dm)
+        for side, story in ((HEROES, self._hero_story), (DM, self._dm_story)):
+            known = knowledge_of(game, side)
+            for event in known.events_since(self._folded):
+                self._tell(side, story, event)
+            known.hold(self, game.n_events)  # told: the env may let them go
         self._folded = game.n_events
 
     def _tell(self, side: str, story: Story, event: dict) -> None:
@@ -219,18 +214,6 @@ class Table:
         with self.lock:
             return list(self._lines[side][max(0, int(since)) :])
 
-    def _names(self, side: str) -> dict[int, str] | None:
-        """Display names of the monsters for heroes: their lens ids (see ``play.views``)."""
-        if side == DM:
-            return None
-        s, game = self.game.state, self.game
-        out = {}
-        for u in np.flatnonzero(s.unit_side == Side.MONSTER).tolist():
-            label = game.label(u)
-            if label in self._lens.names:
-                out[u] = f"{game.card(u).name} {self._lens.names[label]}"
-        return out
-
     # ----------------------------------------------------------------------------- views
     def view(self, token: str, story_since: int = 0) -> dict:
         """What ``token``'s seats may know now, as JSON (see ``play.views``)."""
@@ -239,8 +222,8 @@ class Table:
             side = self.side_of_token(token)
             game = self.game
             yours = game.agent in seats and not game.over
-            shown = heroes_view(game) if side == HEROES else game
-            data = game_json(shown, side=side, names=self._names(side), yours=yours)
+            shown = knowledge_of(game, HEROES).view() if side == HEROES else game
+            data = game_json(shown, side=side, names=monster_names(shown, side), yours=yours)
             data["version"] = self.version
             data["seats"] = list(seats)
             data["seat_agents"] = self.seat_agents()

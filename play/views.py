@@ -1,12 +1,12 @@
 """What a seat is sent: a game as JSON, built from a side's view of it.
 
-A hero seat's JSON is built from ``sideview.heroes_view(game)``, a copy of the game that holds only
-what heroes may know (the fog's areas, monsters and furniture absent, undetected traps absent,
-face-down cards replaced by placeholders, no seed, no dice), so nothing hidden can reach the JSON:
-it is not there to be left out. A DM seat's JSON is built from the game itself, but never holds the
-seed or the dice streams. Monsters are named for heroes by the heroes' event lens
-(``knowledge.HeroLens``: ``m0``, ``m1``, ... in the order heroes first saw them), the same names as
-in their story, so an id never counts the monsters in the fog.
+A hero seat's JSON is built from the heroes' view of the game (``side_knowledge.knowledge_of(game,
+"heroes").view()``), which holds only what heroes may know (the fog's areas, monsters and furniture
+absent, undetected traps absent, face-down cards replaced by placeholders, no seed, no dice), so
+nothing hidden can reach the JSON: it is not there to be left out. A DM seat's JSON is built from
+the game itself, but never holds the seed or the dice streams. In the heroes' view a monster's label
+is the heroes' name of it (``m0``, ``m1``, ... in the order heroes first saw them, the same for its
+whole life and the same names as in their story), so an id never counts the monsters in the fog.
 
 Each choice says what it costs and risks in its words (``render.actions``), carries a ``warning``
 when the page must ask before sending it (a step onto a trap the side knows) and ``idle`` when it is
@@ -108,10 +108,23 @@ def board_json(game) -> dict:
     }
 
 
+def monster_names(game, side: str) -> dict[int, str] | None:
+    """Display names of the monsters of a side's view for its seat: for heroes "<card> m<k>" by the
+    view's labels (the heroes' names); None for the DM (the engine's labels)."""
+    if side == DM:
+        return None
+    s = game.state
+    return {
+        u: f"{game.card(u).name} {game.label(u)}"
+        for u in range(s.n_heroes, len(s.unit_status))
+        if s.unit_side[u] == Side.MONSTER
+    }
+
+
 def figure_key(game, u: int, names: Mapping[int, str] | None) -> str:
     """A figure's public key: ``hero_k`` for a hero; for a monster the id its seat knows it by: for
-    heroes (``names`` given) the lens id, in the order they first saw it (``m0``, ``m1``...), for the
-    DM the engine's label. Never the engine's slot, which counts fog monsters and is reused once a
+    heroes (``names`` given) their name of it, in the order they first saw it (``m0``, ``m1``...), for
+    the DM the engine's label. Never the engine's slot, which counts fog monsters and is reused once a
     monster is gone (ruling D-24)."""
     if game.state.unit_side[u] == Side.HERO:
         return f"hero_{u}"

@@ -123,7 +123,7 @@ def memory_per_env(adventure: str, heroes: int, steps: int, count: int = 20) -> 
         raw = env.unwrapped
         raw.game.events = []
         for known in raw.knowledge.values():
-            known.forget(raw.game.n_events)
+            known.hold(raw, raw.game.n_events)
     gc.collect()
     without_log = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()

@@ -237,6 +237,7 @@ def test_fog_render_draws_no_secret_door_or_fog_monster(secret_arena):
     assert status(foggy)[-1] == "Waiting for dm" and "m0" not in foggy
     assert status(clear)[-1] == "Waiting for dm: monster_move of m0"
     g.state.door_hidden[:] = False  # found
+    g.state_edited()
     assert board(render_text(g))[2 * 1][2 * 11 + 1] == "+"
 
 
@@ -351,8 +352,10 @@ def test_traps_are_drawn_as_each_side_may_know_them(tmp_path):
     assert char(render_text(g), 0, 8) == "." and char(render_text(g, fog=False), 0, 8) == "~"
     assert "~ a trap the heroes have not found" in render_text(g, fog=False)
     g.state.trap_detected[0] = True
+    g.state_edited()
     assert char(render_text(g), 0, 8) == "^" and char(render_text(g, fog=False), 0, 8) == "^"
     g.state.trap_detected[0] = False
+    g.state_edited()
     g.apply(S)  # Corvin steps onto the pit: it springs and stays as a hazard
     place(g, 0, 0, 6)
     assert char(render_text(g), 0, 8) == "=" and "= pit" in render_text(g)

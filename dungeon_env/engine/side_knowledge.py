@@ -48,7 +48,8 @@ class SideKnowledge:
         self._at: list[int] = []  # per kept event: its index in the game's log
         self._folded = 0  # the game's events folded so far
         self._token = game.log_token
-        self._view: tuple | None = None  # (position, playable, view)
+        self._view: tuple | None = None  # (position, view)
+        self._readers: dict[int, int] = {}  # id(reader) -> the game's index it reads from (hold)
         self._start()
         self.sync()
 
@@ -95,6 +96,7 @@ class SideKnowledge:
         out = type(self).__new__(type(self))
         out.__dict__.update(self.__dict__)
         out.game, out.events, out._at, out._view = game, list(self.events), list(self._at), None
+        out._readers = {}  # a copy's readers are its own
         return out
 
     # ----- reading -----
@@ -102,10 +104,18 @@ class SideKnowledge:
         """The side's events among the game's events from index ``start`` on (a new list)."""
         return self.events[bisect.bisect_left(self._at, start) :]
 
-    def forget(self, before: int) -> None:
-        """Drop the events logged before the game's event ``before`` (no reader needs them any
-        more: an env keeps its memory that of the game's compact log)."""
-        k = bisect.bisect_left(self._at, before)
+    def numbered_since(self, start: int) -> list[tuple[int, dict]]:
+        """``(index in the game's log, event)`` of the side's events from the game's index ``start`` on."""
+        k = bisect.bisect_left(self._at, start)
+        return list(zip(self._at[k:], self.events[k:], strict=True))
+
+    def hold(self, reader: object, start: int) -> None:
+        """``reader`` (an env, a story teller) will read the side's events from the game's index
+        ``start`` on, no earlier: once every reader said so, the events before the earliest of them
+        are dropped (an env's memory stays that of the game's compact log). Without readers the
+        knowledge keeps every event."""
+        self._readers[id(reader)] = start
+        k = bisect.bisect_left(self._at, min(self._readers.values()))
         if k:
             del self.events[:k], self._at[:k]
 

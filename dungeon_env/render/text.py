@@ -20,8 +20,9 @@ only, the legend and status lines the whole name). ``render_text(game, letters=.
 the helper passed (the env keeps one per episode); without one, a fresh helper letters the monsters of
 this picture in slot order.
 
-With ``fog=True`` (the default, and the env's ``ansi`` render) the picture holds only what heroes may
-know, each thing drawn because heroes may know it: the squares, furniture, blockages and exits of
+With ``fog=True`` (the default, and the env's ``ansi`` render) the picture is drawn from the heroes'
+view (``engine.side_knowledge``: their knowledge of the game), so it holds only what heroes may
+know; the fog is drawn over what that view does not show: the squares, furniture, blockages and exits of
 revealed areas; walls and doors on an edge with a revealed square on at least one side, an
 undiscovered secret door drawn as a wall; heroes and their corpses wherever they are, monsters on
 revealed squares only. Monsters are lettered in the order the pictures showed them, so a letter counts
@@ -39,6 +40,8 @@ from dungeon_env.content.model import HEIGHT, WIDTH
 from dungeon_env.engine.actions import PHASE_NAMES, Decision
 from dungeon_env.engine.board import trap_at
 from dungeon_env.engine.game import Game
+from dungeon_env.engine.side_knowledge import heroes_view
+from dungeon_env.engine.sideview import HEROES, view_side
 from dungeon_env.engine.state import Side, Status
 from dungeon_env.render.actions import figure_flags
 from dungeon_env.render.story import PHASES
@@ -92,6 +95,7 @@ def render_text(game: Game, fog: bool = True, letters: MonsterLetters | None = N
     and the legend. ``letters``: the helper that keeps monster letters stable across pictures (it is
     updated with the monsters this picture shows); None: a fresh one."""
     letters = MonsterLetters() if letters is None else letters
+    game = _drawn(game, fog)
     marks, names = _figure_marks(game, fog, letters)
     lines = _column_numbers()
     for y in range(HEIGHT):
@@ -104,6 +108,14 @@ def render_text(game: Game, fog: bool = True, letters: MonsterLetters | None = N
     lines.append("")
     lines.extend(_legend(game, names, fog))
     return "\n".join(lines)
+
+
+def _drawn(game: Game, fog: bool) -> Game:
+    """The game a picture is drawn from: with fog, the heroes' view of it (what their knowledge
+    holds), else the game itself."""
+    if fog and view_side(game) != HEROES:
+        return heroes_view(game, playable=False)
+    return game
 
 
 def _column_numbers() -> list[str]:
@@ -270,12 +282,11 @@ def _status_lines(game: Game, marks: dict[int, str], names: dict[int, str], fog:
     d = game.decision
     if d is not None:
         kind, unit = d
-        if s.unit_side[unit] == Side.HERO or not fog or unit in marks:
-            lines.append(
-                f"Waiting for {game.agent}: {Decision(kind).name.lower()} of {_name(game, unit, names, fog)}"
-            )
-        else:
-            lines.append(f"Waiting for {game.agent}")
+        lines.append(
+            f"Waiting for {game.agent}: {Decision(kind).name.lower()} of {_name(game, unit, names, fog)}"
+        )
+    elif not game.over:  # the heroes' view holds no decision about a figure they do not see
+        lines.append("Waiting for dm")
     return lines
 
 
@@ -295,6 +306,7 @@ def render_compact(
     rows as fit), its column numbers above it, then a short key and compact status lines wrapped
     to ``width``: at most ``lines`` lines (at least three square rows are drawn)."""
     letters = MonsterLetters() if letters is None else letters
+    game = _drawn(game, fog)
     marks, names = _figure_marks(game, fog, letters)
     status = _compact_status(game, marks, names, fog, width)
     rows = max(3, min(HEIGHT, (lines - len(status) - TOP + 1) // 2))
