@@ -394,23 +394,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             if self._seed_rng is None:
                 self._seed_rng = random.Random()
             self.episode_seed = self._seed_rng.getrandbits(63)
-        if self.campaign_adventures:
-            self.campaign = Campaign(
-                heroes=list(self.hero_ids),
-                adventures=list(self.campaign_adventures),
-                seed=self.episode_seed,
-                max_turns=self.max_turns,
-                variant=self.variant,
-            )
-            start = self.campaign
-        else:
-            start = Game.new(
-                adventure=self.adventure,
-                heroes=self.hero_ids,
-                seed=self.episode_seed,
-                max_turns=self.max_turns,
-                variant=self.variant,
-            )
+        start = self.episode_start(self.episode_seed)
+        self.campaign = start if isinstance(start, Campaign) else None
         self._episode = Episode(start, self.outcome_rewards, self.shaping)  # rewards, ends: episode.py
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -426,6 +411,26 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.illegal = None
         self.side_rewards = {"heroes": 0.0, "dm": 0.0}
         self._begin_game(self._episode.game)
+
+    def episode_start(self, seed: int) -> Game | Campaign:
+        """What an episode played with ``seed`` starts from (``reset(seed=seed)`` plays it): a new
+        game of the options' adventure, party, turn cap and variant, or the ``campaign`` option's
+        campaign. ``dungeon_env.episode.play_episode`` plays the same episode on the bare engine."""
+        if self.campaign_adventures:
+            return Campaign(
+                heroes=list(self.hero_ids),
+                adventures=list(self.campaign_adventures),
+                seed=seed,
+                max_turns=self.max_turns,
+                variant=self.variant,
+            )
+        return Game.new(
+            adventure=self.adventure,
+            heroes=self.hero_ids,
+            seed=seed,
+            max_turns=self.max_turns,
+            variant=self.variant,
+        )
 
     def _begin_game(self, game: Game) -> None:
         """Play ``game`` from its set-up (an episode's, or a campaign's next adventure, begun by the
