@@ -15,9 +15,12 @@ seed (``SeedSequence(seed + i).generate_state(2)``, as ``training.evaluate`` doe
 index gets the same dice and the same agent choices in every variant and every process.
 
 Every agent of the ``agents`` package plays on the bare engine (``agent.choose(game)``: the scripted,
-search and random agents build no observation, trained policies build only their own); the env
-path (``dungeon_env.raw_env``, like ``training.evaluate.play_games``) plays the very same games and
-is kept for agents that only have ``act(observation, mask)``.
+search and random agents build no observation, trained policies build only their own), by the one
+episode loop (``dungeon_env.episode.play_episode``); the env path (``dungeon_env.raw_env``, like
+``training.evaluate.play_games``) plays the very same games and is kept for agents that only have
+``act(observation, mask)``. Both paths share the episode's bookkeeping (``dungeon_env.episode.Episode``:
+the campaign, the rewards, the ending), so where they could differ is only in what an agent reads:
+the game, or the observation the env builds from it.
 """
 
 from __future__ import annotations
@@ -158,10 +161,14 @@ def _env_players(task: Task) -> tuple:
     return _ENV_PLAYERS[key]
 
 
-def play_env_game(task: Task | dict, index: int) -> dict:
-    """One game through the PettingZoo env, for agents that need observations."""
+def play_env_game(task: Task | dict, index: int, heroes: Any = None, dm: Any = None) -> dict:
+    """One game through the PettingZoo env, for agents that need observations: the env's own
+    episode bookkeeping (``dungeon_env.episode.Episode``, as the engine path's loop). ``heroes`` and
+    ``dm``: agents to bind to the env (default: the cell's, built once per process)."""
     task = Task.of(task)
-    env, heroes, dm = _env_players(task)
+    env, cell_heroes, cell_dm = _env_players(task)
+    heroes = cell_heroes if heroes is None else heroes.bind(env=env)
+    dm = cell_dm if dm is None else dm.bind(env=env)
     seed = task.seed + index
     env.reset(seed=seed)
     seed_agents(heroes, dm, seed)
