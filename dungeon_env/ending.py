@@ -12,7 +12,8 @@ records and reports, docs).
 
 :func:`classify` names a finished game from its outcome and whether every primary goal was met,
 :func:`ending_of` a finished :class:`~dungeon_env.engine.Game`, :func:`campaign_ending_of` a finished
-campaign (won: ``completed_with_goals``, lost: ``failed``, ``truncated``). :func:`read_ending` reads
+campaign (won: ``completed_with_goals``, lost: ``failed``, ``truncated``), :func:`info_ending` an
+env's final info; ``WINS`` is each side's win. :func:`read_ending` reads
 a name back from a file and accepts the spellings of files written before this vocabulary
 (``with_goals``, ``without_goals``, ``walked_out``, ``completed_without_goal``, ``all_dead``).
 """
@@ -95,6 +96,18 @@ def campaign_ending_of(campaign) -> Ending:
     return CAMPAIGN_ENDINGS[campaign.outcome]
 
 
+def info_ending(info: dict) -> Ending | None:
+    """The ending an env's final info tells (its ``outcome`` and ``goals_met``); None for an info
+    that tells none (an episode still going on)."""
+    outcome = info.get("outcome")
+    return classify(outcome, bool(info.get("goals_met"))) if outcome else None
+
+
+WINS = {"heroes": Ending.COMPLETED_WITH_GOALS, "dm": Ending.FAILED}
+"""Each side's win: the heroes' is an adventure completed with every primary goal met, the Dungeon
+Master's one where every hero died (``tasks.measure`` and the training benchmark score these)."""
+
+
 def read_ending(name: str) -> Ending:
     """The :class:`Ending` named ``name`` in a saved file, today's spelling or an older one
     (``OLD_SPELLINGS``); a ValueError naming the accepted names otherwise."""
@@ -112,9 +125,11 @@ __all__ = [
     "GAME_ENDINGS",
     "OLD_SPELLINGS",
     "TEXT",
+    "WINS",
     "Ending",
     "campaign_ending_of",
     "classify",
     "ending_of",
+    "info_ending",
     "read_ending",
 ]

@@ -55,7 +55,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from dungeon_env.ending import GAME_ENDINGS, Ending
+from dungeon_env.ending import GAME_ENDINGS, WINS, Ending
 
 TASK_DIR = Path(__file__).resolve().parent / "content" / "tasks"
 NAMESPACE = "dungeon_env"
@@ -218,7 +218,7 @@ def measure(
         total += result.side_return(task.side)
         turns += result.turns
         steps += result.steps[task.side]
-    wins = ends[Ending.COMPLETED_WITH_GOALS if task.side == "heroes" else Ending.FAILED]
+    wins = ends[WINS[task.side]]
     n = max(games, 1)
     ends_named = tuple((end.value, count) for end, count in ends.items())
     return Score(wins, games, ends_named, round(total / n, 3), round(turns / n, 1), round(steps / n, 1))

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from dungeon_env.ending import WINS, info_ending
 from training.common import EnvSettings, learn_or_save, parse_settings, progress_callback, seed_everything
 from training.evaluate import wilson_interval
 from training.train_role import PPOSettings, make_model
@@ -170,11 +171,9 @@ def play_games(
 def _tally(finished: list[tuple[dict, float]], side: str) -> dict[str, Any]:
     """The wins, completions and mean return of finished games (each its last info and return)."""
     games = len(finished)
-    completed = sum(info.get("outcome") == "completed" for info, _ in finished)
-    if side == "heroes":
-        wins = sum(info.get("outcome") == "completed" and bool(info.get("goals_met")) for info, _ in finished)
-    else:
-        wins = sum(info.get("outcome") == "failed" for info, _ in finished)
+    ends = [info_ending(info) for info, _ in finished]
+    completed = sum(end is not None and end.completed for end in ends)
+    wins = sum(end is WINS[side] for end in ends)
     low, high = wilson_interval(wins, games)
     return {
         "games": games,
