@@ -94,7 +94,10 @@ in an Explore phase for the first time (``explored``); the DM gets the negative 
 zero-sum). Rewards accumulate as PettingZoo's ``_cumulative_rewards``: an
 agent collects with ``last()`` what came since it last acted, so every hero's episode return is the
 team's return, whenever it stopped acting.
-The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``.
+The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``; the
+episode's bookkeeping (each step's team reward, the campaign's next adventure, the turn-cap rule,
+the final info and the ``dungeon_env.ending.Ending``) is ``dungeon_env.episode.Episode``, which
+``dungeon_env.episode.play_episode`` plays whole episodes with on the bare engine.
 
 **Termination and truncation.** A hero who dies or leaves the dungeon stays in ``agents``, is
 never selected again (the engine asks only figures on the board) and is not terminated before the
