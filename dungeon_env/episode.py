@@ -64,22 +64,26 @@ class Episode:
         self.campaign = start if isinstance(start, Campaign) else None
         self.begin(start.next_game() if self.campaign is not None else start)
 
-    def begin(self, game: Game) -> None:
+    def begin(self, game: Game, view: Any = None) -> None:
         """Play ``game`` from its set-up (the episode's first adventure or a campaign's next): the
-        per-game shaping state starts afresh (the set-up earns nothing)."""
+        per-game shaping state starts afresh (the set-up earns nothing). ``view``: what the state
+        terms read (:meth:`shaping_reward`; default the game)."""
         self.game = game
         self.squares_seen: set[tuple[int, int]] = set()  # the shaping term ``squares``: stood on
-        self.state_terms = StateShaping.of(game, self.shaping)  # exit_path, explored: from the set-up
+        self.state_terms = StateShaping.of(game if view is None else view, self.shaping)  # from the set-up
 
     # ----- rewards
-    def shaping_reward(self, known: Sequence[dict | None]) -> float:
+    def shaping_reward(self, known: Sequence[dict | None], view: Any = None) -> float:
         """The heroes' shaping reward of one step's events as heroes know them (None: not known), so
         that the heroes' reward never counts what happens out of their sight
-        (:func:`dungeon_env.rewards.shaping_reward`, plus the state-read terms)."""
-        in_hand = needs_goals(known, self.shaping) and goals_in_hand(self.game)
+        (:func:`dungeon_env.rewards.shaping_reward`, plus the state-read terms). ``view``: what the
+        goals in hand and the state terms read (default the game; the heroes' view of it where the
+        caller keeps one)."""
+        view = self.game if view is None else view
+        in_hand = needs_goals(known, self.shaping) and goals_in_hand(view)
         reward = shaping_reward(known, self.shaping, self.squares_seen, in_hand)
         if self.state_terms is not None:
-            reward += self.state_terms.step(self.game)
+            reward += self.state_terms.step(view)
         return reward
 
     def outcome_reward(self) -> float:
@@ -87,10 +91,10 @@ class Episode:
         game = self.game
         return outcome_reward(game.outcome, game.goals_met, self.rewards)
 
-    def step_reward(self, known: Sequence[dict | None]) -> float:
-        """The heroes' team reward of the step just taken: its shaping (with shaping weights) and,
-        when it ended the adventure, the outcome reward."""
-        team = self.shaping_reward(known) if self.shaping else 0.0
+    def step_reward(self, known: Sequence[dict | None], view: Any = None) -> float:
+        """The heroes' team reward of the step just taken: its shaping (with shaping weights;
+        ``view`` as for :meth:`shaping_reward`) and, when it ended the adventure, the outcome reward."""
+        team = self.shaping_reward(known, view) if self.shaping else 0.0
         if self.game.over:
             team += self.outcome_reward()
         return team
