@@ -17,6 +17,7 @@ from collections import Counter
 
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
+from dungeon_env.episode import EpisodeResult, play_episode
 from dungeon_env.render import render_text
 
 PLAYERS = ("scripted", "policy", "random")
@@ -73,19 +74,27 @@ def turn_story(game: Game, events: list[dict]) -> str:
     return ", ".join(parts) if parts else "the heroes move on"
 
 
-def play(game: Game, sides: dict, show_every: int) -> int:
-    """Play ``game`` to its end, printing a line per turn and the board every ``show_every`` turns;
-    returns the number of decisions."""
-    decisions, turn, start = 0, game.state.turn, len(game.events)
-    while not game.over:
-        game.apply(sides["dm" if game.agent == "dm" else "heroes"].choose(game))
-        decisions += 1
-        if game.state.turn != turn or game.over:
-            print(f"turn {turn:>3}  Light {game.state.light:>2}  {turn_story(game, game.events[start:])}")
-            turn, start = game.state.turn, len(game.events)
-            if show_every and turn % show_every == 0 and not game.over:
-                print(render_text(game))
-    return decisions
+def play(game: Game, sides: dict, show_every: int) -> EpisodeResult:
+    """Play ``game`` to its end by the one episode loop (``dungeon_env.episode.play_episode``),
+    printing a line per turn and the board every ``show_every`` turns."""
+    story = _TurnStory(game, show_every)
+    return play_episode(sides["heroes"], sides["dm"], game, on_step=story.step)
+
+
+class _TurnStory:
+    """After each action: a line when a turn ends (``turn_story``) and the board every few turns."""
+
+    def __init__(self, game: Game, show_every: int) -> None:
+        self.turn, self.start, self.show_every = game.state.turn, len(game.events), show_every
+
+    def step(self, game: Game) -> None:
+        if game.state.turn == self.turn and not game.over:
+            return
+        story = turn_story(game, game.events[self.start :])
+        print(f"turn {self.turn:>3}  Light {game.state.light:>2}  {story}")
+        self.turn, self.start = game.state.turn, len(game.events)
+        if self.show_every and self.turn % self.show_every == 0 and not game.over:
+            print(render_text(game))
 
 
 def main(argv: list[str] | None = None) -> str:
@@ -112,13 +121,14 @@ def main(argv: list[str] | None = None) -> str:
     print(f"{args.adventure}: {who} heroes against the {who} Dungeon Master (seed {args.seed})")
     print(render_text(game))
     print(f"\nGoal: {game.tables.adventure.goal}\n")
-    decisions = play(game, sides, args.show_every)
+    result = play(game, sides, args.show_every)
     print(render_text(game))
     rolls = Counter(e["check"] for e in game.events if e["type"] == "roll")
-    print(f"\n{decisions} decisions, {len(game.events)} events")
+    print(f"\n{sum(result.steps.values())} decisions, {len(game.events)} events")
     print("dice checks: " + ", ".join(f"{k} {v}" for k, v in rolls.most_common()))
     end = game.events[-1]
     print(f"Outcome: {end['outcome']} on turn {end['turn']} ({end['reason']})")
+    print(f"Ending: {result.ending.value}")
     for objective in end["objectives"]:
         print(f"  [{'x' if objective['met'] else ' '}] {objective['text']}")
     return end["outcome"]

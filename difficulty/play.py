@@ -15,9 +15,12 @@ seed (``SeedSequence(seed + i).generate_state(2)``, as ``training.evaluate`` doe
 index gets the same dice and the same agent choices in every variant and every process.
 
 Every agent of the ``agents`` package plays on the bare engine (``agent.choose(game)``: the scripted,
-search and random agents build no observation, trained policies build only their own); the env
-path (``dungeon_env.raw_env``, like ``training.evaluate.play_games``) plays the very same games and
-is kept for agents that only have ``act(observation, mask)``.
+search and random agents build no observation, trained policies build only their own), by the one
+episode loop (``dungeon_env.episode.play_episode``); the env path (``dungeon_env.raw_env``, like
+``training.evaluate.play_games``) plays the very same games and is kept for agents that only have
+``act(observation, mask)``. Both paths share the episode's bookkeeping (``dungeon_env.episode.Episode``:
+the campaign, the rewards, the ending), so where they could differ is only in what an agent reads:
+the game, or the observation the env builds from it.
 """
 
 from __future__ import annotations
@@ -26,11 +29,10 @@ import dataclasses
 import json
 from typing import Any
 
-import numpy as np
-
 from agents.spec import AgentSpec, from_spec
 from difficulty.record import record_of
 from difficulty.spec import parse_agent
+from dungeon_env.episode import play_episode, seed_agents
 
 _VARIANTS: dict[str, Any] = {}
 _ENV_PLAYERS: dict[str, tuple] = {}
@@ -121,11 +123,6 @@ def variant_from(data: Any) -> Any:
     return _VARIANTS[key]
 
 
-def agent_seeds(game_seed: int) -> tuple[int, int]:
-    heroes, dm = np.random.SeedSequence(game_seed).generate_state(2)
-    return int(heroes), int(dm)
-
-
 def _game_kwargs(task: Task, seed: int) -> dict[str, Any]:
     kwargs = {"adventure": task.adventure, "heroes": list(task.party), "seed": seed}
     kwargs["max_turns"] = task.max_turns
@@ -136,19 +133,15 @@ def _game_kwargs(task: Task, seed: int) -> dict[str, Any]:
 
 
 def play_engine_game(task: Task | dict, index: int, heroes: Any, dm: Any) -> dict:
-    """One game on the bare engine; ``heroes`` and ``dm`` are agents of the ``agents`` package
-    (``choose(game)``, ``seed``, ``bind``)."""
+    """One game on the bare engine, played by the one episode loop (``dungeon_env.episode``);
+    ``heroes`` and ``dm`` are agents of the ``agents`` package (``choose(game)``, ``seed``, ``bind``)."""
     from dungeon_env.engine import Game
 
     task = Task.of(task)
     seed = task.seed + index
-    game = Game.new(**_game_kwargs(task, seed))
-    for agent, agent_seed in zip((heroes, dm), agent_seeds(seed), strict=True):
-        agent.seed(int(agent_seed))
-        agent.bind(game=game)
-    while not game.over:
-        game.apply(int((dm if game.agent == "dm" else heroes).choose(game)))
-    return record_of(game, index)
+    seed_agents(heroes, dm, seed)
+    result = play_episode(heroes, dm, Game.new(**_game_kwargs(task, seed)))
+    return record_of(result.game, index)
 
 
 def _env_players(task: Task) -> tuple:
@@ -168,14 +161,17 @@ def _env_players(task: Task) -> tuple:
     return _ENV_PLAYERS[key]
 
 
-def play_env_game(task: Task | dict, index: int) -> dict:
-    """One game through the PettingZoo env, for agents that need observations."""
+def play_env_game(task: Task | dict, index: int, heroes: Any = None, dm: Any = None) -> dict:
+    """One game through the PettingZoo env, for agents that need observations: the env's own
+    episode bookkeeping (``dungeon_env.episode.Episode``, as the engine path's loop). ``heroes`` and
+    ``dm``: agents to bind to the env (default: the cell's, built once per process)."""
     task = Task.of(task)
-    env, heroes, dm = _env_players(task)
+    env, cell_heroes, cell_dm = _env_players(task)
+    heroes = cell_heroes if heroes is None else heroes.bind(env=env)
+    dm = cell_dm if dm is None else dm.bind(env=env)
     seed = task.seed + index
     env.reset(seed=seed)
-    for agent, agent_seed in zip((heroes, dm), agent_seeds(seed), strict=True):
-        agent.seed(int(agent_seed))
+    seed_agents(heroes, dm, seed)
     for name in env.agent_iter():
         obs, _reward, terminated, truncated, _info = env.last()
         if terminated or truncated:
@@ -210,7 +206,6 @@ def play_task(task: Task | dict) -> list[dict]:
 __all__ = [
     "ENGINE_AGENTS",
     "Task",
-    "agent_seeds",
     "make_side",
     "play_engine_game",
     "play_env_game",

@@ -19,13 +19,16 @@ A record::
 ``outcome`` is the ``end`` event's (``completed``: every surviving hero left the dungeon, goals met or
 not; ``failed``: every hero died; ``truncated``: the turn cap), ``goals_met`` says whether every
 primary goal of the adventure was met (the ``end`` event's ``goals_met``), and ``end`` is how the
-adventure ended, one of ``ENDS``:
+adventure ended, one of ``ENDS`` (``dungeon_env.ending.Ending``, the project's one vocabulary):
 
 - ``completed_with_goals``: completed with every primary goal met (in the final adventure, also by a
   party that met them and died doing it);
-- ``walked_out``: completed without every primary goal (the survivors left without them);
-- ``all_dead``: failed, every hero died;
+- ``completed_without_goals``: completed without every primary goal (the survivors left without them);
+- ``failed``: every hero died;
 - ``truncated``: stopped by the turn cap.
+
+Records written before 2026-12-06 spell two of them ``walked_out`` and ``all_dead``: :func:`read_record`
+reads a saved record (a line of ``games.jsonl``) with today's names.
 
 ``wounds`` is the damage the heroes took, by where it came from (``WOUND_SOURCES``): the monsters by
 how they came onto the board (``guard``, ``patrol``, ``ambush``; ``event`` also holds a room event's
@@ -42,20 +45,26 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-ENDS = ("completed_with_goals", "walked_out", "all_dead", "truncated")
+from dungeon_env.ending import GAME_ENDINGS, classify, read_ending
+
+ENDS = tuple(end.value for end in GAME_ENDINGS)
 OUTCOMES = ("completed", "failed", "truncated")
 WOUND_SOURCES = ("guard", "patrol", "ambush", "event", "trap", "other")
 
 
 def end_kind(outcome: str, goals_met: bool) -> str:
-    """One of ``ENDS`` from the ``end`` event's outcome and whether every primary goal was met."""
-    if outcome == "completed":
-        return "completed_with_goals" if goals_met else "walked_out"
-    if outcome == "failed":
-        return "all_dead"
-    if outcome == "truncated":
-        return "truncated"
-    raise ValueError(f"unknown outcome {outcome!r}; an end event's outcome is one of {OUTCOMES}")
+    """One of ``ENDS`` from the ``end`` event's outcome and whether every primary goal was met
+    (``dungeon_env.ending.classify``)."""
+    if outcome not in OUTCOMES:
+        raise ValueError(f"unknown outcome {outcome!r}; an end event's outcome is one of {OUTCOMES}")
+    return classify(outcome, goals_met).value
+
+
+def read_record(record: dict) -> dict:
+    """A saved record (a line of ``games.jsonl``) with today's name of its ``end``
+    (``dungeon_env.ending.read_ending``: ``walked_out`` and ``all_dead`` of older files included)."""
+    end = record.get("end")
+    return {**record, "end": read_ending(end).value} if end else dict(record)
 
 
 def goals_met_of(end: dict) -> bool:
@@ -201,6 +210,7 @@ __all__ = [
     "WOUND_SOURCES",
     "end_kind",
     "goals_met_of",
+    "read_record",
     "record_of",
     "summarize",
     "wound_source",

@@ -25,10 +25,10 @@ from difficulty.verdict import ladder_lines, verdict_lines, wounds_text
 FORMAT = "dungeon_env.balance/2"  # 2: two rates (completed, completed with goals) instead of "win"
 RATES = ("completed", "completed_with_goals")
 RATE_NAMES = {"completed": "completed", "completed_with_goals": "completed with goals"}
-END_NAMES = {
+END_NAMES = {  # the tables' column names of each ending (dungeon_env.ending.Ending)
     "completed_with_goals": "with goals",
-    "walked_out": "walked out",
-    "all_dead": "all dead",
+    "completed_without_goals": "walked out",
+    "failed": "all dead",
     "truncated": "truncated",
 }
 

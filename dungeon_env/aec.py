@@ -94,7 +94,10 @@ in an Explore phase for the first time (``explored``); the DM gets the negative 
 zero-sum). Rewards accumulate as PettingZoo's ``_cumulative_rewards``: an
 agent collects with ``last()`` what came since it last acted, so every hero's episode return is the
 team's return, whenever it stopped acting.
-The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``.
+The reward functions themselves (outcome table, shaping terms) are ``dungeon_env.rewards``; the
+episode's bookkeeping (each step's team reward, the campaign's next adventure, the turn-cap rule,
+the final info and the ``dungeon_env.ending.Ending``) is ``dungeon_env.episode.Episode``, which
+``dungeon_env.episode.play_episode`` plays whole episodes with on the bare engine.
 
 **Termination and truncation.** A hero who dies or leaves the dungeon stays in ``agents``, is
 never selected again (the engine asks only figures on the board) and is not terminated before the
@@ -225,25 +228,16 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from dungeon_env.content import adventure_names, load_adventure
+from dungeon_env.content import adventure_names
 from dungeon_env.content.variants import Variant
 from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
 from dungeon_env.engine.actions import DECISION_NAMES
-from dungeon_env.engine.campaign import Campaign, campaign_order
+from dungeon_env.engine.campaign import Campaign
 from dungeon_env.engine.knowledge import hero_events, hero_view
 from dungeon_env.engine.side_knowledge import SideKnowledge, knowledge_of
+from dungeon_env.episode import Episode, campaign_adventures, campaign_progress
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer, as_dict, dict_high
-from dungeon_env.rewards import (
-    StateShaping,
-    check_reward,
-    check_shaping,
-    goals_in_hand,
-    needs_goals,
-    outcome_reward,
-    outcome_table,
-    shaping_reward,
-    turn_cap_terminates,
-)
+from dungeon_env.rewards import check_reward, check_shaping, outcome_table, turn_cap_terminates
 
 ENV_NAME = "dungeon_v1"
 OBSERVATION_FORMATS = ("flat", "dict")
@@ -404,23 +398,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             if self._seed_rng is None:
                 self._seed_rng = random.Random()
             self.episode_seed = self._seed_rng.getrandbits(63)
-        if self.campaign_adventures:
-            self.campaign = Campaign(
-                heroes=list(self.hero_ids),
-                adventures=list(self.campaign_adventures),
-                seed=self.episode_seed,
-                max_turns=self.max_turns,
-                variant=self.variant,
-            )
-            game = self.campaign.next_game()
-        else:
-            game = Game.new(
-                adventure=self.adventure,
-                heroes=self.hero_ids,
-                seed=self.episode_seed,
-                max_turns=self.max_turns,
-                variant=self.variant,
-            )
+        start = self.episode_start(self.episode_seed)
+        self.campaign = start if isinstance(start, Campaign) else None
+        self._episode = Episode(start, self.outcome_rewards, self.shaping)  # rewards, ends: episode.py
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -433,11 +413,32 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.actions = []
         self.illegal = None
         self.side_rewards = {"heroes": 0.0, "dm": 0.0}
-        self._begin_game(game)
+        self._begin_game(self._episode.game)
+
+    def episode_start(self, seed: int) -> Game | Campaign:
+        """What an episode played with ``seed`` starts from (``reset(seed=seed)`` plays it): a new
+        game of the options' adventure, party, turn cap and variant, or the ``campaign`` option's
+        campaign. ``dungeon_env.episode.play_episode`` plays the same episode on the bare engine."""
+        if self.campaign_adventures:
+            return Campaign(
+                heroes=list(self.hero_ids),
+                adventures=list(self.campaign_adventures),
+                seed=seed,
+                max_turns=self.max_turns,
+                variant=self.variant,
+            )
+        return Game.new(
+            adventure=self.adventure,
+            heroes=self.hero_ids,
+            seed=seed,
+            max_turns=self.max_turns,
+            variant=self.variant,
+        )
 
     def _begin_game(self, game: Game) -> None:
-        """Play ``game`` from its set-up (an episode's, or a campaign's next adventure): fresh views
-        of it, and the agent it asks selected (no shaping for the set-up; infos get its events)."""
+        """Play ``game`` from its set-up (an episode's, or a campaign's next adventure, begun by the
+        episode's bookkeeping): fresh views of it, and the agent it asks selected (no shaping for the
+        set-up; infos get its events)."""
         self.game = game
         self._observer.reset()
         self._letters = None  # the ansi render's monster letters, kept for the game
@@ -445,8 +446,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         # each side's knowledge of the game (engine.side_knowledge): what its infos, rewards and
         # observations are made of
         self._known = {"heroes": knowledge_of(game, "heroes"), "dm": knowledge_of(game, "dm")}
-        self._squares_seen: set[tuple[int, int]] = set()  # the shaping term ``squares``: stood on
-        self._state_terms = StateShaping.of(self._known["heroes"].view(), self.shaping)  # from the set-up
         self._goals = [dict(goal, met=False) for goal in game.objectives()]  # met: told at the end
         for a in self.agents:
             self.infos[a] = self.blank_info()
@@ -494,22 +493,21 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._after_action(before)
 
     def _after_action(self, before: int) -> None:
-        """Hand out this step's team reward (``dungeon_env.rewards``) to every agent and select the
-        agent the engine asks next (``game.agent``), or end every agent at once when the adventure is
-        over. A hero who left play (exited or dead) stays in ``agents``, is never asked (the engine
-        asks only figures on the board) and shares every reward until the end."""
+        """Hand out this step's team reward (the episode's bookkeeping, ``dungeon_env.episode``) to
+        every agent and select the agent the engine asks next (``game.agent``), or end every agent
+        at once when the episode is over. A hero who left play (exited or dead) stays in ``agents``,
+        is never asked (the engine asks only figures on the board) and shares every reward until the
+        end."""
         game = self.game
-        team = self._shaping_reward(self._known["heroes"].events_since(before)) if self.shaping else 0.0
+        team = self._episode.step_reward(self._known["heroes"].events_since(before))
         over = game.over
-        if over:
-            team += self.outcome_reward()
         sides = self.side_rewards
         sides["heroes"], sides["dm"] = team, -team
         if team:
             for agent in self.agents:
                 self.rewards[agent] = -team if agent == "dm" else team
             self._rewarded = True
-        goes_on = over and self._campaign_goes_on()
+        goes_on = over and self._episode.goes_on()
         if over and not goes_on:
             self._end_all()
         elif not over:
@@ -520,15 +518,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         if self._rewarded:
             self._accumulate_rewards()
         if goes_on:
-            self._begin_game(self.campaign.next_game())
-
-    def _campaign_goes_on(self) -> bool:
-        """Record the adventure just over in the campaign (if one is played): True when the
-        campaign goes on with another adventure (the next, or this one again by a new party)."""
-        if self.campaign is None:
-            return False
-        self.campaign.record(self.game)
-        return not self.campaign.over
+            self._begin_game(self._episode.next_game())
 
     def _forget(self) -> None:
         """Let each side's knowledge drop the events no reward or info reads any more (this step's,
@@ -547,49 +537,26 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
     def outcome_reward(self) -> float:
         """The heroes' reward for the way the adventure ended (the DM gets its opposite): completed
         with every primary goal met, completed without them, failed or truncated
-        (:func:`dungeon_env.rewards.outcome_reward` of the options' table)."""
-        game = self.game
-        return outcome_reward(game.outcome, game.goals_met, self.outcome_rewards)
+        (:meth:`dungeon_env.episode.Episode.outcome_reward` of the options' table)."""
+        return self._episode.outcome_reward()
 
     def time_limit_reached(self) -> bool:
         """True once the episode has ended at a turn cap that pays nothing (``reward_truncated`` 0):
         a time limit outside the task, Gymnasium's ``truncated``. False while it goes on and for
         every other end, a turn cap the task pays for included (``terminated``; the env card)."""
         game = self.game
-        return (
-            self.illegal is None
-            and game is not None
-            and game.outcome == "truncated"
-            and not self.turn_cap_terminates
-        )
+        return self.illegal is None and game is not None and self._episode.time_limit_reached()
 
     def _end_all(self) -> None:
         """Every agent ends on this step, each with the outcome, the reason and the adventure's goals
         in its final info: all truncated when a turn cap that pays nothing ended the game, else all
         terminated (:meth:`time_limit_reached`)."""
-        game = self.game
         done = self.truncations if self.time_limit_reached() else self.terminations
-        ending = self._ending(game.outcome, game.state.end_reason)
+        ending = self._episode.final_info()
         for agent in self.agents:
             done[agent] = True
             self.infos[agent] = self._info(agent) | ending
         self.agent_selection = self.agents[0]
-
-    def _ending(self, outcome: str, reason: str) -> dict:
-        """The values every agent's final info carries (a campaign's: ``campaign_ending``); nobody is
-        asked anything any more."""
-        game = self.game
-        ending = {
-            "decision": "",
-            "unit": "",
-            "outcome": outcome,
-            "reason": reason or "",
-            "objectives": game.objectives(),
-            "goals_met": game.goals_met,
-        }
-        if self.campaign is not None and self.campaign.over:
-            ending |= campaign_ending(self.campaign)
-        return ending
 
     def _penalize(self, agent: str, action, err: IllegalActionError) -> None:
         """``illegal_action="penalize"``: the game ends at once, the offender gets ``illegal_reward``
@@ -603,7 +570,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         if not isinstance(kept, int | float | str | type(None)):
             kept = repr(action)
         self.illegal = {"agent": agent, "action": kept, "error": str(err)}
-        ending = self._ending("illegal_action", str(err))
+        ending = self._episode.final_info("illegal_action", str(err))
         for a in self.agents:
             self.rewards[a] = 0.0
             self.terminations[a] = True
@@ -647,15 +614,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         return info
 
     def _shaping_reward(self, events: list[dict | None]) -> float:
-        """The shaping reward of this step's events as heroes know them (None: not known), so that
-        the heroes' reward never counts what happens out of their sight
-        (:func:`dungeon_env.rewards.shaping_reward` with the options' weights)."""
-        known = self._known["heroes"]
-        in_hand = needs_goals(events, self.shaping) and goals_in_hand(known.view())
-        reward = shaping_reward(events, self.shaping, self._squares_seen, in_hand)
-        if self._state_terms is not None:
-            reward += self._state_terms.step(known.view())
-        return reward
+        """The shaping reward of this step's events as heroes know them:
+        :meth:`dungeon_env.episode.Episode.shaping_reward` with the options' weights."""
+        return self._episode.shaping_reward(events)
 
     # ----- the rest of the public surface -----
     @property
@@ -730,55 +691,6 @@ _OrderEnforcing._cumulative_rewards = _forward("_cumulative_rewards")
 
 
 # ----------------------------------------------------------------------------------- helpers
-
-
-def campaign_adventures(campaign: list[str] | str | None, adventure: str | None) -> list[str]:
-    """The adventures of the ``campaign`` option in order (``"bundled"``: the bundled campaign,
-    ``engine.campaign.campaign_order()``), [] for none, or a ValueError naming what is wrong."""
-    if campaign is None:
-        return []
-    if campaign == "bundled":
-        adventures = campaign_order()
-    elif isinstance(campaign, list | tuple) and campaign and all(isinstance(a, str | Path) for a in campaign):
-        adventures = [str(a) for a in campaign]
-    else:
-        raise ValueError(
-            f"campaign must be 'bundled' or a non-empty list of adventures (bundled names or .toml "
-            f"paths), got {campaign!r}"
-        )
-    for name in adventures:
-        load_adventure(name)  # an unknown name or a broken file: its own clear error
-    if adventure is not None and adventure != adventures[0]:
-        raise ValueError(
-            f"adventure={adventure!r} and campaign={campaign!r}: a campaign starts with its own first "
-            f"adventure ({adventures[0]!r}); give one of the two"
-        )
-    return adventures
-
-
-def campaign_progress(campaign: Campaign) -> dict:
-    """The ``campaign`` key of every info of a campaign: its outcome (``won``, ``lost``,
-    ``truncated``; ``""`` while it goes on), the adventures completed, their number and the history
-    of every adventure played so far."""
-    won = campaign.outcome == "won"
-    return {
-        "outcome": campaign.outcome or "",
-        "adventures_completed": campaign.index + won,
-        "adventures": len(campaign.adventures),
-        "history": [dict(entry) for entry in campaign.history],
-    }
-
-
-def campaign_ending(campaign: Campaign) -> dict:
-    """A finished campaign's final-info keys: ``outcome`` ``completed`` when it was won, ``failed``
-    when lost, ``truncated``; ``goals_met`` (won); ``campaign`` (:func:`campaign_progress`)."""
-    won = campaign.outcome == "won"
-    outcome = {"won": "completed", "lost": "failed"}.get(campaign.outcome, campaign.outcome)
-    reason = {"lost": "no hero left to replace the dead"}.get(campaign.outcome)
-    ending = {"outcome": outcome, "goals_met": won, "campaign": campaign_progress(campaign)}
-    if reason:
-        ending["reason"] = reason
-    return ending
 
 
 def _role_of(agent: str) -> tuple[int, int]:

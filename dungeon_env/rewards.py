@@ -45,6 +45,8 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from dungeon_env.ending import Ending, classify
+
 SHAPING_TERMS = (
     "damage",
     "kills",
@@ -89,12 +91,19 @@ def turn_cap_terminates(table: Mapping[str, float]) -> bool:
     return table["truncated"] != 0.0
 
 
+TABLE_KEYS = {  # each ending's key in the table: the reward options' names (reward_<key>)
+    Ending.COMPLETED_WITH_GOALS: "completed",
+    Ending.COMPLETED_WITHOUT_GOALS: "completed_without_goal",
+    Ending.FAILED: "failed",
+    Ending.TRUNCATED: "truncated",
+}
+
+
 def outcome_reward(outcome: str, goals_met: bool, table: Mapping[str, float]) -> float:
-    """The heroes' reward for the way the adventure ended: ``table[outcome]``, except that a
-    ``completed`` adventure without every primary goal met pays ``table["completed_without_goal"]``."""
-    if outcome == "completed" and not goals_met:
-        return table["completed_without_goal"]
-    return table[outcome]
+    """The heroes' reward for the way the adventure ended (``dungeon_env.ending.classify``): the
+    table's entry for its ending, keyed by the reward options' names (``TABLE_KEYS``: ``completed``
+    with every primary goal met, ``completed_without_goal``, ``failed``, ``truncated``)."""
+    return table[TABLE_KEYS[classify(outcome, goals_met)]]
 
 
 def check_shaping(shaping) -> dict[str, float] | None:
@@ -299,6 +308,7 @@ __all__ = [
     "GUESSED_DOOR",
     "OUTCOMES",
     "SHAPING_TERMS",
+    "TABLE_KEYS",
     "StateShaping",
     "areas_explored",
     "check_reward",

@@ -55,6 +55,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from dungeon_env.ending import GAME_ENDINGS, WINS, Ending
+
 TASK_DIR = Path(__file__).resolve().parent / "content" / "tasks"
 NAMESPACE = "dungeon_env"
 VERSION = 1
@@ -72,7 +74,7 @@ ENTRY_TASK = "heroes/exit-doors"
 @dataclass(frozen=True)
 class Score:
     """A measured score: ``wins`` of ``games`` (the learning side's win), with the ways the games
-    ended (``ends``: ``with_goals``, ``without_goals``, ``failed``, ``truncated``) and the mean
+    ended (``ends``: each of ``dungeon_env.ending.GAME_ENDINGS`` and its count) and the mean
     episode return of the learning side under the task's rewards, the mean turns a game lasted and
     the mean decisions (env steps) of the learning side per game."""
 
@@ -185,20 +187,6 @@ def _agent(spec, side: str):
 # ------------------------------------------------------------------------------------------ measure
 
 
-def _agent_seeds(game_seed: int) -> tuple[int, int]:
-    import numpy as np
-
-    heroes, dm = np.random.SeedSequence(game_seed).generate_state(2)
-    return int(heroes), int(dm)
-
-
-def end_of(outcome: str, goals_met: bool) -> str:
-    """How a game ended: ``with_goals``, ``without_goals``, ``failed`` or ``truncated``."""
-    if outcome == "completed":
-        return "with_goals" if goals_met else "without_goals"
-    return outcome
-
-
 def measure(
     name: str,
     agent: Any = "scripted",
@@ -209,15 +197,37 @@ def measure(
     """Play ``games`` games of task ``name`` on the bare engine: the learning side played by
     ``agent`` (an agent spec, ``"idle"`` for ``agents.IdleAgent``, or an agent with ``choose(game)``),
     the other by ``opponent`` (default: the task's), game ``i`` with seed ``seed + i`` and both
-    agents reseeded from it (as ``difficulty.play`` does). Returns the learning side's
-    :class:`Score` (its wins, how the games ended and its mean return under the task's rewards)."""
-    from dungeon_env.rewards import check_shaping, outcome_reward, outcome_table
+    agents reseeded from it (``episode.seed_agents``, as ``difficulty.play`` does), each played by
+    the one episode loop (``episode.play_episode``: the task's rewards and shaping as the env pays
+    them, a campaign task's next adventures). Returns the learning side's :class:`Score` (its wins,
+    how the games ended and its mean return under the task's rewards)."""
+    from dungeon_env.episode import play_episode, seed_agents
 
     task = TASKS[name]
     other = "dm" if task.side == "heroes" else "heroes"
     learner = _agent(agent, task.side)
     rival = _agent(task.opponent if opponent is None else opponent, other)
     heroes, dm = (learner, rival) if task.side == "heroes" else (rival, learner)
+    rewards, shaping = _rewards_of(task)
+    ends = dict.fromkeys(GAME_ENDINGS, 0)
+    total = turns = steps = 0.0
+    for i in range(games):
+        seed_agents(heroes, dm, seed + i)
+        result = play_episode(heroes, dm, _start(task, seed + i), rewards, shaping)
+        ends[result.ending] += 1
+        total += result.side_return(task.side)
+        turns += result.turns
+        steps += result.steps[task.side]
+    wins = ends[WINS[task.side]]
+    n = max(games, 1)
+    ends_named = tuple((end.value, count) for end, count in ends.items())
+    return Score(wins, games, ends_named, round(total / n, 3), round(turns / n, 1), round(steps / n, 1))
+
+
+def _rewards_of(task: Task) -> tuple[dict[str, float], dict[str, float] | None]:
+    """The task's outcome reward table and shaping weights (its env options, as the env reads them)."""
+    from dungeon_env.rewards import outcome_table
+
     kwargs = task.env_kwargs()
     table = outcome_table(
         kwargs.get("reward_completed", 1.0),
@@ -225,80 +235,22 @@ def measure(
         kwargs.get("reward_failed", -1.0),
         kwargs.get("reward_truncated", 0.0),
     )
-    weights = check_shaping(kwargs.get("shaping"))
-    sign = 1.0 if task.side == "heroes" else -1.0
-    ends = dict.fromkeys(("with_goals", "without_goals", "failed", "truncated"), 0)
-    total = turns = steps = 0.0
-    for i in range(games):
-        for player, player_seed in zip((heroes, dm), _agent_seeds(seed + i), strict=True):
-            player.seed(player_seed)
-        campaign = _campaign(task, kwargs, seed + i)
-        while True:
-            game = campaign.next_game() if campaign else _new_game(task, seed + i)
-            heroes.bind(game=game)
-            dm.bind(game=game)
-            played, shaping = _play_out(game, heroes, dm, task.side, weights)
-            steps += played
-            turns += game.state.turn
-            total += sign * (outcome_reward(game.outcome, game.goals_met, table) + shaping)
-            if campaign is None:
-                ends[end_of(game.outcome, game.goals_met)] += 1
-                break
-            campaign.record(game)
-            if campaign.over:
-                won = campaign.outcome == "won"
-                ends[
-                    end_of({"won": "completed", "lost": "failed"}.get(campaign.outcome, "truncated"), won)
-                ] += 1
-                break
-    wins = ends["with_goals"] if task.side == "heroes" else ends["failed"]
-    n = max(games, 1)
-    return Score(
-        wins, games, tuple(ends.items()), round(total / n, 3), round(turns / n, 1), round(steps / n, 1)
-    )
+    return table, kwargs.get("shaping")
 
 
-def _new_game(task: Task, seed: int):
+def _start(task: Task, seed: int):
+    """The start of a game of ``task`` played with ``seed``: a new game, or the campaign of a
+    campaign task (as the env plays it)."""
     from dungeon_env.engine import Game
 
-    return Game.new(adventure=task.adventure, heroes=list(task.heroes), seed=seed, max_turns=task.max_turns)
-
-
-def _campaign(task: Task, kwargs: Mapping[str, Any], seed: int):
-    """The campaign of a campaign task's episode (as the env plays it), None for one adventure."""
-    if not kwargs.get("campaign"):
-        return None
-    from dungeon_env.aec import campaign_adventures
+    party, campaign = list(task.heroes), task.options.get("campaign")
+    if not campaign:
+        return Game.new(adventure=task.adventure, heroes=party, seed=seed, max_turns=task.max_turns)
     from dungeon_env.engine.campaign import Campaign
+    from dungeon_env.episode import campaign_adventures
 
-    adventures = campaign_adventures(kwargs["campaign"], task.adventure)
-    return Campaign(heroes=list(task.heroes), adventures=adventures, seed=seed, max_turns=task.max_turns)
-
-
-def _play_out(game, heroes, dm, side: str, weights: Mapping[str, float] | None) -> tuple[int, float]:
-    """Play ``game`` to its end: the decisions of the learning ``side`` and the heroes' shaping
-    reward as the env pays it (the events as heroes know them, ``knowledge.HeroLens``, each judged
-    as the game stood when logged; the set-up earns nothing)."""
-    from dungeon_env.engine.knowledge import HeroLens
-    from dungeon_env.rewards import StateShaping, goals_in_hand, needs_goals, shaping_reward
-
-    lens, seen = (HeroLens(game), game.n_events) if weights else (None, 0)
-    if lens is not None:
-        lens.view(game.events_since(0))
-    state_terms = StateShaping.of(game, weights)
-    steps, shaping, squares = 0, 0.0, set()
-    while not game.over:
-        steps += (game.agent == "dm") == (side == "dm")
-        game.apply(int((dm if game.agent == "dm" else heroes).choose(game)))
-        if lens is not None:
-            new = game.events_since(seen)
-            seen += len(new)
-            known = lens.view(new)
-            in_hand = needs_goals(known, weights) and goals_in_hand(game)
-            shaping += shaping_reward(known, weights, squares, in_hand)
-            if state_terms is not None:
-                shaping += state_terms.step(game)
-    return steps, shaping
+    adventures = campaign_adventures(_thaw(campaign), task.adventure)
+    return Campaign(heroes=party, adventures=adventures, seed=seed, max_turns=task.max_turns)
 
 
 # ------------------------------------------------------------------------------------------ the tasks
@@ -308,11 +260,11 @@ PARTY = ("bram", "sela", "orwin")  # a fighter, a scout and a spellcaster (the R
 FIGHTERS = ("bram", "tovar", "gunnhild")  # the bundled adventures' party (docs/example_report)
 
 
-END_LABELS = {
-    "with_goals": "completed with the goals",
-    "without_goals": "walked out without them",
-    "failed": "every hero dead",
-    "truncated": "truncated",
+END_LABELS = {  # the cards' words for each ending
+    Ending.COMPLETED_WITH_GOALS: "completed with the goals",
+    Ending.COMPLETED_WITHOUT_GOALS: "walked out without them",
+    Ending.FAILED: "every hero dead",
+    Ending.TRUNCATED: "truncated",
 }
 
 
@@ -449,7 +401,7 @@ def _task(
 def _s(
     wins: int, games: int, ends: tuple[int, int, int, int], ret: float, turns: float, steps: float
 ) -> Score:
-    keys = ("with_goals", "without_goals", "failed", "truncated")
+    keys = tuple(end.value for end in GAME_ENDINGS)
     return Score(wins, games, tuple(zip(keys, ends, strict=True)), ret, turns, steps)
 
 

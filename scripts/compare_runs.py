@@ -17,6 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from difficulty.metrics import compare
+from difficulty.record import read_record
 
 
 def load(folder: Path) -> dict[str, list[dict]]:
@@ -27,7 +28,7 @@ def load(folder: Path) -> dict[str, list[dict]]:
     cells: dict[str, list[dict]] = defaultdict(list)
     with path.open() as lines:
         for line in lines:
-            record = json.loads(line)
+            record = read_record(json.loads(line))  # older runs' names of the endings read as today's
             cells[record["cell"]].append(record)
     return cells
 
@@ -58,7 +59,7 @@ def table(before: dict[str, list[dict]], after: dict[str, list[dict]]) -> list[s
             f"| {100 * won['base']['rate']:.1f}% → {100 * won['variant']['rate']:.1f}% "
             f"| {100 * won['difference']:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}] "
             f"| {won['only_base']} / {won['only_variant']} "
-            f"| {_share(b, 'all_dead')} → {_share(a, 'all_dead')} "
+            f"| {_share(b, 'failed')} → {_share(a, 'failed')} "
             f"| {_share(b, 'truncated')} → {_share(a, 'truncated')} "
             f"| {_deaths(b):.2f} → {_deaths(a):.2f} | {mean_turns[0]:.1f} → {mean_turns[1]:.1f} |"
         )

@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from dungeon_env.ending import WINS, info_ending  # noqa: E402
 from dungeon_env.tasks import HELD_OUT_SEED, get_task, wilson_interval  # noqa: E402
 
 OUT = ROOT / "docs" / "benchmark" / "entry-task"
@@ -67,10 +68,8 @@ def make_env(task: str, **options: Any):
 
 
 def won(info: dict, side: str) -> bool:
-    """The learning side's win, as ``dungeon_env.tasks`` scores it."""
-    if side == "heroes":
-        return info.get("outcome") == "completed" and bool(info.get("goals_met"))
-    return info.get("outcome") == "failed"
+    """The learning side's win, as ``dungeon_env.tasks`` scores it (``dungeon_env.ending.WINS``)."""
+    return info_ending(info) is WINS[side]
 
 
 def rate_row(wins: int, games: int) -> dict[str, Any]:

@@ -23,11 +23,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from agents import from_spec
-from difficulty.play import agent_seeds
 from dungeon_env import describe_action
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
 from dungeon_env.engine.units import active_heroes
+from dungeon_env.episode import agent_seeds
 
 LAST_TURNS = 5  # "near the end": a departure this many turns or fewer before the game's last
 

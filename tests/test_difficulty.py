@@ -171,9 +171,9 @@ def _walked_out_log():
     "outcome, goals_met, end",
     [
         ("completed", True, "completed_with_goals"),
-        ("completed", False, "walked_out"),
-        ("failed", False, "all_dead"),
-        ("failed", True, "all_dead"),
+        ("completed", False, "completed_without_goals"),
+        ("failed", False, "failed"),
+        ("failed", True, "failed"),
         ("truncated", True, "truncated"),
         ("truncated", False, "truncated"),
     ],
@@ -188,20 +188,24 @@ def test_end_kinds_reject_an_unknown_outcome_and_old_logs_read_goals_from_the_ob
     old = {k: v for k, v in LOG[-1].items() if k != "goals_met"}  # an end event without goals_met
     assert _record(LOG[:-1] + [old])["goals_met"] is True
     unmet = {**old, "objectives": [{**old["objectives"][0], "met": False}]}
-    assert _record(LOG[:-1] + [unmet])["end"] == "walked_out"
+    assert _record(LOG[:-1] + [unmet])["end"] == "completed_without_goals"
 
 
 def test_a_game_walked_out_of_without_the_goals_is_completed_but_not_won():
     won, walked, lost = _record(i=0), _record(_walked_out_log(), i=1), _record(_lost_log(), i=2)
-    assert (walked["outcome"], walked["goals_met"], walked["end"]) == ("completed", False, "walked_out")
+    assert (walked["outcome"], walked["goals_met"], walked["end"]) == (
+        "completed",
+        False,
+        "completed_without_goals",
+    )
     f = cell_figures([won, walked, lost])
     assert (f["completed"]["count"], f["completed_with_goals"]["count"]) == (2, 1)
     assert f["completed"]["ci"] == pytest.approx(list(wilson_interval(2, 3)), abs=1e-6)
     assert f["completed_with_goals"]["ci"] == pytest.approx(list(wilson_interval(1, 3)), abs=1e-6)
     assert {e: r["count"] for e, r in f["ends"].items()} == {
         "completed_with_goals": 1,
-        "walked_out": 1,
-        "all_dead": 1,
+        "completed_without_goals": 1,
+        "failed": 1,
         "truncated": 0,
     }
     assert f["turns_completed"]["mean"] == 12  # both completed games, goals or not
@@ -211,12 +215,12 @@ def test_a_game_walked_out_of_without_the_goals_is_completed_but_not_won():
 
 def test_figures_of_hand_checked_records():
     won, lost = _record(i=0), _record(_lost_log(), i=1)
-    assert (lost["outcome"], lost["end"]) == ("failed", "all_dead")
+    assert (lost["outcome"], lost["end"]) == ("failed", "failed")
     f = cell_figures([won, lost])
     assert f["games"] == 2 and f["completed"]["count"] == 1 and f["completed"]["rate"] == 0.5
     assert f["completed_with_goals"] == f["completed"]
     assert f["completed"]["ci"] == pytest.approx(list(wilson_interval(1, 2)), abs=1e-6)
-    assert f["ends"]["completed_with_goals"]["count"] == 1 and f["ends"]["all_dead"]["count"] == 1
+    assert f["ends"]["completed_with_goals"]["count"] == 1 and f["ends"]["failed"]["count"] == 1
     assert f["ends"]["truncated"]["count"] == 0
     assert f["turns"]["mean"] == 10.5 and f["turns"]["histogram"] == [[9, 1], [12, 1]]
     assert f["turns_completed"]["mean"] == 12 and f["light_left"]["mean"] == 4.0
@@ -292,7 +296,7 @@ def test_deciding_checks_rank_luck_on_a_check_not_exposure():
     def game(i, outcome, door_failed, patrols):
         checks = {"open_door:failed": door_failed, "open_door:opened": 4 - door_failed}
         checks |= {"patrol:none": patrols, "detect_traps:rolled": 3}
-        end = "completed_with_goals" if outcome == "completed" else "all_dead"
+        end = "completed_with_goals" if outcome == "completed" else "failed"
         goals = outcome == "completed"
         return {**_record(i=i), "outcome": outcome, "goals_met": goals, "end": end, "checks": checks}
 

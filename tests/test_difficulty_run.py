@@ -160,7 +160,10 @@ def test_console_script_end_to_end(tmp_path):
 @pytest.mark.parametrize("pairing", [("scripted", "scripted"), ("policy", "policy")])
 def test_observation_path_plays_the_same_games_as_the_engine_path(pairing):
     """Agents bound to the env play the very games they play on the bare engine (same seeds, same
-    variant): scripted agents, and the shipped policies, which build their own observations there."""
+    variant): scripted agents, and the shipped policies, which build their own observations there.
+    Both paths keep the episode by one bookkeeping (``dungeon_env.episode.Episode``), so what this
+    checks is what each agent reads (the game or the env's observation); the same agent objects play
+    both paths, each checkpoint loaded once."""
     from difficulty.play import make_side, play_engine_game, play_env_game
     from difficulty.spec import parse_agent
 
@@ -182,7 +185,7 @@ def test_observation_path_plays_the_same_games_as_the_engine_path(pairing):
     )
     for i in range(2):
         engine = play_engine_game(task, i, heroes, dm)
-        assert play_env_game(task, i) == engine
+        assert play_env_game(task, i, heroes, dm) == engine
 
 
 def test_balance_api_returns_the_report():

@@ -12,12 +12,14 @@ from test_tasks import scripted_aec_return
 
 from dungeon_env.engine.state import CORPSE, EXITED
 from dungeon_env.engine.tables import path_distances
+from dungeon_env.episode import agent_seeds
 from dungeon_env.rewards import EXIT_PATH_CAP, GUESSED_DOOR, StateShaping, exit_distances, exit_potential
-from dungeon_env.tasks import HELD_OUT_SEED, TASKS, _new_game, measure
+from dungeon_env.tasks import HELD_OUT_SEED, TASKS, measure
+from dungeon_env.tasks import _start as task_start
 
 
 def _start(name: str):
-    return _new_game(TASKS[name], HELD_OUT_SEED)
+    return task_start(TASKS[name], HELD_OUT_SEED)
 
 
 def _hero_distance(game, h: int) -> int:
@@ -111,7 +113,7 @@ def test_measure_pays_the_term_as_the_env_does(monkeypatch):
     shaped = dataclasses.replace(TASKS[name], options=options)
     monkeypatch.setitem(TASKS, name, shaped)
     score = measure(name, "scripted", games=1, seed=seed)
-    total, env = scripted_aec_return(name, seed, agent_seeds=tasks._agent_seeds(seed))
+    total, env = scripted_aec_return(name, seed, agent_seeds=agent_seeds(seed))
     assert env.unwrapped.shaping["exit_path"] == 1.0
     assert total == pytest.approx(score.mean_return) and total != pytest.approx(-1.0)
 

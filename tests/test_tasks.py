@@ -275,12 +275,12 @@ def test_gymnasium_checker_passes_on_a_task():
 def test_measure_returns_what_the_env_pays(name):
     """``measure`` plays on the bare engine; the same game through the env (same seed, agents seeded
     alike) pays the same return, shaping included; a campaign's adventures alike."""
-    from dungeon_env.tasks import _agent_seeds
+    from dungeon_env.episode import agent_seeds
 
     seed = HELD_OUT_SEED if name == "heroes/trapped-corridor" else 1  # a campaign of 3 adventures
     score = measure(name, "scripted", games=1, seed=seed)
     expected = score.mean_return
-    total, env = scripted_aec_return(name, seed, agent_seeds=_agent_seeds(seed))
+    total, env = scripted_aec_return(name, seed, agent_seeds=agent_seeds(seed))
     assert total == pytest.approx(expected)
     if name == "heroes/trapped-corridor":
         assert -1.0 < expected < 1.0  # completed, minus the traps

@@ -172,14 +172,14 @@ def test_evaluate_random_vs_random_prints_a_table_whose_counts_sum_to_n(tmp_path
     result = json.loads((tmp_path / "e.json").read_text())
     assert sum(result["counts"].values()) == 12 and set(result["counts"]) == {
         "completed_with_goals",
-        "walked_out",
+        "completed_without_goals",
         "failed",
         "truncated",
     }
     for end, count in result["counts"].items():
         assert result["intervals"][end] == pytest.approx(list(wilson_interval(count, 12)))
     counts, wins = result["counts"], result["win_rates"]
-    assert wins["completed"]["count"] == counts["completed_with_goals"] + counts["walked_out"]
+    assert wins["completed"]["count"] == counts["completed_with_goals"] + counts["completed_without_goals"]
     assert wins["completed_with_goals"]["count"] == counts["completed_with_goals"]
     for w in wins.values():
         assert w["interval"] == pytest.approx(list(wilson_interval(w["count"], 12)))
@@ -235,10 +235,10 @@ def test_evaluate_tells_a_party_that_walked_out_from_one_that_met_its_goals(tmp_
     kwargs = {"adventure": str(adventure), "heroes": PLAIN, "max_turns": 5}
     with pytest.warns(ContentWarning, match="no exits given"):  # the entrance is the exit (D-25)
         result = evaluate(WalkOut(), "random", kwargs, games=3)
-    assert result["counts"] == dict.fromkeys(ENDS, 0) | {"walked_out": 3}
+    assert result["counts"] == dict.fromkeys(ENDS, 0) | {"completed_without_goals": 3}
     assert result["win_rates"]["completed"]["count"] == 3
     assert result["win_rates"]["completed_with_goals"]["count"] == 0
-    assert "| walked out: completed without every primary goal | 3 | 1.000 |" in format_table(result)
+    assert "| completed without every primary goal (walked out) | 3 | 1.000 |" in format_table(result)
 
 
 class WalkOut:

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from dungeon_env.ending import WINS, info_ending
 from training.common import EnvSettings, learn_or_save, parse_settings, progress_callback, seed_everything
 from training.evaluate import wilson_interval
 from training.train_role import PPOSettings, make_model
@@ -170,11 +171,9 @@ def play_games(
 def _tally(finished: list[tuple[dict, float]], side: str) -> dict[str, Any]:
     """The wins, completions and mean return of finished games (each its last info and return)."""
     games = len(finished)
-    completed = sum(info.get("outcome") == "completed" for info, _ in finished)
-    if side == "heroes":
-        wins = sum(info.get("outcome") == "completed" and bool(info.get("goals_met")) for info, _ in finished)
-    else:
-        wins = sum(info.get("outcome") == "failed" for info, _ in finished)
+    ends = [info_ending(info) for info, _ in finished]
+    completed = sum(end is not None and end.completed for end in ends)
+    wins = sum(end is WINS[side] for end in ends)
     low, high = wilson_interval(wins, games)
     return {
         "games": games,
@@ -230,7 +229,8 @@ def evaluation_callback(
     folder: Path | None = None,
     trained_before: float = 0.0,
 ):
-    """Evaluate the model every ``eval_every`` steps (and at the start and the end), into ``rows``
+    """Evaluate the model every ``eval_every`` steps, between a policy update and the next rollout
+    (and at the start and the end), into ``rows``
     and, as each comes, ``folder/curve.csv`` (a run stopped half-way keeps its curve so far); stop
     the training when ``minutes`` have passed. A resumed run's ``rows`` hold its curve so far: the
     training time goes on from ``trained_before`` (:func:`resume_point`), and the start is
@@ -274,9 +274,14 @@ def evaluation_callback(
                 write_curve(rows, folder)
             self.next_eval = self.model.num_timesteps + settings.eval_every
 
-        def _on_step(self) -> bool:
+        def _on_rollout_start(self) -> None:
+            # between a policy update and the next rollout: the model evaluated is one the training
+            # made (during a rollout the last update is still to come, and the final evaluation at
+            # the end of training would then skip the last one)
             if self.model.num_timesteps >= self.next_eval:
                 self._evaluate()
+
+        def _on_step(self) -> bool:
             return not (settings.minutes and self.trained() > 60 * settings.minutes)
 
         def _on_training_end(self) -> None:

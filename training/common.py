@@ -26,6 +26,7 @@ import numpy as np
 
 from agents.pool import PoolAgent
 from agents.spec import AgentSpec, from_spec, known_names
+from dungeon_env.ending import Ending, info_ending
 from dungeon_env.wrappers import RoleEnv
 
 SIDES = ("heroes", "dm")
@@ -202,7 +203,7 @@ def outcome_callback():
                 if done and "outcome" in info:
                     for outcome in ("completed", "failed", "truncated", "illegal_action"):
                         self.logger.record_mean(f"outcome/{outcome}", float(info["outcome"] == outcome))
-                    won = info["outcome"] == "completed" and bool(info.get("goals_met"))
+                    won = info_ending(info) is Ending.COMPLETED_WITH_GOALS
                     self.logger.record_mean("outcome/completed_with_goals", float(won))
             return True
 

@@ -9,11 +9,16 @@ the side), a MaskablePPO checkpoint (``.zip``, its actions sampled) or ``policy:
 Game ``i`` is played with seed ``seed + i`` (agents are seeded from it too), so a result repeats
 exactly; ``--workers k`` splits the games over ``k`` processes.
 
+Agents that choose from the engine's game (the scripted, search, random and trained agents of
+``agents``) play on the bare engine, by the one episode loop (``dungeon_env.episode.play_episode``);
+others (an object with only ``act``, a pool) play through the env. Both play the same games.
+
 The two win rates (``win_rates`` in the JSON): ``completed`` (every surviving hero left the dungeon,
 the adventure's goals met or not) and ``completed_with_goals`` (completed with every primary goal
-met). How the games ended (``counts``, ``rates``, ``intervals``; they add up to the games played):
-``completed_with_goals``, ``walked_out`` (completed without every primary goal), ``failed`` (every
-hero dead) and ``truncated`` (the turn cap).
+met). How the games ended (``counts``, ``rates``, ``intervals``; they add up to the games played),
+named by ``dungeon_env.ending.Ending``: ``completed_with_goals``, ``completed_without_goals``,
+``failed`` (every hero dead) and ``truncated`` (the turn cap). :func:`read_result` reads a saved
+JSON back, the names of files written before 2026-12-06 (``walked_out``) included.
 """
 
 from __future__ import annotations
@@ -28,22 +33,16 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-import numpy as np
-
 from dungeon_env.aec import raw_env
+from dungeon_env.ending import GAME_ENDINGS, Ending, classify, read_ending
+from dungeon_env.episode import play_episode, seed_agents
 from dungeon_env.tasks import wilson_interval  # SciPy's Wilson interval; imported from here too
 from training.common import CountProgress, EnvSettings, make_agent, parse_settings
 
-ENDS = ("completed_with_goals", "walked_out", "failed", "truncated")
-END_TEXT = {
-    "completed_with_goals": "completed with every primary goal met",
-    "walked_out": "walked out: completed without every primary goal",
-    "failed": "failed: every hero dead",
-    "truncated": "truncated: the turn cap",
-}
+ENDS = tuple(end.value for end in GAME_ENDINGS)
 WIN_RATES = {
-    "completed": ("completed_with_goals", "walked_out"),
-    "completed_with_goals": ("completed_with_goals",),
+    "completed": (Ending.COMPLETED_WITH_GOALS.value, Ending.COMPLETED_WITHOUT_GOALS.value),
+    "completed_with_goals": (Ending.COMPLETED_WITH_GOALS.value,),
 }
 WIN_TEXT = {
     "completed": "completed (every surviving hero left, goals met or not)",
@@ -73,34 +72,48 @@ class Settings(EnvSettings):
     """show the games played and the time left (a bar on a terminal, else a line every 10% or minute)"""
 
 
-def end_of(outcome: str, goals_met: bool) -> str:
-    """How a game ended, one of ``ENDS`` (or the outcome itself if it is none of them)."""
-    if outcome == "completed":
-        return "completed_with_goals" if goals_met else "walked_out"
-    return outcome
-
-
 def play_games(heroes_agent: Any, dm_agent: Any, env_kwargs: dict[str, Any], seeds: list[int]) -> Counter:
-    """Play one game per seed; returns how many ended each way (``ENDS``)."""
+    """Play one game per seed (both agents seeded from it, ``episode.seed_agents``); returns how many
+    ended each way (``ENDS``). Agents that choose from the game play on the bare engine
+    (``episode.play_episode``), others through the env."""
     env = raw_env(**env_kwargs)
-    sides = {"heroes": make_agent(heroes_agent, "heroes", env=env), "dm": make_agent(dm_agent, "dm", env=env)}
+    heroes, dm = make_agent(heroes_agent, "heroes", env=env), make_agent(dm_agent, "dm", env=env)
+    on_engine = all(callable(getattr(agent, "choose", None)) for agent in (heroes, dm))
     counts: Counter = Counter()
     for seed in seeds:
-        env.reset(seed=seed)
-        agent_seeds = np.random.SeedSequence(seed).generate_state(2)
-        for side, agent_seed in zip(sides.values(), agent_seeds, strict=True):
-            if hasattr(side, "seed"):
-                side.seed(int(agent_seed))
-        for agent in env.agent_iter():
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            actor = sides["dm" if agent == "dm" else "heroes"]
-            env.step(int(actor.act(obs["observation"], obs["action_mask"])))
-        counts[end_of(env.game.outcome, env.game.goals_met)] += 1
+        seed_agents(heroes, dm, seed)
+        if on_engine:
+            ending = play_episode(heroes, dm, env.episode_start(seed)).ending
+        else:
+            ending = _play_env_game(env, heroes, dm, seed)
+        counts[ending.value] += 1
     env.close()
     return counts
+
+
+def _play_env_game(env: raw_env, heroes: Any, dm: Any, seed: int) -> Ending:
+    """One game through the env, for agents that read only observations; its ending."""
+    env.reset(seed=seed)
+    final: dict[str, Any] = {}
+    for agent in env.agent_iter():
+        obs, _reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            final = final or info  # every agent's final info says how the episode ended
+            env.step(None)
+            continue
+        actor = dm if agent == "dm" else heroes
+        env.step(int(actor.act(obs["observation"], obs["action_mask"])))
+    return classify(final["outcome"], final["goals_met"])
+
+
+def read_result(data: dict[str, Any]) -> dict[str, Any]:
+    """A saved result (``--json-out``) with today's names of the endings (``Ending``; files written
+    before 2026-12-06 said ``walked_out``)."""
+    result = dict(data)
+    for key in ("counts", "rates", "intervals"):
+        if key in result:
+            result[key] = {read_ending(end).value: value for end, value in result[key].items()}
+    return result
 
 
 def _play_chunk_here(args: tuple) -> Counter:
@@ -183,7 +196,7 @@ def format_table(result: dict[str, Any]) -> str:
         lines.append(_row(WIN_TEXT.get(name, name), w["count"], w["rate"], w["interval"]))
     lines += ["", "| end | games | rate | 95% Wilson interval |", "|---|---:|---:|---|"]
     for end, count in result["counts"].items():
-        lines.append(_row(END_TEXT.get(end, end), count, result["rates"][end], result["intervals"][end]))
+        lines.append(_row(read_ending(end).text, count, result["rates"][end], result["intervals"][end]))
     lines.append(f"| total | {sum(result['counts'].values())} | | |")
     return "\n".join(lines)
 
