@@ -458,7 +458,9 @@ if [FCOL[name] for name, _ in _DYNAMIC] != list(range(_D0, _D1)):
 _N_HERO_CARDS = len(_HERO_IDS)
 _READY = FCOL["ready_0"]
 _ITEM_CARDS = tuple(load_items().values())
-_DECK_OF = np.array([DECKS.index(c.deck) for c in _ITEM_CARDS], np.int64)
+# each card's deck, then the heroes' view's placeholder of each deck (a face-down card in their view:
+# ``sideview.PLACEHOLDER_ITEMS``, after the catalogue)
+_DECK_OF = np.array([DECKS.index(c.deck) for c in _ITEM_CARDS] + list(range(len(DECKS))), np.int64)
 MASKS_KEPT = 4096  # legal-action lists whose masks are kept (shared by the process's observers)
 _MASKS: dict[tuple, np.ndarray] = {}
 _XY_COL = FCOL["x"]
@@ -763,9 +765,11 @@ def _fill_context(game, role, me, to_act, max_turns, out, table, combat: bool, c
     if combat:
         ones.append(_COMBAT)
     stack = s.stack
+    agent = game.agent  # the engine says which agent is asked (a heroes' view: also about the unseen)
+    if agent is not None:
+        ones.append(_ACTING + _ACTING_INDEX[agent])
     if stack and not s.outcome:
         kind, unit, a, b = stack[-1]
-        ones.append(_ACTING + _ACTING_INDEX[game.agent])  # the engine says which agent is asked
         if column is None or column[unit] >= 0:
             ones.append(_DECISION + kind)
             table[unit, _ACTING_COL] = 1.0

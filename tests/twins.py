@@ -65,9 +65,13 @@ class Verdict:
 # ------------------------------------------------------------------------------------ the channels
 
 
-def hero_channels(env) -> dict:
-    """Everything the env hands heroes at this step (every hero, asked or not)."""
+def hero_channels(env, knowledge: bool = False) -> dict:
+    """Everything the env hands heroes at this step (every hero, asked or not); with ``knowledge``,
+    also the heroes' knowledge of the game (``SideKnowledge.snapshot``), whose every channel is a
+    function of it."""
     out = {"selected": env.agent_selection if env.agent_selection != "dm" else "dm"}
+    if knowledge:
+        out["knowledge"] = env.knowledge["heroes"].snapshot()
     for agent in env.possible_agents:
         if agent == "dm" or agent not in env.agents:
             continue
@@ -89,8 +93,11 @@ def differences(x: dict, y: dict) -> list[str]:
     out = []
     if x["selected"] != y["selected"]:
         out.append(f"whose turn: {x['selected']} / {y['selected']}")
+    if x.get("knowledge") != y.get("knowledge"):
+        kx, ky = x["knowledge"], y["knowledge"]
+        out.append("the heroes' knowledge: " + ", ".join(k for k in kx if kx[k] != ky.get(k)))
     for agent in sorted(set(x) | set(y)):
-        if agent == "selected":
+        if agent in ("selected", "knowledge"):
             continue
         cx, cy = x.get(agent), y.get(agent)
         if cx is None or cy is None:
@@ -195,9 +202,12 @@ def _dm_alone(env, seed: int, record: list, limit: int = 5000) -> None:
     raise AssertionError("the DM was asked about unseen monsters too long")
 
 
-def play_twins(twins: Twins, heroes: str = "random", seed: int = 0, max_steps: int = 3000) -> Verdict:
+def play_twins(
+    twins: Twins, heroes: str = "random", seed: int = 0, max_steps: int = 3000, knowledge: bool = False
+) -> Verdict:
     """Play both games as described in the module docstring; raise AssertionError at the first step
-    where a hero channel differs before the difference is knowable."""
+    where a hero channel (with ``knowledge``, also the heroes' knowledge object) differs before the
+    difference is knowable."""
     from agents.scripted_heroes import ScriptedHeroes
 
     a, b = twins.a, twins.b
@@ -219,7 +229,7 @@ def play_twins(twins: Twins, heroes: str = "random", seed: int = 0, max_steps: i
         if "dm" in (a.agent_selection, b.agent_selection) and a.agent_selection != b.agent_selection:
             verdict.stop = "the DM's choices for a figure heroes see depend on the hidden thing"
             return verdict  # one game asks the DM what the other could only play one way
-        ca, cb = hero_channels(a), hero_channels(b)
+        ca, cb = hero_channels(a, knowledge), hero_channels(b, knowledge)
         diff = differences(ca, cb)
         if diff:
             raise AssertionError(

@@ -68,6 +68,9 @@ class Game:
     takes; None: the rules as written) gives the cards and ``rules``, the rules' constants."""
 
     read_only = False  # a view sharing another game's state (``heroes_view(..., playable=False)``)
+    # the agent asked, for a side's view whose stack holds no decision (the heroes' view while the DM
+    # decides about a figure they do not see: who is asked is public, what about is not)
+    asked: str | None = None
 
     def __init__(
         self, adventure: str, hero_ids: list[str], seed: int, max_turns: int, variant: Variant | None = None
@@ -221,8 +224,10 @@ class Game:
     def agent(self) -> str | None:
         """The agent that must act: ``hero_<i>`` or ``dm`` (None when the game is over)."""
         s = self.state
-        if s.outcome or not s.stack:
+        if s.outcome:
             return None
+        if not s.stack:
+            return self.asked
         unit = s.stack[-1][STACK_UNIT]
         return _HERO_AGENTS[unit] if unit < s.n_heroes else "dm"
 
@@ -487,6 +492,7 @@ class Game:
         clone._log_chunks = list(self._log_chunks)
         clone._legal = None
         clone.__dict__.pop("read_only", None)
+        clone.__dict__.pop("asked", None)
         clone.knowledge = {side: known.copy_for(clone) for side, known in self.knowledge.items()}
         return clone
 

@@ -31,8 +31,16 @@ import numpy as np
 
 from dungeon_env.engine.game import Game
 from dungeon_env.engine.knowledge import HeroLens, dm_event, monsters_in_sight
-from dungeon_env.engine.sideview import DM, HEROES, dm_view, heroes_view_named, view_side
-from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER
+from dungeon_env.engine.sideview import _UNIT_FIELDS, DM, HEROES, dm_view, heroes_view_named, view_side
+from dungeon_env.engine.state import (
+    ACTIVE,
+    EFFECT_UID,
+    EFFECT_UNIT,
+    FIGHT_MONSTER,
+    MENTAL_AGGRESSOR,
+    MENTAL_DEFENDER,
+    SIDE_MONSTER,
+)
 
 SIDES = (HEROES, DM)
 
@@ -99,6 +107,13 @@ class SideKnowledge:
         out._readers = {}  # a copy's readers are its own
         return out
 
+    def __getstate__(self) -> dict:
+        """Pickled or deep-copied (with its game, or an env holding it), the knowledge forgets its
+        readers: they are the process's objects, known by identity, and hold their places anew."""
+        state = self.__dict__.copy()
+        state["_readers"] = {}
+        return state
+
     # ----- reading -----
     def events_since(self, start: int) -> list[dict]:
         """The side's events among the game's events from index ``start`` on (a new list)."""
@@ -158,7 +173,7 @@ class SideKnowledge:
     def snapshot(self) -> dict:
         """Everything the side knows now, as plain data (twin games must give equal snapshots)."""
         view = self.view()
-        state = view.state.to_json()
+        state = _by_name(view)
         return {
             "side": self.side,
             "events": self.events_since(0),
@@ -308,12 +323,44 @@ def heroes_view(game: Game, *, playable: bool = True, seed: int = 0) -> Game:
     return known.playable_view(seed=seed) if playable else known.view()
 
 
+_UNIT_ROWS = tuple(name for name, _ in _UNIT_FIELDS)
+
+
+def _by_name(view: Game) -> dict:
+    """A view's state as plain data with its figures by name instead of by slot: a view keeps each
+    figure in the engine's slot (agents must not read meaning into slot order: a slot can count the
+    monsters that held lower slots when it was placed), so the figures' rows are listed by name and
+    the fields that point at slots name the figure."""
+    s = view.state
+    shown = [u for u in range(len(s.unit_status)) if u < s.n_heroes or s.unit_side[u] == SIDE_MONSTER]
+    shown = [u for u in shown if s.unit_status[u] != 0]
+    name = {u: view.label(u) for u in shown}
+
+    def who(u: int):
+        return name.get(int(u), int(u) if int(u) < 0 else "?")
+
+    out = {k: v for k, v in s.to_json().items() if k not in _UNIT_ROWS}
+    out["figures"] = {
+        name[u]: {k: getattr(s, k)[u].item() for k in _UNIT_ROWS if k != "unit_uid"} for u in shown
+    }
+    out["occupant"] = {int(q): who(u) for q, u in enumerate(s.occupant.tolist()) if u >= 0}
+    out["item_holder"] = [who(u) if u >= s.n_heroes else u for u in s.item_holder.tolist()]
+    out["queue"], out["mind_queue"] = [who(u) for u in s.queue], [who(u) for u in s.mind_queue]
+    out["controller"] = who(s.controller)
+    out["effects"] = [[who(row[EFFECT_UNIT]), *row[EFFECT_UNIT + 1 : EFFECT_UID]] for row in s.effects]
+    out["fights"] = [[who(row[FIGHT_MONSTER]), *row[FIGHT_MONSTER + 1 :]] for row in s.fights]
+    out["stack"] = [[kind, who(unit), a, b] for kind, unit, a, b in s.stack]
+    if s.mental:
+        out["mental"] = [who(s.mental[MENTAL_AGGRESSOR]), who(s.mental[MENTAL_DEFENDER]), *s.mental[2:]]
+    return out
+
+
 def _adventure_data(view: Game) -> dict:
     """The parts of a view's adventure tables that depend on hidden content (their lengths and
     places), as plain data."""
     adv = view.tables.adventure
     return {
-        "doors": [list(map(list, d)) if isinstance(d, tuple) else repr(d) for d in view.tables.door_squares],
+        "doors": [[int(q) for q in d] for d in view.tables.door_squares],
         "traps": [repr(t) for t in adv.traps],
         "guards": [repr(g) for g in adv.guards],
         "events": [repr(e) for e in adv.events],

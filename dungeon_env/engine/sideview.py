@@ -254,12 +254,18 @@ def heroes_view_named(
     return view
 
 
-def _settle(view: Game, side: str, legal: list[int], game: Game) -> None:
+def _settle(view: Game, side: str, legal: list[int] | None, game: Game) -> None:
     """The view's side, and the real game's legal actions and target candidates, which hold for
     the decision asked now only: a copy or an applied action recomputes them from the view."""
     view.side = side
+    view.asked = game.agent
+    if side == HEROES and game.agent == DM:
+        # the DM's real choices are not the heroes' to know (they hang on a trap, a monster still to
+        # move in the fog): the view's own (its world's: computed from it when asked), none for a
+        # decision about a figure the view does not hold
+        legal = None if view.state.stack else []
     view._legal = legal
-    view.target_candidates = (legal, _candidates(game))
+    view.target_candidates = (legal, _candidates(game) if legal else None)
 
 
 def target_candidates(game: Game) -> list | None:
