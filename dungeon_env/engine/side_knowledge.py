@@ -49,6 +49,7 @@ class SideKnowledge:
     """What one side may know of one game (see the module docstring); made by :func:`knowledge_of`."""
 
     side: str
+    _in_sight: tuple | None = None  # (position, the slots of the monsters the side sees there)
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -75,6 +76,7 @@ class SideKnowledge:
         """Called by ``game.state_edited()`` after a hand edit of the state (tests, tools): the
         view of the position is made anew."""
         self._view = None
+        self._in_sight = None
         self.sync()
 
     def sync(self) -> None:
@@ -193,6 +195,7 @@ class HeroKnowledge(SideKnowledge):
     def _start(self) -> None:
         super()._start()
         self.lens = HeroLens(self.game)
+        self._in_sight = None
 
     def _see(self, event: dict) -> dict | None:
         return self.lens.see(event)
@@ -201,7 +204,7 @@ class HeroKnowledge(SideKnowledge):
         """Name the monsters heroes see that no event named yet (standing in an area as it was
         revealed), in square order: the order heroes take them in at one glance."""
         s, lens = self.game.state, self.lens
-        in_sight = monsters_in_sight(self.game).tolist()
+        in_sight = self.monsters_seen().tolist()
         unnamed = [u for u in in_sight if f"m{int(s.unit_uid[u])}" not in lens.names]
         for u in sorted(unnamed, key=lambda u: int(s.unit_pos[u])):
             lens.name(f"m{int(s.unit_uid[u])}")
@@ -212,7 +215,13 @@ class HeroKnowledge(SideKnowledge):
         return out
 
     def monsters_seen(self) -> np.ndarray:
-        return monsters_in_sight(self.game)
+        """The slots of the monsters heroes see now (``knowledge.monsters_in_sight``, once a position)."""
+        game = self.game
+        position = (game.log_token, game.n_events, game.moves)
+        found = self._in_sight
+        if found is None or found[0] != position:
+            found = self._in_sight = (position, monsters_in_sight(game))
+        return found[1]
 
     def number(self, slot: int) -> int:
         s = self.game.state
