@@ -92,10 +92,10 @@ def usable_steps(g: Game, doors_closed_ok: bool) -> tuple[tuple[int, ...], ...]:
     hidden, is_open = s.door_hidden, s.door_open
 
     def compute():
-        def usable(door: int) -> bool:
-            return door < 0 or (not hidden[door] and (doors_closed_ok or is_open[door]))
-
-        return tuple(tuple(r for r, door in here if usable(door)) for here in passages(g.tables))
+        shut = hidden.tolist() if doors_closed_ok else (hidden | ~is_open).tolist()  # [door]: no way
+        return tuple(
+            tuple([r for r, door in here if door < 0 or not shut[door]]) for here in passages(g.tables)
+        )
 
     key = (hidden.tobytes(), None if doors_closed_ok else is_open.tobytes())
     return memoised(g.tables, "agents.usable_steps", STEPS_MEMO_SIZE, key, compute)
