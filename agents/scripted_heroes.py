@@ -575,7 +575,10 @@ class ScriptedHeroes(GameAgent):
     def tried_door_squares(self, g: Game, h: int) -> set[int]:
         """The squares of the closed doors the hero tried to open this turn."""
         s, t = g.state, g.tables
-        closed_tried = np.flatnonzero(s.door_tried[h] & ~s.door_open).tolist()
+        tried = s.door_tried[h]
+        if not tried.any():  # most of the time: no door tried this turn
+            return set()
+        closed_tried = np.flatnonzero(tried & ~s.door_open).tolist()
         return {q for door in closed_tried for q in t.door_squares[door]}
 
     def tried_door_ahead(self, g: Game, h: int, dist: list[int]) -> bool:
