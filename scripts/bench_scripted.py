@@ -4,12 +4,13 @@ process, and that ratio against the ratio measured on the code of 2026-12-06.
 
 The scripted workload is always the same games: flooded_cellar, 3 heroes, turn cap 100, seeds
 0..games-1 (``profile_scripted.play_scripted``). The reference is PettingZoo's ``connect_four_v3``
-stepped by random legal actions through its AEC loop (``bench.connect_four_steps``). The two are
-measured alternately, ``repeats`` times, each on this process's CPU time (which other load on a
-shared machine disturbs less than the wall clock); the ratio printed is the median of the
-repeats' ratios.
+stepped by random legal actions through its AEC loop (as in ``bench.py``). The two are interleaved
+game by game (``seconds`` of connect_four after each scripted game) and timed on this process's CPU
+time, which other load on a shared machine disturbs less than the wall clock; a repeat's ratio is
+its scripted decisions per CPU-second over its connect_four steps per CPU-second, and the ratio
+printed is the median of ``repeats`` repeats.
 
-    python scripts/bench_scripted.py [--games 20] [--repeats 5] [--seconds 2]
+    python scripts/bench_scripted.py [--games 20] [--repeats 5] [--seconds 0.1]
 """
 
 from __future__ import annotations
@@ -34,49 +35,63 @@ BASELINE_COMMIT = "2d93b03"
 BASELINE_RATIO = 0.485
 
 
-def connect_four_rate(seconds: float, seed: int) -> float:
-    """connect_four_v3 AEC steps per CPU-second under random legal play, for about ``seconds``."""
-    from pettingzoo.classic import connect_four_v3
+class ConnectFour:
+    """The reference: connect_four_v3 stepped by random legal actions through its AEC loop."""
 
-    env = connect_four_v3.env()
-    rng = random.Random(seed)
-    steps = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        env.reset(seed=seed)
-        seed += 1
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                action = rng.choice([i for i, ok in enumerate(obs["action_mask"]) if ok])
-            env.step(action)
-            steps += 1
-    return steps / (time.process_time() - start)
+    def __init__(self, seed: int = 0) -> None:
+        from pettingzoo.classic import connect_four_v3
+
+        self.env = connect_four_v3.env()
+        self.rng = random.Random(seed)
+        self.seed = seed
+
+    def run(self, seconds: float) -> tuple[int, float]:
+        """Whole games for about ``seconds`` of CPU time: (steps, CPU seconds)."""
+        env, rng = self.env, self.rng
+        steps = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            env.reset(seed=self.seed)
+            self.seed += 1
+            for _agent in env.agent_iter():
+                obs, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    action = None
+                else:
+                    action = rng.choice([i for i, ok in enumerate(obs["action_mask"]) if ok])
+                env.step(action)
+                steps += 1
+        return steps, time.process_time() - start
 
 
-def scripted_rate(games: int) -> float:
-    """Scripted decisions per CPU-second over the fixed games (seeds 0..games-1)."""
-    decisions = 0
-    start = time.process_time()
+def one_repeat(games: int, reference: ConnectFour, seconds: float) -> tuple[float, float]:
+    """Scripted decisions per CPU-second over the fixed games (seeds 0..games-1) and reference steps
+    per CPU-second, the two interleaved game by game (``seconds`` of the reference after each game)
+    so that both meet the same load."""
+    decisions = steps = 0
+    scripted_cpu = reference_cpu = 0.0
     for seed in range(games):
+        start = time.process_time()
         decisions += play_scripted(ADVENTURE, HEROES, seed)[1]
-    return decisions / (time.process_time() - start)
+        scripted_cpu += time.process_time() - start
+        done, cpu = reference.run(seconds)
+        steps += done
+        reference_cpu += cpu
+    return decisions / scripted_cpu, steps / reference_cpu
 
 
 def measure(games: int, repeats: int, seconds: float) -> tuple[float, float, list[float]]:
     """Median scripted decisions/s, median reference steps/s and the repeats' ratios."""
     play_scripted(ADVENTURE, HEROES, 0)  # tables and content caches built outside the timing
-    connect_four_rate(0.2, 0)
-    scripted, reference, ratios = [], [], []
-    for r in range(repeats):
-        c4 = connect_four_rate(seconds, 1000 * r)
-        rate = scripted_rate(games)
+    reference = ConnectFour()
+    reference.run(0.2)
+    scripted, steps, ratios = [], [], []
+    for _ in range(repeats):
+        rate, c4 = one_repeat(games, reference, seconds)
         scripted.append(rate)
-        reference.append(c4)
+        steps.append(c4)
         ratios.append(rate / c4)
-    return statistics.median(scripted), statistics.median(reference), ratios
+    return statistics.median(scripted), statistics.median(steps), ratios
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -85,7 +100,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--games", type=int, default=20, help="scripted games per repeat")
     parser.add_argument("--repeats", type=int, default=5, help="alternating repeats")
-    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of connect_four per repeat")
+    parser.add_argument(
+        "--seconds", type=float, default=0.1, help="CPU seconds of connect_four after each scripted game"
+    )
     args = parser.parse_args(argv)
     scripted, reference, ratios = measure(args.games, args.repeats, args.seconds)
     ratio = statistics.median(ratios)
