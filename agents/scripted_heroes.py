@@ -316,7 +316,7 @@ class ScriptedHeroes(GameAgent):
         t = g.tables
         cost = t.cache.get("agents.board_costs")
         if cost is None:
-            cost = tuple(INF if t.furniture[q] or t.blockage[q] else 1 for q in range(t.n_squares))
+            cost = tuple(np.where(t.furniture | t.blockage, INF, 1).tolist())
             t.cache["agents.board_costs"] = cost
         return cost
 
