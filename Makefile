@@ -64,6 +64,7 @@ bench: $(TRAIN_STAMP)
 	$(PY) scripts/bench.py
 	$(PY) scripts/bench_env.py
 	$(PY) scripts/bench_balance.py
+	$(PY) scripts/bench_scripted.py
 	$(PY) scripts/bench_search.py
 	$(PY) scripts/bench_learning.py
 

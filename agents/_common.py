@@ -92,10 +92,10 @@ def usable_steps(g: Game, doors_closed_ok: bool) -> tuple[tuple[int, ...], ...]:
     hidden, is_open = s.door_hidden, s.door_open
 
     def compute():
-        def usable(door: int) -> bool:
-            return door < 0 or (not hidden[door] and (doors_closed_ok or is_open[door]))
-
-        return tuple(tuple(r for r, door in here if usable(door)) for here in passages(g.tables))
+        shut = hidden.tolist() if doors_closed_ok else (hidden | ~is_open).tolist()  # [door]: no way
+        return tuple(
+            tuple([r for r, door in here if door < 0 or not shut[door]]) for here in passages(g.tables)
+        )
 
     key = (hidden.tobytes(), None if doors_closed_ok else is_open.tobytes())
     return memoised(g.tables, "agents.usable_steps", STEPS_MEMO_SIZE, key, compute)
@@ -107,7 +107,8 @@ def dijkstra(g: Game, targets: list[int], cost: list[int], doors_closed_ok: bool
     can open them), never hidden ones.
 
     Costs are small positive ints (or ``INF``: never walked through), so the frontier is a bucket
-    queue keyed by cost so far rather than a heap."""
+    queue keyed by cost so far rather than a heap; when every step costs 1 (no known armed trap on
+    the board, the usual case) it is a breadth-first search, one frontier at a time."""
     steps = usable_steps(g, doors_closed_ok)
     dist = [INF] * g.tables.n_squares
     start = []
@@ -115,6 +116,8 @@ def dijkstra(g: Game, targets: list[int], cost: list[int], doors_closed_ok: bool
         if dist[q] == INF:
             dist[q] = 0
             start.append(q)
+    if cost.count(1) + cost.count(INF) == len(cost):
+        return _unit_steps(steps, cost, dist, start)
     buckets = {0: start}
     d = -1
     while buckets:
@@ -132,6 +135,23 @@ def dijkstra(g: Game, targets: list[int], cost: list[int], doors_closed_ok: bool
                         buckets[nd] = [r]
                     else:
                         bucket.append(r)
+    return dist
+
+
+def _unit_steps(steps, cost: list[int], dist: list[int], frontier: list[int]) -> list[int]:
+    """``dijkstra`` when every step costs 1 or ``INF``: ``dist`` (0 on the targets, ``frontier``)
+    filled one frontier at a time, squares of cost ``INF`` reached but never walked through."""
+    d = 0
+    while frontier:
+        d += 1
+        reached = []
+        for q in frontier:
+            if cost[q] < INF:
+                for r in steps[q]:
+                    if dist[r] > d:
+                        dist[r] = d
+                        reached.append(r)
+        frontier = reached
     return dist
 
 

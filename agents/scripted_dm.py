@@ -25,7 +25,10 @@ from dungeon_env.engine.state import FIGHT_HERO, FIGHT_MONSTER
 from dungeon_env.engine.tables import UNREACHABLE, memoised, path_distances
 from dungeon_env.engine.units import active_heroes
 
-SPOTS_MEMO_SIZE = 256  # hero placements (and door states) whose victim facts are kept
+SPOTS_MEMO_SIZE = 64  # hero placements (and door states) whose victim facts are kept (~5 KB a hero)
+# a hero's victim facts: its slot, the squares from which it can be fought, the distances to them
+# (None: none a walk can end on) and whether another hero stands within 2 squares of it
+HeroSpots = tuple[int, tuple[int, ...], tuple[int, ...] | None, bool]
 TRAPS_MEMO_SIZE = 64  # armed-trap configurations whose squares are kept
 
 
@@ -56,34 +59,51 @@ class ScriptedDM(GameAgent):
 
         return memoised(g.tables, "agents.dm_traps", TRAPS_MEMO_SIZE, s.trap_armed.tobytes(), compute)
 
-    def hero_spots(self, g: Game, heroes: list[int]) -> tuple[tuple[int, tuple[int, ...], bool], ...]:
-        """For each active hero: the squares from which it can be fought, and whether another hero
-        stands within 2 squares of it. Memoised on where the heroes stand and which doors are open:
-        they stay put while the monsters move, so every monster's ``victim`` reads the same facts."""
+    def hero_spots(self, g: Game, heroes: list[int]) -> tuple[HeroSpots, ...]:
+        """For each active hero: the squares from which it can be fought, the path distance of every
+        square to the nearest of those a walk can end on (no blockage; None if there is none), and
+        whether another hero stands within 2 squares of it. Memoised on where the heroes stand and
+        which doors are open: they stay put while the monsters move, so every monster's ``victim``
+        reads the same facts."""
         s = g.state
         where = tuple(int(s.unit_pos[h]) for h in heroes)
 
-        def compute() -> tuple[tuple[int, tuple[int, ...], bool], ...]:
+        def compute() -> tuple[HeroSpots, ...]:
             at = [g.xy(q) for q in where]
+            blockage = g.tables.blockage
             out = []
             for k, (h, (hx, hy)) in enumerate(zip(heroes, at, strict=True)):
                 company = any(j != k and abs(x - hx) + abs(y - hy) <= 2 for j, (x, y) in enumerate(at))
-                out.append((h, tuple(around(g, where[k])), company))
+                spots = tuple(around(g, where[k]))
+                entries = [q for q in spots if not blockage[q]]
+                reach = path_distances(g.tables, entries, s.door_open) if entries else None
+                out.append((h, spots, reach, company))
             return tuple(out)
 
         key = (tuple(heroes), where, s.door_open.tobytes())
         return memoised(g.tables, "agents.dm_hero_spots", SPOTS_MEMO_SIZE, key, compute)
 
     def victim(self, g: Game, m: int) -> int | None:
+        """The hero monster ``m`` hunts (see the module docstring), or None.
+
+        The monster's path distance to a hero's fight squares is read from the distances searched
+        *from* those squares (``hero_spots``): a walk enters no blockage, so between two squares
+        that are not blockages it is as long either way, and the squares' distances stay the same
+        while the heroes stand still, so every monster of the phase reads the same ones."""
         s, t = g.state, g.tables
         heroes = active_heroes(g)
         if not heroes:
             return None
-        dist = path_distances(t, [int(s.unit_pos[m])], s.door_open)
+        here = int(s.unit_pos[m])
+        # a monster never stands on a blockage; if one did, distances from its own square
+        dist = path_distances(t, [here], s.door_open) if t.blockage[here] else None
         health, deaths_door = s.health, s.deaths_door
         best, pick = None, None
-        for h, spots, company in self.hero_spots(g, heroes):
-            d = min((dist[q] for q in spots), default=UNREACHABLE)
+        for h, spots, reach, company in self.hero_spots(g, heroes):
+            if dist is not None:
+                d = min((dist[q] for q in spots), default=UNREACHABLE)
+            else:
+                d = UNREACHABLE if reach is None else reach[here]
             if d >= UNREACHABLE:
                 continue
             score = d + 2 * int(health[h]) + (3 if company else 0) - (4 if deaths_door[h] else 0)

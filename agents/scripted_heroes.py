@@ -317,7 +317,7 @@ class ScriptedHeroes(GameAgent):
         t = g.tables
         cost = t.cache.get("agents.board_costs")
         if cost is None:
-            cost = tuple(INF if t.furniture[q] or t.blockage[q] else 1 for q in range(t.n_squares))
+            cost = tuple(np.where(t.furniture | t.blockage, INF, 1).tolist())
             t.cache["agents.board_costs"] = cost
         return cost
 
@@ -576,7 +576,10 @@ class ScriptedHeroes(GameAgent):
     def tried_door_squares(self, g: Game, h: int) -> set[int]:
         """The squares of the closed doors the hero tried to open this turn."""
         s, t = g.state, g.tables
-        closed_tried = np.flatnonzero(s.door_tried[h] & ~s.door_open).tolist()
+        tried = s.door_tried[h]
+        if not tried.any():  # most of the time: no door tried this turn
+            return set()
+        closed_tried = np.flatnonzero(tried & ~s.door_open).tolist()
         return {q for door in closed_tried for q in t.door_squares[door]}
 
     def tried_door_ahead(self, g: Game, h: int, dist: list[int]) -> bool:

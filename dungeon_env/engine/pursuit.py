@@ -23,6 +23,7 @@ the next one), so a monster always has a legal choice. ``defer`` stays legal (mo
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -68,26 +69,19 @@ def _approach(walk: Walk, start: int, here: int, steps, budget: int, reach: int)
     """Duty 3: end strictly closer to some hero than at the start, when a path allows it. Judged
     over the heroes the monster has a path to from where it began (revised 2026-12-06): a hero it
     cannot reach (boxed in by its comrades, behind a closed door) neither creates the duty nor
-    satisfies it."""
-    began_all = walk.hero_distances(start, start, reach)
-    reachable = [i for i, d in enumerate(began_all) if d < UNREACHABLE]
-    if not reachable:
+    satisfies it.
+
+    With ``n`` a square's distance to a reachable hero and ``d`` the start's, the square is closer
+    to that hero when ``n - d < 0``, and from it the monster can still get closer with ``left``
+    squares when ``max(n - left, 1) < d``, i.e. ``d > 1`` and ``n - d < left``: so each square is
+    judged by its two smallest gaps (:meth:`Walk.gaps`)."""
+    if not walk.approach_fields(start, reach):
         return [a for a, _ in steps], True  # no path to any hero: no duty
-    began = [began_all[i] for i in reachable]
-
-    def distances(q: int) -> list[int]:
-        found = walk.hero_distances(q, start, reach)
-        return [found[i] for i in reachable]
-
-    def can_close(now: list[int], squares_left: int) -> bool:
-        return any(max(n - squares_left, 1) < d for n, d in zip(now, began, strict=True))
-
-    now = distances(here)
-    end_ok = any(n < d for n, d in zip(now, began, strict=True))
-    if end_ok or can_close(now, budget):  # closer already, or it can still get there (maybe buying)
-        return [a for a, q in steps if can_close(distances(q), budget - 1)], end_ok
+    closer, closable = walk.gaps(here, start, reach)
+    if closer < 0 or closable < budget:  # closer already, or it can still get there (maybe buying)
+        return [a for a, q in steps if walk.gaps(q, start, reach)[1] < budget - 1], closer < 0
     # a duty no longer possible (a trap sprung on the way): never farther from every reachable hero
-    end_ok = any(n <= d for n, d in zip(now, began, strict=True))
+    end_ok = closer <= 0
     return ([] if end_ok else [a for a, _ in steps]), True
 
 
@@ -132,7 +126,8 @@ class Walk:
         self.ring = _ring(g, heroes)
         self.fight_sources = tuple(sorted(q for q in self.ring if self.blank[q] > 0))
         self.fields: dict[tuple, list[int]] = {}
-        self.by_square: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self.approach: dict[tuple[int, int], tuple[tuple[list[int], int], ...]] = {}
+        self.by_square: dict[tuple[int, int, int], tuple[int, float]] = {}
 
     @classmethod
     def of(cls, g: Context, m: int, here: int, heroes: tuple[int, ...]) -> Walk:
@@ -164,15 +159,28 @@ class Walk:
             found = self.fields[key] = self._search(sources, limit, around)
         return found
 
-    def hero_distances(self, q: int, start: int, reach: int) -> tuple[int, ...]:
-        """Square ``q``'s distance to each living hero, in slot order (:meth:`via` of each hero's
-        field searched ``reach`` squares past ``start``), kept for the rest of the Movement."""
+    def approach_fields(self, start: int, reach: int) -> tuple[tuple[list[int], int], ...]:
+        """For each living hero the monster has a path to from ``start``, in slot order: its field
+        (searched ``reach`` squares past ``start``) and the start's distance in it (:meth:`via`)."""
+        key = (start, reach)
+        found = self.approach.get(key)
+        if found is None:
+            fields = [self.field((h,), reach, around=start) for h in self.heroes]
+            began = [(f, self.via(f, start)) for f in fields]
+            found = self.approach[key] = tuple((f, d) for f, d in began if d < UNREACHABLE)
+        return found
+
+    def gaps(self, q: int, start: int, reach: int) -> tuple[int, float]:
+        """Square ``q`` against the start, over the heroes of :meth:`approach_fields` (``n``:
+        ``q``'s distance, ``d``: the start's): the least ``n - d``, and the least ``n - d`` of the
+        heroes with ``d > 1`` (infinite if none); kept for the rest of the Movement."""
         key = (q, start, reach)
         found = self.by_square.get(key)
         if found is None:
             via = self.via
-            fields = [self.field((h,), reach, around=start) for h in self.heroes]
-            found = self.by_square[key] = tuple(via(f, q) for f in fields)
+            diffs = [(via(f, q) - d, d) for f, d in self.approach_fields(start, reach)]
+            closable = min((gap for gap, d in diffs if d > 1), default=math.inf)
+            found = self.by_square[key] = (min(gap for gap, _ in diffs), closable)
         return found
 
     def _search(self, sources: tuple[int, ...], limit: int, around: int) -> list[int]:
