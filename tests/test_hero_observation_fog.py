@@ -274,10 +274,12 @@ def test_candidates_never_show_a_figure_heroes_do_not_see():
     assert spells.targets(game, 0, game.spell_index["arcane_bolt"]) == [orc, goblin]
     e = game.tables.area[game.square(8, 6)]
     game.state.revealed[e] = True
+    game.state_edited()
     hero = observe(game)
     assert hero["candidates"][0, 0] == 1.0 and hero["candidates"][1, 0] == 1.0
     assert hero["figures"][orc, FCOL["candidate"]] == 1.0
     game.state.revealed[e] = False
+    game.state_edited()
     hero = observe(game)
     assert hero["candidates"][0, 0] == 1.0 and not hero["candidates"][1].any()
     assert not hero["figures"][goblin].any() and hero["figures"][orc, FCOL["candidate"]] == 1.0

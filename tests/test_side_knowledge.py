@@ -100,16 +100,16 @@ def test_a_monster_keeps_its_heroes_name_for_its_whole_life(adventure):
         observer = Observer()
         for g in scripted_positions(adventure, seed):
             known = knowledge_of(g, "heroes")
-            view = known.view()
             s = g.state
             figures = unflatten(observer.observe(g, HERO, 0, False, g.max_turns)["observation"])["figures"]
             for u in monsters_in_sight(g).tolist():
                 uid, name = int(s.unit_uid[u]), known.name(u)
+                assert name is not None, "a monster in sight that no event and no reveal named"
                 if uid not in names:
                     assert name == f"m{len(names)}", (uid, name, names)  # the next name, first seen now
                     names[uid] = name
                 renamed += names[uid] != name
-                assert view.label(u) == name
+                assert known.view().label(u) == name
                 row = int(np.flatnonzero(figures[:, FCOL["name"]] == int(name[1:]) + 1)[0])
                 assert figures[row, FCOL["kind"]] and figures[row, FCOL["monster"]]
                 checks += 1

@@ -145,7 +145,8 @@ FIGURE_FIELDS = (
     "corpse",
     "source",
 )
-_SQUARE_FIELDS = {"move": ("from", "to")}  # fields that hold squares, not figures, in these events
+# a move's squares are squares, and its figure is named in HeroLens._redact
+_FIGURES_OF = {"move": tuple(k for k in FIGURE_FIELDS if k not in ("from", "to", "unit"))}
 
 
 def seen_squares(game: Context) -> np.ndarray:
@@ -237,6 +238,7 @@ class HeroLens:
         self.revealed: set[str] = set()
         self.where: dict[str, int] = {}  # monster id -> square, for the monsters on the board
         self.names: dict[str, str] = {}  # engine monster id -> the heroes' id for it
+        self.numbers: dict[int, int] = {}  # the same as numbers: engine uid -> k of m<k>
 
     # ----- what heroes see now -----
     def seen_square(self, xy) -> bool:
@@ -253,13 +255,9 @@ class HeroLens:
         """The heroes' id of a monster they see (given in the order they first saw each)."""
         out = self.names.get(ref)
         if out is None:
+            self.numbers[int(ref[1:])] = len(self.names)
             out = self.names[ref] = f"m{len(self.names)}"
         return out
-
-    def rank(self, ref: str) -> int:
-        """The heroes' number of a monster they have seen (``k`` of its id ``m<k>``), else -1."""
-        out = self.names.get(ref)
-        return -1 if out is None else int(out[1:])
 
     def copy(self, game: Context) -> HeroLens:
         """An independent lens of ``game`` (a copy of this lens's game) as this one stands."""
@@ -267,6 +265,7 @@ class HeroLens:
         out.__dict__.update(self.__dict__)
         out.game = game
         out.revealed, out.where, out.names = set(self.revealed), dict(self.where), dict(self.names)
+        out.numbers = dict(self.numbers)
         return out
 
     # ----- the fold -----
@@ -315,6 +314,8 @@ class HeroLens:
             out.pop("seed", None)  # a DM view's log has none
         elif kind == "spawn" and event["unit"]["side"] == "monster":
             out["unit"] = {**event["unit"], "id": self.name(event["unit"]["id"])}
+        elif kind == "move" and _is_monster(event["unit"]):
+            out["unit"] = self.name(event["unit"])  # shown: seen at one end (coming into sight too)
         if "door" in out and kind in ("door_opened", "secret_door"):
             del out["door"]  # its squares say which door
         if "event" in out:
@@ -322,15 +323,17 @@ class HeroLens:
         item = out.get("item")
         if "card" in out and isinstance(item, int) and not self.game.state.item_known[item]:
             out["card"] = None
-        squares = _SQUARE_FIELDS.get(kind, ())
-        for key in FIGURE_FIELDS:
-            if key in out and key not in squares and kind != "spawn":
-                value = out[key]
-                out[key] = (
-                    [v for v in map(self._figure, value) if v is not None]
-                    if isinstance(value, list)
-                    else self._figure(value)
-                )
+        if kind == "spawn":
+            return out
+        for key in _FIGURES_OF.get(kind, FIGURE_FIELDS):  # in a fixed order: names are given in it
+            if key not in out:
+                continue
+            value = out[key]
+            out[key] = (
+                [v for v in map(self._figure, value) if v is not None]
+                if isinstance(value, list)
+                else self._figure(value)
+            )
         return out
 
     def _event_place(self, e: int) -> tuple[str, int]:

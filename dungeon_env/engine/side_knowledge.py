@@ -50,6 +50,7 @@ class SideKnowledge:
 
     side: str
     _in_sight: tuple | None = None  # (position, the slots of the monsters the side sees there)
+    _unnamed_possible = False  # the heroes: a monster may be in sight that no event named
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -77,6 +78,7 @@ class SideKnowledge:
         view of the position is made anew."""
         self._view = None
         self._in_sight = None
+        self._unnamed_possible = True
         self.sync()
 
     def sync(self) -> None:
@@ -159,6 +161,7 @@ class SideKnowledge:
         cached = self._view
         if cached is not None and cached[0] == position:
             return cached[1]
+        self._catch_up()
         view = self._make_view(playable=False)
         self._view = (position, view)
         return view
@@ -167,7 +170,15 @@ class SideKnowledge:
         """A new view of the game as it stands that the caller owns and may play on (a
         determinisation: the world as the side knows it, with dice of its own seeded ``seed``),
         holding the side's events."""
+        self._catch_up()
         return self._make_view(playable=True, seed=seed)
+
+    def _catch_up(self) -> None:
+        """Fold what was logged without an action (a position set up by hand: tests, tools; what
+        stands in sight may not have come by an event)."""
+        if self.game.n_events != self._folded or self.game.log_token is not self._token:
+            self._unnamed_possible = True
+            self.sync()
 
     def _make_view(self, playable: bool, seed: int = 0) -> Game:
         raise NotImplementedError
@@ -196,13 +207,21 @@ class HeroKnowledge(SideKnowledge):
         super()._start()
         self.lens = HeroLens(self.game)
         self._in_sight = None
+        self._unnamed_possible = True  # the first fold: whatever stands in sight
 
     def _see(self, event: dict) -> dict | None:
+        if event["type"] == "reveal":
+            self._unnamed_possible = True
         return self.lens.see(event)
 
     def _after_fold(self) -> None:
-        """Name the monsters heroes see that no event named yet (standing in an area as it was
-        revealed), in square order: the order heroes take them in at one glance."""
+        """Name the monsters heroes see that no event named yet, in square order (the order heroes
+        take them in at one glance): those standing in an area as it is revealed, the only way a
+        monster comes into their sight without an event that shows it (a hand-edited position
+        aside: ``state_edited``)."""
+        if not self._unnamed_possible:
+            return
+        self._unnamed_possible = False
         s, lens = self.game.state, self.lens
         in_sight = self.monsters_seen().tolist()
         unnamed = [u for u in in_sight if f"m{int(s.unit_uid[u])}" not in lens.names]
@@ -215,9 +234,11 @@ class HeroKnowledge(SideKnowledge):
         return out
 
     def monsters_seen(self) -> np.ndarray:
-        """The slots of the monsters heroes see now (``knowledge.monsters_in_sight``, once a position)."""
+        """The slots of the monsters heroes see now (``knowledge.monsters_in_sight``, once a position:
+        keyed by what it reads, so a position edited by hand is read anew)."""
         game = self.game
-        position = (game.log_token, game.n_events, game.moves)
+        s = game.state
+        position = (s.unit_pos.tobytes(), s.unit_status.tobytes(), s.revealed.tobytes())
         found = self._in_sight
         if found is None or found[0] != position:
             found = self._in_sight = (position, monsters_in_sight(game))
@@ -227,14 +248,14 @@ class HeroKnowledge(SideKnowledge):
         s = self.game.state
         if slot < s.n_heroes:
             return -1
-        return self.lens.rank(f"m{int(s.unit_uid[slot])}")
+        return self.lens.numbers.get(int(s.unit_uid[slot]), -1)
 
     def numbers(self) -> dict[int, int]:
-        """Engine monster id -> the heroes' number, for every monster heroes have seen."""
-        return {int(ref[1:]): int(name[1:]) for ref, name in self.lens.names.items()}
+        """Engine monster id -> the heroes' number, for every monster heroes have seen (read it,
+        never change it)."""
+        return self.lens.numbers
 
     def _make_view(self, playable: bool, seed: int = 0) -> Game:
-        self._after_fold()  # a position edited by hand may show a monster no action brought
         return heroes_view_named(
             self.game,
             seen=self.monsters_seen(),
