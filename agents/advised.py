@@ -96,7 +96,7 @@ class AdvisedObserver:
 
     def advice(self, game: Game) -> int:
         """The advisor's action for the decision ``game`` asks now, computed on the asked side's
-        view of the game (the advisor's ``view``, ``sideview.side_view`` or the heroes' view for
+        view of the game (the advisor's ``view``, ``side_knowledge.side_view`` or the heroes' view for
         reading only: the heroes' advice never reads hidden state)."""
         return int(self.advisor.choose(self.advisor.view(game)))
 

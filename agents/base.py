@@ -208,7 +208,7 @@ class GameAgent:
 
     def view(self, game: Game) -> Game:
         """The side view of ``game`` that ``choose`` reads: the heroes' view at a hero's decision,
-        the DM's view at the DM's (``sideview.side_view``); a view is returned as it is."""
+        the DM's view at the DM's (``side_knowledge.side_view``); a view is returned as it is."""
         return side_view(game)
 
     def act(self, observation=None, action_mask=None) -> int:

@@ -60,9 +60,9 @@ actions on purpose (a decision with a single legal action is taken at once). A r
 raises ``IllegalChoiceError`` naming the decision and the legal actions: a gap in the script is
 fixed in the script, never papered over by ending the move or staying put.
 
-Knowledge: the heroes read only the heroes' side view of the game
-(``dungeon_env.engine.sideview.heroes_view``, ruling D-24), which ``choose`` makes itself when it is
-handed the real game. They know the printed board, the adventure's scenario text (its objectives,
+Knowledge: the heroes read only the heroes' side view of the game (the heroes' knowledge's view,
+``dungeon_env.engine.side_knowledge.heroes_view``, ruling D-24), which ``choose`` asks for when it
+is handed the real game. They know the printed board, the adventure's scenario text (its objectives,
 and for an item to retrieve or claim the room the quest names), the start squares and exits, the
 cards and rules, every hero's state and items (a face-down item only as "an unknown card of its
 deck": an unread scroll in 2.1 counts as a weak spell, so its caster lets it fail rather than

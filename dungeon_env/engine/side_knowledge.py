@@ -14,8 +14,8 @@ side receives reads this object and nothing else of the game (DESIGN.md, "One kn
   in square order): a monster keeps its name for its whole life, and a name counts no monster the
   heroes have not seen (ruling D-24). The DM knows every monster by the engine's id;
 - :meth:`view`: the side's view, a ``Game`` holding only what the side may know
-  (``sideview.heroes_view`` / ``dm_view``) with the side's monster names (``unit_uid``) and events,
-  made once per position and shared by every reader of that position;
+  (``sideview.heroes_view_named`` / ``dm_view``) with the side's monster names (``unit_uid``) and
+  events, made once per position and shared by every reader of that position;
 - :meth:`snapshot`: all of the above as plain data, equal for two games that differ only in what
   the side may not know (the twin-game tests compare these).
 

@@ -10,7 +10,7 @@ confirmed before it is sent (a known trap), ``action_idle(game, action)`` that a
 nothing now (one more square that reaches none).
 
 A name uses only what the ``game`` it is given holds. Pass a side's view of the game (heroes:
-``sideview.heroes_view``) to name actions for that side: an item face down in the heroes' view is a
+``side_knowledge.heroes_view``) to name actions for that side: an item face down in the heroes' view is a
 placeholder card there ("Unknown potions card"), so its name never leaks, and a trap is named only
 if the acting figure's side knows it (heroes: detected). ``names`` (figure slot ->
 display name) overrides how figures are called, e.g. by the monster ids of the heroes' event lens.

@@ -2,7 +2,7 @@
 
 Every helper reads only the ``game`` it is given, and only what the side of the acting figure may
 know: a hero's step is named "onto the trap" only for a trap the heroes have detected; a monster
-knows every trap (R-MON-10). Pass a side's view of the game (``sideview.heroes_view``) or the game
+knows every trap (R-MON-10). Pass a side's view of the game (``side_knowledge.heroes_view``) or the game
 itself: the answer is the same for a hero, since the game's undetected traps are never consulted.
 
 - ``known_trap(game, u, sq)``: the armed trap on ``sq`` that ``u``'s side knows, or -1.
