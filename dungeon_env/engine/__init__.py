@@ -6,7 +6,8 @@ only modules of lower layers, type-only imports included; tests/test_layers.py c
 0. ``actions`` ``dice`` ``state``: the action table and vocabularies, chance, the state as data;
 1. ``tables`` ``describe``: the static board of an adventure, action descriptions;
 2. ``context`` ``savecheck``: what a rule may use of a game (a protocol), the save-file checks;
-3. ``board``: look-ups of the board as it stands (open sides, free squares, traps);
+3. ``board`` ``secrecy``: look-ups of the board as it stands (open sides, free squares, traps),
+   which decisions heroes may know were asked;
 4. ``units``: figures (placing, hurting, slaying, corpses);
 5. ``casting`` ``inventory`` ``objectives`` ``pursuit`` ``knowledge``: low rules and bookkeeping;
 6. ``encounters``, 7. ``visibility``, 8. ``effects``: placing monsters, sight, what cards do;
@@ -25,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("actions", "dice", "state"),
     ("tables", "describe"),
     ("context", "savecheck"),
-    ("board",),
+    ("board", "secrecy"),
     ("units",),
     ("casting", "inventory", "objectives", "pursuit", "knowledge"),
     ("encounters",),
