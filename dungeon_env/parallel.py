@@ -25,11 +25,13 @@ hides what they are about, the number of steps would tell how many there were).
   DM decision about a figure heroes do not see (a monster in the fog) reports to the DM alone:
   ``observations``, ``rewards`` and ``infos`` hold ``dm`` only (``terminations`` and
   ``truncations`` hold every agent, all False: PettingZoo's API reads them for every live agent,
-  and such a step never ends the game). So a hero's stream (the steps in which it gets an
+  and such a step never ends the game). So a hero's stream (the steps in which it is handed an
   observation) is the same whatever the DM did out of sight, counts included: the DM's run of
-  decisions about fog monsters is, for the heroes, one step. Loop over ``observations`` (or
-  ``infos``), not ``env.agents``, to build the actions (``parallel_api_test`` passes, warning that a
-  live agent was given no observation in such a step).
+  decisions about fog monsters is, for the heroes, one step. The dicts are :class:`Handed`: looking
+  up a live agent not handed the step gives what it holds between its steps (its observation as
+  last handed with an all-zero mask, a blank info, a reward of 0), so loops over ``env.agents``
+  still run (``parallel_api_test`` passes, warning that a live agent was given no observation);
+  a learner that keeps one transition per step it is handed iterates the dicts instead.
 - ``observations``: the observation after the step of every agent reported to. Only the agent asked
   next has a non-zero ``action_mask`` (exactly its legal actions); every other agent's mask is all
   zeros. The agent asked next is also ``infos[agent]["active_agent"]`` for every agent reported to,
@@ -98,7 +100,23 @@ from dungeon_env.aec import env
 from dungeon_env.engine.secrecy import dm_decision_is_hidden
 
 DM = "dm"
+MASK_KEY = "action_mask"
 MASK_PLACES = ("observation", "info")
+
+
+class Handed(dict):
+    """A step's observations, rewards or infos: its keys are the agents handed the step. Looking up
+    another live agent (a hero, in a step handed to the DM alone) gives what it holds between its
+    steps: its observation as last handed, with an all-zero mask; a blank info; a reward of 0 (its
+    rewards of such steps come with its next step). So a loop over ``env.agents`` works too; a loop
+    over the dict sees the agents handed the step."""
+
+    def __init__(self, handed: dict, between: dict) -> None:
+        super().__init__(handed)
+        self.between = between
+
+    def __missing__(self, agent: str):
+        return self.between[agent]
 
 
 class TurnBasedParallelEnv(ParallelEnv):
@@ -113,6 +131,7 @@ class TurnBasedParallelEnv(ParallelEnv):
         self.lockstep = bool(lockstep)
         self._mask_in_info = action_mask_in == "info"
         self._owed: dict[str, float] = {}  # rewards of the steps an agent did not see, paid at its next
+        self._last_obs: dict[str, Any] = {}  # the observation last handed to each agent
         raw = aec_env.unwrapped
         self.possible_agents = list(raw.possible_agents)
         self.agents: list[str] = []
@@ -142,6 +161,7 @@ class TurnBasedParallelEnv(ParallelEnv):
         self.agents = list(aec.agents)
         self.active_agent = aec.agent_selection
         self._owed = dict.fromkeys(self.agents, 0.0)
+        self._last_obs = {}
         return self._report(self._seeing(over=False), over=False)
 
     def step(self, actions: dict[str, Any]):
@@ -164,7 +184,7 @@ class TurnBasedParallelEnv(ParallelEnv):
         over = all(terminations[a] or truncations[a] for a in agents)
         self.active_agent = None if over else aec.agent_selection
         seeing = self._seeing(over)
-        rewards = {a: owed[a] for a in seeing}
+        rewards = Handed({a: owed[a] for a in seeing}, {a: 0.0 for a in agents if a not in seeing})
         owed.update(dict.fromkeys(seeing, 0.0))
         observations, infos = self._report(seeing, over)
         if over:
@@ -186,17 +206,31 @@ class TurnBasedParallelEnv(ParallelEnv):
         aec = self.aec_env
         active = self.active_agent
         blank = aec.unwrapped.blank_info
-        observations, infos = {}, {}
-        for a in seeing:
-            obs = aec.observe(a)
+        observations, infos, between_obs, between_infos = {}, {}, {}, {}
+        for a in self.agents:
+            if a not in seeing:  # what it holds between its steps (Handed)
+                if a not in self._last_obs:  # no step handed yet: as if handed now
+                    self._last_obs[a] = self._handed(a, blank())[0]
+                between_obs[a], between_infos[a] = self._handed(a, blank(), self._last_obs[a])
+                continue
             info = dict(aec.infos[a]) if over or a == active else blank()
-            info["active_agent"] = active
-            if self._mask_in_info:
-                info["action_mask"] = obs.pop("action_mask")
-                obs = obs.get("observation", obs)
-            observations[a] = obs
-            infos[a] = info
-        return observations, infos
+            obs, infos[a] = self._handed(a, info)
+            observations[a] = self._last_obs[a] = obs
+        return Handed(observations, between_obs), Handed(infos, between_infos)
+
+    def _handed(self, agent: str, info: dict, obs=None) -> tuple[Any, dict]:
+        """``agent``'s observation (now, or ``obs`` with an all-zero mask) and ``info`` as handed:
+        with ``active_agent``, the mask in the observation or in the info."""
+        if obs is None:
+            obs = self.aec_env.observe(agent)
+        elif isinstance(obs, dict) and MASK_KEY in obs:
+            obs = obs | {MASK_KEY: np.zeros_like(obs[MASK_KEY])}
+        info["active_agent"] = self.active_agent
+        if self._mask_in_info:
+            mask = obs.pop(MASK_KEY) if isinstance(obs, dict) and MASK_KEY in obs else None
+            info[MASK_KEY] = np.zeros(self.action_space(DM).n, np.int8) if mask is None else mask
+            obs = obs.get("observation", obs) if isinstance(obs, dict) else obs
+        return obs, info
 
     def state(self) -> np.ndarray:
         return self.aec_env.state()
@@ -223,4 +257,4 @@ def parallel_env(
     return TurnBasedParallelEnv(env(**options), action_mask_in, lockstep)
 
 
-__all__ = ["MASK_PLACES", "TurnBasedParallelEnv", "parallel_env"]
+__all__ = ["MASK_PLACES", "Handed", "TurnBasedParallelEnv", "parallel_env"]

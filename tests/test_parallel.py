@@ -105,6 +105,7 @@ def test_the_parallel_trajectory_is_the_aec_trajectory(seed, action_mask_in, opt
     env = dungeon_env.parallel_env(action_mask_in=action_mask_in, adventure=ADVENTURE, **options)
     flat = action_mask_in == "info"
     observations, infos = env.reset(seed=seed)
+    rewards = {}
     goals = [dict(goal, met=False) for goal in env.unwrapped.game.objectives()]
     blank = {"decision": "", "unit": "", "outcome": "", "reason": "", "objectives": goals}
     blank |= {"goals_met": False, "events": []}
@@ -122,6 +123,9 @@ def test_the_parallel_trajectory_is_the_aec_trajectory(seed, action_mask_in, opt
         assert aec_part(infos[agent]) == infos_seen[i]
         assert all(aec_part(infos[a]) == blank for a in infos if a != agent)
         assert all(set(info) == set(infos[agent]) for info in infos.values())  # steady keys
+        for a in set(env.agents) - set(observations):  # looked up between its steps (Handed)
+            assert not masks_of({a: observations[a]}, {a: infos[a]})[a].any()
+            assert aec_part(infos[a]) == blank and rewards[a] == 0.0
         others = dict.fromkeys(env.agents, 10_000)  # ignored, even out of range
         observations, rewards, terminations, truncations, infos = env.step(others | {agent: action})
         assert set(rewards) == set(observations) and set(terminations) == set(env.possible_agents)
