@@ -29,10 +29,9 @@ Versions, pushes and wakeups are the seat's side's (``play.table``): a hero seat
 counts only the actions that left the game at a decision heroes may know of, and a hero seat's long
 poll or WebSocket is woken only when that version moves (or a game is loaded), never by a DM
 decision about a monster heroes do not see. The DM's agent plays those at once, without the delay.
-A hero seat is answered (view, long poll, an act's answer, a push) only while the game stands at a
-decision heroes may know of: while a human DM is asked about monsters heroes do not see, a hero
-seat's answer waits (at most 25 s) until the DM is done. (That wait shows as time: a server cannot
-hide the clock.)
+While a human DM is asked about monsters heroes do not see, a hero seat that asks sees that the DM
+is playing (whose turn it is, as in the AEC loop), never how many such decisions there are; the
+time the DM takes shows as waiting: a server cannot hide the clock.
 """
 
 from __future__ import annotations
@@ -168,18 +167,6 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
                 return
             await changes.wait(side, min(DISCONNECT_CHECK_SECONDS, left))
 
-    async def public_moment(request: Request | None) -> None:
-        """Until the game stands at a decision heroes may know of (or a game is loaded), at most
-        ``WAIT_SECONDS``: a hero seat is answered there only, never while a human DM is asked about
-        a monster heroes do not see (an agent DM's such decisions are played at once)."""
-        loads = changes.loads
-        deadline = asyncio.get_running_loop().time() + WAIT_SECONDS
-        while table.at_hidden_decision and changes.loads == loads:
-            left = deadline - asyncio.get_running_loop().time()
-            if left <= 0 or (request is not None and await request.is_disconnected()):
-                return
-            await changes.wait(DM, min(DISCONNECT_CHECK_SECONDS, left))
-
     async def page(request: Request) -> Response:
         token = request.path_params.get("token")
         try:
@@ -206,8 +193,6 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
             side = table.side_of_token(token)
             if since >= 0:
                 await wait_for_move(request, side, since)
-            if side == HEROES:
-                await public_moment(request)
             return JSONResponse(table.view(token, story))
         except Refused as err:
             return _refusal(err)
@@ -215,14 +200,12 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
     async def seat_act(request: Request) -> Response:
         token = request.path_params["token"]
         try:
-            side = table.side_of_token(token)
+            table.seats_of(token)
             decision, action = _act_fields(await _body(request))
             table.act(token, decision, action)
         except Refused as err:
             return _refusal(err)
         changes.notify()
-        if side == HEROES:
-            await public_moment(request)
         return JSONResponse(table.view(token, _query_int(request, "story", 0)))
 
     async def seat_save(request: Request) -> Response:
@@ -295,8 +278,6 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
                 now = (changes.loads, table.version_of(side))
                 if now != sent:
                     sent = now
-                    if side == HEROES:
-                        await public_moment(None)
                     await ws.send_json({"view": table.view(token)})
                 await changes.wait(side, WAIT_SECONDS)
 
