@@ -194,8 +194,8 @@ class TurnBasedParallelEnv(ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
     def _seeing(self, over: bool) -> list[str]:
-        """The agents this step is reported to: every agent, but at a DM decision about a figure
-        heroes do not see only the DM (unless ``lockstep``)."""
+        """The agents handed this step: every agent, but at a DM decision hidden from the heroes
+        (``engine.secrecy``) the DM alone (unless ``lockstep``)."""
         if over or self.lockstep or not dm_decision_is_hidden(self.aec_env.unwrapped.game):
             return list(self.agents)
         return [a for a in self.agents if a == DM]

@@ -429,3 +429,29 @@ def test_a_hero_seat_version_refuses_stale_clicks_and_the_dm_counts_every_action
             == 200
         )
         assert client.get(f"/api/seat/{table.seats['dm'].token}").json()["version"] == table.version
+
+
+def test_the_secrecy_rule_is_the_observations_rule_for_the_decision_asked():
+    """At every DM decision of random games: heroes see the figure it is about (``heroes_see_unit``)
+    exactly when their observation shows the decision's kind; a hero's decision is never hidden."""
+    from dungeon_env.observation import unflatten
+
+    seen = hidden = 0
+    for adventure, seed in PAIRS:
+        env = twins.make_env(adventure, 3, seed)
+        rng = random.Random(seed)
+        while env.agents:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            game = env.game
+            unit = int(game.state.stack[-1][STACK_UNIT])
+            shown = bool(unflatten(env.observe("hero_0")["observation"])["decision"].any())
+            assert heroes_see_unit(game, unit) == shown, (adventure, seed, game.label(unit))
+            if agent != "dm":
+                assert not dm_decision_is_hidden(game)
+            seen += shown
+            hidden += not shown
+            env.step(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]).tolist()))
+    assert seen and hidden, (seen, hidden)
