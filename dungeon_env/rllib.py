@@ -36,8 +36,9 @@ The rule (RLlib's turn-based multi-agent convention, on the parallel view ``dung
 - ``reset`` and every step return the observation (and the info) of the **one agent the game asks**
   next, so RLlib computes an action for that agent only; ``step`` plays the action of that agent
   (a dict without it is a ``KeyError`` naming it).
-- Rewards: every agent's reward of the step (the AEC env's ``rewards``), also for the agents not
-  asked: RLlib adds them up until the agent's next observation.
+- Rewards: the parallel view's rewards of the step, also for the agents not asked: RLlib adds them
+  up until the agent's next observation (a step that leaves the DM asked about a monster heroes do
+  not see has the DM's reward only; the heroes' rewards of such steps come with a later step).
 - The step that ends the adventure returns every agent's last observation (masks all zeros), reward
   and final info (``outcome``, ``reason``, goals), ``terminateds``/``truncateds`` all True or all
   False together with ``"__all__"`` (the env card's rule: a turn cap that pays nothing truncates).

@@ -13,7 +13,7 @@ from sb3_contrib import MaskablePPO
 import dungeon_env
 from dungeon_env.vector import MaskedVecEnv
 
-par = dungeon_env.parallel_env(adventure="flooded_cellar", heroes=3, max_turns=30)
+par = dungeon_env.parallel_env(adventure="flooded_cellar", heroes=3, max_turns=30, lockstep=True)
 vec = ss.pettingzoo_env_to_vec_env_v1(par)
 venv = MaskedVecEnv(ss.concat_vec_envs_v1(vec, 2, num_cpus=0, base_class="stable_baselines3"))
 model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, seed=0)
@@ -23,7 +23,8 @@ model.learn(10_000)
 The rule:
 
 - Input: ``concat_vec_envs_v1(...)`` with ``base_class="stable_baselines3"`` or ``"gymnasium"`` (any
-  ``num_cpus``) over ``pettingzoo_env_to_vec_env_v1(dungeon_env.parallel_env(...))``.
+  ``num_cpus``) over ``pettingzoo_env_to_vec_env_v1(dungeon_env.parallel_env(..., lockstep=True))``
+  (SuperSuit's rows need every agent in every step: ``dungeon_env.parallel``'s ``lockstep``).
 - Observations: the vector without the mask (``observation_space`` is the parallel view's
   ``observation`` Box; with ``observation_format="dict"`` the Dict of pieces, for
   ``MultiInputPolicy``). The masks come from the observation's ``action_mask``, or from the infos

@@ -13,16 +13,25 @@ that is not the JSON asked for, nested too deeply or of the wrong types), 403 (n
 404 (no such seat or file) or 409 (stale: the game has moved on):
 
 - ``GET /api/seat/{token}?since=V&story=N``: the seat's view (story lines from N); with ``since``,
-  it waits (up to 25 s) until the game is past decision V;
+  it waits (up to 25 s) until the game is past decision V of the seat's side (its ``version``);
 - ``POST /api/seat/{token}/act`` ``{"decision": V, "action": A}``: play A for the seat, answering V;
 - ``POST /api/seat/{token}/save``: save the game on the host's disk; answers the file's name;
-- ``WS /ws/seat/{token}``: the seat's view pushed at every change; send ``{"decision", "action"}``;
+- ``WS /ws/seat/{token}``: the seat's view pushed whenever its side's version moves; send
+  ``{"decision", "action"}``;
 - ``GET /api/host/{token}?since=V``: the host's view (everything), the seats' links, saved games;
 - ``POST /api/host/{token}/load`` ``{"file": NAME}``: continue a saved game;
 - ``POST /api/replay`` (a replay file's JSON): open a replay, answers ``{"id", "steps", "turns"}``;
 - ``GET /api/replay/{id}/{step}?side=heroes|dm``: the game after ``step`` actions, as that side saw it.
 
 Seats played by agents move on their own, one action every ``delay`` seconds, in a background task.
+
+Versions, pushes and wakeups are the seat's side's (``play.table``): a hero seat's ``version``
+counts only the actions that left the game at a decision heroes may know of, and a hero seat's long
+poll or WebSocket is woken only when that version moves (or a game is loaded), never by a DM
+decision about a monster heroes do not see. The DM's agent plays those at once, without the delay.
+While a human DM is asked about monsters heroes do not see, a hero seat that asks sees that the DM
+is playing (whose turn it is, as in the AEC loop), never how many such decisions there are; the
+time the DM takes shows as waiting: a server cannot hide the clock.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from dungeon_env import replay
 from play.replays import ReplayBook
 from play.table import HUMAN, Refused, Table
+from play.views import DM, HEROES
 
 STATIC = Path(__file__).parent / "static"
 RULES = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
@@ -53,20 +63,35 @@ MAX_BODY = 5_000_000  # bytes of a request body (a replay file of a long game is
 
 
 class Changes:
-    """Wakes whoever waits for the game to move (long polls, WebSockets)."""
+    """Wakes whoever waits for the game to move (long polls, WebSockets), side by side: a side's
+    waiters are woken only when its version moved (``Table.version_of``) or a game was loaded, so a
+    hero seat is never woken by a decision hidden from the heroes. ``count[side]``: the wakeups of
+    that side so far; ``loads``: the games loaded so far."""
 
-    def __init__(self) -> None:
-        self._event = asyncio.Event()
-        self.count = 0  # notifications so far
+    def __init__(self, table: Table) -> None:
+        self._table = table
+        self._events = {side: asyncio.Event() for side in (HEROES, DM)}
+        self.count = dict.fromkeys(self._events, 0)
+        self.loads = 0
+        self._seen = self._versions()
 
-    def notify(self) -> None:
-        self.count += 1
-        self._event.set()
-        self._event = asyncio.Event()
+    def _versions(self) -> dict[str, int]:
+        return {side: self._table.version_of(side) for side in self._events}
 
-    async def wait(self, timeout: float) -> None:
+    def notify(self, loaded: bool = False) -> None:
+        """After an action (or, ``loaded``, a load): wake the sides whose version moved."""
+        versions = self._versions()
+        self.loads += loaded
+        for side, event in self._events.items():
+            if loaded or versions[side] != self._seen[side]:
+                self.count[side] += 1
+                event.set()
+                self._events[side] = asyncio.Event()
+        self._seen = versions
+
+    async def wait(self, side: str, timeout: float) -> None:
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), timeout)
+            await asyncio.wait_for(self._events[side].wait(), timeout)
 
 
 def _refusal(err: Refused) -> JSONResponse:
@@ -106,7 +131,7 @@ def _act_fields(body: Any) -> tuple[Any, Any]:
 
 def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
     """The app serving ``table``; agents' seats play one action every ``delay`` seconds."""
-    changes = Changes()
+    changes = Changes(table)
     book = ReplayBook()
 
     async def run_agents() -> None:
@@ -117,7 +142,7 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
                 if acted:
                     changes.notify()
             else:
-                await changes.wait(0.5)
+                await changes.wait(DM, 0.5)  # the DM's version moves at every action
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -129,17 +154,18 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def wait_for_move(request: Request, since: int) -> None:
-        """A long poll's wait: until the game is past decision ``since`` or anything changes (a
-        load may go back), at most ``WAIT_SECONDS``; it ends early when the client has gone, so a
-        closed page does not hold a handler (and the server's shutdown) for the whole wait."""
-        seen = changes.count
+    async def wait_for_move(request: Request, side: str, since: int) -> None:
+        """A long poll's wait: until the game is past decision ``since`` of ``side`` or a game is
+        loaded (a load may go back), at most ``WAIT_SECONDS``; it ends early when the client has
+        gone, so a closed page does not hold a handler (and the server's shutdown) for the whole
+        wait."""
+        loads = changes.loads
         deadline = asyncio.get_running_loop().time() + WAIT_SECONDS
-        while table.version <= since and changes.count == seen:
+        while table.version_of(side) <= since and changes.loads == loads:
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0 or await request.is_disconnected():
                 return
-            await changes.wait(min(DISCONNECT_CHECK_SECONDS, left))
+            await changes.wait(side, min(DISCONNECT_CHECK_SECONDS, left))
 
     async def page(request: Request) -> Response:
         token = request.path_params.get("token")
@@ -164,9 +190,9 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
         token = request.path_params["token"]
         try:
             since, story = _query_int(request, "since", -1), _query_int(request, "story", 0)
-            table.seats_of(token)
+            side = table.side_of_token(token)
             if since >= 0:
-                await wait_for_move(request, since)
+                await wait_for_move(request, side, since)
             return JSONResponse(table.view(token, story))
         except Refused as err:
             return _refusal(err)
@@ -197,7 +223,7 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
             if token != table.host:
                 raise Refused(404, "not the host's link")
             if since >= 0:
-                await wait_for_move(request, since)
+                await wait_for_move(request, DM, since)
             data = table.spectator_view(token, story)
         except Refused as err:
             return _refusal(err)
@@ -219,7 +245,7 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
             table.load(table.saves / name)
         except Refused as err:
             return _refusal(err)
-        changes.notify()
+        changes.notify(loaded=True)
         return JSONResponse({"loaded": name, "version": table.version})
 
     async def replay_open(request: Request) -> Response:
@@ -244,15 +270,16 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
             await ws.close(code=4404, reason=err.message)
             return
         await ws.accept()
-        sent = -1
+        side = table.side_of_token(token)
 
         async def push() -> None:
-            nonlocal sent
+            sent = None
             while True:
-                if table.version != sent:
-                    sent = table.version
+                now = (changes.loads, table.version_of(side))
+                if now != sent:
+                    sent = now
                     await ws.send_json({"view": table.view(token)})
-                await changes.wait(WAIT_SECONDS)
+                await changes.wait(side, WAIT_SECONDS)
 
         pusher = asyncio.create_task(push())
         try:
@@ -283,7 +310,9 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
         WebSocketRoute("/ws/seat/{token}", seat_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.changes = changes  # the wakeups per side (read by tests)
+    return app
 
 
 HOME = """<!doctype html>

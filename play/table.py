@@ -9,10 +9,16 @@ side may know (:func:`play.views.game_json`: the heroes' view for hero seats, ev
 seat) and acts only for its seats. Every refusal is a :class:`Refused` naming what was wrong and
 what was expected; a refused request changes nothing.
 
-The game's decisions are numbered: ``version`` is the number of actions applied so far, and an
-action is sent with the version it answers, so a stale click (someone else acted first) is refused
-instead of being applied to another decision.
-"""
+The game's decisions are numbered, side by side: the DM's version (``version``) is the number of
+actions applied so far; the heroes' version (``hero_version``) is the number of actions after which
+the game stood at a decision heroes may know of, or at its end
+(``engine.knowledge.dm_decision_is_hidden``: not a DM decision about a monster they do not see), so
+it never counts the DM's decisions about figures out of the heroes' sight. A seat's answers carry
+its side's version, and an action is sent with the version it answers, so a stale click (someone
+else acted first) is refused instead of being applied to another decision. The DM's decisions hidden
+from the heroes that an agent takes are played at once, in the same call as the action before them,
+so the game never waits at one: a hero seat sees the board go from one public decision to the next,
+with no pause, push or wakeup between."""
 
 from __future__ import annotations
 
@@ -30,6 +36,7 @@ import numpy as np
 from dungeon_env import replay
 from dungeon_env.aec import raw_env
 from dungeon_env.engine.actions import N_ACTIONS
+from dungeon_env.engine.knowledge import dm_decision_is_hidden
 from dungeon_env.engine.side_knowledge import knowledge_of
 from dungeon_env.render.story import Story
 from play.views import DM, HEROES, game_json, monster_names
@@ -102,6 +109,7 @@ class Table:
         self.lock = threading.RLock()
         self._seed = int(seed) if seed is not None else secrets.randbits(62)
         self.env.reset(seed=self._seed)
+        self.hero_version = 0  # actions that left the game at a decision heroes may know of (or its end)
         self.seats = self._make_seats(seats or {})
         self.seat_about = {s.name: about(s.agent, s.side) for s in self.seats.values()}
         self._agents: dict[str, Any] = {}
@@ -173,11 +181,27 @@ class Table:
 
     @property
     def version(self) -> int:
+        """The DM's version: every action applied so far."""
         return len(self.env.actions)
+
+    def version_of(self, side: str) -> int:
+        """The version ``side`` sees: the DM's counts every action, the heroes' only those that left
+        the game at a decision they may know of (the module docstring)."""
+        return self.version if side == DM else self.hero_version
+
+    def version_for(self, token: str) -> int:
+        """The version of ``token``'s side."""
+        return self.version_of(self.side_of_token(token))
 
     @property
     def over(self) -> bool:
         return self.game.over
+
+    @property
+    def at_hidden_decision(self) -> bool:
+        """The DM is asked a decision hidden from the heroes (a human DM: an agent's are played at once)."""
+        with self.lock:
+            return dm_decision_is_hidden(self.game)
 
     def current_seat(self) -> Seat | None:
         agent = self.game.agent
@@ -224,7 +248,7 @@ class Table:
             yours = game.agent in seats and not game.over
             shown = knowledge_of(game, HEROES).view() if side == HEROES else game
             data = game_json(shown, side=side, names=monster_names(shown, side), yours=yours)
-            data["version"] = self.version
+            data["version"] = self.version_of(side)
             data["seats"] = list(seats)
             data["seat_agents"] = self.seat_agents()
             data["seat_about"] = dict(self.seat_about)
@@ -252,10 +276,11 @@ class Table:
             decision, action = _whole(decision, "decision"), _whole(action, "action")
             if self.game.over:
                 raise Refused(409, f"the adventure is over ({self.game.outcome}): no more actions")
-            if decision != self.version:
+            version = self.version_for(token)
+            if decision != version:
                 raise Refused(
                     409,
-                    f"stale decision {decision}: the game is at decision {self.version} "
+                    f"stale decision {decision}: the game is at decision {version} "
                     "(someone acted first); nothing was changed",
                 )
             agent = self.game.agent
@@ -268,8 +293,8 @@ class Table:
             self._apply(action)
 
     def step_ai(self) -> bool:
-        """Let the agent of the seat to act play one action; False if a human is to act or the game
-        is over."""
+        """Let the agent of the seat to act play one action (and the DM's agent its decisions hidden
+        from the heroes that follow); False if a human is to act or the game is over."""
         with self.lock:
             seat = self.current_seat()
             if seat is None or seat.agent == HUMAN:
@@ -279,8 +304,24 @@ class Table:
             return True
 
     def _apply(self, action: int) -> None:
+        """Play ``action``, then the decisions hidden from the heroes that an agent takes."""
+        self._play(action)
+        self._settle()
+
+    def _play(self, action: int) -> None:
         self.env.step(action)
+        if not dm_decision_is_hidden(self.game):
+            self.hero_version += 1
         self._catch_up()
+
+    def _settle(self) -> None:
+        """Play at once the DM's decisions hidden from the heroes while an agent plays the DM, so
+        the game never rests at one (a human DM is asked as usual)."""
+        while dm_decision_is_hidden(self.game):
+            seat = self.current_seat()
+            if seat is None or seat.agent == HUMAN:
+                return
+            self._play(int(self._agents[seat.name].choose(self.game)))
 
     # ----------------------------------------------------------------------------- save / load
     def save(self, name: str | None = None) -> Path:
@@ -355,6 +396,7 @@ class Table:
             env = replay.start(rep)
         except replay.ReplayFileError as err:
             raise Refused(400, f"{path}: {err}") from err
+        hero_version = 0
         for i, action in enumerate(rep.actions):
             if env.game.over:
                 raise Refused(400, f"{path}: the game ended after {i} of its {len(rep.actions)} actions")
@@ -362,8 +404,9 @@ class Table:
             if action not in legal:
                 raise Refused(400, f"{path}: action {i} ({action}) is not legal there; legal: {legal}")
             env.step(int(action))
+            hero_version += not dm_decision_is_hidden(env.game)
         check_digest(rep, env.events, str(path))
-        self.env, self._seed = env, int(rep.seed)
+        self.env, self._seed, self.hero_version = env, int(rep.seed), hero_version
         self._start_story()
         self._bind_agents()
 

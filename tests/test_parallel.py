@@ -14,6 +14,7 @@ from pettingzoo.test import parallel_api_test, state_test
 import dungeon_env
 from dungeon_env.aec import IllegalActionWarning
 from dungeon_env.engine import N_ACTIONS, IllegalActionError
+from dungeon_env.engine.knowledge import dm_decision_is_hidden
 from dungeon_env.parallel import TurnBasedParallelEnv
 
 ADVENTURE = "flooded_cellar"
@@ -96,12 +97,15 @@ def test_the_parallel_trajectory_is_the_aec_trajectory(seed, action_mask_in, opt
     """Same seed, same actions of the agents asked: the same agents asked, the same event log, the
     same returns and final infos; at every step exactly the agent asked has a non-zero mask, and
     its info is the one the AEC env gives it (events included), the others' the blank one: the
-    same keys (steady infos), no decision, no events, nothing met yet."""
+    same keys (steady infos), no decision, no events, nothing met yet. A step that leaves the DM
+    asked about a monster heroes do not see is reported to the DM alone; the rewards the heroes
+    earn meanwhile come with their next step."""
     options = {"info_events": True, **options}
     steps, returns, final, events, infos_seen = play_aec(seed, **options)
     env = dungeon_env.parallel_env(action_mask_in=action_mask_in, adventure=ADVENTURE, **options)
     flat = action_mask_in == "info"
     observations, infos = env.reset(seed=seed)
+    rewards = {}
     goals = [dict(goal, met=False) for goal in env.unwrapped.game.objectives()]
     blank = {"decision": "", "unit": "", "outcome": "", "reason": "", "objectives": goals}
     blank |= {"goals_met": False, "events": []}
@@ -109,16 +113,22 @@ def test_the_parallel_trajectory_is_the_aec_trajectory(seed, action_mask_in, opt
     for i, (agent, action) in enumerate(steps):
         assert env.agents == env.possible_agents
         assert env.active_agent == agent
+        hidden = dm_decision_is_hidden(env.unwrapped.game)  # the DM asked about a fog monster
+        assert set(observations) == set(infos) == ({"dm"} if hidden else set(env.possible_agents))
         assert all(info["active_agent"] == agent for info in infos.values())
         assert all(isinstance(o, np.ndarray) == flat for o in observations.values())
         masks = masks_of(observations, infos)
         assert {a for a, m in masks.items() if m.any()} == {agent}
         assert masks[agent][action] == 1
         assert aec_part(infos[agent]) == infos_seen[i]
-        assert all(aec_part(infos[a]) == blank for a in env.agents if a != agent)
+        assert all(aec_part(infos[a]) == blank for a in infos if a != agent)
         assert all(set(info) == set(infos[agent]) for info in infos.values())  # steady keys
+        for a in set(env.agents) - set(observations):  # looked up between its steps (Handed)
+            assert not masks_of({a: observations[a]}, {a: infos[a]})[a].any()
+            assert aec_part(infos[a]) == blank and rewards[a] == 0.0
         others = dict.fromkeys(env.agents, 10_000)  # ignored, even out of range
         observations, rewards, terminations, truncations, infos = env.step(others | {agent: action})
+        assert set(rewards) == set(observations) and set(terminations) == set(env.possible_agents)
         for a, r in rewards.items():
             par_returns[a] += r
         ended = [a for a in env.possible_agents if terminations[a] or truncations[a]]
@@ -179,7 +189,8 @@ def test_an_illegal_action_ends_the_game_with_the_penalty_or_raises():
     [("gymnasium", "observation"), ("stable_baselines3", "observation"), ("gymnasium", "info")],
 )
 def test_supersuit_vector_env_steps_ends_and_resets(base_class, action_mask_in):
-    """``pettingzoo_env_to_vec_env_v1`` + ``concat_vec_envs_v1``: one row per agent per copy; each
+    """``pettingzoo_env_to_vec_env_v1`` + ``concat_vec_envs_v1`` (on ``lockstep=True``: every agent in
+    every step, as SuperSuit's rows need): one row per agent per copy; each
     step exactly one row per copy has a legal action (the mask: in the Dict observation, or in the
     infos with ``"info"``); a copy whose episode ends reports every row done (here truncated: the
     cap of the default rewards pays nothing) with the terminal observation, then restarts. SuperSuit
@@ -187,7 +198,9 @@ def test_supersuit_vector_env_steps_ends_and_resets(base_class, action_mask_in):
     keys at every step), so the merged info holds the next episode's values: its first decision
     and no outcome yet."""
     k = 3
-    par = dungeon_env.parallel_env(action_mask_in=action_mask_in, adventure=ADVENTURE, heroes=k, max_turns=2)
+    par = dungeon_env.parallel_env(
+        action_mask_in=action_mask_in, lockstep=True, adventure=ADVENTURE, heroes=k, max_turns=2
+    )
     venv = supersuit.concat_vec_envs_v1(supersuit.pettingzoo_env_to_vec_env_v1(par), 2, 0, base_class)
     rows = 2 * (k + 1)
     assert venv.num_envs == rows

@@ -224,7 +224,7 @@ def _hero_answers(client: TestClient, table: Table) -> list[str]:
     token = table.seats["hero_0"].token
     out = [
         client.get(f"/api/seat/{token}").text,
-        client.get(f"/api/seat/{token}", params={"since": table.version - 1, "story": 0}).text,
+        client.get(f"/api/seat/{token}", params={"since": table.hero_version - 1, "story": 0}).text,
         client.get(f"/seat/{token}").text,
     ]
     with client.websocket_connect(f"/ws/seat/{token}") as ws:
@@ -281,7 +281,7 @@ def test_every_hero_seat_answer_holds_only_what_heroes_may_know():
                 _hero_view_is_fogged(json.loads(_hero_answers(client, table)[0]), table)
                 checked += 1
             if table.game.agent == "hero_0":  # the hero seat's own action: its answer is a view too
-                body = {"decision": table.version, "action": pick()}
+                body = {"decision": table.hero_version, "action": pick()}  # the hero seat's version
                 answer = client.post(f"/api/seat/{table.seats['hero_0'].token}/act", json=body)
                 assert answer.status_code == 200
                 if not table.over:
@@ -413,7 +413,8 @@ def _save_part_way(seats: dict[str, str], saves, steps: int = 4) -> tuple[Table,
     pick = _simulated_humans(table)
     for _ in range(steps):
         if not table.step_ai():
-            table.act(table.seats[table.game.agent].token, table.version, pick())
+            token = table.seats[table.game.agent].token
+            table.act(token, table.version_for(token), pick())
     human = next(s for s in table.seats.values() if s.token)
     with _client(table) as client:
         saved = client.post(f"/api/seat/{human.token}/save").json()

@@ -24,8 +24,9 @@ SMALL = {"net_arch": [32]}
 
 
 def parallel(action_mask_in: str = "observation", **options):
+    """The parallel view as SuperSuit takes it: ``lockstep=True``, every agent in every step."""
     options = {"adventure": ADVENTURE, "heroes": K, "max_turns": 2, "illegal_action": "raise", **options}
-    return dungeon_env.parallel_env(action_mask_in=action_mask_in, **options)
+    return dungeon_env.parallel_env(action_mask_in=action_mask_in, lockstep=True, **options)
 
 
 def masked_venv(par, games: int = 2, base_class: str = "stable_baselines3", num_cpus: int = 0):

@@ -8,7 +8,8 @@ only modules of lower layers, type-only imports included; tests/test_layers.py c
 2. ``context`` ``savecheck``: what a rule may use of a game (a protocol), the save-file checks;
 3. ``board``: look-ups of the board as it stands (open sides, free squares, traps);
 4. ``units``: figures (placing, hurting, slaying, corpses);
-5. ``casting`` ``inventory`` ``objectives`` ``pursuit`` ``knowledge``: low rules and bookkeeping;
+5. ``casting`` ``inventory`` ``objectives`` ``pursuit`` ``knowledge``: low rules and bookkeeping
+   (``knowledge``: what heroes may know, which events, which figures, which decisions);
 6. ``encounters``, 7. ``visibility``, 8. ``effects``: placing monsters, sight, what cards do;
 9. ``abilities`` ``mental`` ``traps``; 10. ``spells``; 11. ``items`` ``combat``;
 12. ``movement`` ``trade`` ``explore``; 13. ``turn``: the mechanics and the turn sequence;

@@ -33,15 +33,14 @@ log in order, so replaying a saved log gives the same view):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from dungeon_env.content.model import WIDTH
-from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER
-
-if TYPE_CHECKING:
-    from dungeon_env.engine.context import Context
+from dungeon_env.engine.actions import DEFER
+from dungeon_env.engine.context import Context
+from dungeon_env.engine.state import ACTIVE, SIDE_HERO, SIDE_MONSTER, STACK_UNIT
 
 # Roll checks made in the open (R-TRAP-03 makes the Detect Traps rolls the DM's secret).
 OPEN_CHECKS = frozenset(
@@ -164,6 +163,46 @@ def monsters_in_sight(game: Context) -> np.ndarray:
     if len(slots) == 0:
         return slots
     return slots[seen_squares(game)[pos[slots]]]
+
+
+def heroes_see_unit(game: Context, unit: int) -> bool:
+    """Heroes see figure ``unit``: a hero, or a monster :func:`monsters_in_sight` lists."""
+    if unit < game.state.n_heroes and game.state.unit_side[unit] == SIDE_HERO:
+        return True
+    return unit in monsters_in_sight(game).tolist()
+
+
+class Asked(Context, Protocol):
+    """A game whose decision asked now lists its legal actions (``Game``, a side view)."""
+
+    def legal_actions(self) -> list[int]: ...
+
+
+def dm_decision_is_hidden(game: Asked) -> bool:
+    """The decision asked now is the DM's and hidden from the heroes, False when the game is over or
+    a hero is asked (an end and a hero's decision are public). The one rule every channel that
+    paces the game for heroes reads (the parallel view's steps, the play server's hero version and
+    pushes). A DM decision is hidden when
+
+    - it is about a figure heroes do not see (:func:`heroes_see_unit`); the observation shows such a
+      decision to heroes the same way (only the agent asked and the phase); or
+    - it has one choice besides ``defer``: ``defer`` is legal only while another monster is still
+      to move, fog ones included, and a decision with a single legal choice is taken by the engine
+      at once (ruling D-08), so whether the DM is asked at all would tell heroes that a monster they
+      do not see is waiting to move.
+
+    A channel that paces the game for heroes counts public decisions (and the end) only, so the
+    number of decisions the DM took about figures heroes do not see reaches no hero."""
+    s = game.state
+    if s.outcome or not s.stack:
+        return False
+    unit = int(s.stack[-1][STACK_UNIT])
+    if unit < s.n_heroes:
+        return False
+    if not heroes_see_unit(game, unit):
+        return True
+    legal = game.legal_actions()
+    return DEFER in legal and len(legal) == 2
 
 
 def known_doors(game: Context) -> np.ndarray:
@@ -353,6 +392,9 @@ class HeroLens:
 
 __all__ = [
     "ABOUT",
+    "Asked",
+    "dm_decision_is_hidden",
+    "heroes_see_unit",
     "known_doors",
     "known_traps",
     "monsters_in_sight",
