@@ -87,7 +87,7 @@ def test_the_heroes_view_holds_no_hidden_content():
     assert (vs.deck_cards >= 0).sum() == (s.deck_cards >= 0).sum()  # the decks' sizes are public
     # the fog monster: its slot is an empty slot, its square empty
     assert vs.occupant[s.unit_pos[m]] == -1
-    for name, blank in sv._UNIT_FIELDS:
+    for name, blank in sv.UNIT_FIELDS:
         assert getattr(vs, name)[m] == blank, name
     assert not any((vs.unit_side == SIDE_MONSTER) & (vs.unit_status != 0))
     # doors: only those with a revealed side, never the undiscovered secret one

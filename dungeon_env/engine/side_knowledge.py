@@ -31,7 +31,7 @@ import numpy as np
 
 from dungeon_env.engine.game import Game
 from dungeon_env.engine.knowledge import HeroLens, dm_event, monsters_in_sight
-from dungeon_env.engine.sideview import _UNIT_FIELDS, DM, HEROES, dm_view, heroes_view_named, view_side
+from dungeon_env.engine.sideview import DM, HEROES, UNIT_FIELDS, dm_view, heroes_view_named, view_side
 from dungeon_env.engine.state import (
     ACTIVE,
     EFFECT_UID,
@@ -353,7 +353,7 @@ def heroes_view(game: Game, *, playable: bool = True, seed: int = 0) -> Game:
     return known.playable_view(seed=seed) if playable else known.view()
 
 
-_UNIT_ROWS = tuple(name for name, _ in _UNIT_FIELDS)
+_UNIT_ROWS = tuple(name for name, _ in UNIT_FIELDS)
 
 
 def _by_name(view: Game) -> dict:

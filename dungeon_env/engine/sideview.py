@@ -122,7 +122,7 @@ PLACEHOLDER_ITEMS = tuple(
 )
 _DECK = {deck: d for d, deck in enumerate(DECKS)}
 _BLANK = State()
-_UNIT_FIELDS = tuple(  # the per-unit arrays, with the value of an empty slot
+UNIT_FIELDS = tuple(  # the per-unit arrays, with the value of an empty slot
     (f.name, getattr(_BLANK, f.name)[0])
     for f in dataclasses.fields(State)
     if isinstance(getattr(_BLANK, f.name), np.ndarray) and getattr(_BLANK, f.name).shape == (MAX_UNITS,)
@@ -161,7 +161,7 @@ _EDITED = ("unit_uid", "occupant", "item_card", "casting_spell", "cast")  # what
 _DICE: dict[int, Dice] = {}
 _NONE = np.zeros(0, bool)
 _EXPLORE = int(Phase.EXPLORE)  # fresh dice by seed, copied for each view
-_UNIT_BLANK = dict(_UNIT_FIELDS)
+_UNIT_BLANK = dict(UNIT_FIELDS)
 _GAME_FIELDS = (  # what a view takes from the game as it is (the rest is redacted or replaced)
     "adventure_ref",
     "variant",
@@ -770,7 +770,7 @@ def _share_state(s: State, hidden: list[int]) -> State:
         value = source[name]
         values[name] = value.copy() if isinstance(value, np.ndarray) else list(value)
     if hidden:
-        for name, blank in _UNIT_FIELDS:
+        for name, blank in UNIT_FIELDS:
             value = values[name] = source[name].copy()
             for u in hidden:
                 value[u] = blank
