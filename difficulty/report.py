@@ -21,15 +21,13 @@ from difficulty.runner import Result
 from difficulty.spec import BASE, Pairing
 from difficulty.tables import markdown_table as _table
 from difficulty.verdict import ladder_lines, verdict_lines, wounds_text
+from dungeon_env.ending import GAME_ENDINGS
 
 FORMAT = "dungeon_env.balance/2"  # 2: two rates (completed, completed with goals) instead of "win"
 RATES = ("completed", "completed_with_goals")
 RATE_NAMES = {"completed": "completed", "completed_with_goals": "completed with goals"}
-END_NAMES = {  # the tables' column names of each ending (dungeon_env.ending.Ending)
-    "completed_with_goals": "with goals",
-    "completed_without_goals": "walked out",
-    "failed": "all dead",
-    "truncated": "truncated",
+END_NAMES = {  # the tables' column names of each ending: its Ending name in words
+    str(e): str(e).replace("_", " ") for e in GAME_ENDINGS
 }
 
 
@@ -321,8 +319,9 @@ def markdown(report: dict, command: str | None = None, plot_files: list[str] | N
     lines += [
         "*Completed*: every surviving hero left the dungeon, the adventure's goals met or not. "
         "*Completed with goals*: completed with every primary goal met, the heroes' win (a *won* game "
-        "below). How the other games ended: walked out (completed without every primary goal), all dead, "
-        "truncated (the turn cap). Intervals: 95% Wilson.",
+        "below). How the other games ended (their `Ending`): completed without goals (the survivors left "
+        "without every primary goal), failed (every hero dead), truncated (the turn cap). Intervals: 95% "
+        "Wilson.",
         "",
     ]
     if "winrate.png" in plot_files:

@@ -54,7 +54,7 @@ GAME_ENDINGS = (Ending.COMPLETED_WITH_GOALS, Ending.COMPLETED_WITHOUT_GOALS, End
 
 TEXT = {
     Ending.COMPLETED_WITH_GOALS: "completed with every primary goal met",
-    Ending.COMPLETED_WITHOUT_GOALS: "completed without every primary goal (walked out)",
+    Ending.COMPLETED_WITHOUT_GOALS: "completed without every primary goal (the survivors left without them)",
     Ending.FAILED: "failed: every hero dead",
     Ending.TRUNCATED: "truncated: the turn cap",
     Ending.ILLEGAL_ACTION: "an illegal action",

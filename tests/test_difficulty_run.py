@@ -60,7 +60,7 @@ def test_the_report_gives_both_rates_truncation_and_hero_deaths(tmp_path):
     assert set(rep["comparisons"][0]["completed_with_goals"]) >= {"base", "variant", "difference_ci"}
     md = (tmp_path / "report.md").read_text()
     header = next(line for line in md.splitlines() if line.startswith("| adventure | party"))
-    for column in ("completed", "completed with goals", "walked out", "all dead", "truncated"):
+    for column in ("completed", "completed with goals", "completed without goals", "failed", "truncated"):
         assert f"| {column} |" in header
     assert "| hero deaths / game |" in header
     assert "## Win rates: completed, and completed with goals" in md
