@@ -238,7 +238,8 @@ def test_evaluate_tells_a_party_that_walked_out_from_one_that_met_its_goals(tmp_
     assert result["counts"] == dict.fromkeys(ENDS, 0) | {"completed_without_goals": 3}
     assert result["win_rates"]["completed"]["count"] == 3
     assert result["win_rates"]["completed_with_goals"]["count"] == 0
-    assert "| completed without every primary goal (the survivors left without them) | 3 | 1.000 |" in format_table(result)
+    row = "| completed without every primary goal (the survivors left without them) | 3 | 1.000 |"
+    assert row in format_table(result)
 
 
 class WalkOut:

@@ -54,7 +54,7 @@ class SideKnowledge:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.events: list[dict] = []  # the side's events still kept (see forget)
+        self.events: list[dict] = []  # the side's events still kept (see hold)
         self._at: list[int] = []  # per kept event: its index in the game's log
         self._folded = 0  # the game's events folded so far
         self._token = game.log_token
