@@ -71,8 +71,8 @@ class Episode:
         self.game = game
         self.known: SideKnowledge = knowledge_of(game, "heroes")
         self.squares_seen: set[tuple[int, int]] = set()  # the shaping term ``squares``: stood on
-        terms = StateShaping.of(game, self.shaping) is not None  # (no view made without the terms)
-        self.state_terms = StateShaping(self.known.view(), self.shaping) if terms else None
+        wanted = StateShaping.wanted(self.shaping)  # no view is made without the terms
+        self.state_terms = StateShaping(self.known.view(), self.shaping) if wanted else None
 
     # ----- rewards
     def shaping_reward(self, known: Sequence[dict]) -> float:

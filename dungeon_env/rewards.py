@@ -284,11 +284,14 @@ class StateShaping:
         self.potential = exit_potential(game) if self.exit_weight else 0.0
         self.explored = areas_explored(game)
 
+    @staticmethod
+    def wanted(weights: Mapping[str, float] | None) -> bool:
+        """``weights`` has a state-read term (``exit_path`` or ``explored``)."""
+        return bool(weights) and bool(weights.get("exit_path") or weights.get("explored"))
+
     @classmethod
     def of(cls, game, weights: Mapping[str, float] | None) -> StateShaping | None:
-        if not weights or not (weights.get("exit_path") or weights.get("explored")):
-            return None
-        return cls(game, weights)
+        return cls(game, weights) if cls.wanted(weights) else None
 
     def step(self, game) -> float:
         reward = 0.0

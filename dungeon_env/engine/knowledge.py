@@ -276,8 +276,7 @@ class HeroLens:
         self._area_names = t.board.area_names
         self.revealed: set[str] = set()
         self.where: dict[str, int] = {}  # monster id -> square, for the monsters on the board
-        self.names: dict[str, str] = {}  # engine monster id -> the heroes' id for it
-        self.numbers: dict[int, int] = {}  # the same as numbers: engine uid -> k of m<k>
+        self.numbers: dict[int, int] = {}  # engine monster uid -> k of the heroes' id m<k> for it
 
     # ----- what heroes see now -----
     def seen_square(self, xy) -> bool:
@@ -292,19 +291,23 @@ class HeroLens:
 
     def name(self, ref: str) -> str:
         """The heroes' id of a monster they see (given in the order they first saw each)."""
-        out = self.names.get(ref)
-        if out is None:
-            self.numbers[int(ref[1:])] = len(self.names)
-            out = self.names[ref] = f"m{len(self.names)}"
-        return out
+        numbers, uid = self.numbers, int(ref[1:])
+        k = numbers.get(uid)
+        if k is None:
+            k = numbers[uid] = len(numbers)
+        return f"m{k}"
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Engine monster id -> the heroes' id for it, for every monster heroes have seen."""
+        return {f"m{uid}": f"m{k}" for uid, k in self.numbers.items()}
 
     def copy(self, game: Context) -> HeroLens:
         """An independent lens of ``game`` (a copy of this lens's game) as this one stands."""
         out = HeroLens.__new__(HeroLens)
         out.__dict__.update(self.__dict__)
         out.game = game
-        out.revealed, out.where, out.names = set(self.revealed), dict(self.where), dict(self.names)
-        out.numbers = dict(self.numbers)
+        out.revealed, out.where, out.numbers = set(self.revealed), dict(self.where), dict(self.numbers)
         return out
 
     # ----- the fold -----

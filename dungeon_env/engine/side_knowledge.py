@@ -224,7 +224,7 @@ class HeroKnowledge(SideKnowledge):
         self._unnamed_possible = False
         s, lens = self.game.state, self.lens
         in_sight = self.monsters_seen().tolist()
-        unnamed = [u for u in in_sight if f"m{int(s.unit_uid[u])}" not in lens.names]
+        unnamed = [u for u in in_sight if int(s.unit_uid[u]) not in lens.numbers]
         for u in sorted(unnamed, key=lambda u: int(s.unit_pos[u])):
             lens.name(f"m{int(s.unit_uid[u])}")
 

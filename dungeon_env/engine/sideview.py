@@ -645,7 +645,6 @@ def _redact(
             if pos[u] >= 0 and occupant[pos[u]] == u:
                 occupant[pos[u]] = NO_UNIT
     # monster ids: the heroes' names (first seen, first named), which count no fog monster
-    uid_map = numbers
     for u in visible:
         v.unit_uid[u] = numbers[int(s.unit_uid[u])]
     unnamed = max(numbers.values(), default=-1) + 1  # a guard never seen: a number after the names
@@ -685,10 +684,10 @@ def _redact(
     for j, i in enumerate(ht.guards.tolist()):
         real = real_uid[i]
         if real >= 0:
-            guard_uid[j] = uid_map.get(real, unnamed + j)
+            guard_uid[j] = numbers.get(real, unnamed + j)
             guard_slain[j] = real_slain[i] and _seen_slain(game, real)
     v.guard_uid, v.guard_slain = guard_uid, guard_slain
-    v.downed_by = [_renamed(row, uid_map) for row in s.downed_by]
+    v.downed_by = [_renamed(row, numbers) for row in s.downed_by]
     # --- face-down cards: their deck's placeholder ---
     unknown = np.flatnonzero((s.item_card >= 0) & ~s.item_known).tolist()
     for item in unknown:
