@@ -90,6 +90,7 @@ from agents._common import (
     usable_steps,
 )
 from agents.base import GameAgent, illegal_choice
+from agents.scripted_params import HeroParams
 from dungeon_env.content.model import WIDTH
 from dungeon_env.engine import Decision, Game, inventory
 from dungeon_env.engine import abilities as ability_rules
@@ -147,9 +148,7 @@ from dungeon_env.engine.tables import memoised
 from dungeon_env.engine.trade import corpse_items, receivers
 from dungeon_env.engine.units import active_heroes
 
-TRAP_COST = 8  # walking over a known armed trap is worth this many steps of detour
 NEAR = 1  # a monster this close (in steps) is fought first (``within_one_step`` reads it as 1)
-HURT = 0.5  # drink or heal below this fraction of Health
 ATTACK_KINDS = ("damage", "sleep", "fight_bonus", "armour", "damage_bonus")
 MAX_SPEND = 3
 DISTANCES_MEMO_SIZE = 1024  # path-cost tuples kept per adventure (about 5 KB each)
@@ -175,8 +174,11 @@ def _monsters_in_sight(g: Game) -> list[int]:
 class ScriptedHeroes(GameAgent):
     """Plays every hero's decisions; see the module docstring. ``ScriptedHeroes(env=env)``."""
 
-    def __init__(self, game: Game | None = None, env=None, seed: int | None = None) -> None:
+    def __init__(
+        self, game: Game | None = None, env=None, seed: int | None = None, params: HeroParams | None = None
+    ) -> None:
         super().__init__(game=game, env=env, seed=seed)
+        self.params = HeroParams() if params is None else params  # v1's knobs by default
         self._now: dict | None = None  # what one decision computes more than once (see choose)
         # hero -> (verb, item slot, turn): what it picked that item for (read at the ITEM_VERB that
         # follows the ITEM_k; a pick of another item, turn or game does not match)
@@ -306,7 +308,7 @@ class ScriptedHeroes(GameAgent):
         cost = list(self.board_costs(g))
         for i, tr in enumerate(t.adventure.traps):
             if s.trap_detected[i]:
-                cost[g.square(*tr.at)] = TRAP_COST if s.trap_armed[i] else INF
+                cost[g.square(*tr.at)] = self.params.trap_cost if s.trap_armed[i] else INF
         for u in range(s.n_heroes):
             if s.unit_status[u] == CORPSE:
                 cost[int(s.unit_pos[u])] = INF
@@ -351,6 +353,7 @@ class ScriptedHeroes(GameAgent):
             s.door_hidden.tobytes(),
             s.trap_detected.tobytes(),
             s.trap_armed.tobytes(),
+            self.params.trap_cost,
             tuple(status),
             tuple(int(s.unit_pos[u]) for u, st in enumerate(status) if st == CORPSE),
         )
@@ -397,7 +400,7 @@ class ScriptedHeroes(GameAgent):
         if self.within_one_step(g, here, mon_sq):  # NEAR
             return mon_sq, False
         heroes = active_heroes(g)
-        healthy = hurt(g, h) < HURT and not s.deaths_door[h]
+        healthy = hurt(g, h) < self.params.hurt and not s.deaths_door[h]
         good_odds = len(heroes) >= len(monsters) and healthy
         t = g.tables
         goal_areas = set(t.area[goal].tolist())
@@ -640,7 +643,7 @@ class ScriptedHeroes(GameAgent):
         after turn, paying Stamina each time."""
         s = g.state
         about_to_die = bool(foes) and (s.health[h] <= 2 or s.deaths_door[h])
-        outnumbered = len(foes) >= 3 or (len(foes) == 2 and hurt(g, h) >= HURT)
+        outnumbered = len(foes) >= 3 or (len(foes) == 2 and hurt(g, h) >= self.params.hurt)
         return about_to_die or outnumbered
 
     # ----------------------------------------------------------------------------- items and spells
@@ -673,13 +676,13 @@ class ScriptedHeroes(GameAgent):
     def heal_now(self, g: Game, h: int, legal: list[int], when: str) -> int | None:
         """A potion for the hurt hero itself, or a healing spell for the most hurt hero in reach."""
         s = g.state
-        if hurt(g, h) >= HURT or s.deaths_door[h]:
+        if hurt(g, h) >= self.params.hurt or s.deaths_door[h]:
             potions = self.potion_actions(g, h, legal)
             if potions:
                 return self.pick_item(g, h, potions[0], USE)
         if when in ("movement", "explore"):
             heroes = active_heroes(g)
-            if heroes and max(hurt(g, k) for k in heroes) >= HURT:
+            if heroes and max(hurt(g, k) for k in heroes) >= self.params.hurt:
                 spells = self.heal_spell_actions(g, h, legal)
                 if spells:
                     return spells[0]
@@ -695,11 +698,11 @@ class ScriptedHeroes(GameAgent):
             ability = ability_rules.card_abilities(g, h)[a - ABILITY_0]
             kind, near = ability.effect.kind, ability_rules.targets(g, h)
             if kind == "heal":
-                good = max(hurt(g, k) for k in near) >= HURT
+                good = max(hurt(g, k) for k in near) >= self.params.hurt
             elif kind == "magic":
                 good = s.magic[h] + ability.effect.amount <= s.base_magic[h]
             elif kind == "light":
-                good = s.light <= 10
+                good = s.light <= self.params.light_ability
             elif kind == "detect_traps":
                 good = not s.moved[h] and not self.wants_rest(g, h)
             elif kind in ("fight_bonus", "damage_bonus"):
@@ -736,7 +739,7 @@ class ScriptedHeroes(GameAgent):
             value = 0.0
             if sp.target == "enemy" and monsters:
                 value = {"damage": 2.0 + amount, "sleep": 2.5, "fight_bonus": 1.5}.get(kind, 0.5)
-            elif kind == "heal" and most_hurt >= HURT:
+            elif kind == "heal" and most_hurt >= self.params.hurt:
                 value = 3.0 + most_hurt
             elif sp.target == "ally" and monsters and kind in ("fight_bonus", "armour", "damage_bonus"):
                 value = 1.5
@@ -806,7 +809,8 @@ class ScriptedHeroes(GameAgent):
         dmg_taken = int(s.base_damage[m])
         dying = s.health[h] <= dmg_taken or s.deaths_door[h]
         kill = s.health[m] <= int(s.base_damage[h])
-        stake = 1.0 + (3.0 if dying else 0.0) + (1.0 if kill else 0.0)
+        p = self.params
+        stake = 1.0 + (p.dying_stake if dying else 0.0) + (p.kill_stake if kill else 0.0)
         left = int(s.stamina[h])
         reserve = 0 if dying else (2 if len(adjacent_foes(g, h)) >= 2 else 1)
         best, choice = -1e9, legal[0]
@@ -814,7 +818,9 @@ class ScriptedHeroes(GameAgent):
             spend = a - SPEND_0
             if spend and left - spend < reserve:
                 continue
-            value = stake * (p_win(diff + spend) - (1 - p_win(-(diff + spend) + 1)) * 0.5) - 0.12 * spend
+            value = (
+                stake * (p_win(diff + spend) - (1 - p_win(-(diff + spend) + 1)) * 0.5) - p.spend_cost * spend
+            )
             if value > best + 1e-9:
                 best, choice = value, a
         return choice
@@ -846,10 +852,10 @@ class ScriptedHeroes(GameAgent):
         if LOOT in legal and corpse_items(g, h):
             return LOOT
         takers = receivers(g, h)
-        if takers and max(hurt(g, r) for r in takers) >= HURT and hurt(g, h) < HURT:
+        if takers and max(hurt(g, r) for r in takers) >= self.params.hurt and hurt(g, h) < self.params.hurt:
             potions = self.potion_actions(g, h, legal)
             needy = [r for r in takers if not self.potion_actions(g, r, [ITEM_0 + k for k in range(12)])]
-            if potions and needy and max(hurt(g, r) for r in needy) >= HURT:
+            if potions and needy and max(hurt(g, r) for r in needy) >= self.params.hurt:
                 held = inventory.held(g, h)
                 known = [a for a in potions if s.item_known[held[a - ITEM_0]]]
                 if known:
