@@ -1,14 +1,40 @@
-"""Scripted heroes v2: the v1 script (``agents.scripted_heroes``) with the party's play of a good
-player, every threshold and weight read from the tuned :class:`agents.scripted_params.HeroParams`.
+"""Scripted heroes v2: the v1 script (``agents.scripted_heroes``) played as a party, every threshold
+and weight read from the tuned :class:`agents.scripted_params.HeroParams`.
 
-See ``ScriptedHeroesV2`` for what changes from v1.
+What changes from v1 (everything else is v1's rule of the decision):
+
+- **Where a Movement ends, chosen as a whole.** With no monster in sight, v1 walks every square it
+  can towards its target. v2 first picks the square to end the Movement on among those it can reach
+  this Movement, by a score in squares: the progress towards the target, minus ``patrol_weight`` if
+  the square would put a hero in a corridor segment that holds none yet (each such segment costs a
+  Patrol roll at the next Turn Start, R-MON-04; rooms cost none; nothing while the rules make no more
+  Patrol rolls, R-MON-07), minus ``apart_weight`` per square the nearest comrade would be beyond
+  ``apart_radius`` of it once its own Movement is spent (a comrade still to move counts its squares
+  left: it can catch up). So the party ends its turns in rooms, or in one corridor segment, rather
+  than strung out over several, and nobody walks off alone. Then it walks there by v1's paths.
+- **The Light against the way still to go.** When the Light left, in Movements, is short of
+  ``light_margin`` times the way still to go to the target, the Patrol price falls in proportion:
+  the party hurries rather than stops short.
+- **A wounded front hero steps back.** In the Movement phase, a hero next to a monster and wounded
+  past ``relieve_hurt`` (or at Death's Door) with a healthier comrade still to move steps to a free
+  square next to no monster, if it has one, and leaves the front to that comrade.
+- **Fights from rooms.** When monsters are in sight but none is next to the hero, and the hero stands
+  in a corridor, a square of a room within its Movement that is no farther from the monsters scores
+  ``room_fight_weight`` squares better: the party waits for them where more heroes can fight.
+
+The heroes read only the heroes' side view (as v1; ruling D-24): the Patrol rule is public, the
+Patrol set is not used.
 """
 
 from __future__ import annotations
 
+from agents._common import INF, adjacent_foes, foes_next_to_square, hurt, usable_steps
 from agents.scripted_heroes import ScriptedHeroes
 from agents.scripted_params import HeroParams, shipped_v2
-from dungeon_env.engine import Game
+from dungeon_env.engine import Decision, Game
+from dungeon_env.engine.actions import END, MOVE_ACTIONS
+from dungeon_env.engine.encounters import patrols_relevant
+from dungeon_env.engine.state import ACTIVE
 
 
 class ScriptedHeroesV2(ScriptedHeroes):
@@ -18,9 +44,148 @@ class ScriptedHeroesV2(ScriptedHeroes):
     def __init__(
         self, game: Game | None = None, env=None, seed: int | None = None, params: HeroParams | None = None
     ) -> None:
-        super().__init__(
-            game=game, env=env, seed=seed, params=shipped_v2().heroes if params is None else params
-        )
+        params = shipped_v2().heroes if params is None else params
+        super().__init__(game=game, env=env, seed=seed, params=params)
+        self.relieved: dict[int, int] = {}  # hero -> the turn it stepped back from the front
+
+    # ----------------------------------------------------------------------------- movement
+    def movement_step(self, g: Game, h: int, legal: list[int]) -> int:
+        turn = int(g.state.turn)
+        if self.relieved.get(h) == turn and END in legal:
+            return END  # it left the front this turn: it stays back
+        step_back = self.relieve(g, h, legal)
+        if step_back is not None:
+            self.relieved[h] = turn
+            return step_back
+        return super().movement_step(g, h, legal)
+
+    def step_towards(self, g: Game, h: int, legal: list[int], dist: list[int]) -> int:
+        """v1's step, towards the square chosen to end the Movement on (``end_square``)."""
+        end = self.once(g, ("end", h, id(dist)), lambda g: self.end_square(g, h, dist))
+        if end is not None:
+            here = int(g.state.unit_pos[h])
+            if end == here:
+                return END
+            dist = self.distances(g, [end])
+        return super().step_towards(g, h, legal, dist)
+
+    def end_square(self, g: Game, h: int, dist: list[int]) -> int | None:
+        """The square the hero should end this Movement on (module docstring), or None to walk as v1
+        (monsters next to it, or no known way to the target)."""
+        s, t = g.state, g.tables
+        here = int(s.unit_pos[h])
+        if g.decision[0] != Decision.HERO_MOVE or dist[here] >= INF or adjacent_foes(g, h):
+            return None
+        monsters = self.in_sight(g)
+        reach = self.reachable_squares(g, h)
+        comrades = [k for k in range(s.n_heroes) if k != h and s.unit_status[k] == ACTIVE]
+        fields = {k: self.distances(g, [int(s.unit_pos[k])]) for k in comrades}
+        done = [k for k in comrades if s.move_done[k]]
+        pending = [k for k in comrades if not s.move_done[k]]
+        held = {int(t.area[s.unit_pos[k]]) for k in done if t.is_corridor[t.area[s.unit_pos[k]]]}
+        # a comrade still to move who can reach no room adds a segment unless it can join the hero's
+        stranded = [k for k in pending if not self.can_reach(g, k, fields[k], self.room_squares(g))]
+        patrol = self.patrol_price(g, h, dist) if patrols_relevant(g) else 0.0
+        p = self.params
+        best, choice = None, here
+        joins: dict[int, int] = {}
+        for q, steps in reach.items():
+            if dist[q] >= INF:
+                continue
+            area = int(t.area[q])
+            segments = set(held)
+            if t.is_corridor[area]:
+                segments.add(area)
+            if area not in joins:
+                squares = t.area_squares[area].tolist()
+                joins[area] = sum(1 for k in stranded if not self.can_reach(g, k, fields[k], squares))
+            score = float(dist[here] - dist[q]) - patrol * (len(segments) + joins[area])
+            if monsters and not t.is_corridor[area]:
+                score += p.room_fight_weight
+            gap = min((fields[k][q] - self.squares_left(g, k) for k in comrades), default=0)
+            score -= p.apart_weight * max(0, gap - p.apart_radius)
+            key = (score, -steps)
+            if best is None or key > best:
+                best, choice = key, q
+        return choice
+
+    def can_reach(self, g: Game, k: int, field: tuple[int, ...], squares: list[int]) -> bool:
+        """Whether comrade ``k`` (its path costs ``field``) could end its Movement on one of ``squares``."""
+        left = self.squares_left(g, k)
+        return any(field[q] <= left for q in squares)
+
+    def room_squares(self, g: Game) -> list[int]:
+        """The squares of the rooms the heroes have revealed."""
+        s, t = g.state, g.tables
+
+        def compute(g: Game) -> list[int]:
+            rooms = [a for a in range(t.n_areas) if not t.is_corridor[a] and s.revealed[a]]
+            return [int(q) for a in rooms for q in t.area_squares[a].tolist()]
+
+        return self.once(g, "rooms", compute)
+
+    def squares_left(self, g: Game, k: int) -> int:
+        """How far comrade ``k`` may still walk this Movement phase: none once it is done."""
+        s = g.state
+        return 0 if s.move_done[k] else int(s.move_left[k])
+
+    def patrol_price(self, g: Game, h: int, dist: list[int]) -> float:
+        """``patrol_weight``, lowered in proportion when the Light left (in Movements) is short of
+        ``light_margin`` times the way still to go."""
+        s, p = g.state, self.params
+        per_turn = max(1, int(s.base_move[h]))
+        way = dist[int(s.unit_pos[h])]
+        need = p.light_margin * way / per_turn
+        if need <= int(s.light) or need <= 0:
+            return p.patrol_weight
+        return p.patrol_weight * int(s.light) / need
+
+    def reachable_squares(self, g: Game, h: int) -> dict[int, int]:
+        """The squares the hero could end its Movement on, with the steps to each: walked through
+        free squares within its squares left (closed doors it may try count as open, the cost of a
+        known armed trap or worse is never walked)."""
+        s = g.state
+        here = int(s.unit_pos[h])
+        left = int(s.move_left[h])
+        cost = self.once(g, "costs", self.costs)
+        steps = usable_steps(g, doors_closed_ok=True)
+        occupant, obstacle = s.occupant, g.tables.obstacle
+        seen = {here: 0}
+        frontier = [here]
+        for d in range(1, left + 1):
+            nxt = []
+            for q in frontier:
+                for r in steps[q]:
+                    if r not in seen and cost[r] == 1 and occupant[r] < 0 and not obstacle[r]:
+                        seen[r] = d
+                        nxt.append(r)
+            frontier = nxt
+        return seen
+
+    # ----------------------------------------------------------------------------- the front
+    def relieve(self, g: Game, h: int, legal: list[int]) -> int | None:
+        """A wounded hero next to a monster steps back to a free square next to no monster when a
+        healthier comrade is still to move (module docstring); else None."""
+        s, t = g.state, g.tables
+        if not adjacent_foes(g, h) or not (hurt(g, h) >= self.params.relieve_hurt or s.deaths_door[h]):
+            return None
+        fresher = [
+            k
+            for k in range(s.n_heroes)
+            if k != h
+            and s.unit_status[k] == ACTIVE
+            and not s.move_done[k]
+            and not s.deaths_door[k]
+            and hurt(g, k) < self.params.relieve_hurt
+        ]
+        if not fresher:
+            return None
+        here = int(s.unit_pos[h])
+        for a, nxt in zip(MOVE_ACTIONS, t.neighbor[here].tolist(), strict=True):
+            if a in legal and nxt >= 0 and t.edge_door[here, MOVE_ACTIONS.index(a)] < 0:
+                if g.state.occupant[nxt] < 0 and foes_next_to_square(g, nxt, int(s.unit_side[h])) == 0:
+                    return a
+        return None
 
 
 __all__ = ["ScriptedHeroesV2"]
