@@ -28,13 +28,14 @@ Patrol set is not used.
 
 from __future__ import annotations
 
-from agents._common import INF, adjacent_foes, foes_next_to_square, hurt, usable_steps
+from agents._common import INF, adjacent_foes, around, foes_next_to_square, hurt, usable_steps
 from agents.scripted_heroes import ScriptedHeroes
 from agents.scripted_params import HeroParams, shipped_v2
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
 from dungeon_env.engine.encounters import patrols_relevant
 from dungeon_env.engine.state import ACTIVE
+from dungeon_env.engine.tables import UNREACHABLE, path_distances
 
 
 class ScriptedHeroesV2(ScriptedHeroes):
@@ -47,6 +48,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
         params = shipped_v2().heroes if params is None else params
         super().__init__(game=game, env=env, seed=seed, params=params)
         self.relieved: dict[int, int] = {}  # hero -> the turn it stepped back from the front
+        self.waited: dict[int, tuple[int, int]] = {}  # hero -> (last turn it waited, turns in a row)
 
     # ----------------------------------------------------------------------------- movement
     def movement_step(self, g: Game, h: int, legal: list[int]) -> int:
@@ -101,13 +103,36 @@ class ScriptedHeroesV2(ScriptedHeroes):
                 joins[area] = sum(1 for k in stranded if not self.can_reach(g, k, fields[k], squares))
             score = float(dist[here] - dist[q]) - patrol * (len(segments) + joins[area])
             if monsters and not t.is_corridor[area]:
-                score += p.room_fight_weight
+                score += p.room_fight_weight  # more heroes fight from a room, fewer monsters reach
             gap = min((fields[k][q] - self.squares_left(g, k) for k in comrades), default=0)
             score -= p.apart_weight * max(0, gap - p.apart_radius)
             key = (score, -steps)
             if best is None or key > best:
                 best, choice = key, q
+        if dist[choice] >= dist[here] and self.in_sight(g) and not self.may_wait(g, h):
+            return None  # waiting for monsters that do not come would stall: v1's way to them
         return choice
+
+    def may_wait(self, g: Game, h: int) -> bool:
+        """Whether the hero may wait for the monsters in sight rather than go to them: some monster
+        has a way to it through open doors (monsters open none, A-31) and the hero has not waited
+        more than ``wait_turns`` turns in a row already (a Guard holds its post until it sees a hero,
+        R-MON-02: heroes cannot tell it from a monster about to come)."""
+        if not self.monsters_can_come(g, h):
+            return False
+        turn = int(g.state.turn)
+        last, count = self.waited.get(h, (-1, 0))
+        if last != turn:
+            count = count + 1 if last == turn - 1 else 1
+            self.waited[h] = (turn, count)
+        return count <= self.params.wait_turns
+
+    def monsters_can_come(self, g: Game, h: int) -> bool:
+        """Whether a monster in sight has a way to the hero through open doors (monsters open none,
+        A-31): only then does waiting for them make sense."""
+        s = g.state
+        field = path_distances(g.tables, around(g, int(s.unit_pos[h])), s.door_open)
+        return any(field[int(s.unit_pos[m])] < UNREACHABLE for m in self.in_sight(g))
 
     def can_reach(self, g: Game, k: int, field: tuple[int, ...], squares: list[int]) -> bool:
         """Whether comrade ``k`` (its path costs ``field``) could end its Movement on one of ``squares``."""
@@ -182,9 +207,14 @@ class ScriptedHeroesV2(ScriptedHeroes):
             return None
         here = int(s.unit_pos[h])
         for a, nxt in zip(MOVE_ACTIONS, t.neighbor[here].tolist(), strict=True):
-            if a in legal and nxt >= 0 and t.edge_door[here, MOVE_ACTIONS.index(a)] < 0:
-                if g.state.occupant[nxt] < 0 and foes_next_to_square(g, nxt, int(s.unit_side[h])) == 0:
-                    return a
+            if (
+                a in legal
+                and nxt >= 0
+                and t.edge_door[here, MOVE_ACTIONS.index(a)] < 0
+                and s.occupant[nxt] < 0
+                and foes_next_to_square(g, nxt, int(s.unit_side[h])) == 0
+            ):
+                return a
         return None
 
 

@@ -46,11 +46,14 @@ class HeroParams:
     dying_stake: float = knob(3.0, 0.0, 8.0, "extra weight of a Fight that could kill or floor the hero")
     kill_stake: float = knob(1.0, 0.0, 4.0, "extra weight of a Fight that could kill the monster")
     # --- read by v2 only
-    patrol_weight: float = knob(6.0, 0.0, 30.0, "squares of progress one more Patrol roll is worth")
-    apart_weight: float = knob(1.0, 0.0, 5.0, "cost per square a hero ends beyond the party's reach")
+    patrol_weight: float = knob(3.0, 0.0, 12.0, "squares of progress one more Patrol roll is worth")
+    apart_weight: float = knob(0.0, 0.0, 5.0, "cost per square a hero ends beyond the party's reach")
     apart_radius: int = knob(2, 1, 6, "squares from the nearest comrade a hero may end without cost")
-    room_fight_weight: float = knob(2.0, 0.0, 8.0, "worth of fighting from a room rather than a corridor")
-    relieve_hurt: float = knob(0.6, 0.2, 0.9, "a front hero this wounded steps back for a healthier one")
+    room_fight_weight: float = knob(
+        2.0, 0.0, 8.0, "squares a room's end is worth over a corridor's when monsters are in sight"
+    )
+    wait_turns: int = knob(2, 0, 6, "turns in a row a hero may wait for monsters in sight to come")
+    relieve_hurt: float = knob(0.9, 0.2, 1.0, "a front hero this wounded steps back for a healthier one")
     light_margin: float = knob(1.5, 0.5, 4.0, "Light per turn still needed, times the way left, to hurry")
 
 
