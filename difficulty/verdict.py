@@ -13,7 +13,8 @@ from difficulty.tables import markdown_table as _table
 BANDS = ((0.10, "very hard"), (0.35, "hard"), (0.65, "fair"), (0.90, "easy"), (math.inf, "very easy"))
 WEAK_HEROES = 0.10  # the best hero agent completes less than this: the players may be too weak
 SLOW_HEROES = 0.25  # more than this share of a cell's games hit the turn cap: the players may be too slow
-LADDER_HINT = "`--ladder random,scripted,search`"
+LADDER_EXAMPLE = "random,scripted@v1,scripted@v2,search"  # hero agents of rising strength
+LADDER_HINT = f"`--ladder {LADDER_EXAMPLE}`"
 _AGENT_NAMES = {
     "scripted_heroes": "scripted",
     "scripted_dm": "scripted",
@@ -27,8 +28,11 @@ def band(completion: float) -> str:
 
 
 def agent_name(spec: str) -> str:
-    """An agent spec as a designer reads it: ``scripted_heroes`` → ``scripted``."""
-    return _AGENT_NAMES.get(spec, spec)
+    """An agent spec as a designer reads it: ``scripted_heroes@v2`` → ``scripted@v2``."""
+    for name, short in _AGENT_NAMES.items():
+        if spec == name or spec.startswith((f"{name}@", f"{name}[")):
+            return short + spec[len(name) :]
+    return spec
 
 
 def _plain_pct(x: float) -> str:
