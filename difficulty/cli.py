@@ -280,6 +280,7 @@ def reproduce_command(argv: Sequence[str]) -> str:
 
 
 def _summary(report: dict, out: Path, timing: dict) -> str:
+    from difficulty.pairings import summary_lines
     from difficulty.report import _win_table
     from difficulty.verdict import ladder_lines, verdict_lines
 
@@ -300,6 +301,7 @@ def _summary(report: dict, out: Path, timing: dict) -> str:
                 f"{name} {100 * d['difference']:+.1f} pts (paired 95% [{100 * lo:+.1f}, {100 * hi:+.1f}])"
             )
         lines.append(f"{c['label']} against base: " + "; ".join(parts))
+    lines += summary_lines(report)
     lines.append(
         f"{timing['games_played']} games in {timing['seconds']:.1f} s ({timing['games_per_second']} games/s, "
         f"{timing['workers']} {timing['backend']} workers); report: {out / 'report.md'}"
