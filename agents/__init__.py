@@ -2,8 +2,12 @@
 
 - ``RandomAgent(seed)``: uniform among the legal actions.
 - ``IdleAgent()``: does nothing it can help (the floor of the learning tasks, ``dungeon_env.tasks``).
-- ``ScriptedHeroes(env=...)``: competent scripted heroes (``agents.scripted_heroes``).
-- ``ScriptedDM(env=..., seed=...)``: a scripted DM that hunts the weak and isolated (``agents.scripted_dm``).
+- ``ScriptedHeroes(env=...)``: competent scripted heroes, v1 (``agents.scripted_heroes``).
+- ``ScriptedDM(env=..., seed=...)``: a scripted DM hunting the weak and isolated, v1 (``agents.scripted_dm``).
+- ``ScriptedHeroesV2``, ``ScriptedDMV2``: the scripted agents v2 (``agents.scripted_heroes_v2``,
+  ``agents.scripted_dm_v2``): the heroes play as a party, every knob tuned (``agents.scripted_params``).
+  v1 is the frozen reference of 2026-12-06; the spec ``scripted`` plays the latest version
+  (``agents.spec.LATEST_SCRIPTED``), ``scripted@v1`` and ``scripted@v2`` a given one.
 - ``RunawayDM(env=..., seed=...)``: a stress-test DM whose monsters flee as far as the rules allow
   (``agents.runaway_dm``).
 - ``SearchAgent(env=..., rollouts=..., seconds=...)``: information-set Monte Carlo tree search
@@ -13,8 +17,8 @@
 - ``PoolAgent(pool_dir, side)``: a self-play opponent drawn from past checkpoints (``agents.pool``).
 
 ``from_spec(text_or_agent, side, seed=None, env=None, **options)`` builds one from the agent-spec
-language every tool here shares (``agents.spec``: ``scripted``, ``search[rollouts=8]``, ``policy``,
-``policy:<file>.zip``, ``<file>.zip``, ``pool:<dir>``, ...); ``make(name, **kw)`` calls a class by
+language every tool here shares (``agents.spec``: ``scripted``, ``scripted@v1``, ``search[rollouts=8]``,
+``policy``, ``policy:<file>.zip``, ``<file>.zip``, ``pool:<dir>``, ...); ``make(name, **kw)`` calls a class by
 its name with constructor arguments. The scripted and search agents read the engine's game, each
 through its side's view (``dungeon_env.engine.sideview``): pass ``env=`` (any env whose
 ``env.unwrapped.game`` is the game: ``game_of``) or ``game=``, or call ``bind`` later. Every agent
@@ -33,7 +37,9 @@ from agents.policy import PolicyAgent
 from agents.pool import PoolAgent
 from agents.runaway_dm import RunawayDM
 from agents.scripted_dm import ScriptedDM
+from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes import ScriptedHeroes
+from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from agents.search import SearchAgent
 from agents.spec import AgentSpec, AgentSpecError, CheckpointNotFoundError, from_spec, parse_spec
 
@@ -42,6 +48,8 @@ AGENTS = {
     "idle": IdleAgent,
     "scripted_heroes": ScriptedHeroes,
     "scripted_dm": ScriptedDM,
+    "scripted_heroes_v2": ScriptedHeroesV2,
+    "scripted_dm_v2": ScriptedDMV2,
     "runaway_dm": RunawayDM,
     "search": SearchAgent,
     "policy": PolicyAgent,
@@ -49,8 +57,10 @@ AGENTS = {
 
 
 def make(name: str, **kw):
-    """An agent by name: ``"random"``, ``"idle"``, ``"scripted_heroes"``, ``"scripted_dm"``, ``"runaway_dm"``,
-    ``"search"`` or ``"policy"``; keyword arguments go to its constructor."""
+    """An agent by name: ``"random"``, ``"idle"``, ``"scripted_heroes"``, ``"scripted_dm"`` (v1),
+    ``"scripted_heroes_v2"``, ``"scripted_dm_v2"``, ``"runaway_dm"``, ``"search"`` or ``"policy"``;
+    keyword arguments go to its constructor. (The class names; the spec language of ``from_spec``
+    names versions as ``scripted@v1``, ``scripted@v2``.)"""
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; the agents are {sorted(AGENTS)}")
     return AGENTS[name](**kw)
@@ -70,7 +80,9 @@ __all__ = [
     "RandomAgent",
     "RunawayDM",
     "ScriptedDM",
+    "ScriptedDMV2",
     "ScriptedHeroes",
+    "ScriptedHeroesV2",
     "SearchAgent",
     "from_spec",
     "game_of",

@@ -59,7 +59,8 @@ def advised_observation(flat: np.ndarray, advice: int | None) -> np.ndarray:
 
 
 def make_advisor(side: str, seed: int | None = None):
-    """The scripted agent that advises ``side``: ``ScriptedHeroes`` or ``ScriptedDM``."""
+    """The scripted agent that advises ``side``: ``ScriptedHeroes`` or ``ScriptedDM``, v1 (the frozen
+    reference the shipped advised policies were trained on; pinned, never the latest version)."""
     from agents.scripted_dm import ScriptedDM
     from agents.scripted_heroes import ScriptedHeroes
 

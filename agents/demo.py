@@ -4,9 +4,10 @@ Master, shown in the terminal: the board every few turns and a line per turn of 
 
     python -m agents.demo [--adventure flooded_cellar] [--heroes 4] [--seed 7] [--players scripted]
 
-``--players scripted`` (default) seats the hand-written agents, the strongest play shipped today;
-``policy`` the shipped MaskablePPO networks (``agents/policies/*.zip``, which need the ``training``
-extra; as shipped they choose as the scripted agents); ``random`` random legal players.
+``--players scripted`` (default) seats the hand-written agents at their latest version, the strongest
+play shipped today (``scripted@v1``: the frozen reference of 2026-12-06); ``policy`` the shipped
+MaskablePPO networks (``agents/policies/*.zip``, which need the ``training`` extra; as shipped they
+choose as the scripted agents v1); ``random`` random legal players.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dungeon_env.engine import Game
 from dungeon_env.episode import EpisodeResult, play_episode
 from dungeon_env.render import render_text
 
-PLAYERS = ("scripted", "policy", "random")
+PLAYERS = ("scripted", "scripted@v1", "scripted@v2", "policy", "random")
 
 
 class _RandomSide:
@@ -35,11 +36,10 @@ def seat(players: str, game: Game, seed: int) -> dict:
     """The two sides' agents for ``players``: objects with ``choose(game) -> int``."""
     if players == "random":
         return {"heroes": _RandomSide(seed), "dm": _RandomSide(seed + 1)}
-    if players == "scripted":
-        from agents.scripted_dm import ScriptedDM
-        from agents.scripted_heroes import ScriptedHeroes
+    if players.startswith("scripted"):
+        from agents.spec import from_spec
 
-        return {"heroes": ScriptedHeroes(game=game, seed=seed), "dm": ScriptedDM(game=game, seed=seed)}
+        return {side: from_spec(players, side, seed=seed).bind(game=game) for side in ("heroes", "dm")}
     from agents.policy import PolicyAgent
 
     return {role: PolicyAgent(role=role, game=game, seed=seed) for role in ("heroes", "dm")}
@@ -107,8 +107,9 @@ def main(argv: list[str] | None = None) -> str:
         "--players",
         default="scripted",
         choices=PLAYERS,
-        help="who sits at both sides: scripted (hand-written, default), policy (the shipped networks, "
-        "which choose as scripted), random",
+        help="who sits at both sides: scripted (hand-written, the latest version, default), scripted@v1 "
+        "(the frozen reference), scripted@v2, policy (the shipped networks, which choose as scripted@v1), "
+        "random",
     )
     parser.add_argument(
         "--show-every", type=int, default=10, help="print the board every N turns (0: start/end)"

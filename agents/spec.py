@@ -9,7 +9,8 @@ Every tool that asks for an agent reads the same text here, for ``side`` ``"hero
 |---|---|
 | ``random`` | :class:`RandomAgent`: uniform among the legal actions |
 | ``idle`` | :class:`IdleAgent`: does nothing it can help (ends every Movement, stays put) |
-| ``scripted`` | ``scripted_heroes`` for the heroes, ``scripted_dm`` for the DM (both names work too) |
+| ``scripted`` | ``scripted_heroes`` (heroes), ``scripted_dm`` (DM), both names work: the latest version |
+| ``scripted@v1``, ``scripted@v2`` | a version of them (``scripted_heroes@v1``, ``scripted_dm@v2``, ...) |
 | ``runaway`` or ``runaway_dm`` | :class:`RunawayDM`, the DM only |
 | ``search[rollouts=8,seconds=0.5]`` | :class:`SearchAgent`, either side |
 | ``policy`` | the shipped MaskablePPO network of the side around the scripted agent (see ``AGENT_LINES``) |
@@ -26,6 +27,13 @@ when it is not; ``also``: another such agent, in a share ``also_share`` of all e
 Keyword options of ``from_spec`` join those of the text (and win). ``seed`` seeds the agent
 (``None``: the agent's own default), ``env`` binds it to the env it plays in
 (``agent.bind(env=env)``: a PettingZoo env, raw or wrapped, or a ``RoleEnv``).
+
+The scripted agents have versions (``SCRIPTED_VERSIONS``): ``v1`` is the frozen reference of
+2026-12-06 (:class:`ScriptedHeroes`, :class:`ScriptedDM`, which never change), ``v2`` the current
+script (:class:`ScriptedHeroesV2`, :class:`ScriptedDMV2`: the heroes play as a party, the knobs
+tuned). A spec without a version names ``LATEST_SCRIPTED``, and a parsed spec always carries its
+version (``scripted`` parses to ``scripted_heroes@v2`` for the heroes), so a recorded spec keeps
+naming the same play when a later version ships. Only the scripted agents take ``@``.
 
 ``parse_spec(text, side)`` reads a text into an :class:`AgentSpec` (a frozen dataclass: which agent,
 its typed options, its file) checked for the side, without building anything, so that a tool finds a
@@ -46,7 +54,9 @@ from agents.policy import PolicyAgent
 from agents.pool import PoolAgent
 from agents.runaway_dm import RunawayDM
 from agents.scripted_dm import ScriptedDM
+from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes import ScriptedHeroes
+from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from agents.search import SearchAgent
 
 SIDES = ("heroes", "dm")
@@ -58,21 +68,28 @@ ALIASES = {
     "runaway": {"heroes": "runaway_dm", "dm": "runaway_dm"},
 }
 ONE_SIDE = {"scripted_heroes": "heroes", "scripted_dm": "dm", "runaway_dm": "dm"}
-GAME_AGENTS = {
-    "scripted_heroes": ScriptedHeroes,
-    "scripted_dm": ScriptedDM,
-    "runaway_dm": RunawayDM,
-    "search": SearchAgent,
+GAME_AGENTS = {"runaway_dm": RunawayDM, "search": SearchAgent}
+# The scripted agents' versions, oldest first; plain ``scripted`` plays the latest.
+SCRIPTED_VERSIONS = ("v1", "v2")
+LATEST_SCRIPTED = "v2"
+SCRIPTED_AGENTS = {
+    "scripted_heroes": {"v1": ScriptedHeroes, "v2": ScriptedHeroesV2},
+    "scripted_dm": {"v1": ScriptedDM, "v2": ScriptedDMV2},
 }
+VERSION_MARK = "@"
 POLICY_PREFIX, POOL_PREFIX = "policy:", "pool:"
 # One plain line per agent name: what it is, as measured (docs/AGENTS.md), for help texts and pages.
 AGENT_LINES = {
-    "scripted": "hand-written rules of play (agents/scripted_heroes.py, agents/scripted_dm.py): the "
-    "strongest play shipped today",
-    "search": "Monte Carlo search on its side's view, rolling out the scripted agents; it keeps the "
-    "scripted choice at nearly every decision",
-    "policy": "the shipped MaskablePPO networks around the scripted agents; as shipped they choose as "
-    "the scripted agents at every measured decision, at five times the CPU",
+    "scripted": f"the scripted agents at their latest version, {LATEST_SCRIPTED}: hand-written rules of "
+    "play, the strongest play shipped today",
+    "scripted@v1": "the scripted agents v1, the frozen reference of 2026-12-06: hand-written rules of play "
+    "(agents/scripted_heroes.py, agents/scripted_dm.py), kept unchanged to measure later versions against",
+    "scripted@v2": "the scripted agents v2: the v1 rules, the heroes playing as a party, every knob tuned "
+    "(agents/scripted_heroes_v2.py, agents/scripted_dm_v2.py, agents/policies/scripted_v2.json)",
+    "search": "Monte Carlo search on its side's view, rolling out the scripted agents v1; it keeps the "
+    "v1 choice at nearly every decision",
+    "policy": "the shipped MaskablePPO networks around the scripted agents v1; as shipped they choose as "
+    "the scripted agents v1 at every measured decision, at five times the CPU",
     "random": "a uniformly random legal action at every decision: a floor, not an opponent",
     "idle": "does nothing it can help (ends every Movement, stays put, spends nothing): the floor of the "
     "learning tasks, not an opponent",
@@ -85,7 +102,7 @@ AGENT_LINES = {
 # names that once named an agent and no longer do, with what to use instead
 RETIRED = {
     "trained": "no shipped policy plays measurably differently from the scripted agents yet, so none is "
-    "offered as a trained opponent (docs/AGENTS.md): 'scripted' is the same play; 'policy' plays the "
+    "offered as a trained opponent (docs/AGENTS.md): 'scripted@v1' is the same play; 'policy' plays the "
     "shipped networks"
 }
 TRUE, FALSE = ("true", "yes", "1"), ("false", "no", "0")
@@ -171,12 +188,19 @@ def _text(value: Any) -> str:
 class AgentSpec:
     """A parsed agent spec (see the module docstring): ``name`` is one of ``KINDS``, ``options`` its
     typed options in the order given, ``path`` the checkpoint file (``policy`` with a file,
-    ``checkpoint``) or the pool directory (``pool``), else None. ``to_json()`` is its canonical text:
-    ``parse_spec(spec.to_json(), side) == spec``."""
+    ``checkpoint``) or the pool directory (``pool``), else None; ``version`` the scripted agents'
+    version (``SCRIPTED_VERSIONS``; a scripted spec built without one gets the latest; None for the
+    other agents). ``to_json()`` is its canonical text: ``parse_spec(spec.to_json(), side)
+    == spec``."""
 
     name: str
     options: tuple[tuple[str, Any], ...] = ()
     path: str | None = None
+    version: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name in SCRIPTED_AGENTS and self.version is None:  # built by hand: the latest
+            object.__setattr__(self, "version", LATEST_SCRIPTED)
 
     @property
     def is_checkpoint(self) -> bool:
@@ -197,7 +221,7 @@ class AgentSpec:
         elif self.path is not None:
             head = f"{self.name}:{self.path}"
         else:
-            head = self.name
+            head = self.name if self.version is None else f"{self.name}{VERSION_MARK}{self.version}"
         return head + self._options_text()
 
     def __str__(self) -> str:
@@ -205,7 +229,10 @@ class AgentSpec:
 
     @property
     def label(self) -> str:
-        """A short name for tables: a checkpoint by its file's stem."""
+        """A short name for tables: a checkpoint by its file's stem, a scripted agent as
+        ``scripted@<version>`` (the same on both sides)."""
+        if self.name in SCRIPTED_AGENTS:
+            return f"scripted{VERSION_MARK}{self.version}{self._options_text()}"
         if self.path is None:
             return self.to_json()
         stem = Path(self.path).stem if self.is_checkpoint else Path(self.path).name
@@ -238,11 +265,21 @@ def known_names(side: str | None = None) -> list[str]:
     return [n for n in names if ONE_SIDE.get(ALIASES.get(n, {}).get(side, n), side) == side]
 
 
+def versions_text() -> str:
+    """The scripted agents' versions in words (for error messages and help texts)."""
+    listed = ", ".join(f"scripted{VERSION_MARK}{v}" for v in SCRIPTED_VERSIONS)
+    return (
+        f"the scripted agents take a version: {listed} (v1: the frozen reference of 2026-12-06); "
+        f"plain scripted is the latest, {LATEST_SCRIPTED}"
+    )
+
+
 def accepted(side: str | None = None) -> str:
     """What a spec may be, in words (for error messages and help texts)."""
     return (
         f"the known names are {', '.join(known_names(side))} (options in brackets, e.g. "
-        "search[rollouts=8,seconds=0.5]); or policy:<file>.zip (a checkpoint played greedily), a "
+        f"search[rollouts=8,seconds=0.5]; {versions_text()}); or policy:<file>.zip (a checkpoint played "
+        "greedily), a "
         "checkpoint path <file>.zip (its actions sampled), pool:<dir> (a self-play pool of checkpoints); "
         "or an object with act(observation, action_mask) -> int"
     )
@@ -275,6 +312,24 @@ def _checkpoint(path: str, text: str) -> str:
             "MaskablePPO.save, e.g. runs/<run>/final_model.zip)"
         )
     return path
+
+
+def _version(head: str, side: str, text: str) -> tuple[str, str | None]:
+    """``"scripted@v1"`` -> ``("scripted", "v1")``; a head without a version (or a path holding
+    ``@``) -> ``(head, None)``. AgentSpecError for a version of an agent without versions, or an
+    unknown version."""
+    base, mark, version = head.partition(VERSION_MARK)
+    base, version = base.strip(), version.strip()
+    if not mark:
+        return head, None
+    name = ALIASES.get(base, {}).get(side, base)
+    if name in SCRIPTED_AGENTS:
+        if version not in SCRIPTED_VERSIONS:
+            raise AgentSpecError(f"agent {text!r}: no version {version!r}; {versions_text()}")
+        return base, version
+    if name in NAMES or base in RETIRED:
+        raise AgentSpecError(f"agent {text!r}: {base} has no versions; {versions_text()}")
+    return head, None  # a path or directory that holds the mark
 
 
 def _resolve(head: str, side: str, text: str) -> tuple[str, str | None]:
@@ -338,8 +393,10 @@ def parse_spec(text: str | os.PathLike | AgentSpec, side: str, **options: Any) -
     elif isinstance(text, str | os.PathLike):
         shown = os.fspath(text).strip()
         head, inner = _split_options(shown)
+        head, version = _version(head, side, shown)
         name, path = _resolve(head, side, shown)
-        spec = AgentSpec(name, _typed_options(name, [*_pairs(inner, shown), *options.items()], shown), path)
+        typed = _typed_options(name, [*_pairs(inner, shown), *options.items()], shown)
+        spec = AgentSpec(name, typed, path, version)
     else:
         raise TypeError(f"an agent spec is text or an AgentSpec, got {text!r}")
     spec.check_side(side, shown)
@@ -356,9 +413,10 @@ def describe(text: str | AgentSpec, side: str) -> str:
     spec = parse_spec(text, side)
     if spec.name == "policy" and spec.path is not None:
         return AGENT_LINES["policy:<file>.zip"]
-    key = {"checkpoint": "<file>.zip", "pool": "pool:<dir>", "scripted_heroes": "scripted"}.get(spec.name)
-    key = key or {"scripted_dm": "scripted", "runaway_dm": "runaway"}.get(spec.name, spec.name)
-    return AGENT_LINES[key]
+    if spec.name in SCRIPTED_AGENTS:
+        return AGENT_LINES[spec.label.split("[")[0]]
+    key = {"checkpoint": "<file>.zip", "pool": "pool:<dir>", "runaway_dm": "runaway"}.get(spec.name)
+    return AGENT_LINES[key or spec.name]
 
 
 def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
@@ -369,6 +427,8 @@ def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
         return RandomAgent(seed)
     if spec.name == "idle":
         return IdleAgent(seed)
+    if spec.name in SCRIPTED_AGENTS:
+        return SCRIPTED_AGENTS[spec.name][spec.version](**kw, **seeded)
     if spec.name in GAME_AGENTS:
         return GAME_AGENTS[spec.name](**kw, **seeded)
     if spec.name == "policy":  # the shipped policy as measured best; a file of one's own greedily
@@ -416,8 +476,11 @@ __all__ = [
     "AGENT_LINES",
     "ALIASES",
     "KINDS",
+    "LATEST_SCRIPTED",
     "NAMES",
     "OPTIONS",
+    "SCRIPTED_AGENTS",
+    "SCRIPTED_VERSIONS",
     "SIDES",
     "AgentSpec",
     "AgentSpecError",
@@ -430,4 +493,5 @@ __all__ = [
     "from_spec",
     "known_names",
     "parse_spec",
+    "versions_text",
 ]

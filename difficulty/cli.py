@@ -25,6 +25,7 @@ from typing import Any
 
 from difficulty.console import play_experiment, whole_number
 from difficulty.spec import BACKENDS, Experiment, SpecError, parse_agent
+from difficulty.verdict import LADDER_EXAMPLE
 
 EXECUTION_FLAGS = ("--workers", "--backend", "--ray-address", "--out", "--quiet", "--records")
 _RANGE = re.compile(r"^(-?[\d.]+):(-?[\d.]+)(?::(-?[\d.]+))?$")
@@ -45,15 +46,23 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help="a party: a count (3-5, the roster's first heroes) or comma-separated hero ids; "
         "repeatable (default: 3)",
     )
-    game.add_argument("--heroes-agent", default="scripted", help="the heroes' agent (default: scripted)")
-    game.add_argument("--dm-agent", default="scripted", help="the DM's agent (default: scripted)")
+    game.add_argument(
+        "--heroes-agent",
+        default="scripted",
+        help="the heroes' agent (default: scripted, the latest version: the strongest heroes shipped)",
+    )
+    game.add_argument(
+        "--dm-agent", default="scripted", help="the DM's agent (default: scripted, the latest version)"
+    )
     game.add_argument(
         "--pairing",
         action="append",
         metavar="H:D",
-        help="heroes_agent:dm_agent, repeatable (replaces --heroes-agent/--dm-agent); agents (agents.spec): "
-        "scripted, random, runaway (the DM), search[rollouts=8,depth=100], policy (the bundled "
-        "policy), policy:FILE.zip (a checkpoint, greedy) or FILE.zip (sampled)",
+        help="heroes_agent:dm_agent, repeatable (replaces --heroes-agent/--dm-agent); every pairing plays "
+        "the same game indices, and pairings sharing one side's agent are compared game by game; agents "
+        "(agents.spec): scripted (the latest version), scripted@v1, scripted@v2, random, runaway (the "
+        "DM), search[rollouts=8,depth=100], policy (the bundled policy), policy:FILE.zip (a checkpoint, "
+        "greedy) or FILE.zip (sampled)",
     )
     game.add_argument(
         "--max-turns", type=whole_number(1, "turns"), default=100, help="turn cap of a game (default: 100)"
@@ -132,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     balance.add_argument(
         "--ladder",
         metavar="H1,H2,...",
-        help="a skill ladder: hero agents in order of rising strength (e.g. random,scripted,search), each "
+        help=f"a skill ladder: hero agents in order of rising strength (e.g. {LADDER_EXAMPLE}), each "
         "played against --dm-agent (replaces --heroes-agent; not with --pairing)",
     )
     sweep = commands.add_parser(
@@ -193,7 +202,7 @@ def _number(text: str, keep: bool = False) -> Any:
 
 
 def ladder_agents(text: str) -> list[str]:
-    """``"random,scripted,search[rollouts=8,depth=50]"`` → the three hero agent specs, in order (commas
+    """``"random,scripted@v1,search[rollouts=8,depth=50]"`` → the three hero agent specs, in order (commas
     inside an agent's brackets stay with it); each checked for the heroes' side."""
     agents, depth, start = [], 0, 0
     for i, char in enumerate(text + ","):
@@ -202,9 +211,7 @@ def ladder_agents(text: str) -> list[str]:
             agents.append(text[start:i].strip())
             start = i + 1
     if not all(agents):
-        raise SpecError(
-            f"--ladder {text!r}: expected comma-separated hero agents, e.g. random,scripted,search"
-        )
+        raise SpecError(f"--ladder {text!r}: expected comma-separated hero agents, e.g. {LADDER_EXAMPLE}")
     specs = [parse_agent(agent, "heroes").to_json() for agent in agents]
     if len(set(specs)) != len(specs):
         raise SpecError(f"--ladder {text!r}: a hero agent appears twice")
@@ -273,6 +280,7 @@ def reproduce_command(argv: Sequence[str]) -> str:
 
 
 def _summary(report: dict, out: Path, timing: dict) -> str:
+    from difficulty.pairings import summary_lines
     from difficulty.report import _win_table
     from difficulty.verdict import ladder_lines, verdict_lines
 
@@ -293,6 +301,7 @@ def _summary(report: dict, out: Path, timing: dict) -> str:
                 f"{name} {100 * d['difference']:+.1f} pts (paired 95% [{100 * lo:+.1f}, {100 * hi:+.1f}])"
             )
         lines.append(f"{c['label']} against base: " + "; ".join(parts))
+    lines += summary_lines(report)
     lines.append(
         f"{timing['games_played']} games in {timing['seconds']:.1f} s ({timing['games_per_second']} games/s, "
         f"{timing['workers']} {timing['backend']} workers); report: {out / 'report.md'}"

@@ -41,11 +41,7 @@ DEFAULT_AGENTS = "random,scripted,policy"
 ELO = 400 / math.log(10)  # Elo points per logit: 400 points = odds times 10
 TOLERANCE = 1e-4  # logits (0.02 Elo) the fit may be from the optimum: the figures are rounded to 0.1 Elo
 PRIOR = 0.1  # precision of the Gaussian prior on every parameter (sd ~3.2 logits, ~1370 Elo)
-SHORT_NAMES = {
-    "scripted_heroes": "scripted",
-    "scripted_dm": "scripted",
-    "runaway_dm": "runaway",
-}
+SHORT_NAMES = {"runaway_dm": "runaway"}  # the scripted agents' labels are short already: scripted@v2
 SIDE_FLAGS = {"heroes": "--heroes-agents", "dm": "--dm-agents"}
 
 
@@ -58,7 +54,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         description="Every hero agent plays every DM agent on every adventure (game i of every cell "
         "with seed SEED+i); writes league.json, league.md and league.png. See docs/LEAGUE.md.",
     )
-    agents = "comma-separated agent specs (agents.spec): random, scripted, policy, search[rollouts=8], "
+    agents = "comma-separated agent specs (agents.spec): random, scripted (the latest, scripted@v2), "
+    agents += "scripted@v1, policy, search[rollouts=8], "
     parser.add_argument(
         "--heroes-agents", default=DEFAULT_AGENTS, metavar="A,B,..", help=agents + f"({DEFAULT_AGENTS})"
     )
@@ -230,7 +227,7 @@ def fit_ratings(
 
 # --------------------------------------------------------------------------------------------- league
 def _label(spec: AgentSpec) -> str:
-    """A spec's label, the bundled agents by their short names (``scripted``, ``runaway``)."""
+    """A spec's label, the bundled agents by their short names (``scripted@v2``, ``runaway``)."""
     short = SHORT_NAMES.get(spec.name) if spec.path is None else None
     return spec.label if short is None else short + spec.label[len(spec.name) :]
 

@@ -6,8 +6,11 @@ and ``completed_with_goals`` (completed with every primary goal met: a *won* gam
 is *lost*). ``cell_figures(records)``: one cell's figures; ``compare(variant_records, base_records)``:
 a variant against the base rules on the same game indices (common random numbers), with paired
 intervals for the differences of both rates (Newcombe's square-and-add interval for paired
-proportions, built from the two Wilson intervals and the correlation of the pairs). Rates come with
-95% Wilson intervals (``dungeon_env.tasks.wilson_interval``, SciPy's); quantiles are numpy's.
+proportions, built from the two Wilson intervals and the correlation of the pairs);
+``compare_pairings(agent_records, reference_records)``: two pairings of agents on the same game
+indices, the same way (the rate of completion with every goal met, and of games at the turn cap).
+Rates come with 95% Wilson intervals (``dungeon_env.tasks.wilson_interval``, SciPy's); quantiles are
+numpy's.
 """
 
 from __future__ import annotations
@@ -33,6 +36,11 @@ def is_completed(record: dict) -> bool:
 def is_won(record: dict) -> bool:
     """Completed with every primary goal met."""
     return record["outcome"] == "completed" and bool(record["goals_met"])
+
+
+def is_truncated(record: dict) -> bool:
+    """Stopped by the turn cap."""
+    return record["end"] == "truncated"
 
 
 def _r(x: float) -> float:
@@ -281,10 +289,13 @@ def paired_difference(
     return max(-1.0, low), min(1.0, high)
 
 
-def paired_rates(pairs: list[tuple[dict, dict]], success) -> dict[str, Any]:
+def paired_rates(
+    pairs: list[tuple[dict, dict]], success, names: tuple[str, str] = ("variant", "base")
+) -> dict[str, Any]:
     """One rate (``success(record) -> bool``) under a variant and the base over paired games: both
     rates with Wilson intervals, the difference variant − base with Newcombe's paired interval, and
-    the games that succeeded only with the variant and only with the base."""
+    the games that succeeded only with the variant and only with the base. ``names`` name the two
+    sides of each pair in the keys (``"variant"``, ``"only_variant"``, ...)."""
     table = Counter((success(v), success(b)) for v, b in pairs)
     both, only_v, only_b, neither = (
         table[True, True],
@@ -294,20 +305,26 @@ def paired_rates(pairs: list[tuple[dict, dict]], success) -> dict[str, Any]:
     )
     n = len(pairs)
     low, high = paired_difference(both, only_v, only_b, neither)
+    first, second = names
     return {
-        "variant": rate(both + only_v, n),
-        "base": rate(both + only_b, n),
+        first: rate(both + only_v, n),
+        second: rate(both + only_b, n),
         "difference": _r((only_v - only_b) / n) if n else 0.0,
         "difference_ci": [_r(low), _r(high)],
-        "only_variant": only_v,
-        "only_base": only_b,
+        f"only_{first}": only_v,
+        f"only_{second}": only_b,
     }
+
+
+def _paired(a: list[dict], b: list[dict]) -> list[tuple[dict, dict]]:
+    """The records of ``a`` and ``b`` with the same game index (the same dice streams), in a's order."""
+    by_index = {r["i"]: r for r in b}
+    return [(r, by_index[r["i"]]) for r in a if r["i"] in by_index]
 
 
 def compare(variant: list[dict], base: list[dict]) -> dict[str, Any]:
     """A variant against the base on the game indices both played (the same dice streams)."""
-    by_index = {r["i"]: r for r in base}
-    pairs = [(r, by_index[r["i"]]) for r in variant if r["i"] in by_index]
+    pairs = _paired(variant, base)
 
     def mean_diff(get) -> float:
         return _mean([get(v) - get(b) for v, b in pairs])
@@ -325,12 +342,30 @@ def compare(variant: list[dict], base: list[dict]) -> dict[str, Any]:
     }
 
 
+PAIRING_RATES = {"completed_with_goals": is_won, "truncated": is_truncated}
+
+
+def compare_pairings(agent: list[dict], reference: list[dict]) -> dict[str, Any]:
+    """One pairing of agents (``agent``'s records) against another (``reference``'s) on the game
+    indices both played: for each of ``PAIRING_RATES`` (completed with every primary goal met, and
+    stopped by the turn cap) both rates and the difference agent − reference with Newcombe's paired
+    interval (``paired_rates`` with the names ``agent`` and ``reference``)."""
+    pairs = _paired(agent, reference)
+    figures: dict[str, Any] = {"games": len(pairs)}
+    for key, success in PAIRING_RATES.items():
+        figures[key] = paired_rates(pairs, success, ("agent", "reference"))
+    return figures
+
+
 __all__ = [
+    "PAIRING_RATES",
     "cell_figures",
     "compare",
+    "compare_pairings",
     "deciding_checks",
     "distribution",
     "is_completed",
+    "is_truncated",
     "is_won",
     "paired_difference",
     "paired_rates",

@@ -7,7 +7,7 @@ the game indices to play, its agent specs parsed once, when the experiment was r
 into a Task once, at the door)::
 
     {"adventure": "flooded_cellar", "party": ["bram", "tovar", "gunnhild"], "max_turns": 100,
-     "heroes_agent": "scripted_heroes", "dm_agent": "scripted_dm", "variant": None | Variant.to_json(),
+     "heroes_agent": "scripted_heroes@v2", "dm_agent": "scripted_dm@v2", "variant": None | Variant.to_json(),
      "seed": 0, "indices": [0, 1, 2]}
 
 Game ``i`` is played with seed ``seed + i``, and the two agents are reseeded before it from that

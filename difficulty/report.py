@@ -1,7 +1,8 @@
 """The report: every figure as JSON, the same as Markdown tables, and the plots beside them.
 
-``figures(result)`` builds the JSON document (``format: dungeon_env.balance/1``): the experiment,
-one entry per cell with all its figures, the variant-against-base comparisons and the sweep curves.
+``figures(result)`` builds the JSON document (``format: dungeon_env.balance/2``): the experiment,
+one entry per cell with all its figures, the variant-against-base comparisons, the pairings of agents
+compared game by game (``pairings_compared``, ``difficulty.pairings``) and the sweep curves.
 It depends only on the experiment and the games' records, so the same seed gives the same bytes;
 how the run went (seconds, games per second, workers, backend) is written to ``timing.json`` apart.
 ``write(result, out_dir)`` writes ``report.json``, ``report.md``, ``timing.json``, the PNG plots and,
@@ -14,13 +15,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from difficulty import plots
+from difficulty import pairings, plots
 from difficulty.metrics import MIN_GROUP, cell_figures, compare
 from difficulty.record import ENDS
 from difficulty.runner import Result
 from difficulty.spec import BASE, Pairing
 from difficulty.tables import markdown_table as _table
-from difficulty.verdict import ladder_lines, verdict_lines, wounds_text
+from difficulty.verdict import agent_name, ladder_lines, verdict_lines, wounds_text
 from dungeon_env.ending import GAME_ENDINGS
 
 FORMAT = "dungeon_env.balance/2"  # 2: two rates (completed, completed with goals) instead of "win"
@@ -48,6 +49,7 @@ def figures(result: Result) -> dict[str, Any]:
         "experiment": result.experiment.to_json(),
         "cells": cells,
         "comparisons": comparisons,
+        "pairings_compared": pairings.comparisons(result.cells, result.records),
         "sweep": sweep_curves(result, cells),
         "ladder": ladders(result.experiment.pairings),
     }
@@ -102,7 +104,8 @@ def _signed(x: float, digits: int = 2) -> str:
 
 
 def _pairing(c: dict) -> str:
-    return f"{c['heroes_agent']} : {c['dm_agent']}"
+    """``scripted@v2 : scripted@v1``: the agents as a designer reads them (``verdict.agent_name``)."""
+    return f"{agent_name(c['heroes_agent'])} : {agent_name(c['dm_agent'])}"
 
 
 def _variant_text(v: dict) -> str:
@@ -337,6 +340,7 @@ def markdown(report: dict, command: str | None = None, plot_files: list[str] | N
             "",
         ]
         lines += _comparison_table(report)
+    lines += pairings.markdown_lines(report)
     if report["sweep"]:
         lines += _sweep_lines(report)
     lines += ["## Cells", ""]

@@ -8,7 +8,8 @@ common random numbers: two variants differ only by the rule they change, not by 
 Agent specs (one per side, a pairing is ``"heroes_spec:dm_spec"``) are the language every tool
 shares (``agents.spec``, parsed once here into ``agents.AgentSpec``):
 
-- ``scripted``: ``scripted_heroes`` for the heroes, ``scripted_dm`` for the DM (both names work too);
+- ``scripted``: ``scripted_heroes`` for the heroes, ``scripted_dm`` for the DM (both names work too),
+  the latest version; ``scripted@v1`` (the frozen reference of 2026-12-06) or ``scripted@v2`` a given one;
 - ``random``: uniform legal actions;
 - ``runaway`` or ``runaway_dm`` (the DM only): monsters that flee as far as the rules allow, a stress test;
 - ``search``: flat Monte Carlo (``agents.search``), options in brackets: ``search[rollouts=8,depth=100]``;

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import math
 
+from agents.spec import LATEST_SCRIPTED
 from difficulty.spec import BASE
 from difficulty.tables import markdown_table as _table
 
 BANDS = ((0.10, "very hard"), (0.35, "hard"), (0.65, "fair"), (0.90, "easy"), (math.inf, "very easy"))
 WEAK_HEROES = 0.10  # the best hero agent completes less than this: the players may be too weak
 SLOW_HEROES = 0.25  # more than this share of a cell's games hit the turn cap: the players may be too slow
-LADDER_HINT = "`--ladder random,scripted,search`"
+LADDER_EXAMPLE = "random,scripted@v1,scripted@v2,search"  # hero agents of rising strength
+LADDER_HINT = f"`--ladder {LADDER_EXAMPLE}`"
+BEST_HEROES = f"scripted@{LATEST_SCRIPTED}"  # the strongest heroes shipped: what plain `scripted` plays
 _AGENT_NAMES = {
     "scripted_heroes": "scripted",
     "scripted_dm": "scripted",
@@ -27,8 +30,32 @@ def band(completion: float) -> str:
 
 
 def agent_name(spec: str) -> str:
-    """An agent spec as a designer reads it: ``scripted_heroes`` → ``scripted``."""
-    return _AGENT_NAMES.get(spec, spec)
+    """An agent spec as a designer reads it: ``scripted_heroes@v2`` → ``scripted@v2``."""
+    for name, short in _AGENT_NAMES.items():
+        if spec == name or spec.startswith((f"{name}@", f"{name}[")):
+            return short + spec[len(name) :]
+    return spec
+
+
+def below_best(spec: str) -> str | None:
+    """Why the heroes' agent ``spec`` (a report's agent text) plays below the best heroes shipped
+    (``BEST_HEROES``), in words; None for the latest scripted version and for search (which builds on
+    the scripted play; docs/AGENTS.md)."""
+    name = agent_name(spec)
+    head = name.split("[")[0]
+    if head.startswith("scripted@") and head != BEST_HEROES:
+        return f"{head} is an older version of the scripted heroes"
+    if head == "random":
+        return "random heroes play random legal actions: a floor, not players"
+    if head == "idle":
+        return "idle heroes do nothing they can help: a floor, not players"
+    if head == "policy":
+        return "the shipped networks choose as the scripted heroes v1"
+    if head.startswith("pool:"):
+        return "a pool of checkpoints of your own is not measured against the scripted heroes"
+    if head.startswith("policy:") or head.endswith(".zip") or "/" in head:
+        return "a checkpoint of your own is not measured against the scripted heroes"
+    return None
 
 
 def _plain_pct(x: float) -> str:
@@ -93,22 +120,31 @@ def _variant_line(report: dict, c: dict) -> str:
     return f"- **{c['variant']}** on {c['adventure']} ({_who(report, c)}): {effect(c)} ({rates})."
 
 
-def _strongest_rungs(cells: list[dict]) -> list[tuple[dict, int]]:
-    """Per adventure × party × DM agent × variant: the hero agent that completed it most often (on a
-    skill ladder, normally its top rung) and how many hero agents were tried."""
+def _rung_groups(cells: list[dict]) -> list[list[dict]]:
+    """The cells per adventure × party × DM agent × variant: the hero agents tried against one DM."""
     groups: dict[tuple, list[dict]] = {}
     for c in cells:
         groups.setdefault((c["adventure"], tuple(c["party"]), c["dm_agent"], c["variant"]), []).append(c)
-    return [(max(group, key=lambda c: c["completed"]["rate"]), len(group)) for group in groups.values()]
+    return list(groups.values())
+
+
+def _strongest_rungs(cells: list[dict]) -> list[tuple[dict, int]]:
+    """Per adventure × party × DM agent × variant: the hero agent that completed it most often (on a
+    skill ladder, normally its top rung) and how many hero agents were tried."""
+    return [(max(group, key=lambda c: c["completed"]["rate"]), len(group)) for group in _rung_groups(cells)]
 
 
 def _player_warnings(report: dict, cells: list[dict]) -> list[str]:
     """Where even the strongest hero agent rarely completes the adventure (``WEAK_HEROES``) or often
-    runs into the turn cap (``SLOW_HEROES``): the verdict may say more about the players."""
+    runs into the turn cap (``SLOW_HEROES``), or where every hero agent tried plays below the best
+    heroes shipped (``below_best``): the verdict may say more about the players."""
     lines = []
-    for best, tried in _strongest_rungs(cells):
+    for group in _rung_groups(cells):
+        best, tried = max(group, key=lambda c: c["completed"]["rate"]), len(group)
         done, truncated = best["completed"]["rate"], best["ends"]["truncated"]["rate"]
         cap = report["experiment"]["max_turns"]
+        weaker = below_best(best["heroes_agent"])
+        below = all(below_best(c["heroes_agent"]) is not None for c in group)
         problems = [
             (f"completes it only {_plain_pct(done)} of the time", "too weak", done < WEAK_HEROES),
             (
@@ -116,21 +152,27 @@ def _player_warnings(report: dict, cells: list[dict]) -> list[str]:
                 "too slow",
                 truncated > SLOW_HEROES,
             ),
+            (f"plays below the best heroes shipped ({weaker})", "too weak", below),
         ]
         problems = [(what, word) for what, word, found in problems if found]
         if not problems:
             continue
         who = "hero agent" if tried == 1 else f"of the {tried} hero agents"
-        stronger = (
-            "a stronger hero agent"
-            if tried > 1
-            else f"stronger hero agents on the skill ladder ({LADDER_HINT})"
-        )
+        if below:
+            stronger = (
+                f"the `scripted` heroes ({BEST_HEROES}, the strongest shipped), or a skill ladder "
+                f"({LADDER_HINT}),"
+            )
+        elif tried > 1:
+            stronger = "a stronger hero agent"
+        else:
+            stronger = f"stronger hero agents on the skill ladder ({LADDER_HINT})"
+        words = " or ".join(dict.fromkeys(w for _, w in problems))
         lines.append(
             f"- **Warning: {best['adventure']}** ({_who(report, best, heroes_agent=False)}): the best {who} "
             f"tried ({agent_name(best['heroes_agent'])} heroes) {' and '.join(w for w, _ in problems)}. "
-            f"The heroes' players may be {' or '.join(w for _, w in problems)} for this verdict to mean "
-            f"much: check {stronger} before concluding that the adventure is too hard."
+            f"The heroes' players may be {words} for this verdict to mean much: check {stronger} before "
+            "concluding that the adventure is too hard."
         )
     return lines
 
@@ -281,9 +323,13 @@ def ladder_lines(report: dict) -> list[str]:
 
 __all__ = [
     "BANDS",
+    "BEST_HEROES",
+    "LADDER_EXAMPLE",
+    "LADDER_HINT",
     "SLOW_HEROES",
     "WEAK_HEROES",
     "band",
+    "below_best",
     "cost_line",
     "effect",
     "ladder_lines",

@@ -62,6 +62,10 @@ NAMESPACE = "dungeon_env"
 VERSION = 1
 HELD_OUT_SEED = 1_000_000  # measure() plays games HELD_OUT_SEED + i
 MEASURED_GAMES = 200
+# The scripted agents the task cards were measured with, and every task's default opponent: v1, the
+# frozen reference of 2026-12-06 (agents.spec: plain "scripted" names the latest version), so that the
+# cards' scores and the tasks' Gymnasium ids keep naming the same games when a later version ships.
+SCRIPTED = "scripted@v1"
 SIDES = ("heroes", "dm")
 BUNDLED = ("flooded_cellar", "goblin_warrens", "warlocks_crypt", "bandit_keep", "sunless_throne")
 # The "does it learn at all" task: no constant policy ("action k if legal, else the first legal") and
@@ -111,7 +115,7 @@ class Task:
     adventure: str
     heroes: tuple[str, ...]
     max_turns: int
-    opponent: str = "scripted"
+    opponent: str = SCRIPTED
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
     card: str = ""
     scores: Mapping[str, Score] = field(default_factory=lambda: MappingProxyType({}), hash=False)
@@ -189,7 +193,7 @@ def _agent(spec, side: str):
 
 def measure(
     name: str,
-    agent: Any = "scripted",
+    agent: Any = SCRIPTED,
     games: int = MEASURED_GAMES,
     seed: int = HELD_OUT_SEED,
     opponent: Any = None,
@@ -391,7 +395,7 @@ def _task(
         adventure=path,
         heroes=tuple(heroes),
         max_turns=max_turns,
-        opponent="scripted",
+        opponent=SCRIPTED,
         options=_freeze(opts),
         scores=MappingProxyType(dict(SCORES.get(name, {}))),
     )
@@ -787,8 +791,8 @@ tests/test_tasks.py checks that this file is what the code generates -->
 
 {len(TASKS)} tasks on the real board under the real rules, from four squares across an empty room to
 the five bundled adventures and the campaign, each with a learning side (the heroes, one policy for
-every hero, or the Dungeon Master) and a default opponent for the other side (the scripted agent).
-Each is one line:
+every hero, or the Dungeon Master) and a default opponent for the other side (the scripted agent
+v1, `{SCRIPTED}`). Each is one line:
 
 ```python
 from dungeon_env.tasks import make_task, make_task_gym
@@ -816,7 +820,8 @@ of `agents.spec`; other keyword arguments are env options (`render_mode`, `obser
 seeds from the env's generator), against the task's default opponent, with 95% Wilson intervals.
 A hero task's score is the share of games completed with every primary goal met (the heroes' win);
 a Dungeon Master task's the share of games in which every hero died (the DM's win). *Scripted* is
-the scripted agent of the learning side, *random* a uniformly random legal action, *idle* a side that
+the scripted agent of the learning side at version 1 (`{SCRIPTED}`, the frozen reference; it is also
+every task's default opponent), *random* a uniformly random legal action, *idle* a side that
 does nothing it can help (`IdleAgent`: it ends every Movement and stays put), which never wins a
 hero task. The heroes' tasks pay `reward_truncated=-1`, so running out of turns is as bad as
 dying; the Dungeon Master's keep 0 at the turn cap. One task adds shaping
@@ -877,7 +882,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dungeon_env.tasks", description=main.__doc__)
     parser.add_argument("--markdown", action="store_true", help="print docs/TASKS.md")
     parser.add_argument("--measure", metavar="NAME", help="measure one task")
-    parser.add_argument("--agent", default="scripted", help="the learning side's agent spec, or idle")
+    parser.add_argument(
+        "--agent", default=SCRIPTED, help=f"the learning side's agent spec, or idle (default: {SCRIPTED})"
+    )
     parser.add_argument("--opponent", default=None, help="the other side's agent spec (default: the task's)")
     parser.add_argument("--games", type=int, default=MEASURED_GAMES)
     parser.add_argument("--seed", type=int, default=HELD_OUT_SEED)

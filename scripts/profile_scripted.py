@@ -26,18 +26,22 @@ import random
 import statistics
 import time
 
-from agents.scripted_dm import ScriptedDM
-from agents.scripted_heroes import ScriptedHeroes
+from agents.spec import SCRIPTED_AGENTS
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
 
 ADVENTURE = "flooded_cellar"
 
 
-def play_scripted(adventure: str, heroes: int, seed: int, max_turns: int = 100) -> tuple[Game, int]:
-    """One scripted-vs-scripted game; returns it and the number of decisions taken."""
+def play_scripted(
+    adventure: str, heroes: int, seed: int, max_turns: int = 100, version: str = "v1"
+) -> tuple[Game, int]:
+    """One scripted-vs-scripted game, both sides at ``version`` (``agents.spec.SCRIPTED_VERSIONS``;
+    v1, the frozen reference, by default: the golden hashes are its games); returns it and the number
+    of decisions taken."""
     g = Game.new(adventure=adventure, heroes=heroes, seed=seed, max_turns=max_turns)
-    h, d = ScriptedHeroes(game=g, seed=seed), ScriptedDM(game=g, seed=seed)
+    h = SCRIPTED_AGENTS["scripted_heroes"][version](game=g, seed=seed)
+    d = SCRIPTED_AGENTS["scripted_dm"][version](game=g, seed=seed)
     decisions = 0
     while not g.over:
         g.apply((d if g.agent == "dm" else h).choose(g))

@@ -1,7 +1,8 @@
 """Where the search agent leaves its prior: whole games of one side played by the search agent
-against the scripted other side, counting the decisions at which the search played another action
-than its prior's choice (the rollout policy's, at the defaults the scripted agent's:
-``SearchAgent.last_stats["prior"]``), and when in the game they came.
+against the scripted other side (v1, ``OTHER``: the agents the search rolls out), counting the
+decisions at which the search played another action than its prior's choice (the rollout policy's,
+at the defaults the scripted agent's: ``SearchAgent.last_stats["prior"]``), and when in the game
+they came.
 
 Prints, per adventure, the games' outcomes, the searching side's decisions with a choice, the
 departures among them, and how those fall by decision kind, by heroes still in the dungeon and by
@@ -29,6 +30,7 @@ from dungeon_env.engine import Game
 from dungeon_env.engine.units import active_heroes
 from dungeon_env.episode import agent_seeds
 
+OTHER = "scripted@v1"  # the other side: the scripted agents v1, whose play the search's rollouts are
 LAST_TURNS = 5  # "near the end": a departure this many turns or fewer before the game's last
 
 
@@ -37,7 +39,7 @@ def play(adventure: str, seed: int, side: str, search: str) -> dict:
     departure from the prior."""
     g = Game.new(adventure=adventure, heroes=3, seed=seed)
     other = "dm" if side == "heroes" else "heroes"
-    agents = {side: from_spec(search, side), other: from_spec("scripted", other)}
+    agents = {side: from_spec(search, side), other: from_spec(OTHER, other)}
     for who, agent_seed in zip(("heroes", "dm"), agent_seeds(seed), strict=True):
         agents[who].seed(agent_seed)  # as the difficulty tool seeds them: the same games
         agents[who].bind(game=g)

@@ -22,13 +22,15 @@ from agents import (
     RandomAgent,
     RunawayDM,
     ScriptedDM,
+    ScriptedDMV2,
     ScriptedHeroes,
+    ScriptedHeroesV2,
     SearchAgent,
     from_spec,
     parse_spec,
 )
 from agents.policy import default_path
-from agents.spec import describe
+from agents.spec import LATEST_SCRIPTED, SCRIPTED_AGENTS, SCRIPTED_VERSIONS, describe
 from difficulty.play import make_side
 from difficulty.spec import SpecError, parse_agent
 from dungeon_env.wrappers import RandomOpponent, RoleEnv, make_opponent
@@ -51,15 +53,21 @@ def checkpoint(tmp_path) -> str:
     [
         ("random", "heroes", RandomAgent),
         ("random", "dm", RandomAgent),
-        ("scripted", "heroes", ScriptedHeroes),
-        ("scripted", "dm", ScriptedDM),
-        ("scripted_heroes", "heroes", ScriptedHeroes),
-        ("scripted_dm", "dm", ScriptedDM),
+        ("scripted", "heroes", ScriptedHeroesV2),
+        ("scripted", "dm", ScriptedDMV2),
+        ("scripted_heroes", "heroes", ScriptedHeroesV2),
+        ("scripted_dm", "dm", ScriptedDMV2),
+        ("scripted@v1", "heroes", ScriptedHeroes),
+        ("scripted@v1", "dm", ScriptedDM),
+        ("scripted@v2", "heroes", ScriptedHeroesV2),
+        ("scripted_dm@v2", "dm", ScriptedDMV2),
+        ("scripted_heroes@v1", "heroes", ScriptedHeroes),
+        (" scripted@v1 ", "dm", ScriptedDM),
         ("runaway", "dm", RunawayDM),
         ("runaway_dm", "dm", RunawayDM),
         ("search", "heroes", SearchAgent),
         ("search", "dm", SearchAgent),
-        (" scripted ", "dm", ScriptedDM),
+        (" scripted ", "dm", ScriptedDMV2),
     ],
 )
 def test_names_build_their_agents(text, side, cls):
@@ -120,7 +128,7 @@ def test_an_agent_object_is_returned_as_it_is_and_a_parsed_spec_is_accepted():
     mine = Mine()
     assert from_spec(mine, "heroes") is mine
     spec = parse_spec("scripted", "dm")
-    assert type(from_spec(spec, "dm")) is ScriptedDM
+    assert type(from_spec(spec, "dm")) is ScriptedDMV2
     assert parse_spec(spec, "dm") is spec
 
 
@@ -141,6 +149,8 @@ def test_seed_and_env_reach_the_agent():
     "text, side",
     [
         ("scripted", "heroes"),
+        ("scripted@v1", "dm"),
+        ("scripted_heroes@v2", "heroes"),
         ("runaway", "dm"),
         ("search[rollouts=8,seconds=0.5,depth=100,rollout=random]", "heroes"),
         ("policy[deterministic=false]", "dm"),
@@ -262,7 +272,9 @@ def test_random_is_the_same_player_everywhere():
 
 def test_role_env_takes_any_spec_as_its_opponent():
     env = RoleEnv(role="heroes", opponent="scripted", adventure="flooded_cellar", heroes=3, max_turns=4)
-    assert isinstance(env.opponent, ScriptedDM)
+    assert type(env.opponent) is ScriptedDMV2
+    pinned = RoleEnv(role="dm", opponent="scripted@v1", adventure="flooded_cellar", heroes=3)
+    assert type(pinned.opponent) is ScriptedHeroes
     env.reset(seed=0)
     rng, done = np.random.default_rng(0), False
     while not done:
@@ -301,15 +313,21 @@ def test_dungeon_env_stays_importable_and_random_playable_without_agents():
 def test_trained_is_retired_until_a_policy_plays_differently(side):
     """Issue 49: no shipped policy chooses differently from the scripted agents, so no agent is
     called trained; the error says what to use instead."""
-    with pytest.raises(AgentSpecError, match="'trained'.*'scripted' is the same play"):
+    with pytest.raises(AgentSpecError, match="'trained'.*'scripted@v1' is the same play"):
         parse_spec("trained", side)
 
 
 @pytest.mark.parametrize(
     "text, side, start",
     [
-        ("scripted", "heroes", "hand-written rules"),
-        ("scripted_dm", "dm", "hand-written rules"),
+        ("scripted", "heroes", f"the scripted agents {LATEST_SCRIPTED}"),
+        ("scripted_dm", "dm", f"the scripted agents {LATEST_SCRIPTED}"),
+        ("scripted@v1", "dm", "the scripted agents v1, the frozen reference of 2026-12-06"),
+        (
+            "scripted_heroes@v2",
+            "heroes",
+            "the scripted agents v2: the v1 rules, the heroes playing as a party",
+        ),
         ("runaway", "dm", "the DM only"),
         ("policy", "dm", "the shipped MaskablePPO networks"),
         ("policy:CHECKPOINT", "heroes", "a MaskablePPO checkpoint of your own, played greedily"),
@@ -321,3 +339,55 @@ def test_trained_is_retired_until_a_policy_plays_differently(side):
 def test_every_agent_has_one_plain_line(text, side, start, checkpoint):
     line = describe(text.replace("CHECKPOINT", checkpoint), side)
     assert line.startswith(start) and "\n" not in line
+
+
+# ------------------------------------------------------------------------------------ versions
+def test_plain_scripted_is_the_latest_version_and_every_version_is_named():
+    assert SCRIPTED_VERSIONS == ("v1", "v2") and SCRIPTED_VERSIONS[-1] == LATEST_SCRIPTED
+    assert all(set(classes) == set(SCRIPTED_VERSIONS) for classes in SCRIPTED_AGENTS.values())
+    for side, name in (("heroes", "scripted_heroes"), ("dm", "scripted_dm")):
+        for text in ("scripted", name):
+            spec = parse_spec(text, side)
+            assert (spec.name, spec.version) == (name, LATEST_SCRIPTED)
+            assert spec == parse_spec(f"scripted@{LATEST_SCRIPTED}", side)
+        assert parse_spec("scripted@v1", side).to_json() == f"{name}@v1"
+        assert AgentSpec(name) == parse_spec("scripted", side)  # built by hand: the latest too
+    assert parse_spec("random", "dm").version is None
+
+
+def test_a_version_is_in_the_canonical_text_and_the_label():
+    v1, v2 = parse_spec("scripted@v1", "heroes"), parse_spec("scripted", "dm")
+    assert (v1.to_json(), v1.label) == ("scripted_heroes@v1", "scripted@v1")
+    assert (v2.to_json(), v2.label) == ("scripted_dm@v2", "scripted@v2")
+    assert parse_agent("scripted@v1", "heroes") == v1
+    assert v1 != parse_spec("scripted@v2", "heroes")
+
+
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ("scripted@v3", "no version 'v3'"),
+        ("scripted@", "no version ''"),
+        ("scripted_dm@V2", "no version 'V2'"),
+        ("search@v2", "search has no versions"),
+        ("random@v1[seed=1]", "random has no versions"),
+    ],
+)
+def test_an_unknown_version_names_the_versions_there_are(text, named):
+    with pytest.raises(AgentSpecError) as info:
+        parse_spec(text, "dm")
+    message = str(info.value)
+    assert repr(text) in message and named in message
+    assert "scripted@v1, scripted@v2" in message
+    assert f"plain scripted is the latest, {LATEST_SCRIPTED}" in message
+
+
+def test_a_pool_base_takes_a_version_and_a_path_may_hold_the_mark(tmp_path):
+    spec = parse_spec(f"pool:{tmp_path}[base=scripted@v1]", "dm")
+    assert type(from_spec(spec, "dm").base) is ScriptedDM
+    with pytest.raises(AgentSpecError, match="its base agent: agent 'scripted@v9'"):
+        parse_spec(f"pool:{tmp_path}[base=scripted@v9]", "dm")
+    path = tmp_path / "run@2" / "heroes_final.zip"
+    path.parent.mkdir()
+    path.write_bytes(b"not loaded")
+    assert parse_spec(str(path), "heroes").path == str(path)

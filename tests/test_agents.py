@@ -54,6 +54,8 @@ def test_make_resolves_every_name():
     assert isinstance(agents.make("random", seed=1), RandomAgent)
     assert isinstance(agents.make("scripted_heroes"), ScriptedHeroes)
     assert isinstance(agents.make("scripted_dm", seed=0), ScriptedDM)
+    assert type(agents.make("scripted_heroes_v2")) is agents.ScriptedHeroesV2
+    assert type(agents.make("scripted_dm_v2", seed=0)) is agents.ScriptedDMV2
     assert isinstance(agents.make("search", rollouts=4), SearchAgent)
     shipped = agents.make("policy", role="heroes")  # the bundled policy, played as measured best
     assert shipped.path.name == "heroes.zip" and shipped.deterministic

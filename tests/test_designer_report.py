@@ -224,12 +224,12 @@ def ladder_report() -> dict:
 
 def test_a_report_with_several_hero_agents_has_a_ladder_in_order(ladder_report):
     assert ladder_report["ladder"] == [
-        {"dm_agent": "scripted_dm", "heroes_agents": ["random", "scripted_heroes"]}
+        {"dm_agent": "scripted_dm@v2", "heroes_agents": ["random", "scripted_heroes@v2"]}
     ]
     md = report.markdown(ladder_report)
     assert md.index("## Verdict") < md.index("## Skill ladder") < md.index("## Win rates")
     header = next(line for line in md.splitlines() if line.startswith("| adventure | party | rules |"))
-    assert header == "| adventure | party | rules | random heroes | scripted heroes |"
+    assert header == "| adventure | party | rules | random heroes | scripted@v2 heroes |"
     row = md.splitlines()[md.splitlines().index(header) + 2]
     random_rate, scripted_rate = (_pct(c["completed"]["rate"]) for c in ladder_report["cells"])
     assert row.startswith(f"| flooded_cellar | bram,tovar,gunnhild | base | {random_rate} (")
@@ -249,12 +249,14 @@ def test_the_cli_records_the_ladder_in_report_json(tmp_path):
     argv = ["balance", "--ladder", "random,scripted", "--games", "2", "--max-turns", "6"]
     assert cli.main([*argv, "--backend", "serial", "--quiet", "--out", str(tmp_path)]) == 0
     rep = json.loads((tmp_path / "report.json").read_text())
-    assert rep["ladder"] == [{"dm_agent": "scripted_dm", "heroes_agents": ["random", "scripted_heroes"]}]
-    assert [(c["heroes_agent"], c["dm_agent"]) for c in rep["cells"]] == [
-        ("random", "scripted_dm"),
-        ("scripted_heroes", "scripted_dm"),
+    assert rep["ladder"] == [
+        {"dm_agent": "scripted_dm@v2", "heroes_agents": ["random", "scripted_heroes@v2"]}
     ]
-    assert "## Skill ladder: hero agents against the scripted DM" in (tmp_path / "report.md").read_text()
+    assert [(c["heroes_agent"], c["dm_agent"]) for c in rep["cells"]] == [
+        ("random", "scripted_dm@v2"),
+        ("scripted_heroes@v2", "scripted_dm@v2"),
+    ]
+    assert "## Skill ladder: hero agents against the scripted@v2 DM" in (tmp_path / "report.md").read_text()
 
 
 # ------------------------------------------------------------------------ turns, won and lost
@@ -272,3 +274,38 @@ def test_turns_of_won_and_lost_games_add_up_to_the_cells_games(ladder_report, tm
     fig = plots.turns_figure(ladder_report)
     assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["won", "lost"]
     assert plots.turns(ladder_report, tmp_path / "turns.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    "heroes, why",
+    [
+        ("scripted_heroes@v1", "scripted@v1 is an older version of the scripted heroes"),
+        ("random", "random heroes play random legal actions"),
+        ("idle", "idle heroes do nothing they can help"),
+        ("policy", "the shipped networks choose as the scripted heroes v1"),
+        ("runs/x/heroes_final.zip", "a checkpoint of your own is not measured"),
+        ("pool:runs/x/pool[window=3]", "a pool of checkpoints of your own is not measured"),
+    ],
+)
+def test_heroes_below_the_best_shipped_warn_and_name_the_stronger_agent(heroes, why):
+    text = _verdict(_report([_cell(0.6, heroes=heroes)]))
+    assert text.count("Warning") == 1
+    assert f"plays below the best heroes shipped ({why}" in text
+    assert f"check the `scripted` heroes ({verdict.BEST_HEROES}, the strongest shipped)" in text
+    assert "random,scripted@v1,scripted@v2,search" in text and "may be too weak for this verdict" in text
+
+
+@pytest.mark.parametrize("heroes", ["scripted_heroes@v2", "scripted_heroes", "search[rollouts=8]"])
+def test_the_best_heroes_shipped_and_search_raise_no_warning(heroes):
+    assert verdict.below_best(heroes) is None
+    assert "Warning" not in _verdict(_report([_cell(0.6, heroes=heroes)]))
+
+
+def test_a_ladder_holding_the_best_heroes_raises_no_warning_of_their_level():
+    """The strongest rung by its rate may be an older agent; the warning is for a ladder without
+    the best heroes shipped."""
+    old, new = _cell(0.62, heroes="scripted_heroes@v1"), _cell(0.6, heroes="scripted_heroes@v2")
+    assert "Warning" not in _verdict(_report([old, new]))
+    text = _verdict(_report([_cell(0.02, heroes="random"), _cell(0.05, heroes="scripted_heroes@v1")]))
+    assert text.count("Warning") == 1 and text.count("too weak") == 1  # one word for both reasons
+    assert "completes it only 5% of the time and plays below the best heroes shipped" in text

@@ -348,7 +348,10 @@ def test_agent_specs():
         search.options == (("rollouts", 8), ("depth", 100))
         and search.to_json() == "search[rollouts=8,depth=100]"
     )
-    assert Pairing.parse("scripted:random").label == "scripted_heroes:random"
+    assert Pairing.parse("scripted:random").label == "scripted@v2:random"
+    assert Pairing.parse("scripted@v1:scripted").to_json() == "scripted_heroes@v1:scripted_dm@v2"
+    with pytest.raises(SpecError, match="no version 'v7'"):
+        Pairing.parse("scripted@v7:scripted")
     with pytest.raises(SpecError, match="unknown agent 'wizard'"):
         parse_agent("wizard", "dm")
     with pytest.raises(SpecError, match="other side"):
@@ -371,7 +374,7 @@ def test_pairings_cut_at_the_colon_between_two_valid_specs(tmp_path):
     assert (
         pairing.dm.is_checkpoint
         and pairing.dm.kwargs == {}
-        and pairing.label == "scripted_heroes:policy:dm_final"
+        and pairing.label == "scripted@v2:policy:dm_final"
     )
     assert Pairing.parse(f"{heroes}:{dm}").to_json() == f"{heroes}:{dm}"
     assert Pairing.parse(Pairing.parse("policy:runaway").to_json()) == Pairing.parse("policy:runaway_dm")

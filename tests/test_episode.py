@@ -49,12 +49,17 @@ def _id(case: dict) -> str:
     return f"{case['task']}-{case['agent']}-{case['seed']}"
 
 
+def _pinned(agent: str) -> str:
+    """The golden games were recorded with the scripted agents v1: ``scripted`` pinned to it."""
+    return "scripted@v1" if agent == "scripted" else agent
+
+
 # ------------------------------------------------------------------------------------ golden games
 
 
 @pytest.mark.parametrize("case", GOLDEN["tasks"], ids=_id)
 def test_measure_scores_the_golden_games_as_before(case):
-    score = measure(case["task"], case["agent"], games=1, seed=case["seed"])
+    score = measure(case["task"], _pinned(case["agent"]), games=1, seed=case["seed"])
     old = case["score"]
     assert dict(score.ends) == {read_ending(k).value: v for k, v in old["ends"].items()}
     assert (score.wins, score.mean_return, score.mean_turns, score.mean_steps) == (
@@ -66,7 +71,7 @@ def test_measure_scores_the_golden_games_as_before(case):
 
 
 def _sides(task, agent: str, seed: int):
-    other = "scripted"
+    agent, other = _pinned(agent), "scripted@v1"
     heroes = from_spec(agent if task.side == "heroes" else other, "heroes")
     dm = from_spec(agent if task.side == "dm" else other, "dm")
     seed_agents(heroes, dm, seed)

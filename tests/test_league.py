@@ -106,8 +106,12 @@ def test_split_specs_keeps_commas_in_brackets():
         "search[rollouts=8,depth=50]",
         "scripted",
     ]
-    specs = league.agents_of("search[rollouts=2,depth=10],scripted,scripted_heroes", "heroes")
-    assert [s.to_json() for s in specs] == ["search[rollouts=2,depth=10]", "scripted_heroes"]  # deduplicated
+    specs = league.agents_of("search[rollouts=2,depth=10],scripted,scripted_heroes,scripted@v1", "heroes")
+    assert [s.to_json() for s in specs] == [
+        "search[rollouts=2,depth=10]",
+        "scripted_heroes@v2",  # scripted and scripted_heroes name the same agent: deduplicated
+        "scripted_heroes@v1",
+    ]
 
 
 def test_defaults_play_every_adventure_and_three_agents_a_side():
@@ -123,7 +127,7 @@ def test_a_tiny_league_writes_the_matrix_ratings_and_plot(tmp_path, capsys):
     assert league.run(args, parser) == 0
     assert {p.name for p in tmp_path.iterdir()} == {"league.json", "league.md", "league.png"}
     data = json.loads((tmp_path / "league.json").read_text())
-    assert [a["agent"] for a in data["heroes_agents"]] == ["random", "scripted"]
+    assert [a["agent"] for a in data["heroes_agents"]] == ["random", "scripted@v2"]
     assert len(data["cells"]) == 4 and len(data["pooled"]) == 4
     assert {len(data["ratings"][side]) for side in ("heroes", "dm")} == {2}
     # the same experiment again: the same records (common random numbers), the counts of the file
@@ -134,7 +138,7 @@ def test_a_tiny_league_writes_the_matrix_ratings_and_plot(tmp_path, capsys):
         assert cell["truncated"]["count"] == sum(r["outcome"] == "truncated" for r in records)
         assert [r["seed"] for r in records] == [0, 1, 2, 3]
     text = (tmp_path / "league.md").read_text()
-    assert "| heroes \\ DM | random | scripted |" in text and "## Ratings" in text
+    assert "| heroes \\ DM | random | scripted@v2 |" in text and "## Ratings" in text
     assert (tmp_path / "league.png").read_bytes()[:4] == b"\x89PNG"
 
 

@@ -666,6 +666,7 @@ def _tokens(table: Table) -> list[str]:
 
 
 def test_the_home_page_says_how_to_join_and_holds_no_link():
+    from agents.spec import describe
     from play.server import RULES
 
     table = Table(adventure=SHORT, heroes=PARTY, seats={"hero_0": "human", "hero_1": "human"}, seed=SEED)
@@ -678,7 +679,7 @@ def test_the_home_page_says_how_to_join_and_holds_no_link():
     hero_0 = '<li data-seat="hero_0" data-agent="human"><b>hero_0</b> (Bram Ironhide): human'
     assert hero_0 + " \N{EM DASH} a person at this computer</li>" in text
     dm = '<li data-seat="dm" data-agent="scripted"><b>dm</b> (the Dungeon Master): AI, scripted'
-    assert dm + " \N{EM DASH} hand-written rules of play" in text
+    assert dm + f" \N{EM DASH} {describe('scripted', 'dm')}" in text
     assert 'data-seat="hero_2" data-agent="scripted"' in text
     assert '<a href="/replay">' in text and ('<a href="/rules">' in text) == RULES.is_file()
     for secret in [*_tokens(table), str(SEED)]:

@@ -1,4 +1,5 @@
-"""Scripted heroes against the scripted DM play exactly the same games as before: a guard for speed
+"""Scripted heroes against the scripted DM (v1, the frozen reference: ``ScriptedHeroes`` and
+``ScriptedDM`` with their default parameters) play exactly the same games as before: a guard for speed
 work on the engine and the agents, which must not change a single trajectory.
 
 Each case plays one full adventure and compares the number of decisions, the outcome and a hash of

@@ -315,13 +315,13 @@ def test_search_departures_plays_the_difficulty_tools_games():
         "party": ["bram", "tovar", "gunnhild"],
         "max_turns": 100,
         "heroes_agent": parse_agent(search, "heroes").name,
-        "dm_agent": "scripted_dm",
+        "dm_agent": "scripted_dm@v1",
         "variant": None,
         "seed": 40,
     }
     heroes, dm = (
         make_side(parse_agent(search, "heroes"), "heroes"),
-        make_side(parse_agent("scripted", "dm"), "dm"),
+        make_side(parse_agent(script.OTHER, "dm"), "dm"),
     )
     for i in range(2):
         record = play_engine_game(task, i, heroes, dm)

@@ -112,7 +112,7 @@ def test_measure_pays_the_term_as_the_env_does(monkeypatch):
     options = tasks._freeze({"shaping": {"exit_path": 1.0, "squares": 0.05}})
     shaped = dataclasses.replace(TASKS[name], options=options)
     monkeypatch.setitem(TASKS, name, shaped)
-    score = measure(name, "scripted", games=1, seed=seed)
+    score = measure(name, "scripted@v1", games=1, seed=seed)  # the v1 classes of scripted_aec_return
     total, env = scripted_aec_return(name, seed, agent_seeds=agent_seeds(seed))
     assert env.unwrapped.shaping["exit_path"] == 1.0
     assert total == pytest.approx(score.mean_return) and total != pytest.approx(-1.0)

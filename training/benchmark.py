@@ -572,10 +572,10 @@ def measured_baselines(task, games: int) -> dict[str, dict]:
     """The scripted and random learning side's scores on the held-out seeds: played now (``games``
     each), or with ``games`` 0 the task card's (``Task.scores``, measured on the same seeds)."""
     if games > 0:
-        return {
-            name: play_games(task.name, agent_chooser(name, task.side), games)
-            for name in ("scripted", "random")
-        }
+        from dungeon_env.tasks import SCRIPTED  # the scripted agents the cards were measured with: v1
+
+        specs = {"scripted": SCRIPTED, "random": "random"}
+        return {name: play_games(task.name, agent_chooser(s, task.side), games) for name, s in specs.items()}
     baselines = {}
     for name in ("scripted", "random"):
         score = task.scores[name]

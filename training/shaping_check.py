@@ -22,7 +22,9 @@ from typing import Any
 
 from training.common import parse_settings
 
-PLAYERS = ("scripted", "random")
+# each player's agent spec: the scripted side the task cards were measured with (v1,
+# dungeon_env.tasks.SCRIPTED), and random play
+PLAYERS = {"scripted": "scripted@v1", "random": "random"}
 
 
 @dataclasses.dataclass
@@ -51,8 +53,8 @@ def shaped_returns(
     task = get_task(task_name)
     shaping = training_kwargs(task, train_shaping).get("shaping")
     return {
-        player: play_games(task_name, agent_chooser(player, task.side), games, seed, shaping=shaping)
-        for player in PLAYERS
+        player: play_games(task_name, agent_chooser(spec, task.side), games, seed, shaping=shaping)
+        for player, spec in PLAYERS.items()
     }
 
 
