@@ -33,7 +33,6 @@ from agents.scripted_heroes import ScriptedHeroes
 from agents.scripted_params import HeroParams, shipped_v2
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
-from dungeon_env.engine.encounters import patrols_relevant
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
 
@@ -71,7 +70,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
             dist = self.distances(g, [end])
         return super().step_towards(g, h, legal, dist)
 
-    def end_square(self, g: Game, h: int, dist: list[int]) -> int | None:
+    def end_square(self, g: Game, h: int, dist: list[int], bought: int = 0) -> int | None:
         """The square the hero should end this Movement on (module docstring), or None to walk as v1
         (monsters next to it, or no known way to the target)."""
         s, t = g.state, g.tables
@@ -79,7 +78,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
         if g.decision[0] != Decision.HERO_MOVE or dist[here] >= INF or adjacent_foes(g, h):
             return None
         monsters = self.in_sight(g)
-        reach = self.reachable_squares(g, h)
+        reach = self.reachable_squares(g, h, bought)
         comrades = [k for k in range(s.n_heroes) if k != h and s.unit_status[k] == ACTIVE]
         fields = {k: self.distances(g, [int(s.unit_pos[k])]) for k in comrades}
         done = [k for k in comrades if s.move_done[k]]
@@ -87,7 +86,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
         held = {int(t.area[s.unit_pos[k]]) for k in done if t.is_corridor[t.area[s.unit_pos[k]]]}
         # a comrade still to move who can reach no room adds a segment unless it can join the hero's
         stranded = [k for k in pending if not self.can_reach(g, k, fields[k], self.room_squares(g))]
-        patrol = self.patrol_price(g, h, dist) if patrols_relevant(g) else 0.0
+        patrol = self.patrol_price(g, h, dist) if self.patrols_may_come(g) else 0.0
         p = self.params
         best, choice = None, here
         joins: dict[int, int] = {}
@@ -165,13 +164,28 @@ class ScriptedHeroesV2(ScriptedHeroes):
             return p.patrol_weight
         return p.patrol_weight * int(s.light) / need
 
-    def reachable_squares(self, g: Game, h: int) -> dict[int, int]:
+    def patrols_may_come(self, g: Game) -> bool:
+        """Whether the heroes must reckon with Patrol rolls: some room is not revealed yet (R-MON-07;
+        which rooms count, by their doors, and whether the adventure has a Patrol at all, the heroes
+        cannot know before they see them, so every unrevealed room counts)."""
+        t = g.tables
+        return bool((~g.state.revealed[: t.n_areas] & ~t.is_corridor).any())
+
+    def open_step_ahead(self, g: Game, h: int, dist: list[int]) -> bool:
+        """v1's test for buying a square, and the square bought is one the plan would walk: with one
+        more square the hero would end its Movement elsewhere (``end_square``)."""
+        if not super().open_step_ahead(g, h, dist):
+            return False
+        end = self.end_square(g, h, dist, bought=1)
+        return end is None or end != int(g.state.unit_pos[h])
+
+    def reachable_squares(self, g: Game, h: int, bought: int = 0) -> dict[int, int]:
         """The squares the hero could end its Movement on, with the steps to each: walked through
         free squares within its squares left (closed doors it may try count as open, the cost of a
         known armed trap or worse is never walked)."""
         s = g.state
         here = int(s.unit_pos[h])
-        left = int(s.move_left[h])
+        left = int(s.move_left[h]) + bought
         cost = self.once(g, "costs", self.costs)
         steps = usable_steps(g, doors_closed_ok=True)
         occupant, obstacle = s.occupant, g.tables.obstacle
