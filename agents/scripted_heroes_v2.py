@@ -81,8 +81,9 @@ class ScriptedHeroesV2(ScriptedHeroes):
         reach = self.reachable_squares(g, h, bought)
         comrades = [k for k in range(s.n_heroes) if k != h and s.unit_status[k] == ACTIVE]
         fields = {k: self.distances(g, [int(s.unit_pos[k])]) for k in comrades}
-        done = [k for k in comrades if s.move_done[k]]
-        pending = [k for k in comrades if not s.move_done[k]]
+        # a comrade done moving, or in a Fight (it holds its square), ends the turn where it stands
+        done = [k for k in comrades if s.move_done[k] or adjacent_foes(g, k)]
+        pending = [k for k in comrades if k not in done]
         held = {int(t.area[s.unit_pos[k]]) for k in done if t.is_corridor[t.area[s.unit_pos[k]]]}
         # a comrade still to move who can reach no room adds a segment unless it can join the hero's
         stranded = [k for k in pending if not self.can_reach(g, k, fields[k], self.room_squares(g))]
