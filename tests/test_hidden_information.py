@@ -68,15 +68,17 @@ def test_heroes_cannot_tell_twin_games_apart(tmp_path, kind):
     assert reached, f"no {kind} twin reached its knowable moment: {[(v.note, v.stop) for v in verdicts]}"
 
 
+@pytest.mark.parametrize("heroes", ["scripted", "scripted@v2"])
 @pytest.mark.parametrize("kind", sorted(KINDS))
-def test_the_scripted_heroes_cannot_tell_twin_games_apart(tmp_path, kind):
-    """The scripted heroes (which read the heroes' side view) make the same choice in both games at
-    every step, and every hero channel stays identical, until the hidden thing is knowable."""
+def test_the_scripted_heroes_cannot_tell_twin_games_apart(tmp_path, kind, heroes):
+    """The scripted heroes, v1 and v2 (which read the heroes' side view), make the same choice in
+    both games at every step, and every hero channel stays identical, until the hidden thing is
+    knowable."""
     verdicts = []
     for adventure in adventure_names():
         pair = KINDS[kind](tmp_path / adventure, adventure, 0)
         if pair is not None:
-            verdicts.append(twins.play_twins(pair, heroes="scripted", seed=0))
+            verdicts.append(twins.play_twins(pair, heroes=heroes, seed=0))
     assert verdicts and sum(len(v.hero_choices) for v in verdicts) >= 20 * len(verdicts)
 
 

@@ -205,16 +205,19 @@ def _dm_alone(env, seed: int, record: list, limit: int = 5000) -> None:
 def play_twins(
     twins: Twins, heroes: str = "random", seed: int = 0, max_steps: int = 3000, knowledge: bool = False
 ) -> Verdict:
-    """Play both games as described in the module docstring; raise AssertionError at the first step
+    """Play both games as described in the module docstring (``heroes``: ``random``, ``scripted`` for
+    v1 or ``scripted@v2``); raise AssertionError at the first step
     where a hero channel (with ``knowledge``, also the heroes' knowledge object) differs before the
     difference is knowable."""
     from agents.scripted_heroes import ScriptedHeroes
+    from agents.scripted_heroes_v2 import ScriptedHeroesV2
 
     a, b = twins.a, twins.b
     verdict = Verdict(twins.kind, twins.note)
     hero_rng = random.Random(seed)
     alone: dict[int, list] = {id(a): [], id(b): []}
-    scripted = {id(a): ScriptedHeroes(env=a), id(b): ScriptedHeroes(env=b)} if heroes == "scripted" else {}
+    kind = {"scripted": ScriptedHeroes, "scripted@v2": ScriptedHeroesV2}.get(heroes)
+    scripted = {id(a): kind(env=a), id(b): kind(env=b)} if kind else {}
     for step in range(max_steps):
         for env in (a, b):
             if env.agents:
