@@ -8,7 +8,8 @@ agent: the difference of their rates is measured on paired games, with Newcombe'
 records)`` builds one entry per two such pairings on the same adventure, party and rules: the later
 pairing in the experiment's order (``agent``) against the earlier one (``reference``), so with
 ``--pairing scripted@v1:scripted@v1 --pairing scripted@v2:scripted@v1`` the difference is v2 − v1, and
-on a ``--ladder`` each rung against the rungs below it. Two figures: the rate of games completed with
+on a ``--ladder`` each rung against the rungs below it. With several parties, each comparison is also
+made over all of them together (party ``all``, ``pooled``). Two figures: the rate of games completed with
 every primary goal met, and of games stopped by the turn cap.
 """
 
@@ -48,7 +49,38 @@ def comparisons(cells: list[Cell], records: list[list[dict]]) -> list[dict[str, 
                 side = _compared(cells[j], cells[k])
                 if side is not None:
                     out.append(_entry(cells[k], cells[j], side, records[k], records[j]))
+    return out + pooled(cells, records, out)
+
+
+def pooled(cells: list[Cell], records: list[list[dict]], entries: list[dict]) -> list[dict[str, Any]]:
+    """Per adventure × variant played with several parties: each comparison of ``entries`` over the
+    games of every party together (party ``"all"``): the pairs stay within their party, so the
+    interval is still a paired one."""
+    by_key: dict[tuple, list[int]] = {}
+    for k, cell in enumerate(cells):
+        key = (cell.adventure, cell.variant_name, cell.pairing.heroes.to_json(), cell.pairing.dm.to_json())
+        by_key.setdefault(key, []).append(k)
+    done, out = set(), []
+    for e in entries:
+        key = (e["adventure"], e["variant"], e["compared"], e["agent"], e["reference"], e["shared"])
+        if key in done:
+            continue
+        done.add(key)
+        agent_cells = _cells_of(by_key, e, e["agent"])
+        reference_cells = _cells_of(by_key, e, e["reference"])
+        if len(agent_cells) < 2 or len(agent_cells) != len(reference_cells):
+            continue
+        mine = [{**r, "i": (k, r["i"])} for k, c in enumerate(agent_cells) for r in records[c]]
+        theirs = [{**r, "i": (k, r["i"])} for k, c in enumerate(reference_cells) for r in records[c]]
+        out.append({**e, "party": ["all"], **compare_pairings(mine, theirs)})
     return out
+
+
+def _cells_of(by_key: dict, entry: dict, agent: str) -> list[int]:
+    """The cells (one per party, in the experiment's order) of ``entry``'s comparison where the
+    compared side plays ``agent``."""
+    heroes, dm = (agent, entry["shared"]) if entry["compared"] == "heroes" else (entry["shared"], agent)
+    return by_key.get((entry["adventure"], entry["variant"], heroes, dm), [])
 
 
 def _entry(agent: Cell, reference: Cell, side: str, agent_records: list, reference_records: list) -> dict:
@@ -128,4 +160,4 @@ def markdown_lines(report: dict) -> list[str]:
     return lines + markdown_table(header, rows, "llll" + "r" * (len(header) - 4))
 
 
-__all__ = ["FIGURES", "comparisons", "label", "markdown_lines", "summary_lines"]
+__all__ = ["FIGURES", "comparisons", "label", "markdown_lines", "pooled", "summary_lines"]

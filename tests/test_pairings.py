@@ -25,8 +25,10 @@ def _records(ends: str) -> list[dict]:
     return [_record(i, names[e]) for i, e in enumerate(ends)]
 
 
-def _cell(pairing: str, variant=None, adventure: str = "flooded_cellar") -> Cell:
-    return Cell(adventure, ("bram", "tovar", "gunnhild"), Pairing.parse(pairing), variant)
+def _cell(
+    pairing: str, variant=None, adventure: str = "flooded_cellar", party=("bram", "tovar", "gunnhild")
+) -> Cell:
+    return Cell(adventure, party, Pairing.parse(pairing), variant)
 
 
 # ------------------------------------------------------------------------------------- pure figures
@@ -79,6 +81,25 @@ def test_pairings_sharing_one_sides_agent_are_compared_later_against_earlier():
     assert heroes["completed_with_goals"]["difference"] == pytest.approx(0.25)  # WWWL - WWLL
     assert dm["completed_with_goals"]["difference"] == pytest.approx(-0.25)  # WLLL - WWLL
     assert all(c["adventure"] == "flooded_cellar" and c["variant"] == "base" for c in found)
+
+
+def test_with_several_parties_each_comparison_is_also_pooled_over_them_pairs_kept_within_a_party():
+    four = ("bram", "tovar", "gunnhild", "sela")
+    cells = [
+        _cell("scripted@v1:scripted@v1"),
+        _cell("scripted@v2:scripted@v1"),
+        _cell("scripted@v1:scripted@v1", party=four),
+        _cell("scripted@v2:scripted@v1", party=four),
+    ]
+    # game 0 of the 3-hero party: v1 W, v2 L; game 0 of the 4-hero party: v1 L, v2 W. Paired
+    # across parties (by index alone) they would look the same; within their party they differ.
+    records = [_records("WL"), _records("LL"), _records("LW"), _records("WW")]
+    found = pairings.comparisons(cells, records)
+    assert [c["party"] for c in found] == [list(cells[0].party), list(four), ["all"]]
+    pooled = found[-1]["completed_with_goals"]
+    assert found[-1]["games"] == 4
+    assert (pooled["only_agent"], pooled["only_reference"]) == (1, 1)  # not 0, 0
+    assert pooled["difference"] == pytest.approx(0.0)
 
 
 def test_pairings_are_compared_within_each_variant_only():
