@@ -18,8 +18,7 @@ class ScriptedDMV2(ScriptedDM):
     def __init__(
         self, game: Game | None = None, env=None, seed: int | None = None, params: DMParams | None = None
     ) -> None:
-        super().__init__(game=game, env=env, seed=seed)
-        self.params = shipped_v2().dm if params is None else params
+        super().__init__(game=game, env=env, seed=seed, params=shipped_v2().dm if params is None else params)
 
 
 __all__ = ["ScriptedDMV2"]

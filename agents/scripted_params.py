@@ -64,6 +64,9 @@ class DMParams:
     deaths_door_bonus: float = knob(4.0, 0.0, 12.0, "victim score: squares taken off a hero at Death's Door")
     extra_move_stamina: int = knob(3, 1, 6, "Stamina a monster needs to buy a square into a Fight")
     spend_gain: float = knob(0.08, 0.0, 0.3, "a Fight's Stamina point is spent when it adds this win chance")
+    company_radius: int = knob(2, 1, 5, "victim score: squares within which a comrade counts as company")
+    spend_stamina: int = knob(3, 1, 6, "Stamina a monster needs to spend a point on a Fight's odds")
+    hero_spend_share: float = knob(0.5, 0.0, 1.0, "share of its Stamina (up to 3) a hero is assumed to spend")
 
 
 @dataclasses.dataclass(frozen=True)
