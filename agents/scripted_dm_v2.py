@@ -1,14 +1,49 @@
 """The scripted Dungeon Master v2: the v1 script (``agents.scripted_dm``) with monsters that stop
-dithering, every threshold and weight read from the tuned :class:`agents.scripted_params.DMParams`.
+dithering and focus their attacks, every threshold and weight read from the tuned
+:class:`agents.scripted_params.DMParams`.
 
-See ``ScriptedDMV2`` for what changes from v1.
+What changes from v1, in the monsters' Movement (Fights and Mental Combat are played as v1 plays them):
+
+- **Distances count the figures.** v1 walks by the board's distances, which ignore the figures: a
+  monster whose way a comrade or a hero blocks finds no step that gets closer, and when the duty to
+  attack (R-MON-03) forbids it to stop, it took the legal step nearest to any hero, then the step
+  back, buying squares with Stamina to go on (in v1's games 37% of the monsters' steps went back
+  onto a square they had stood on in the same Movement). v2 measures the way to each hero's free
+  fight squares over the board as it is (the figures, armed traps and hazards are in the way), so
+  every step it takes shortens a walk that exists, and it remembers the squares it stood on in the
+  Movement: it never steps back onto one unless that step reaches a Fight.
+- **One victim for the Movement.** The victim is the hero of lowest score (``victim_v2``): the walk
+  to it, + ``later_penalty`` if no Fight with it can be reached this turn (the squares left and the
+  Stamina it may spend), + ``buy_weight`` per square bought, + ``health_weight`` x Health left,
+  + ``company_weight`` per comrade within ``company_radius``, - ``wounded_weight`` x the share of
+  Health lost, - ``deaths_door_bonus`` at Death's Door, - ``caster_bonus`` for a hero with Magic,
+  - ``carrier_bonus`` for a hero holding an item a primary goal needs carried out, - ``gang_bonus``
+  per monster already next to it. Once picked, it keeps ``commit_bonus`` off its score for the
+  rest of the Movement, so the choice does not flip as the monster walks.
+- **Stamina buys a Fight or nothing.** A square is bought only when the walk to the victim's fight
+  square fits in the squares left plus the Stamina bought, and at least ``keep_stamina`` is left
+  for the Fight.
+- A monster whose way is blocked defers (the front ranks move first) as v1 does; one that still has
+  no way to any hero goes by the board's distances as v1 does, but never back onto its trail.
+
+The memory of a Movement (the trail, the victim) is keyed by the turn, the monster and the square
+it began on, and checked against where the monster stands, so a search that copies the game and
+plays on cannot mislead it.
 """
 
 from __future__ import annotations
 
+from agents._common import adjacent_foes, around
 from agents.scripted_dm import ScriptedDM
 from agents.scripted_params import DMParams, shipped_v2
-from dungeon_env.engine import Game
+from dungeon_env.engine import Decision, Game
+from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS
+from dungeon_env.engine.pursuit import Walk
+from dungeon_env.engine.state import ACTIVE
+from dungeon_env.engine.tables import UNREACHABLE, path_distances
+from dungeon_env.engine.units import active_heroes
+
+FAR = 10**6  # a field's search limit: no limit
 
 
 class ScriptedDMV2(ScriptedDM):
@@ -19,6 +54,191 @@ class ScriptedDMV2(ScriptedDM):
         self, game: Game | None = None, env=None, seed: int | None = None, params: DMParams | None = None
     ) -> None:
         super().__init__(game=game, env=env, seed=seed, params=shipped_v2().dm if params is None else params)
+        # (turn, monster, square it began on) -> [trail of squares, victim]; only this turn's kept
+        self._movement: dict[tuple[int, int, int], list] = {}
+        self._turn = -1
+
+    def choose(self, game: Game) -> int:
+        g = game
+        kind, u = g.decision
+        if kind == Decision.MONSTER_MOVE:
+            legal = g.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+            return self.monster_move_v2(g, u, legal)
+        return super().choose(g)
+
+    # ----------------------------------------------------------------------------- memory
+    def movement_memory(self, g: Game, m: int) -> list:
+        """``[trail, victim]`` of monster ``m``'s Movement: the squares it stood on (in order) and
+        the hero it committed to (None before it picks). Started afresh when the turn, the monster's
+        starting square or a gap in the trail says this is another Movement."""
+        s = g.state
+        turn = int(s.turn)
+        if turn != self._turn:
+            self._movement.clear()
+            self._turn = turn
+        here, start = int(s.unit_pos[m]), int(s.move_from[m])
+        key = (turn, m, start)
+        memo = self._movement.get(key)
+        if memo is not None:
+            trail = memo[0]
+            if trail[-1] == here:
+                return memo
+            if here in g.tables.neighbor[trail[-1]].tolist():
+                trail.append(here)
+                return memo
+        memo = self._movement[key] = [[start] if start == here else [start, here], None]
+        return memo
+
+    # ----------------------------------------------------------------------------- movement
+    def monster_move_v2(self, g: Game, m: int, legal: list[int]) -> int:
+        s = g.state
+        if adjacent_foes(g, m):
+            return END if END in legal else self.closest_legal(g, m, legal)
+        heroes = active_heroes(g)
+        if not heroes:
+            return END if END in legal else self.closest_legal(g, m, legal)
+        memo = self.movement_memory(g, m)
+        trail = memo[0]
+        here = int(s.unit_pos[m])
+        walk = Walk.of(g, m, here, tuple(int(s.unit_pos[h]) for h in heroes))
+        fields = {h: walk.field(self.fight_sources(g, walk, h), FAR) for h in heroes}
+        h = self.victim_v2(g, m, heroes, fields, memo[1])
+        steps = [
+            (a, nxt)
+            for a, nxt in zip(MOVE_ACTIONS, g.tables.neighbor[here].tolist(), strict=True)
+            if a in legal
+        ]
+        visited = set(trail)
+        if h is not None:
+            memo[1] = h
+            field = fields[h]
+            d = field[here]
+            forward = [(field[q], a) for a, q in steps if 0 <= field[q] < d]
+            if forward:
+                return min(forward)[1]
+            if d > 0 and s.move_left[m] == 0 and EXTRA_MOVE in legal and self.buys_fight(g, m, d):
+                return EXTRA_MOVE
+            if END in legal:
+                return END
+        elif DEFER in legal:
+            return DEFER  # no way to any hero now: let the others move first
+        return self.fallback(g, m, legal, steps, visited, fields)
+
+    def fight_sources(self, g: Game, walk: Walk, h: int) -> tuple[int, ...]:
+        """The free squares from which hero ``h`` can be fought (the walk's sources)."""
+        blank = walk.blank
+        return tuple(sorted(q for q in around(g, int(g.state.unit_pos[h])) if blank[q] > 0))
+
+    def spendable(self, g: Game, m: int) -> int:
+        """Squares monster ``m`` may still buy with Stamina this Movement."""
+        s = g.state
+        if s.exhausted[m]:
+            return 0
+        return max(0, min(g.rules.move_stamina_max - int(s.move_bought[m]), int(s.stamina[m])))
+
+    def buys_fight(self, g: Game, m: int, d: int) -> bool:
+        """Buying the ``d - move_left`` squares still missing brings monster ``m`` into a Fight this
+        turn and leaves it ``keep_stamina`` for the Fight."""
+        s = g.state
+        buy = d - int(s.move_left[m])
+        return buy <= self.spendable(g, m) and int(s.stamina[m]) - buy >= self.params.keep_stamina
+
+    def victim_v2(
+        self, g: Game, m: int, heroes: list[int], fields: dict, committed: int | None
+    ) -> int | None:
+        """The hero monster ``m`` hunts (the module docstring's score), or None if a walk reaches
+        none of the heroes' free fight squares."""
+        s, p = g.state, self.params
+        here = int(s.unit_pos[m])
+        left = int(s.move_left[m])
+        at = {h: g.xy(int(s.unit_pos[h])) for h in heroes}
+        monsters_next = self.monsters_next_to(g, heroes)
+        carriers = self.goal_carriers(g)
+        best, pick = None, None
+        for h in heroes:
+            d = fields[h][here]
+            if not 0 <= d < UNREACHABLE:
+                continue
+            buy = max(0, d - left)
+            now = buy == 0 or self.buys_fight(g, m, d)
+            hx, hy = at[h]
+            company = sum(
+                1 for j in heroes if j != h and abs(at[j][0] - hx) + abs(at[j][1] - hy) <= p.company_radius
+            )
+            base = max(1, int(s.base_health[h]))
+            score = (
+                d
+                + (p.buy_weight * buy if now else p.later_penalty)
+                + p.health_weight * int(s.health[h])
+                + p.company_weight * company
+                - p.wounded_weight * (base - int(s.health[h])) / base
+                - (p.deaths_door_bonus if s.deaths_door[h] else 0)
+                - (p.caster_bonus if s.base_magic[h] > 0 else 0)
+                - (p.carrier_bonus if h in carriers else 0)
+                - p.gang_bonus * monsters_next.get(h, 0)
+                - (p.commit_bonus if h == committed else 0)
+            )
+            if best is None or score < best:
+                best, pick = score, h
+        return pick
+
+    def monsters_next_to(self, g: Game, heroes: list[int]) -> dict[int, int]:
+        """For each hero, how many active monsters stand next to it (a Fight's other enemies)."""
+        s = g.state
+        out = {}
+        for h in heroes:
+            n = 0
+            for q in around(g, int(s.unit_pos[h])):
+                v = int(s.occupant[q])
+                if v >= s.n_heroes and s.unit_status[v] == ACTIVE:  # a monster
+                    n += 1
+            out[h] = n
+        return out
+
+    def goal_carriers(self, g: Game) -> set[int]:
+        """The heroes holding an item that a primary goal needs carried out (``retrieve``)."""
+        s = g.state
+        cards = {
+            g.item_index.get(o.item, -1)
+            for o in g.tables.adventure.objectives
+            if o.primary and o.kind == "retrieve"
+        }
+        cards.discard(-1)
+        if not cards:
+            return set()
+        return {int(s.item_holder[i]) for i in range(len(s.item_card)) if int(s.item_card[i]) in cards}
+
+    def fallback(self, g: Game, m: int, legal: list[int], steps, visited: set[int], fields: dict) -> int:
+        """No step towards the victim (or no victim): the nearest Fight by the figures' walks, else
+        the board's distances (as v1), never back onto the trail; END when allowed; else the
+        least bad of what the rules leave (v1's ``closest_legal``)."""
+        s, t = g.state, g.tables
+        here = int(s.unit_pos[m])
+
+        def nearest(q: int) -> int:
+            return min((f[q] for f in fields.values() if 0 <= f[q] < UNREACHABLE), default=UNREACHABLE)
+
+        d = nearest(here)
+        forward = [(nearest(q), a) for a, q in steps if nearest(q) < d]
+        if forward:
+            return min(forward)[1]
+        goal = [q for h in active_heroes(g) for q in around(g, int(s.unit_pos[h]))]
+        dist = path_distances(t, goal, s.door_open) if goal else None
+        traps = self.trap_squares(g)
+        if dist is not None:
+            fresh = [
+                (dist[q], a) for a, q in steps if q not in visited and q not in traps and dist[q] < dist[here]
+            ]
+            if fresh:
+                return min(fresh)[1]
+        if END in legal:
+            return END
+        fresh = [(dist[q] if dist else 0, a) for a, q in steps if q not in visited]
+        if fresh:
+            return min(fresh)[1]
+        return self.closest_legal(g, m, legal)
 
 
 __all__ = ["ScriptedDMV2"]
