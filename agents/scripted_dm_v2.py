@@ -37,7 +37,7 @@ from agents._common import adjacent_foes, around
 from agents.scripted_dm import ScriptedDM
 from agents.scripted_params import DMParams, shipped_v2
 from dungeon_env.engine import Decision, Game
-from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS
+from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_0
 from dungeon_env.engine.pursuit import Walk
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
@@ -66,6 +66,10 @@ class ScriptedDMV2(ScriptedDM):
             if len(legal) == 1:
                 return legal[0]
             return self.monster_move_v2(g, u, legal)
+        if kind == Decision.FIGHT_STAMINA and self.params.fight_spend:
+            legal = g.legal_actions()
+            v1 = self.fight_stamina(g, u, legal)
+            return max(v1, min(max(legal), SPEND_0 + self.params.fight_spend))
         return super().choose(g)
 
     # ----------------------------------------------------------------------------- memory
@@ -94,8 +98,9 @@ class ScriptedDMV2(ScriptedDM):
     # ----------------------------------------------------------------------------- movement
     def monster_move_v2(self, g: Game, m: int, legal: list[int]) -> int:
         s = g.state
-        if adjacent_foes(g, m):
-            return END if END in legal else self.closest_legal(g, m, legal)
+        foes = adjacent_foes(g, m)
+        if foes:
+            return self.in_fight(g, m, legal, len(foes))
         heroes = active_heroes(g)
         if not heroes:
             return END if END in legal else self.closest_legal(g, m, legal)
@@ -105,6 +110,15 @@ class ScriptedDMV2(ScriptedDM):
         walk = Walk.of(g, m, here, tuple(int(s.unit_pos[h]) for h in heroes))
         fields = {h: walk.field(self.fight_sources(g, walk, h), FAR) for h in heroes}
         h = self.victim_v2(g, m, heroes, fields, memo[1])
+        if h is not None and self.params.single_fight:
+            # a square next to the victim alone (a Fight with two heroes costs the monster -1 in
+            # each) when the monster can still reach one this turn
+            alone = self.fight_sources(g, walk, h, alone=True)
+            if alone and alone != self.fight_sources(g, walk, h):
+                field = walk.field(alone, FAR)
+                d = field[here]
+                if 0 <= d < UNREACHABLE and (d <= s.move_left[m] or self.buys_fight(g, m, d)):
+                    fields = {**fields, h: field}
         steps = [
             (a, nxt)
             for a, nxt in zip(MOVE_ACTIONS, g.tables.neighbor[here].tolist(), strict=True)
@@ -126,10 +140,39 @@ class ScriptedDMV2(ScriptedDM):
             return DEFER  # no way to any hero now: let the others move first
         return self.fallback(g, m, legal, steps, visited, fields)
 
-    def fight_sources(self, g: Game, walk: Walk, h: int) -> tuple[int, ...]:
-        """The free squares from which hero ``h`` can be fought (the walk's sources)."""
+    def fight_sources(self, g: Game, walk: Walk, h: int, alone: bool = False) -> tuple[int, ...]:
+        """The free squares from which hero ``h`` can be fought (the walk's sources); with ``alone``
+        only those next to no other hero."""
         blank = walk.blank
-        return tuple(sorted(q for q in around(g, int(g.state.unit_pos[h])) if blank[q] > 0))
+        out = [q for q in around(g, int(g.state.unit_pos[h])) if blank[q] > 0]
+        if alone:
+            out = [q for q in out if self.heroes_next_to(g, q) == 1]
+        return tuple(sorted(out))
+
+    def heroes_next_to(self, g: Game, q: int) -> int:
+        """How many active heroes stand next to square ``q`` (the Fights a monster there joins)."""
+        s = g.state
+        n = 0
+        for r in around(g, q):
+            v = int(s.occupant[r])
+            if 0 <= v < s.n_heroes and s.unit_status[v] == ACTIVE:
+                n += 1
+        return n
+
+    def in_fight(self, g: Game, m: int, legal: list[int], foes: int) -> int:
+        """Monster ``m`` stands next to ``foes`` heroes: it stays, unless a step (the rules offer
+        only steps that stay next to a hero) leaves it fighting fewer of them (``single_fight``)."""
+        if foes > 1 and self.params.single_fight:
+            here = int(g.state.unit_pos[m])
+            steps = [
+                (self.heroes_next_to(g, q), a)
+                for a, q in zip(MOVE_ACTIONS, g.tables.neighbor[here].tolist(), strict=True)
+                if a in legal
+            ]
+            fewer = [(n, a) for n, a in steps if 1 <= n < foes]
+            if fewer:
+                return min(fewer)[1]
+        return END if END in legal else self.closest_legal(g, m, legal)
 
     def spendable(self, g: Game, m: int) -> int:
         """Squares monster ``m`` may still buy with Stamina this Movement."""
@@ -137,6 +180,10 @@ class ScriptedDMV2(ScriptedDM):
         if s.exhausted[m]:
             return 0
         return max(0, min(g.rules.move_stamina_max - int(s.move_bought[m]), int(s.stamina[m])))
+
+    def fight_now(self, g: Game, m: int, d: int) -> bool:
+        """A walk of ``d`` squares to a fight square fits in monster ``m``'s Movement this turn."""
+        return d <= int(g.state.move_left[m]) or self.buys_fight(g, m, d)
 
     def buys_fight(self, g: Game, m: int, d: int) -> bool:
         """Buying the ``d - move_left`` squares still missing brings monster ``m`` into a Fight this

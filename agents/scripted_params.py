@@ -75,6 +75,8 @@ class DMParams:
     caster_bonus: float = knob(2.0, 0.0, 10.0, "victim score: squares taken off a hero with Magic")
     carrier_bonus: float = knob(4.0, 0.0, 12.0, "victim score: squares taken off a goal item's holder")
     gang_bonus: float = knob(2.0, 0.0, 8.0, "victim score: squares taken off per monster already next to it")
+    single_fight: int = knob(1, 0, 1, "1: a monster seeks a square next to its victim alone (0: any)")
+    fight_spend: int = knob(1, 0, 3, "Stamina a monster spends in every Fight at least (0: as v1 decides)")
     commit_bonus: float = knob(3.0, 0.0, 10.0, "victim score: squares taken off the Movement's victim")
 
 
