@@ -129,7 +129,10 @@ class ScriptedDMV2(ScriptedDM):
             memo[1] = h
             field = fields[h]
             d = field[here]
-            forward = [(field[q], a) for a, q in steps if 0 <= field[q] < d]
+            # a fight square ends the walk (0); any other square of the trail is not stood on again
+            forward = [
+                (field[q], a) for a, q in steps if 0 <= field[q] < d and (field[q] == 0 or q not in visited)
+            ]
             if forward:
                 return min(forward)[1]
             if d > 0 and s.move_left[m] == 0 and EXTRA_MOVE in legal and self.buys_fight(g, m, d):
@@ -195,14 +198,16 @@ class ScriptedDMV2(ScriptedDM):
     def victim_v2(
         self, g: Game, m: int, heroes: list[int], fields: dict, committed: int | None
     ) -> int | None:
-        """The hero monster ``m`` hunts (the module docstring's score), or None if a walk reaches
-        none of the heroes' free fight squares."""
+        """The hero monster ``m`` hunts (the module docstring's score; a hero it can reach this
+        turn, spending all the Stamina it may, before any other), or None if a walk reaches none of
+        the heroes' free fight squares."""
         s, p = g.state, self.params
         here = int(s.unit_pos[m])
         left = int(s.move_left[m])
         at = {h: g.xy(int(s.unit_pos[h])) for h in heroes}
         monsters_next = self.monsters_next_to(g, heroes)
         carriers = self.goal_carriers(g)
+        budget = left + self.spendable(g, m)
         best, pick = None, None
         for h in heroes:
             d = fields[h][here]
@@ -227,8 +232,11 @@ class ScriptedDMV2(ScriptedDM):
                 - p.gang_bonus * monsters_next.get(h, 0)
                 - (p.commit_bonus if h == committed else 0)
             )
-            if best is None or score < best:
-                best, pick = score, h
+            # a hero within the squares and Stamina left first: the rules make the monster fight
+            # one of those when it could reach one with its allowance (R-MON-03)
+            key = (d > budget, score)
+            if best is None or key < best:
+                best, pick = key, h
         return pick
 
     def monsters_next_to(self, g: Game, heroes: list[int]) -> dict[int, int]:
@@ -268,7 +276,9 @@ class ScriptedDMV2(ScriptedDM):
             return min((f[q] for f in fields.values() if 0 <= f[q] < UNREACHABLE), default=UNREACHABLE)
 
         d = nearest(here)
-        forward = [(nearest(q), a) for a, q in steps if nearest(q) < d]
+        forward = [
+            (nearest(q), a) for a, q in steps if nearest(q) < d and (nearest(q) == 0 or q not in visited)
+        ]
         if forward:
             return min(forward)[1]
         goal = [q for h in active_heroes(g) for q in around(g, int(s.unit_pos[h]))]
