@@ -133,6 +133,14 @@ class ScriptedDMV2(ScriptedDM):
             forward = [
                 (field[q], a) for a, q in steps if 0 <= field[q] < d and (field[q] == 0 or q not in visited)
             ]
+            if (
+                forward
+                and END in legal
+                and self.params.hold_exit
+                and not self.fight_now(g, m, d)
+                and self.between_party_and_exit(g, m, heroes)
+            ):
+                return END  # stand in the way out rather than walk into the party's file
             if forward:
                 return min(forward)[1]
             if d > 0 and s.move_left[m] == 0 and EXTRA_MOVE in legal and self.buys_fight(g, m, d):
@@ -183,6 +191,17 @@ class ScriptedDMV2(ScriptedDM):
         if s.exhausted[m]:
             return 0
         return max(0, min(g.rules.move_stamina_max - int(s.move_bought[m]), int(s.stamina[m])))
+
+    def between_party_and_exit(self, g: Game, m: int, heroes: list[int]) -> bool:
+        """Monster ``m`` stands nearer the exit (by the board's distances) than every hero: on the
+        party's way out, where the rules let it stop once it has come one square closer."""
+        s, t = g.state, g.tables
+        exits = tuple(sorted(g.square(x, y) for x, y in t.adventure.exits))
+        if not exits:
+            return False
+        dist = path_distances(t, exits, s.door_open)
+        mine = dist[int(s.unit_pos[m])]
+        return mine < UNREACHABLE and all(mine < dist[int(s.unit_pos[h])] for h in heroes)
 
     def fight_now(self, g: Game, m: int, d: int) -> bool:
         """A walk of ``d`` squares to a fight square fits in monster ``m``'s Movement this turn."""

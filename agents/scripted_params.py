@@ -77,6 +77,9 @@ class DMParams:
     gang_bonus: float = knob(2.0, 0.0, 8.0, "victim score: squares taken off per monster already next to it")
     single_fight: int = knob(1, 0, 1, "1: a monster seeks a square next to its victim alone (0: any)")
     fight_spend: int = knob(1, 0, 3, "Stamina a monster spends in every Fight at least (0: as v1 decides)")
+    hold_exit: int = knob(
+        1, 0, 1, "1: a monster between the party and the exit, no Fight in reach, stops early"
+    )
     commit_bonus: float = knob(3.0, 0.0, 10.0, "victim score: squares taken off the Movement's victim")
 
 
