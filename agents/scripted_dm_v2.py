@@ -2,29 +2,40 @@
 dithering and focus their attacks, every threshold and weight read from the tuned
 :class:`agents.scripted_params.DMParams`.
 
-What changes from v1, in the monsters' Movement (Fights and Mental Combat are played as v1 plays them):
+What changes from v1 (Mental Combat is played as v1 plays it):
 
 - **Distances count the figures.** v1 walks by the board's distances, which ignore the figures: a
   monster whose way a comrade or a hero blocks finds no step that gets closer, and when the duty to
   attack (R-MON-03) forbids it to stop, it took the legal step nearest to any hero, then the step
-  back, buying squares with Stamina to go on (in v1's games 37% of the monsters' steps went back
-  onto a square they had stood on in the same Movement). v2 measures the way to each hero's free
-  fight squares over the board as it is (the figures, armed traps and hazards are in the way), so
-  every step it takes shortens a walk that exists, and it remembers the squares it stood on in the
-  Movement: it never steps back onto one unless that step reaches a Fight.
-- **One victim for the Movement.** The victim is the hero of lowest score (``victim_v2``): the walk
-  to it, + ``later_penalty`` if no Fight with it can be reached this turn (the squares left and the
-  Stamina it may spend), + ``buy_weight`` per square bought, + ``health_weight`` x Health left,
-  + ``company_weight`` per comrade within ``company_radius``, - ``wounded_weight`` x the share of
-  Health lost, - ``deaths_door_bonus`` at Death's Door, - ``caster_bonus`` for a hero with Magic,
-  - ``carrier_bonus`` for a hero holding an item a primary goal needs carried out, - ``gang_bonus``
-  per monster already next to it. Once picked, it keeps ``commit_bonus`` off its score for the
-  rest of the Movement, so the choice does not flip as the monster walks.
+  back, buying squares with Stamina to go on; and its victim, scored afresh at every step, could
+  change as it walked (in v1's games against the scripted heroes on goblin_warrens and bandit_keep,
+  about one monster step in six went back onto a square it had stood on in the same Movement). v2
+  measures the way to each hero's free fight squares over the board as it is (the figures, armed
+  traps and hazards are in the way), so every step it takes shortens a walk that exists, and it
+  remembers the squares it stood on in the Movement: it never steps back onto one unless that step
+  reaches a Fight.
+- **One victim for the Movement.** A hero the monster can reach this turn (with the squares left
+  and all the Stamina it may spend) comes before any other: the rules make it fight one of those when
+  its allowance reaches one. Among them, the hero of lowest score (``victim_v2``): the walk to it,
+  + ``later_penalty`` if the Fight needs more Stamina than it may spend (below), + ``buy_weight``
+  per square bought, + ``health_weight`` x Health left, + ``company_weight`` per comrade within
+  ``company_radius``, - ``wounded_weight`` x the share of Health lost, - ``deaths_door_bonus`` at
+  Death's Door, - ``caster_bonus`` for a hero with Magic, - ``carrier_bonus`` for a hero holding an
+  item a primary goal needs carried out, - ``gang_bonus`` per monster already next to it. Once
+  picked, it keeps ``commit_bonus`` off its score for the rest of the Movement.
 - **Stamina buys a Fight or nothing.** A square is bought only when the walk to the victim's fight
   square fits in the squares left plus the Stamina bought, and at least ``keep_stamina`` is left
   for the Fight.
-- A monster whose way is blocked defers (the front ranks move first) as v1 does; one that still has
-  no way to any hero goes by the board's distances as v1 does, but never back onto its trail.
+- **One Fight at a time** (``single_fight``). A monster seeks a fight square next to its victim
+  alone when it can still reach one this turn (a Fight with two heroes costs it -1 in each), and a
+  monster next to two heroes steps, where the rules let it, to a square next to one.
+- **The way out held** (``hold_exit``). A monster nearer the exit than every hero, with no Fight in
+  reach this turn, stops as soon as the rules let it (one square closer to a hero) instead of
+  walking down the corridor into the party: the party has to come through it.
+- **Fights.** As v1, but a monster spends at least ``fight_spend`` Stamina in every Fight (it never
+  recovers Stamina, and what it holds when it dies is lost).
+- A monster with no way to any hero defers (the front ranks move first) as v1 does; one that still
+  has none goes by the board's distances as v1 does, but never back onto its trail.
 
 The memory of a Movement (the trail, the victim) is keyed by the turn, the monster and the square
 it began on, and checked against where the monster stands, so a search that copies the game and
