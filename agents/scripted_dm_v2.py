@@ -21,10 +21,8 @@ What changes from v1 (Mental Combat is played as v1 plays it):
   per square bought, + ``health_weight`` x Health left, + ``company_weight`` per comrade within
   ``company_radius``, - ``wounded_weight`` x the share of Health lost, - ``deaths_door_bonus`` at
   Death's Door, - ``caster_bonus`` for a hero with Magic, - ``carrier_bonus`` for a hero holding an
-  item a primary goal needs carried out, - ``gang_bonus`` per monster already next to it,
-  + ``later_penalty`` if ``crowd`` monsters already stand next to it (more would not help: the
-  others go for another hero). Once picked, it keeps ``commit_bonus`` off its score for the rest of
-  the Movement.
+  item a primary goal needs carried out, - ``gang_bonus`` per monster already next to it. Once
+  picked, it keeps ``commit_bonus`` off its score for the rest of the Movement.
 - **Stamina buys a Fight or nothing.** A square is bought only when the walk to the victim's fight
   square fits in the squares left plus the Stamina bought, and at least ``keep_stamina`` is left
   for the Fight.
@@ -262,7 +260,6 @@ class ScriptedDMV2(ScriptedDM):
                 - (p.caster_bonus if s.base_magic[h] > 0 else 0)
                 - (p.carrier_bonus if h in carriers else 0)
                 - p.gang_bonus * monsters_next.get(h, 0)
-                + (p.later_penalty if p.crowd and monsters_next.get(h, 0) >= p.crowd else 0)
                 - (p.commit_bonus if h == committed else 0)
             )
             # a hero within the squares and Stamina left first: the rules make the monster fight

@@ -68,7 +68,7 @@ class DMParams:
     spend_stamina: int = knob(3, 1, 6, "Stamina a monster needs to spend a point on a Fight's odds")
     hero_spend_share: float = knob(0.5, 0.0, 1.0, "share of its Stamina (up to 3) a hero is assumed to spend")
     # --- read by v2 only
-    keep_stamina: int = knob(2, 0, 6, "Stamina a monster keeps for the Fight when it buys squares")
+    keep_stamina: int = knob(1, 0, 6, "Stamina a monster keeps for the Fight when it buys squares")
     later_penalty: float = knob(6.0, 0.0, 30.0, "victim score: squares added when no Fight is reachable now")
     buy_weight: float = knob(1.0, 0.0, 5.0, "victim score: squares added per square bought with Stamina")
     wounded_weight: float = knob(4.0, 0.0, 12.0, "victim score: squares taken off per share of Health lost")
@@ -80,7 +80,6 @@ class DMParams:
     hold_exit: int = knob(
         1, 0, 1, "1: a monster between the party and the exit, no Fight in reach, stops early"
     )
-    crowd: int = knob(2, 0, 4, "monsters next to a hero beyond which it counts as out of reach (0: no limit)")
     commit_bonus: float = knob(3.0, 0.0, 10.0, "victim score: squares taken off the Movement's victim")
 
 

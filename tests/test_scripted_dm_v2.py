@@ -61,8 +61,8 @@ def v2(g: Game, **knobs) -> ScriptedDMV2:
 # ----------------------------------------------------------------------------- Stamina for squares
 def test_a_monster_buys_a_square_that_brings_it_into_a_fight():
     """A Goblin (Movement 5, Stamina 2) six squares from hero_0's fight square (3, 13) buys one
-    square and fights, keeping a point of Stamina for the Fight (``keep_stamina`` 1); keeping two
-    (the default), it buys none.
+    square and fights, keeping a point of Stamina for the Fight (``keep_stamina`` 1, the default);
+    keeping two, it buys none.
 
         y=13   . . 0 . . . . . . g      0 = hero_0 (2, 13), g = Goblin (9, 13)
     """
@@ -104,11 +104,11 @@ def test_a_monster_between_the_party_and_the_exit_stops_one_square_closer():
     the party's way (``hold_exit``); without the knob it walks its five squares."""
     g = corridor_game((2, 13))
     m = add_monster(g, "goblin", 9, 13)
-    path, _ = monster_movement(g, v2(g, hold_exit=1), m)
+    path, _ = monster_movement(g, v2(g, hold_exit=1, keep_stamina=2), m)
     assert path == [(9, 13), (8, 13)]
     g = corridor_game((2, 13))
     m = add_monster(g, "goblin", 9, 13)
-    path, _ = monster_movement(g, v2(g, hold_exit=0), m)
+    path, _ = monster_movement(g, v2(g, hold_exit=0, keep_stamina=2), m)
     assert path[-1] == (4, 13)
 
 
