@@ -39,9 +39,9 @@ What changes from v1 (Mental Combat is played as v1 plays it):
 
 Measured against the v1 scripted heroes (400 games each, 3-5 heroes, development seeds 200-599,
 2026-12-06): the heroes completed goblin_warrens with its goals in 39.0% of the games (51.5%
-against v1), bandit_keep in 69.8% (75.8%); games at the turn cap 2.5% (1.3%) and 3.0% (3.5%), each
-of them a last hero shut in by corpses where no monster has a way to it; a game takes about as
-long as with v1.
+against v1), bandit_keep in 69.8% (75.8%); games at the turn cap 2.5% (1.3%) and 3.0% (3.5%): in
+those looked at, no monster had a way to a free square next to the heroes left (shut in by corpses
+and monsters), or no monster was left; a game takes about as long as with v1.
 
 The memory of a Movement (the trail, the victim) is keyed by the turn, the monster and the square
 it began on, and checked against where the monster stands, so a search that copies the game and
