@@ -1,16 +1,20 @@
 """A scripted Dungeon Master that plays the monsters with intent.
 
 - **Movement.** Each monster picks a victim: the hero with the lowest score of path distance +
-  2 x Health left + 3 if another hero stands within 2 squares of it (so the weak and the isolated
-  are hunted first, a hero at Death's Door most of all), and walks the shortest way (open doors only)
-  to a square next to it, never onto an armed trap. It buys an extra square with Stamina when that
-  square brings it into a Fight this turn and it keeps Stamina for the Fight. A monster blocked by
-  another defers so that the front ranks move first. A monster already in a Fight stays put.
+  2 x Health left + 3 if another hero stands within 2 squares of it - 4 at Death's Door (so the weak
+  and the isolated are hunted first, a hero at Death's Door most of all), and walks the shortest way
+  (open doors only) to a square next to it, never onto an armed trap. It buys an extra square with
+  Stamina when that square brings it into a Fight this turn and it keeps Stamina (3) for the Fight.
+  A monster blocked by another defers so that the front ranks move first. A monster already in a
+  Fight stays put.
 - **Fights.** Stamina (monsters never recover it) is spent from the exact 2d6 odds: all it can
   when a win would kill the hero or a loss would kill the monster, one point when that turns the
   odds, none otherwise.
 - **Mental Combat.** Bids all the Magic it may (the Warlock's Magic has no other use).
 - Any other decision (rare for the DM) is a seeded random legal action.
+
+Every number above is a knob of :class:`agents.scripted_params.DMParams` (``params``); the defaults
+are the values given here, which ``ScriptedDM()`` plays.
 
 The DM sees everything; so does this script (it is the DM's view).
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 from agents._common import adjacent_foes, around, p_win
 from agents.base import GameAgent
+from agents.scripted_params import DMParams
 from dungeon_env.engine import Decision, Game, combat
 from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_0
 from dungeon_env.engine.state import FIGHT_HERO, FIGHT_MONSTER
@@ -33,7 +38,14 @@ TRAPS_MEMO_SIZE = 64  # armed-trap configurations whose squares are kept
 
 
 class ScriptedDM(GameAgent):
-    """Plays the DM's decisions; see the module docstring. ``ScriptedDM(env=env, seed=0)``."""
+    """Plays the DM's decisions; see the module docstring. ``ScriptedDM(env=env, seed=0)``;
+    ``params``: the knobs (default ``DMParams()``, v1's values)."""
+
+    def __init__(
+        self, game: Game | None = None, env=None, seed: int | None = None, params: DMParams | None = None
+    ) -> None:
+        super().__init__(game=game, env=env, seed=seed)
+        self.params = DMParams() if params is None else params
 
     def choose(self, game: Game) -> int:
         g = game
@@ -62,25 +74,26 @@ class ScriptedDM(GameAgent):
     def hero_spots(self, g: Game, heroes: list[int]) -> tuple[HeroSpots, ...]:
         """For each active hero: the squares from which it can be fought, the path distance of every
         square to the nearest of those a walk can end on (no blockage; None if there is none), and
-        whether another hero stands within 2 squares of it. Memoised on where the heroes stand and
-        which doors are open: they stay put while the monsters move, so every monster's ``victim``
-        reads the same facts."""
+        whether another hero stands within ``company_radius`` squares of it. Memoised on where the
+        heroes stand and which doors are open: they stay put while the monsters move, so every
+        monster's ``victim`` reads the same facts."""
         s = g.state
         where = tuple(int(s.unit_pos[h]) for h in heroes)
+        radius = self.params.company_radius
 
         def compute() -> tuple[HeroSpots, ...]:
             at = [g.xy(q) for q in where]
             blockage = g.tables.blockage
             out = []
             for k, (h, (hx, hy)) in enumerate(zip(heroes, at, strict=True)):
-                company = any(j != k and abs(x - hx) + abs(y - hy) <= 2 for j, (x, y) in enumerate(at))
+                company = any(j != k and abs(x - hx) + abs(y - hy) <= radius for j, (x, y) in enumerate(at))
                 spots = tuple(around(g, where[k]))
                 entries = [q for q in spots if not blockage[q]]
                 reach = path_distances(g.tables, entries, s.door_open) if entries else None
                 out.append((h, spots, reach, company))
             return tuple(out)
 
-        key = (tuple(heroes), where, s.door_open.tobytes())
+        key = (tuple(heroes), where, s.door_open.tobytes(), radius)
         return memoised(g.tables, "agents.dm_hero_spots", SPOTS_MEMO_SIZE, key, compute)
 
     def victim(self, g: Game, m: int) -> int | None:
@@ -98,6 +111,7 @@ class ScriptedDM(GameAgent):
         # a monster never stands on a blockage; if one did, distances from its own square
         dist = path_distances(t, [here], s.door_open) if t.blockage[here] else None
         health, deaths_door = s.health, s.deaths_door
+        p = self.params
         best, pick = None, None
         for h, spots, reach, company in self.hero_spots(g, heroes):
             if dist is not None:
@@ -106,7 +120,12 @@ class ScriptedDM(GameAgent):
                 d = UNREACHABLE if reach is None else reach[here]
             if d >= UNREACHABLE:
                 continue
-            score = d + 2 * int(health[h]) + (3 if company else 0) - (4 if deaths_door[h] else 0)
+            score = (
+                d
+                + p.health_weight * int(health[h])
+                + (p.company_weight if company else 0)
+                - (p.deaths_door_bonus if deaths_door[h] else 0)
+            )
             if best is None or score < best:
                 best, pick = score, h
         return pick
@@ -127,7 +146,12 @@ class ScriptedDM(GameAgent):
             if a in legal and nxt >= 0 and nxt not in traps and dist[nxt] < best:
                 best, choice = dist[nxt], a
         if choice == END:
-            if s.move_left[m] == 0 and EXTRA_MOVE in legal and dist[here] == 1 and s.stamina[m] >= 3:
+            if (
+                s.move_left[m] == 0
+                and EXTRA_MOVE in legal
+                and dist[here] == 1
+                and s.stamina[m] >= self.params.extra_move_stamina
+            ):
                 return EXTRA_MOVE
             if DEFER in legal and 0 < dist[here] < UNREACHABLE:
                 return DEFER  # blocked: let the others move first
@@ -154,7 +178,7 @@ class ScriptedDM(GameAgent):
 
     # ----------------------------------------------------------------------------- fights
     def fight_stamina(self, g: Game, m: int, legal: list[int]) -> int:
-        s = g.state
+        s, p = g.state, self.params
         row = s.fights[s.fight_index]
         h = row[FIGHT_HERO]
         counts_m = sum(1 for r in s.fights if r[FIGHT_MONSTER] == m)
@@ -162,14 +186,14 @@ class ScriptedDM(GameAgent):
         m_score = int(s.base_fight[m]) + sum(combat.monster_modifiers(g, m, counts_m, 0).values())
         h_score = int(s.base_fight[h]) + sum(combat.hero_modifiers(g, h, counts_h, 0).values())
         h_spend = min(3, int(s.stamina[h])) if not s.exhausted[h] else 0
-        diff = m_score - h_score - h_spend // 2  # the hero answers; assume it spends about half
+        diff = m_score - h_score - int(h_spend * p.hero_spend_share)  # the hero answers
         kill = s.health[h] <= int(s.base_damage[m]) or s.deaths_door[h]
         dying = s.health[m] <= int(s.base_damage[h])
         most = max(legal) - SPEND_0
         if kill or dying:
             return SPEND_0 + most
         gain = p_win(diff + 1) - p_win(diff)
-        return SPEND_0 + (1 if most >= 1 and gain > 0.08 and s.stamina[m] >= 3 else 0)
+        return SPEND_0 + (1 if most >= 1 and gain > p.spend_gain and s.stamina[m] >= p.spend_stamina else 0)
 
 
 __all__ = ["ScriptedDM"]

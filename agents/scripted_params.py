@@ -67,6 +67,23 @@ class DMParams:
     deaths_door_bonus: float = knob(4.0, 0.0, 12.0, "victim score: squares taken off a hero at Death's Door")
     extra_move_stamina: int = knob(3, 1, 6, "Stamina a monster needs to buy a square into a Fight")
     spend_gain: float = knob(0.08, 0.0, 0.3, "a Fight's Stamina point is spent when it adds this win chance")
+    company_radius: int = knob(2, 1, 5, "victim score: squares within which a comrade counts as company")
+    spend_stamina: int = knob(3, 1, 6, "Stamina a monster needs to spend a point on a Fight's odds")
+    hero_spend_share: float = knob(0.5, 0.0, 1.0, "share of its Stamina (up to 3) a hero is assumed to spend")
+    # --- read by v2 only
+    keep_stamina: int = knob(1, 0, 6, "Stamina a monster keeps for the Fight when it buys squares")
+    later_penalty: float = knob(6.0, 0.0, 30.0, "victim score: squares added when no Fight is reachable now")
+    buy_weight: float = knob(1.0, 0.0, 5.0, "victim score: squares added per square bought with Stamina")
+    wounded_weight: float = knob(4.0, 0.0, 12.0, "victim score: squares taken off per share of Health lost")
+    caster_bonus: float = knob(2.0, 0.0, 10.0, "victim score: squares taken off a hero with Magic")
+    carrier_bonus: float = knob(4.0, 0.0, 12.0, "victim score: squares taken off a goal item's holder")
+    gang_bonus: float = knob(2.0, 0.0, 8.0, "victim score: squares taken off per monster already next to it")
+    single_fight: int = knob(1, 0, 1, "1: a monster seeks a square next to its victim alone (0: any)")
+    fight_spend: int = knob(1, 0, 3, "Stamina a monster spends in every Fight at least (0: as v1 decides)")
+    hold_exit: int = knob(
+        1, 0, 1, "1: a monster between the party and the exit, no Fight in reach, stops early"
+    )
+    commit_bonus: float = knob(3.0, 0.0, 10.0, "victim score: squares taken off the Movement's victim")
 
 
 @dataclasses.dataclass(frozen=True)
