@@ -3,24 +3,37 @@ and weight read from the tuned :class:`agents.scripted_params.HeroParams`.
 
 What changes from v1 (everything else is v1's rule of the decision):
 
-- **Where a Movement ends, chosen as a whole.** With no monster in sight, v1 walks every square it
-  can towards its target. v2 first picks the square to end the Movement on among those it can reach
-  this Movement, by a score in squares: the progress towards the target, minus ``patrol_weight`` if
-  the square would put a hero in a corridor segment that holds none yet (each such segment costs a
-  Patrol roll at the next Turn Start, R-MON-04; rooms cost none; nothing while the rules make no more
-  Patrol rolls, R-MON-07), minus ``apart_weight`` per square the nearest comrade would be beyond
-  ``apart_radius`` of it once its own Movement is spent (a comrade still to move counts its squares
-  left: it can catch up). So the party ends its turns in rooms, or in one corridor segment, rather
-  than strung out over several, and nobody walks off alone. Then it walks there by v1's paths.
+- **Where a Movement ends, chosen as a whole** (``end_square``). v1 walks every square it can
+  towards its target. v2 first picks the square to end the Movement on, among those it can reach
+  this Movement through free squares, by a score in squares:
+
+  - the progress towards v1's target (the goal, the exit, or the monsters it goes to fight);
+  - minus ``patrol_weight`` for every corridor segment that would hold a hero at the turn's end
+    (each costs a Patrol roll at the next Turn Start, R-MON-04; rooms cost none). The segments
+    counted are the hero's own, those of comrades who have ended their Movement or stand in a Fight
+    (they hold their square), and one for every comrade still to move who can reach no room and not
+    the hero's area this turn. Patrols are priced while some room is unrevealed: the heroes cannot
+    know which rooms count for R-MON-07, nor whether the adventure has a Patrol at all;
+  - minus ``apart_weight`` per square that the nearest comrade would stand beyond ``apart_radius``
+    of it once that comrade's own Movement is spent (a comrade still to move counts its squares
+    left: it can catch up). Nobody walks off alone;
+  - with monsters in sight, plus ``room_fight_weight`` for a square in a room: the party meets them
+    where more heroes can fight and fewer monsters reach.
+
+  So the party ends its turns in rooms, or together in one corridor segment, rather than strung out
+  over several. Then it walks there by v1's paths, and buys a square with Stamina only when one more
+  square would move that end (``open_step_ahead``).
+- **Waiting is bounded.** With monsters in sight, a plan that makes no progress waits for them; it
+  does so only while some monster in sight has a way to the hero through open doors (monsters open
+  none, A-31) and for at most ``wait_turns`` turns in a row (a Guard holds its post until it sees a
+  hero, R-MON-02, and the heroes cannot tell it from a monster about to come). Otherwise v1 goes to
+  them.
 - **The Light against the way still to go.** When the Light left, in Movements, is short of
   ``light_margin`` times the way still to go to the target, the Patrol price falls in proportion:
   the party hurries rather than stops short.
-- **A wounded front hero steps back.** In the Movement phase, a hero next to a monster and wounded
-  past ``relieve_hurt`` (or at Death's Door) with a healthier comrade still to move steps to a free
-  square next to no monster, if it has one, and leaves the front to that comrade.
-- **Fights from rooms.** When monsters are in sight but none is next to the hero, and the hero stands
-  in a corridor, a square of a room within its Movement that is no farther from the monsters scores
-  ``room_fight_weight`` squares better: the party waits for them where more heroes can fight.
+- **A wounded front hero steps back** (``relieve``). In the Movement phase, a hero next to a monster
+  and wounded past ``relieve_hurt`` (or at Death's Door), with a healthier comrade still to move,
+  steps to a free square next to no monster, if it has one, and stays back that turn.
 
 The heroes read only the heroes' side view (as v1; ruling D-24): the Patrol rule is public, the
 Patrol set is not used.
