@@ -41,6 +41,8 @@ Patrol set is not used.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from agents._common import INF, adjacent_foes, around, foes_next_to_square, hurt, usable_steps
 from agents.scripted_heroes import ScriptedHeroes
 from agents.scripted_params import HeroParams, shipped_v2
@@ -48,6 +50,17 @@ from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import UNREACHABLE, path_distances
+
+
+class Party(NamedTuple):
+    """A hero's comrades as its plan sees them: ``fields`` their path costs to every square,
+    ``held`` the corridor segments they will hold at the turn's end (done moving, or in a Fight),
+    ``stranded`` those still to move who can reach no room this turn."""
+
+    comrades: list[int]
+    fields: dict[int, tuple[int, ...]]
+    held: frozenset[int]
+    stranded: list[int]
 
 
 class ScriptedHeroesV2(ScriptedHeroes):
@@ -59,17 +72,23 @@ class ScriptedHeroesV2(ScriptedHeroes):
     ) -> None:
         params = shipped_v2().heroes if params is None else params
         super().__init__(game=game, env=env, seed=seed, params=params)
-        self.relieved: dict[int, int] = {}  # hero -> the turn it stepped back from the front
+        self.relieved: dict[int, tuple[int, int]] = {}  # hero -> (turn, square) it stepped back to
         self.waited: dict[int, tuple[int, int]] = {}  # hero -> (last turn it waited, turns in a row)
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed, and forget the last game's turns (callers seed every agent before a game)."""
+        super().seed(seed)
+        self.relieved, self.waited = {}, {}
 
     # ----------------------------------------------------------------------------- movement
     def movement_step(self, g: Game, h: int, legal: list[int]) -> int:
-        turn = int(g.state.turn)
-        if self.relieved.get(h) == turn and END in legal:
+        turn, here = int(g.state.turn), int(g.state.unit_pos[h])
+        if self.relieved.get(h) == (turn, here) and END in legal:
             return END  # it left the front this turn: it stays back
         step_back = self.relieve(g, h, legal)
         if step_back is not None:
-            self.relieved[h] = turn
+            d = MOVE_ACTIONS.index(step_back)
+            self.relieved[h] = (turn, int(g.tables.neighbor[here, d]))
             return step_back
         return super().movement_step(g, h, legal)
 
@@ -90,41 +109,49 @@ class ScriptedHeroesV2(ScriptedHeroes):
         here = int(s.unit_pos[h])
         if g.decision[0] != Decision.HERO_MOVE or dist[here] >= INF or adjacent_foes(g, h):
             return None
-        monsters = self.in_sight(g)
-        reach = self.reachable_squares(g, h, bought)
-        comrades = [k for k in range(s.n_heroes) if k != h and s.unit_status[k] == ACTIVE]
-        fields = {k: self.distances(g, [int(s.unit_pos[k])]) for k in comrades}
-        # a comrade done moving, or in a Fight (it holds its square), ends the turn where it stands
-        done = [k for k in comrades if s.move_done[k] or adjacent_foes(g, k)]
-        pending = [k for k in comrades if k not in done]
-        held = {int(t.area[s.unit_pos[k]]) for k in done if t.is_corridor[t.area[s.unit_pos[k]]]}
-        # a comrade still to move who can reach no room adds a segment unless it can join the hero's
-        stranded = [k for k in pending if not self.can_reach(g, k, fields[k], self.room_squares(g))]
+        party = self.party(g, h)
         patrol = self.patrol_price(g, h, dist) if self.patrols_may_come(g) else 0.0
-        p = self.params
+        room_bonus = self.params.room_fight_weight if self.in_sight(g) else 0.0
+        joins: dict[int, int] = {}  # area -> comrades still to move who could not end in it or a room
         best, choice = None, here
-        joins: dict[int, int] = {}
-        for q, steps in reach.items():
+        for q, steps in self.reachable_squares(g, h, bought).items():
             if dist[q] >= INF:
                 continue
             area = int(t.area[q])
-            segments = set(held)
-            if t.is_corridor[area]:
-                segments.add(area)
             if area not in joins:
                 squares = t.area_squares[area].tolist()
-                joins[area] = sum(1 for k in stranded if not self.can_reach(g, k, fields[k], squares))
-            score = float(dist[here] - dist[q]) - patrol * (len(segments) + joins[area])
-            if monsters and not t.is_corridor[area]:
-                score += p.room_fight_weight  # more heroes fight from a room, fewer monsters reach
-            gap = min((fields[k][q] - self.squares_left(g, k) for k in comrades), default=0)
-            score -= p.apart_weight * max(0, gap - p.apart_radius)
+                joins[area] = sum(
+                    1 for k in party.stranded if not self.can_reach(g, k, party.fields[k], squares)
+                )
+            segments = len(party.held | {area}) if t.is_corridor[area] else len(party.held)
+            score = float(dist[here] - dist[q]) - patrol * (segments + joins[area])
+            if not t.is_corridor[area]:
+                score += room_bonus  # more heroes fight from a room, fewer monsters reach
+            score -= self.apart_cost(g, q, party)
             key = (score, -steps)
             if best is None or key > best:
                 best, choice = key, q
         if dist[choice] >= dist[here] and self.in_sight(g) and not self.may_wait(g, h):
             return None  # waiting for monsters that do not come would stall: v1's way to them
         return choice
+
+    def party(self, g: Game, h: int) -> Party:
+        """Where hero ``h``'s comrades will end the turn, as far as its plan can tell (``Party``)."""
+        s, t = g.state, g.tables
+        comrades = [k for k in range(s.n_heroes) if k != h and s.unit_status[k] == ACTIVE]
+        fields = {k: self.distances(g, [int(s.unit_pos[k])]) for k in comrades}
+        # a comrade done moving, or in a Fight (it holds its square), ends the turn where it stands
+        done = [k for k in comrades if s.move_done[k] or adjacent_foes(g, k)]
+        held = {int(t.area[s.unit_pos[k]]) for k in done if t.is_corridor[t.area[s.unit_pos[k]]]}
+        rooms = self.room_squares(g)
+        stranded = [k for k in comrades if k not in done and not self.can_reach(g, k, fields[k], rooms)]
+        return Party(comrades, fields, frozenset(held), stranded)
+
+    def apart_cost(self, g: Game, q: int, party: Party) -> float:
+        """``apart_weight`` per square the nearest comrade would stand beyond ``apart_radius`` of ``q``
+        once its own Movement is spent."""
+        gap = min((party.fields[k][q] - self.squares_left(g, k) for k in party.comrades), default=0)
+        return self.params.apart_weight * max(0, gap - self.params.apart_radius)
 
     def may_wait(self, g: Game, h: int) -> bool:
         """Whether the hero may wait for the monsters in sight rather than go to them: some monster
