@@ -5,7 +5,8 @@
 - ``ScriptedHeroes(env=...)``: competent scripted heroes, v1 (``agents.scripted_heroes``).
 - ``ScriptedDM(env=..., seed=...)``: a scripted DM hunting the weak and isolated, v1 (``agents.scripted_dm``).
 - ``ScriptedHeroesV2``, ``ScriptedDMV2``: the scripted agents v2 (``agents.scripted_heroes_v2``,
-  ``agents.scripted_dm_v2``): the heroes play as a party, every knob tuned (``agents.scripted_params``).
+  ``agents.scripted_dm_v2``): a party that ends its turns together, monsters that stop dithering,
+  every knob in one parameter set (``agents.scripted_params``).
   v1 is the frozen reference of 2026-12-06; the spec ``scripted`` plays the latest version
   (``agents.spec.LATEST_SCRIPTED``), ``scripted@v1`` and ``scripted@v2`` a given one.
 - ``RunawayDM(env=..., seed=...)``: a stress-test DM whose monsters flee as far as the rules allow

@@ -84,7 +84,8 @@ AGENT_LINES = {
     "play, the strongest play shipped today",
     "scripted@v1": "the scripted agents v1, the frozen reference of 2026-12-06: hand-written rules of play "
     "(agents/scripted_heroes.py, agents/scripted_dm.py), kept unchanged to measure later versions against",
-    "scripted@v2": "the scripted agents v2: the v1 rules, the heroes playing as a party, every knob tuned "
+    "scripted@v2": "the scripted agents v2: heroes that end their turns together and fight from rooms, "
+    "monsters that stop dithering, every knob in one parameter set searched by an optimiser "
     "(agents/scripted_heroes_v2.py, agents/scripted_dm_v2.py, agents/policies/scripted_v2.json)",
     "search": "Monte Carlo search on its side's view, rolling out the scripted agents v1; it keeps the "
     "v1 choice at nearly every decision",

@@ -326,7 +326,7 @@ def test_trained_is_retired_until_a_policy_plays_differently(side):
         (
             "scripted_heroes@v2",
             "heroes",
-            "the scripted agents v2: the v1 rules, the heroes playing as a party",
+            "the scripted agents v2: heroes that end their turns together",
         ),
         ("runaway", "dm", "the DM only"),
         ("policy", "dm", "the shipped MaskablePPO networks"),
