@@ -195,7 +195,7 @@ def test_the_home_page_says_how_to_join_without_a_link(browsers, tmp_path):
         assert list(seats) == ["hero_0", "hero_1", "hero_2", "dm"]
         assert seats["hero_0"] == "hero_0 (Bram Ironhide): human \N{EM DASH} a person at this computer"
         assert seats["dm"].startswith(
-            "dm (the Dungeon Master): AI, scripted \N{EM DASH} hand-written rules of play"
+            "dm (the Dungeon Master): AI, scripted \N{EM DASH} the scripted agents v2"
         )
         source = browser.page_source
         tokens = [s.token for s in table.seats.values() if s.token] + [table.hot_seat, table.host]
