@@ -105,6 +105,18 @@ class ScriptedHeroesV2(ScriptedHeroes):
     def end_square(self, g: Game, h: int, dist: list[int], bought: int = 0) -> int | None:
         """The square the hero should end this Movement on (module docstring), or None to walk as v1
         (monsters next to it, or no known way to the target)."""
+        options = self.end_square_options(g, h, dist, bought)
+        if options is None:
+            return None
+        choice = max(options, key=options.__getitem__)  # the first of the best, in walking order
+        if dist[choice] >= dist[int(g.state.unit_pos[h])] and self.in_sight(g) and not self.may_wait(g, h):
+            return None  # waiting for monsters that do not come would stall: v1's way to them
+        return choice
+
+    def end_square_options(self, g: Game, h: int, dist: list[int], bought: int = 0) -> dict[int, tuple] | None:
+        """Every square the hero could end this Movement on with its key (score, -steps), the
+        higher the better (module docstring), in walking order; None when the plan does not apply
+        (monsters next to the hero, or no known way to the target)."""
         s, t = g.state, g.tables
         here = int(s.unit_pos[h])
         if g.decision[0] != Decision.HERO_MOVE or dist[here] >= INF or adjacent_foes(g, h):
@@ -113,7 +125,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
         patrol = self.patrol_price(g, h, dist) if self.patrols_may_come(g) else 0.0
         room_bonus = self.params.room_fight_weight if self.in_sight(g) else 0.0
         joins: dict[int, int] = {}  # area -> comrades still to move who could not end in it or a room
-        best, choice = None, here
+        options: dict[int, tuple] = {}
         for q, steps in self.reachable_squares(g, h, bought).items():
             if dist[q] >= INF:
                 continue
@@ -128,12 +140,8 @@ class ScriptedHeroesV2(ScriptedHeroes):
             if not t.is_corridor[area]:
                 score += room_bonus  # more heroes fight from a room, fewer monsters reach
             score -= self.apart_cost(g, q, party)
-            key = (score, -steps)
-            if best is None or key > best:
-                best, choice = key, q
-        if dist[choice] >= dist[here] and self.in_sight(g) and not self.may_wait(g, h):
-            return None  # waiting for monsters that do not come would stall: v1's way to them
-        return choice
+            options[q] = (score, -steps)
+        return options or {here: (0.0, 0)}
 
     def party(self, g: Game, h: int) -> Party:
         """Where hero ``h``'s comrades will end the turn, as far as its plan can tell (``Party``)."""
