@@ -237,6 +237,14 @@ class ScriptedDMV2(ScriptedDM):
         """The hero monster ``m`` hunts (the module docstring's score; a hero it can reach this
         turn, spending all the Stamina it may, before any other), or None if a walk reaches none of
         the heroes' free fight squares."""
+        options = self.victim_options(g, m, heroes, fields, committed)
+        return min(options, key=options.__getitem__) if options else None  # the first of the best
+
+    def victim_options(
+        self, g: Game, m: int, heroes: list[int], fields: dict, committed: int | None
+    ) -> dict[int, tuple[bool, float]]:
+        """Every hero monster ``m`` has a walk to, with its key (out of reach this turn, score), the
+        lower the better (``victim_v2``), in the heroes' order."""
         s, p = g.state, self.params
         here = int(s.unit_pos[m])
         left = int(s.move_left[m])
@@ -244,7 +252,7 @@ class ScriptedDMV2(ScriptedDM):
         monsters_next = self.monsters_next_to(g, heroes)
         carriers = self.goal_carriers(g)
         budget = left + self.spendable(g, m)
-        best, pick = None, None
+        options: dict[int, tuple[bool, float]] = {}
         for h in heroes:
             d = fields[h][here]
             if not 0 <= d < UNREACHABLE:
@@ -270,10 +278,8 @@ class ScriptedDMV2(ScriptedDM):
             )
             # a hero within the squares and Stamina left first: the rules make the monster fight
             # one of those when it could reach one with its allowance (R-MON-03)
-            key = (d > budget, score)
-            if best is None or key < best:
-                best, pick = key, h
-        return pick
+            options[h] = (d > budget, score)
+        return options
 
     def monsters_next_to(self, g: Game, heroes: list[int]) -> dict[int, int]:
         """For each hero, how many active monsters stand next to it (a Fight's other enemies)."""
