@@ -43,6 +43,7 @@ from agents.scripted_heroes import ScriptedHeroes
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from agents.search import SearchAgent
 from agents.spec import AgentSpec, AgentSpecError, CheckpointNotFoundError, from_spec, parse_spec
+from agents.turn_search import TurnSearchAgent
 
 AGENTS = {
     "random": RandomAgent,
@@ -53,15 +54,17 @@ AGENTS = {
     "scripted_dm_v2": ScriptedDMV2,
     "runaway_dm": RunawayDM,
     "search": SearchAgent,
+    "search_v2": TurnSearchAgent,
     "policy": PolicyAgent,
 }
 
 
 def make(name: str, **kw):
     """An agent by name: ``"random"``, ``"idle"``, ``"scripted_heroes"``, ``"scripted_dm"`` (v1),
-    ``"scripted_heroes_v2"``, ``"scripted_dm_v2"``, ``"runaway_dm"``, ``"search"`` or ``"policy"``;
+    ``"scripted_heroes_v2"``, ``"scripted_dm_v2"``, ``"runaway_dm"``, ``"search"`` (v1),
+    ``"search_v2"`` or ``"policy"``;
     keyword arguments go to its constructor. (The class names; the spec language of ``from_spec``
-    names versions as ``scripted@v1``, ``scripted@v2``.)"""
+    names versions as ``scripted@v1``, ``scripted@v2``, ``search@v1``, ``search@v2``.)"""
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; the agents are {sorted(AGENTS)}")
     return AGENTS[name](**kw)
@@ -85,6 +88,7 @@ __all__ = [
     "ScriptedHeroes",
     "ScriptedHeroesV2",
     "SearchAgent",
+    "TurnSearchAgent",
     "from_spec",
     "game_of",
     "make",

@@ -113,7 +113,9 @@ class ScriptedHeroesV2(ScriptedHeroes):
             return None  # waiting for monsters that do not come would stall: v1's way to them
         return choice
 
-    def end_square_options(self, g: Game, h: int, dist: list[int], bought: int = 0) -> dict[int, tuple] | None:
+    def end_square_options(
+        self, g: Game, h: int, dist: list[int], bought: int = 0
+    ) -> dict[int, tuple] | None:
         """Every square the hero could end this Movement on with its key (score, -steps), the
         higher the better (module docstring), in walking order; None when the plan does not apply
         (monsters next to the hero, or no known way to the target)."""

@@ -12,7 +12,8 @@ Every tool that asks for an agent reads the same text here, for ``side`` ``"hero
 | ``scripted`` | ``scripted_heroes`` (heroes), ``scripted_dm`` (DM), both names work: the latest version |
 | ``scripted@v1``, ``scripted@v2`` | a version of them (``scripted_heroes@v1``, ``scripted_dm@v2``, ...) |
 | ``runaway`` or ``runaway_dm`` | :class:`RunawayDM`, the DM only |
-| ``search[rollouts=8,seconds=0.5]`` | :class:`SearchAgent`, either side |
+| ``search[iterations=12,seconds=0.5]`` | :class:`TurnSearchAgent` (the search v2), either side |
+| ``search@v1[rollouts=8]`` | :class:`SearchAgent`, the search v1, either side |
 | ``policy`` | the shipped MaskablePPO network of the side around the scripted agent (see ``AGENT_LINES``) |
 | ``policy:<file>.zip`` | a MaskablePPO checkpoint played greedily |
 | ``<file>.zip`` (or any path to a file) | a MaskablePPO checkpoint, its actions sampled |
@@ -20,7 +21,8 @@ Every tool that asks for an agent reads the same text here, for ``side`` ``"hero
 | an object with ``act`` | itself, as it is |
 
 Options go in brackets after any form, comma-separated ``key=value`` pairs typed per agent
-(``OPTIONS``): ``search[rollouts=8,depth=100,rollout=random]``, ``policy[deterministic=false]``,
+(``OPTIONS``; an older version's own in ``VERSION_OPTIONS``): ``search[iterations=24,horizon=0]``,
+``search@v1[rollouts=8,depth=100,rollout=random]``, ``policy[deterministic=false]``,
 ``pool:runs/x/pool[window=3,base=scripted,base_share=0.5,also=search,also_share=0.1]`` (``base``: the
 agent while the pool is empty, a spec without brackets, and in a share ``base_share`` of the episodes
 when it is not; ``also``: another such agent, in a share ``also_share`` of all episodes).
@@ -33,7 +35,8 @@ The scripted agents have versions (``SCRIPTED_VERSIONS``): ``v1`` is the frozen 
 script (:class:`ScriptedHeroesV2`, :class:`ScriptedDMV2`: the heroes play as a party, the knobs
 tuned). A spec without a version names ``LATEST_SCRIPTED``, and a parsed spec always carries its
 version (``scripted`` parses to ``scripted_heroes@v2`` for the heroes), so a recorded spec keeps
-naming the same play when a later version ships. Only the scripted agents take ``@``.
+naming the same play when a later version ships. The search has versions too (``SEARCH_VERSIONS``:
+``v1`` steps, ``v2`` whole Movements, ``LATEST_SEARCH``). Only those agents take ``@``.
 
 ``parse_spec(text, side)`` reads a text into an :class:`AgentSpec` (a frozen dataclass: which agent,
 its typed options, its file) checked for the side, without building anything, so that a tool finds a
@@ -58,6 +61,7 @@ from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes import ScriptedHeroes
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from agents.search import SearchAgent
+from agents.turn_search import TurnSearchAgent
 
 SIDES = ("heroes", "dm")
 # what each name builds; "checkpoint" (a bare path) and "pool" are written as paths, not names
@@ -68,7 +72,7 @@ ALIASES = {
     "runaway": {"heroes": "runaway_dm", "dm": "runaway_dm"},
 }
 ONE_SIDE = {"scripted_heroes": "heroes", "scripted_dm": "dm", "runaway_dm": "dm"}
-GAME_AGENTS = {"runaway_dm": RunawayDM, "search": SearchAgent}
+GAME_AGENTS = {"runaway_dm": RunawayDM}
 # The scripted agents' versions, oldest first; plain ``scripted`` plays the latest.
 SCRIPTED_VERSIONS = ("v1", "v2")
 LATEST_SCRIPTED = "v2"
@@ -76,6 +80,13 @@ SCRIPTED_AGENTS = {
     "scripted_heroes": {"v1": ScriptedHeroes, "v2": ScriptedHeroesV2},
     "scripted_dm": {"v1": ScriptedDM, "v2": ScriptedDMV2},
 }
+# The search's versions: v1 searches step by step on its side's view rolling out the scripted agents
+# v1; v2 searches whole Movements on sampled worlds rolling out v2. Plain ``search`` plays the latest.
+SEARCH_VERSIONS = ("v1", "v2")
+LATEST_SEARCH = "v2"
+SEARCH_AGENTS = {"v1": SearchAgent, "v2": TurnSearchAgent}
+VERSIONED = {**{name: SCRIPTED_VERSIONS for name in SCRIPTED_AGENTS}, "search": SEARCH_VERSIONS}
+LATEST = {**{name: LATEST_SCRIPTED for name in SCRIPTED_AGENTS}, "search": LATEST_SEARCH}
 VERSION_MARK = "@"
 POLICY_PREFIX, POOL_PREFIX = "policy:", "pool:"
 # One plain line per agent name: what it is, as measured (docs/AGENTS.md), for help texts and pages.
@@ -87,8 +98,12 @@ AGENT_LINES = {
     "scripted@v2": "the scripted agents v2: heroes that end their turns together and fight from rooms, "
     "monsters that stop dithering, every knob in one parameter set searched by an optimiser "
     "(agents/scripted_heroes_v2.py, agents/scripted_dm_v2.py, agents/policies/scripted_v2.json)",
-    "search": "Monte Carlo search on its side's view, rolling out the scripted agents v1; it keeps the "
-    "v1 choice at nearly every decision",
+    "search": f"the search at its latest version, {LATEST_SEARCH}",
+    "search@v1": "Monte Carlo search step by step on its side's view, rolling out the scripted agents v1; "
+    "it keeps the v1 choice at nearly every decision",
+    "search@v2": "determinised information-set search over whole Movements (where a hero ends it, whom a "
+    "monster hunts), on worlds sampled from what its side knows, rolling out the scripted agents v2 "
+    "(agents/turn_search.py; its strength against v2 is in docs/SEARCH.md)",
     "policy": "the shipped MaskablePPO networks around the scripted agents v1; as shipped they choose as "
     "the scripted agents v1 at every measured decision, at five times the CPU",
     "random": "a uniformly random legal action at every decision: a floor, not an opponent",
@@ -158,14 +173,15 @@ OPTIONS: dict[str, dict[str, Option]] = {
     "scripted_heroes": {},
     "scripted_dm": {},
     "runaway_dm": {},
-    "search": {
-        "rollouts": Option(int),
+    "search": {  # v2's; v1's are VERSION_OPTIONS["search", "v1"]
+        "iterations": Option(int),
         "seconds": Option(float, optional=True),
-        "depth": Option(int),
-        "rollout": Option(str, choices=("scripted", "random", "policy")),
+        "candidates": Option(int),
+        "horizon": Option(int),
         "exploration": Option(float),
         "prior": Option(float),
-        "policy": Option(str, optional=True),
+        "margin": Option(float),
+        "spread": Option(float, optional=True),
     },
     "policy": _POLICY_OPTIONS,
     "checkpoint": _POLICY_OPTIONS,
@@ -177,6 +193,22 @@ OPTIONS: dict[str, dict[str, Option]] = {
         "also_share": Option(float),
     },
 }
+VERSION_OPTIONS: dict[tuple[str, str], dict[str, Option]] = {  # an older version's own options
+    ("search", "v1"): {
+        "rollouts": Option(int),
+        "seconds": Option(float, optional=True),
+        "depth": Option(int),
+        "rollout": Option(str, choices=("scripted", "random", "policy")),
+        "exploration": Option(float),
+        "prior": Option(float),
+        "policy": Option(str, optional=True),
+    },
+}
+
+
+def option_table(name: str, version: str | None = None) -> dict[str, Option]:
+    """The options agent ``name`` takes at ``version`` (None: its latest)."""
+    return VERSION_OPTIONS.get((name, version or LATEST.get(name, "")), OPTIONS[name])
 
 
 def _text(value: Any) -> str:
@@ -200,8 +232,8 @@ class AgentSpec:
     version: str | None = None
 
     def __post_init__(self) -> None:
-        if self.name in SCRIPTED_AGENTS and self.version is None:  # built by hand: the latest
-            object.__setattr__(self, "version", LATEST_SCRIPTED)
+        if self.name in VERSIONED and self.version is None:  # built by hand: the latest
+            object.__setattr__(self, "version", LATEST[self.name])
 
     @property
     def is_checkpoint(self) -> bool:
@@ -234,6 +266,8 @@ class AgentSpec:
         ``scripted@<version>`` (the same on both sides)."""
         if self.name in SCRIPTED_AGENTS:
             return f"scripted{VERSION_MARK}{self.version}{self._options_text()}"
+        if self.name == "search":
+            return f"search{VERSION_MARK}{self.version}{self._options_text()}"
         if self.path is None:
             return self.to_json()
         stem = Path(self.path).stem if self.is_checkpoint else Path(self.path).name
@@ -267,11 +301,13 @@ def known_names(side: str | None = None) -> list[str]:
 
 
 def versions_text() -> str:
-    """The scripted agents' versions in words (for error messages and help texts)."""
+    """The versioned agents' versions in words (for error messages and help texts)."""
     listed = ", ".join(f"scripted{VERSION_MARK}{v}" for v in SCRIPTED_VERSIONS)
+    searches = ", ".join(f"search{VERSION_MARK}{v}" for v in SEARCH_VERSIONS)
     return (
         f"the scripted agents take a version: {listed} (v1: the frozen reference of 2026-12-06); "
-        f"plain scripted is the latest, {LATEST_SCRIPTED}"
+        f"plain scripted is the latest, {LATEST_SCRIPTED}; so does the search: {searches}, plain search "
+        f"is the latest, {LATEST_SEARCH}"
     )
 
 
@@ -279,7 +315,7 @@ def accepted(side: str | None = None) -> str:
     """What a spec may be, in words (for error messages and help texts)."""
     return (
         f"the known names are {', '.join(known_names(side))} (options in brackets, e.g. "
-        f"search[rollouts=8,seconds=0.5]; {versions_text()}); or policy:<file>.zip (a checkpoint played "
+        f"search[iterations=12,seconds=0.5]; {versions_text()}); or policy:<file>.zip (a checkpoint played "
         "greedily), a "
         "checkpoint path <file>.zip (its actions sampled), pool:<dir> (a self-play pool of checkpoints); "
         "or an object with act(observation, action_mask) -> int"
@@ -324,8 +360,8 @@ def _version(head: str, side: str, text: str) -> tuple[str, str | None]:
     if not mark:
         return head, None
     name = ALIASES.get(base, {}).get(side, base)
-    if name in SCRIPTED_AGENTS:
-        if version not in SCRIPTED_VERSIONS:
+    if name in VERSIONED:
+        if version not in VERSIONED[name]:
             raise AgentSpecError(f"agent {text!r}: no version {version!r}; {versions_text()}")
         return base, version
     if name in NAMES or base in RETIRED:
@@ -352,8 +388,10 @@ def _resolve(head: str, side: str, text: str) -> tuple[str, str | None]:
     raise AgentSpecError(f"unknown agent {text!r} for the {side}: {accepted(side)}")
 
 
-def _typed_options(name: str, items: list[tuple[str, Any]], text: str) -> tuple[tuple[str, Any], ...]:
-    table = OPTIONS[name]
+def _typed_options(
+    name: str, items: list[tuple[str, Any]], text: str, version: str | None = None
+) -> tuple[tuple[str, Any], ...]:
+    table = option_table(name, version)
     out: dict[str, Any] = {}
     for key, value in items:
         if key not in table:
@@ -389,14 +427,14 @@ def parse_spec(text: str | os.PathLike | AgentSpec, side: str, **options: Any) -
         spec = text
         shown = spec.to_json()
         if options:
-            merged = _typed_options(spec.name, [*spec.options, *options.items()], shown)
+            merged = _typed_options(spec.name, [*spec.options, *options.items()], shown, spec.version)
             spec = dataclasses.replace(spec, options=merged)
     elif isinstance(text, str | os.PathLike):
         shown = os.fspath(text).strip()
         head, inner = _split_options(shown)
         head, version = _version(head, side, shown)
         name, path = _resolve(head, side, shown)
-        typed = _typed_options(name, [*_pairs(inner, shown), *options.items()], shown)
+        typed = _typed_options(name, [*_pairs(inner, shown), *options.items()], shown, version)
         spec = AgentSpec(name, typed, path, version)
     else:
         raise TypeError(f"an agent spec is text or an AgentSpec, got {text!r}")
@@ -414,7 +452,7 @@ def describe(text: str | AgentSpec, side: str) -> str:
     spec = parse_spec(text, side)
     if spec.name == "policy" and spec.path is not None:
         return AGENT_LINES["policy:<file>.zip"]
-    if spec.name in SCRIPTED_AGENTS:
+    if spec.name in VERSIONED:
         return AGENT_LINES[spec.label.split("[")[0]]
     key = {"checkpoint": "<file>.zip", "pool": "pool:<dir>", "runaway_dm": "runaway"}.get(spec.name)
     return AGENT_LINES[key or spec.name]
@@ -430,6 +468,8 @@ def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
         return IdleAgent(seed)
     if spec.name in SCRIPTED_AGENTS:
         return SCRIPTED_AGENTS[spec.name][spec.version](**kw, **seeded)
+    if spec.name == "search":
+        return SEARCH_AGENTS[spec.version](**kw, **seeded)
     if spec.name in GAME_AGENTS:
         return GAME_AGENTS[spec.name](**kw, **seeded)
     if spec.name == "policy":  # the shipped policy as measured best; a file of one's own greedily
@@ -478,6 +518,10 @@ __all__ = [
     "ALIASES",
     "KINDS",
     "LATEST_SCRIPTED",
+    "LATEST_SEARCH",
+    "SEARCH_AGENTS",
+    "SEARCH_VERSIONS",
+    "VERSION_OPTIONS",
     "NAMES",
     "OPTIONS",
     "SCRIPTED_AGENTS",

@@ -1,18 +1,21 @@
-"""Where the search agent leaves its prior: whole games of one side played by the search agent
-against the scripted other side (v1, ``OTHER``: the agents the search rolls out), counting the
-decisions at which the search played another action than its prior's choice (the rollout policy's,
-at the defaults the scripted agent's: ``SearchAgent.last_stats["prior"]``), and when in the game
-they came.
+"""Where the search agent leaves its prior, and why: whole games of one side played by the search
+against the scripted agents of the other side (the version whose play the search's rollouts are:
+``scripted@v1`` for ``search@v1``, ``scripted@v2`` for the search v2), counting the decisions at
+which the search played another choice than its prior's.
 
-Prints, per adventure, the games' outcomes, the searching side's decisions with a choice, the
-departures among them, and how those fall by decision kind, by heroes still in the dungeon and by
-turns before the game's end; ``--jsonl FILE`` writes every departure (turn, decision, the prior's
-action and the search's, by name, and the root's visits and means). A game takes 9-14 s of one
-core at the default budget for the heroes' side, 12-27 s for the DM's (49 s if it runs to the turn
-cap; ``scripts/bench_search.py``).
+- The search v1 (``search@v1``) searches every decision with a choice; its prior is the rollout
+  policy's action (``SearchAgent.last_stats["prior"]``).
+- The search v2 (``search``) searches whole Movements only (its macro points: where a hero ends its
+  Movement, which hero a monster hunts); its prior is v2's choice there, and a departure says which
+  square or hero it chose instead, every option's visits and mean value, and the gain in mean that
+  made it leave v2 (``TurnSearchAgent.last_stats``).
+
+Prints, per adventure, the games' outcomes, the searched decisions, the departures among them, and
+how those fall by decision kind, by heroes still in the dungeon and by turns before the game's end;
+``--jsonl FILE`` writes every departure.
 
     python scripts/search_departures.py --adventure goblin_warrens --games 8 [--side heroes]
-        [--seed 20000000] [--only 3,17] [--search 'search[rollouts=24]'] [--workers 2] [--jsonl FILE]
+        [--seed 20000000] [--only 3,17] [--search 'search[iterations=12]'] [--workers 2] [--jsonl FILE]
 """
 
 from __future__ import annotations
@@ -23,14 +26,14 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from agents import from_spec
+from agents import from_spec, parse_spec
 from dungeon_env import describe_action
 from dungeon_env.content import adventure_names
-from dungeon_env.engine import Game
+from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.units import active_heroes
 from dungeon_env.episode import agent_seeds
 
-OTHER = "scripted@v1"  # the other side: the scripted agents v1, whose play the search's rollouts are
+OTHER = {"v1": "scripted@v1", "v2": "scripted@v2"}  # the other side: the play of the search's rollouts
 LAST_TURNS = 5  # "near the end": a departure this many turns or fewer before the game's last
 
 
@@ -39,7 +42,8 @@ def play(adventure: str, seed: int, side: str, search: str) -> dict:
     departure from the prior."""
     g = Game.new(adventure=adventure, heroes=3, seed=seed)
     other = "dm" if side == "heroes" else "heroes"
-    agents = {side: from_spec(search, side), other: from_spec(OTHER, other)}
+    version = parse_spec(search, side).version
+    agents = {side: from_spec(search, side), other: from_spec(OTHER[version], other)}
     for who, agent_seed in zip(("heroes", "dm"), agent_seeds(seed), strict=True):
         agents[who].seed(agent_seed)  # as the difficulty tool seeds them: the same games
         agents[who].bind(game=g)
@@ -48,11 +52,15 @@ def play(adventure: str, seed: int, side: str, search: str) -> dict:
         acting = "dm" if g.agent == "dm" else "heroes"
         agent = agents[acting]
         action = agent.act(None, None)
-        if acting == side and len(g.legal_actions()) > 1:
+        if acting == side and version == "v1" and len(g.legal_actions()) > 1:
             decisions += 1
             prior = agent.last_stats["prior"]
             if action != prior:
                 departures.append(departure(g, agent.last_stats, prior, action))
+        elif acting == side and version != "v1" and agent.last_stats:
+            decisions += 1
+            if agent.last_stats["choice"] != agent.last_stats["prior"]:
+                departures.append(movement_departure(g, agent.last_stats))
         g.apply(action)
     return {
         "seed": seed,
@@ -77,6 +85,32 @@ def departure(g: Game, stats: dict, prior: int, action: int) -> dict:
     }
 
 
+def movement_departure(g: Game, stats: dict) -> dict:
+    """A departure of the search v2 at a macro point: what v2 would have done, what the search did,
+    every option's visits and mean, and the gain in mean that decided it."""
+    kind, figure = g.decision
+
+    def named(target: int | None) -> str:
+        if target is None:
+            return "v2's choice"
+        if kind == Decision.HERO_MOVE:
+            x, y = g.xy(target)
+            return f"end on ({x},{y}) in {g.tables.board.area_names[int(g.tables.area[target])]}"
+        return f"hunt {g.label(target)}"
+
+    return {
+        "turn": int(g.state.turn),
+        "decision": kind.name.lower(),
+        "figure": g.label(figure),
+        "heroes_in": len(active_heroes(g)),
+        "prior": named(None),
+        "search": named(stats["choice"]),
+        "visits": {named(t): v for t, (v, _) in stats["options"].items()},
+        "means": {named(t): round(m, 3) for t, (_, m) in stats["options"].items()},
+        "gain": round(stats["gain"], 3),
+    }
+
+
 def summary(adventure: str, games: list[dict]) -> str:
     outcomes = Counter(game["outcome"] for game in games)
     decisions = sum(game["decisions"] for game in games)
@@ -88,9 +122,12 @@ def summary(adventure: str, games: list[dict]) -> str:
     lines = [
         f"{adventure}: {len(games)} games ("
         + ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items()))
-        + f"); {decisions} decisions with a choice, {len(found)} departures from the prior ({share:.2f}%), "
+        + f"); {decisions} decisions searched, {len(found)} departures from the prior ({share:.2f}%), "
         f"in {sum(bool(game['departures']) for game in games)} games",
     ]
+    gains = [d["gain"] for _, d in found if "gain" in d]
+    if gains:
+        lines.append(f"  mean gain in value that made it depart: {sum(gains) / len(gains):.3f}")
     if found:
         lines.append("  by decision: " + ", ".join(f"{k} {n}" for k, n in by_kind.most_common()))
         lines.append(

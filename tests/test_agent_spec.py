@@ -31,6 +31,7 @@ from agents import (
 )
 from agents.policy import default_path
 from agents.spec import LATEST_SCRIPTED, SCRIPTED_AGENTS, SCRIPTED_VERSIONS, describe
+from agents.turn_search import TurnSearchAgent
 from difficulty.play import make_side
 from difficulty.spec import SpecError, parse_agent
 from dungeon_env.wrappers import RandomOpponent, RoleEnv, make_opponent
@@ -65,8 +66,10 @@ def checkpoint(tmp_path) -> str:
         (" scripted@v1 ", "dm", ScriptedDM),
         ("runaway", "dm", RunawayDM),
         ("runaway_dm", "dm", RunawayDM),
-        ("search", "heroes", SearchAgent),
-        ("search", "dm", SearchAgent),
+        ("search@v1", "heroes", SearchAgent),
+        ("search@v1", "dm", SearchAgent),
+        ("search", "heroes", TurnSearchAgent),
+        ("search", "dm", TurnSearchAgent),
         (" scripted ", "dm", ScriptedDMV2),
     ],
 )
@@ -78,16 +81,22 @@ def test_names_build_their_agents(text, side, cls):
 
 
 def test_search_options_in_brackets_and_by_keyword():
-    agent = from_spec("search[rollouts=8,seconds=0.5,depth=100,rollout=random]", "dm", seed=1)
+    agent = from_spec("search@v1[rollouts=8,seconds=0.5,depth=100,rollout=random]", "dm", seed=1)
     assert (agent.rollouts, agent.seconds, agent.depth, agent.rollout) == (8, 0.5, 100, "random")
     assert from_spec("search[seconds=none]", "heroes").seconds is None
-    networks = from_spec("search[rollout=policy,policy=tests/data/policy_2df847b/heroes.zip]", "heroes")
+    networks = from_spec("search@v1[rollout=policy,policy=tests/data/policy_2df847b/heroes.zip]", "heroes")
     assert (networks.rollout, networks.policy) == ("policy", "tests/data/policy_2df847b/heroes.zip")
-    assert from_spec("search[rollouts=8]", "heroes", rollouts=2).rollouts == 2  # keywords win
+    assert from_spec("search@v1[rollouts=8]", "heroes", rollouts=2).rollouts == 2  # keywords win
     assert from_spec("search", "heroes").rng.random() == from_spec("search", "heroes").rng.random()
-    spec = parse_spec("search[rollouts=8,depth=100]", "dm")
-    assert spec == AgentSpec("search", (("rollouts", 8), ("depth", 100)))
-    assert spec.to_json() == "search[rollouts=8,depth=100]"
+    assert from_spec("search@v1", "heroes").rng.random() == from_spec("search@v1", "heroes").rng.random()
+    spec = parse_spec("search@v1[rollouts=8,depth=100]", "dm")
+    assert spec == AgentSpec("search", (("rollouts", 8), ("depth", 100)), version="v1")
+    v2 = from_spec("search[iterations=6,candidates=4,horizon=0,margin=0.05]", "heroes")
+    assert (v2.iterations, v2.candidates, v2.horizon, v2.margin) == (6, 4, 0, 0.05)
+    assert parse_spec("search", "dm").version == "v2" and parse_spec("search", "dm").label == "search@v2"
+    with pytest.raises(AgentSpecError, match="search takes no option 'rollouts'"):
+        parse_spec("search[rollouts=8]", "heroes")  # v1's option: the latest takes iterations
+    assert spec.to_json() == "search@v1[rollouts=8,depth=100]"
 
 
 def test_the_shipped_policy_of_each_side():
@@ -152,7 +161,7 @@ def test_seed_and_env_reach_the_agent():
         ("scripted@v1", "dm"),
         ("scripted_heroes@v2", "heroes"),
         ("runaway", "dm"),
-        ("search[rollouts=8,seconds=0.5,depth=100,rollout=random]", "heroes"),
+        ("search@v1[rollouts=8,seconds=0.5,depth=100,rollout=random]", "heroes"),
         ("policy[deterministic=false]", "dm"),
         ("random", "dm"),
     ],
@@ -176,14 +185,15 @@ def test_an_unknown_name_is_named_with_what_is_accepted():
 @pytest.mark.parametrize(
     "text, named",
     [
-        ("search[rolouts=8]", "takes no option 'rolouts'; its options are rollouts (int)"),
-        ("search[rollouts=many]", "rollouts=many of search should be int"),
-        ("search[rollout=greedy]", "should be scripted|random"),
-        ("search[rollouts]", "key=value"),
+        ("search[rolouts=8]", "takes no option 'rolouts'; its options are iterations (int)"),
+        ("search@v1[rolouts=8]", "takes no option 'rolouts'; its options are rollouts (int)"),
+        ("search@v1[rollouts=many]", "rollouts=many of search should be int"),
+        ("search@v1[rollout=greedy]", "should be scripted|random"),
+        ("search[iterations]", "key=value"),
         ("scripted[depth=3]", "scripted_dm takes no option 'depth'; it takes no options"),
         ("policy[deterministic=maybe]", "should be bool"),
-        ("search[rollouts=8", "one pair of brackets"),
-        ("search[rollouts=8]x", "one pair of brackets"),
+        ("search@v1[rollouts=8", "one pair of brackets"),
+        ("search@v1[rollouts=8]x", "one pair of brackets"),
         ("pool:runs/p[base=wizard]", "its base agent: unknown agent 'wizard'"),
         ("pool:", "no directory"),
     ],
@@ -198,7 +208,7 @@ def test_a_bad_keyword_option_is_refused_too():
     with pytest.raises(AgentSpecError, match="search takes no option 'speed'"):
         from_spec("search", "dm", speed=3)
     with pytest.raises(AgentSpecError, match="rollouts=fast of search should be int"):
-        from_spec("search", "dm", rollouts="fast")
+        from_spec("search@v1", "dm", rollouts="fast")
 
 
 def test_a_missing_checkpoint_is_a_spec_error_and_a_missing_file(tmp_path):
@@ -240,7 +250,7 @@ def _fingerprint(agent) -> tuple:
         ("scripted", "heroes"),
         ("scripted", "dm"),
         ("runaway_dm", "dm"),
-        ("search[rollouts=4,depth=20]", "heroes"),
+        ("search@v1[rollouts=4,depth=20]", "heroes"),
         ("policy", "heroes"),
         ("CHECKPOINT", "dm"),
         ("policy:CHECKPOINT", "heroes"),
@@ -332,7 +342,7 @@ def test_trained_is_retired_until_a_policy_plays_differently(side):
         ("policy", "dm", "the shipped MaskablePPO networks"),
         ("policy:CHECKPOINT", "heroes", "a MaskablePPO checkpoint of your own, played greedily"),
         ("CHECKPOINT", "heroes", "a MaskablePPO checkpoint of your own, its actions sampled"),
-        ("search[rollouts=4]", "heroes", "Monte Carlo search"),
+        ("search@v1[rollouts=4]", "heroes", "Monte Carlo search"),
         ("random", "dm", "a uniformly random legal action"),
     ],
 )

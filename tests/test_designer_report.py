@@ -184,16 +184,16 @@ def _args(*argv: str):
 
 def test_the_ladder_makes_one_pairing_per_hero_agent_in_order():
     experiment = cli.experiment_of(
-        _args("--ladder", "random,search[rollouts=2,depth=5],policy", "--dm-agent", "random")
+        _args("--ladder", "random,search@v1[rollouts=2,depth=5],policy", "--dm-agent", "random")
     )
     assert [p.to_json() for p in experiment.pairings] == [
         "random:random",
-        "search[rollouts=2,depth=5]:random",
+        "search@v1[rollouts=2,depth=5]:random",
         "policy:random",
     ]
-    assert cli.ladder_agents("scripted, search[rollouts=2,depth=5]") == [
+    assert cli.ladder_agents("scripted, search@v1[rollouts=2,depth=5]") == [
         "scripted",
-        "search[rollouts=2,depth=5]",
+        "search@v1[rollouts=2,depth=5]",
     ]
 
 
@@ -295,7 +295,7 @@ def test_heroes_below_the_best_shipped_warn_and_name_the_stronger_agent(heroes, 
     assert "random,scripted@v1,scripted@v2,search" in text and "may be too weak for this verdict" in text
 
 
-@pytest.mark.parametrize("heroes", ["scripted_heroes@v2", "scripted_heroes", "search[rollouts=8]"])
+@pytest.mark.parametrize("heroes", ["scripted_heroes@v2", "scripted_heroes", "search@v1[rollouts=8]"])
 def test_the_best_heroes_shipped_and_search_raise_no_warning(heroes):
     assert verdict.below_best(heroes) is None
     assert "Warning" not in _verdict(_report([_cell(0.6, heroes=heroes)]))

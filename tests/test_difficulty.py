@@ -343,10 +343,10 @@ def test_comparison_of_the_goals_rate_apart_from_the_completion_rate():
 def test_agent_specs():
     assert parse_agent("scripted", "heroes").name == "scripted_heroes"
     assert parse_agent("scripted", "dm").name == "scripted_dm"
-    search = parse_agent("search[rollouts=8,depth=100]", "heroes")
+    search = parse_agent("search@v1[rollouts=8,depth=100]", "heroes")
     assert (
         search.options == (("rollouts", 8), ("depth", 100))
-        and search.to_json() == "search[rollouts=8,depth=100]"
+        and search.to_json() == "search@v1[rollouts=8,depth=100]"
     )
     assert Pairing.parse("scripted:random").label == "scripted@v2:random"
     assert Pairing.parse("scripted@v1:scripted").to_json() == "scripted_heroes@v1:scripted_dm@v2"
@@ -391,7 +391,7 @@ def test_a_cell_task_carries_the_parsed_specs_and_is_read_once(monkeypatch):
     from difficulty.play import Task
     from difficulty.runner import task_of
 
-    experiment = Experiment(pairings=("search[rollouts=2,depth=5]:scripted",), games=1, max_turns=2)
+    experiment = Experiment(pairings=("search@v1[rollouts=2,depth=5]:scripted",), games=1, max_turns=2)
     (cell,) = experiment.cells
     task = task_of(cell, experiment)
     assert isinstance(task, Task) and task.heroes is cell.pairing.heroes and task.dm is cell.pairing.dm

@@ -101,14 +101,14 @@ def test_the_stored_league_intervals_come_back_from_its_counts():
 
 
 def test_split_specs_keeps_commas_in_brackets():
-    assert league.split_specs("random, search[rollouts=8,depth=50],scripted") == [
+    assert league.split_specs("random, search@v1[rollouts=8,depth=50],scripted") == [
         "random",
-        "search[rollouts=8,depth=50]",
+        "search@v1[rollouts=8,depth=50]",
         "scripted",
     ]
-    specs = league.agents_of("search[rollouts=2,depth=10],scripted,scripted_heroes,scripted@v1", "heroes")
+    specs = league.agents_of("search@v1[rollouts=2,depth=10],scripted,scripted_heroes,scripted@v1", "heroes")
     assert [s.to_json() for s in specs] == [
-        "search[rollouts=2,depth=10]",
+        "search@v1[rollouts=2,depth=10]",
         "scripted_heroes@v2",  # scripted and scripted_heroes name the same agent: deduplicated
         "scripted_heroes@v1",
     ]
@@ -147,7 +147,7 @@ def test_a_tiny_league_writes_the_matrix_ratings_and_plot(tmp_path, capsys):
     [
         ("--heroes-agents", "random,bogus", "bogus"),
         ("--heroes-agents", "runaway", "runaway"),  # a DM-only agent
-        ("--dm-agents", "scripted,search[rollouts=x]", "rollouts"),
+        ("--dm-agents", "scripted,search@v1[rollouts=x]", "rollouts"),
     ],
 )
 def test_a_bad_spec_stops_before_any_game(tmp_path, capsys, monkeypatch, flag, value, named):

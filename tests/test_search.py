@@ -276,7 +276,7 @@ def test_search_departures_counts_where_the_search_left_its_prior(tmp_path):
             "--games",
             "1",
             "--search",
-            "search[rollouts=3,depth=6,prior=0]",
+            "search@v1[rollouts=3,depth=6,prior=0]",
             "--jsonl",
             str(out),
         ],
@@ -309,7 +309,7 @@ def test_search_departures_plays_the_difficulty_tools_games():
     spec = importlib.util.spec_from_file_location("search_departures", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    search = "search[rollouts=3,depth=6,prior=0]"
+    search = "search@v1[rollouts=3,depth=6,prior=0]"
     task = {
         "adventure": "flooded_cellar",
         "party": ["bram", "tovar", "gunnhild"],

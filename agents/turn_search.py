@@ -1,0 +1,427 @@
+"""The search agent v2: determinised information-set Monte Carlo tree search over whole Movements.
+
+``TurnSearchAgent`` plays either side. Where its side's best scripted agent (v2) would decide a
+whole Movement — where a hero ends it, which hero a monster hunts — the search weighs that choice
+against the next best ones by playing them out on sampled worlds; everywhere else it plays as v2.
+
+**Moves of the tree** (``Option``; one per *macro point*, a figure's Movement not planned yet):
+
+- a hero's Movement: "end this Movement on square q", q among the squares v2 weighs
+  (``ScriptedHeroesV2.end_square_options``: the squares the hero can reach this Movement, scored by
+  v2's plan), the best ``candidates`` of them, v2's own choice always among them. The hero then
+  walks there by v2's paths (doors, squares bought, hand-offs as v2 plays them): ``DirectedHeroes``.
+  A Movement in which v2 does something else first (drinks, rests, steps back from the front) or
+  in which a monster stands next to the hero (the Fight decides) is no macro point.
+- a monster's Movement: "hunt hero h" (``ScriptedDMV2.victim_options``: the heroes the monster has
+  a way to, by v2's score), ``DirectedDM``; the walk, the squares bought and the Fight are v2's.
+
+A plan lasts the Movement, and is dropped when something the side did not know is revealed on the
+way (an area, a monster: ``knowledge_mark``); the next decision of that figure is then a macro
+point again, searched anew. The env's step-by-step actions stay what they are: the agent answers
+every decision with the step its plan's walker (v2 with the plan fixed) takes.
+
+**One iteration** (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
+
+1. *Determinise*: a full hidden state sampled from what the side knows
+   (``agents.determinise.determinise``: for the heroes a Patrol set, Guards in the rooms not yet
+   seen, traps on squares not yet searched and face-down cards drawn from public priors; for the DM
+   only the dice), with dice of its own.
+2. *Select and expand*: at each macro point of the searching side, the option maximising
+   ``Q + exploration * P * sqrt(N) / (1 + n)`` among the options available in this determinisation
+   (``P``: ``prior`` on v2's choice, the rest shared evenly; ``N`` the times the option was
+   available, ISMCTS's availability count), until an option not yet tried is added.
+3. *Roll out* with v2 for both sides (the searching side's walker, its later plans unfixed) to the
+   ``horizon``: the rest of this turn and ``horizon`` turns more (a Patrol rolled at the next Turn
+   Start, and its Fights, are inside the default horizon of 1).
+4. *Evaluate*: a finished game is 1 or 0 for the heroes (completed with the goals, or not); a game
+   at the horizon the fitted evaluation (``agents.evaluation``: the heroes' chance of completing from
+   the position). The DM's value is one minus the heroes', except that a game ended at the turn cap
+   is worth 0 to both: the DM never gains by stalling.
+
+The root's options are played in rounds: every option of the root is tried once on the same
+determinisation (its hidden state and dice seed) before the next is drawn, so that the options are
+compared on the same worlds (common random numbers); below the root, selection is by the rule above.
+The search plays the option of best mean at the root, but leaves v2's choice only when that mean
+beats v2's by more than ``margin`` (a departure must be measured, not noise). ``last_stats`` holds
+the last search's iterations, seconds, each option's visits and mean, v2's choice and the choice;
+``scripts/search_departures.py`` reports where and why the search leaves v2. Given a ``seed`` and no
+``seconds`` limit the agent is deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import NamedTuple
+
+from agents._common import active_monsters
+from agents.base import GameAgent
+from agents.scripted_dm_v2 import ScriptedDMV2
+from agents.scripted_heroes_v2 import ScriptedHeroesV2
+from dungeon_env.engine import Decision, Game
+from dungeon_env.engine.side_knowledge import heroes_view
+from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
+
+DEFAULT_ITERATIONS = 12  # per macro point; see docs/SEARCH.md for the cost of a game
+DEFAULT_CANDIDATES = 3  # options weighed at a macro point, v2's own among them
+DEFAULT_HORIZON = 1  # turns played out after the current one
+DEFAULT_MARGIN = 0.02
+DEFAULT_SPREAD = {
+    "heroes": 6.0,
+    "dm": 6.0,
+}  # how much better than v2's choice an option must score to be played
+
+
+def knowledge_mark(g: Game) -> tuple[int, int]:
+    """What a plan was made knowing: the areas revealed and the monsters in sight."""
+    return int(g.state.revealed.sum()), len(active_monsters(g, visible_only=True))
+
+
+class Option(NamedTuple):
+    """A move of the tree: ``figure`` (a hero, or a monster's slot) and its ``target`` (the square a
+    hero ends its Movement on, the hero a monster hunts); ``target`` None is v2's own choice."""
+
+    figure: int
+    target: int | None
+
+
+class DirectedHeroes(ScriptedHeroesV2):
+    """Heroes v2 whose end squares a search may fix, one Movement at a time (``plans``), and who
+    can list the squares v2 weighs at a hero's Movement (``listing``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.plans: dict[int, tuple[int, int, tuple[int, int]]] = {}  # hero -> (turn, square, mark)
+        self.listing: dict | None = None  # hero -> (options, v2's choice) while a caller listens
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self.plans = {}
+
+    def plan(self, g: Game, h: int, square: int) -> None:
+        """End hero ``h``'s Movement of this turn on ``square``, unless something is revealed first."""
+        self.plans[h] = (int(g.state.turn), square, knowledge_mark(g))
+
+    def planned(self, g: Game, h: int) -> int | None:
+        """The square hero ``h``'s plan still holds for (None: no plan, or a reveal ended it)."""
+        plan = self.plans.get(h)
+        if plan is None:
+            return None
+        turn, square, mark = plan
+        if turn == int(g.state.turn) and mark == knowledge_mark(g):
+            return square
+        del self.plans[h]
+        return None
+
+    def end_square(self, g: Game, h: int, dist: list[int], bought: int = 0) -> int | None:
+        square = self.planned(g, h)
+        if square is not None:
+            return square
+        choice = super().end_square(g, h, dist, bought)
+        if self.listing is not None and bought == 0 and h not in self.listing:
+            options = self.end_square_options(g, h, dist)
+            if options:
+                self.listing[h] = (options, choice)
+        return choice
+
+    def alternatives(self, g: Game, scores: dict[int, tuple], choice: int | None, spread: float) -> list[int]:
+        """The squares worth weighing against v2's ``choice`` (None: v2 walks as v1): the best square
+        of every other area the hero can end in (where the Movement ends matters by its area: a room
+        or a corridor, which corridor), scored within ``spread`` of v2's best, best first."""
+        area = g.tables.area
+        top = max(scores.values())[0]
+        mine = int(area[choice]) if choice is not None else -1
+        best: dict[int, tuple[tuple, int]] = {}
+        for q, key in scores.items():
+            a = int(area[q])
+            if a != mine and key[0] >= top - spread and (a not in best or key > best[a][0]):
+                best[a] = (key, q)
+        return [q for _, q in sorted(best.values(), reverse=True)]
+
+
+class DirectedDM(ScriptedDMV2):
+    """DM v2 whose monsters' victims a search may fix, one Movement at a time (``plans``), and which
+    can list the heroes v2 weighs for a monster (``listing``)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.plans: dict[int, tuple[int, int, int]] = {}  # monster slot -> (turn, uid, hero)
+        self.listing: dict | None = None
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        self.plans = {}
+
+    def plan(self, g: Game, m: int, hero: int) -> None:
+        self.plans[m] = (int(g.state.turn), int(g.state.unit_uid[m]), hero)
+
+    def planned(self, g: Game, m: int) -> int | None:
+        plan = self.plans.get(m)
+        if plan is None:
+            return None
+        turn, uid, hero = plan
+        if turn == int(g.state.turn) and uid == int(g.state.unit_uid[m]):
+            return hero
+        del self.plans[m]
+        return None
+
+    def victim_v2(
+        self, g: Game, m: int, heroes: list[int], fields: dict, committed: int | None
+    ) -> int | None:
+        hero = self.planned(g, m)
+        here = int(g.state.unit_pos[m])
+        if hero is not None and hero in heroes and 0 <= fields[hero][here] < 10**6:
+            return hero
+        choice = super().victim_v2(g, m, heroes, fields, committed)
+        if self.listing is not None and m not in self.listing and committed is None:
+            options = self.victim_options(g, m, heroes, fields, committed)
+            if options:
+                self.listing[m] = ({h: tuple(-x for x in key) for h, key in options.items()}, choice)
+        return choice
+
+    def alternatives(self, g: Game, scores: dict[int, tuple], choice: int | None, spread: float) -> list[int]:
+        """The heroes worth hunting instead of v2's ``choice``: those within reach as v2's is (this
+        turn, or not), scored within ``spread`` of it, best first."""
+        if choice is None:
+            return []
+        reach, top = scores[choice]
+        near = [
+            (key, h)
+            for h, key in scores.items()
+            if h != choice and key[0] == reach and key[1] >= top - spread
+        ]
+        return [h for _, h in sorted(near, reverse=True)]
+
+
+class Node:
+    """A node of the tree: the side's macro points reached by one sequence of options."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Option, Node] = {}
+        self.available: dict[Option, int] = {}
+        self.visits = 0
+        self.total = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class TurnSearchAgent(GameAgent):
+    """Determinised ISMCTS over whole Movements for the side asked (see the module docstring).
+
+    ``iterations``: iterations per macro point (rounded up to whole rounds of the root's options);
+    ``seconds``: stop after this much wall time (at a round's end; the search is then no longer
+    deterministic); ``candidates``: options weighed at a macro point, v2's among them; ``horizon``:
+    turns played out after the current one; ``exploration``, ``prior``: the selection rule's
+    constants; ``margin``: how much better than v2's choice an option must score to be played."""
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        env=None,
+        seed: int | None = 0,
+        iterations: int = DEFAULT_ITERATIONS,
+        seconds: float | None = None,
+        candidates: int = DEFAULT_CANDIDATES,
+        horizon: int = DEFAULT_HORIZON,
+        exploration: float = 0.5,
+        prior: float = 0.5,
+        margin: float = DEFAULT_MARGIN,
+        spread: float | None = None,
+    ) -> None:
+        for name, value, low in (
+            ("iterations", iterations, 1),
+            ("candidates", candidates, 2),
+            ("horizon", horizon, 0),
+        ):
+            if value < low:
+                raise ValueError(f"{name} must be at least {low}, got {value}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive (or None), got {seconds}")
+        if not 0.0 <= prior <= 1.0:
+            raise ValueError(f"prior must be between 0 and 1, got {prior}")
+        if margin < 0:
+            raise ValueError(f"margin must be at least 0, got {margin}")
+        from agents.determinise import HiddenPrior
+        from agents.evaluation import Evaluation
+
+        self.iterations, self.seconds = int(iterations), seconds
+        self.candidates, self.horizon = int(candidates), int(horizon)
+        self.exploration, self.prior, self.margin = float(exploration), float(prior), float(margin)
+        self.spread = {
+            side: DEFAULT_SPREAD[side] if spread is None else float(spread) for side in (HEROES, DM)
+        }
+        self.evaluation = Evaluation.shipped()
+        self.hidden_prior: HiddenPrior | None = None
+        # the walkers of the real game (their plans last a Movement) and of the iterations
+        self.walkers = {HEROES: DirectedHeroes(), DM: DirectedDM()}
+        self.rollout_walkers = {HEROES: DirectedHeroes(), DM: DirectedDM()}
+        self.last_stats: dict = {}
+        super().__init__(game=game, env=env, seed=seed)
+
+    def seed(self, seed: int | None) -> None:
+        super().seed(seed)
+        for walker in self.walkers.values():
+            walker.seed(seed)
+
+    # ------------------------------------------------------------------------------ a decision
+    def choose(self, game: Game) -> int:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        side = DM if game.agent == "dm" else HEROES
+        view = game if view_side(game) == side else (dm_view(game) if side == DM else heroes_view(game))
+        walker = self.walkers[side]
+        point = macro_point(view, walker, self.candidates, self.spread[side])
+        if point is None:
+            self.last_stats = {}
+            return walker.choose(view)
+        options, v2_action = point
+        option = self.search(view, side, options)
+        if option.target is None:
+            return v2_action
+        walker.plan(view, option.figure, option.target)
+        return walker.choose(view)
+
+    def search(self, view: Game, side: str, options: list[Option]) -> Option:
+        """The option to play at the macro point of ``view`` (``options[0]`` is v2's choice)."""
+        root = Node()
+        start = time.perf_counter()
+        rounds = max(1, math.ceil(self.iterations / len(options)))
+        done = 0
+        for _ in range(rounds):
+            if self.seconds is not None and done and time.perf_counter() - start > self.seconds:
+                break
+            world = self.rng.getrandbits(62)
+            for option in options:
+                self.iterate(view, root, side, world, option)
+                done += 1
+        v2 = options[0]
+        best = max(options, key=lambda o: (root.children[o].mean if o in root.children else -1.0, o == v2))
+        gain = root.children[best].mean - root.children[v2].mean
+        choice = best if best != v2 and gain > self.margin else v2
+        self.last_stats = {
+            "iterations": done,
+            "seconds": time.perf_counter() - start,
+            "figure": v2.figure,
+            "options": {o.target: (root.children[o].visits, root.children[o].mean) for o in options},
+            "prior": v2.target,
+            "choice": choice.target,
+            "gain": gain if choice != v2 else 0.0,
+        }
+        return choice
+
+    # ------------------------------------------------------------------------------ one iteration
+    def iterate(self, view: Game, root: Node, side: str, world: int, first: Option) -> None:
+        """One iteration from ``view``: on the world ``world`` (a determinisation's seed), play
+        ``first`` at the root, then select and expand through the side's macro points, roll out to
+        the horizon, and back the value up the path."""
+        from agents.determinise import HiddenPrior, determinise
+
+        rng = random.Random(world)
+        if side == HEROES and self.hidden_prior is None:
+            self.hidden_prior = HiddenPrior.public(view)
+        g = determinise(view, rng, self.hidden_prior if side == HEROES else None)
+        walkers = self.rollout_walkers
+        for who, walker in walkers.items():
+            walker.seed(world % (2**31))
+            if who == HEROES:
+                own = self.walkers[HEROES]
+                walker.relieved, walker.waited = dict(own.relieved), dict(own.waited)
+        stop = int(g.state.turn) + self.horizon + 1
+        node, path, expanding = root, [root], True
+        option: Option | None = first
+        while not g.over and int(g.state.turn) < stop:
+            acting = DM if g.agent == "dm" else HEROES
+            walker = walkers[acting]
+            point = (
+                macro_point(g, walker, self.candidates, self.spread[acting])
+                if acting == side and expanding
+                else None
+            )
+            if point is None:
+                g.apply(walker.choose(g))
+                continue
+            options, v2_action = point
+            if option is None or option.figure != options[0].figure:
+                option = self.select(node, options)
+            if option.target is None:
+                g.apply(v2_action)
+            else:
+                walker.plan(g, option.figure, option.target)
+                g.apply(walker.choose(g))
+            child = node.children.get(option)
+            if child is None:
+                child = node.children[option] = Node()
+                expanding = node is root  # a new option below the root ends the tree's part
+            node = child
+            path.append(node)
+            option = None
+        value = self.value(g, side)
+        for n in path:
+            n.visits += 1
+            n.total += value
+
+    def select(self, node: Node, options: list[Option]) -> Option:
+        """The selection rule's choice among ``options`` at ``node``; counts each as available."""
+        for o in options:
+            node.available[o] = node.available.get(o, 0) + 1
+        others = (1.0 - self.prior) / len(options)
+        parent = node.mean
+
+        def key(o: Option) -> tuple[float, bool]:
+            child = node.children.get(o)
+            q, n = (child.mean, child.visits) if child is not None else (parent, 0)
+            p = others + (self.prior if o.target is None else 0.0)
+            return q + self.exploration * p * math.sqrt(node.available[o]) / (1 + n), o.target is None
+
+        return max(options, key=key)
+
+    def value(self, g: Game, side: str) -> float:
+        """The side's value of an iteration's end (module docstring, step 4)."""
+        if g.over and g.outcome == "truncated":
+            return 0.0
+        heroes = self.evaluation.value(g)
+        return heroes if side == HEROES else 1.0 - heroes
+
+
+def macro_point(
+    g: Game, walker: DirectedHeroes | DirectedDM, candidates: int, spread: float
+) -> tuple[list[Option], int] | None:
+    """At a figure's Movement not planned yet where v2 weighs its options: the options (v2's own
+    choice first, then the best others, ``walker.alternatives``: at most ``candidates`` in all,
+    none scored by v2 more than ``spread`` below its choice) and v2's action; else None."""
+    kind, u = g.decision
+    if kind not in (Decision.HERO_MOVE, Decision.MONSTER_MOVE) or walker.planned(g, u) is not None:
+        return None
+    walker.listing = {}
+    try:
+        action = walker.choose(g)
+        entry = walker.listing.get(u)
+    finally:
+        walker.listing = None
+    if entry is None:
+        return None
+    scores, choice = entry
+    others = walker.alternatives(g, scores, choice, spread)[: candidates - 1]
+    if not others:
+        return None
+    return [Option(u, None)] + [Option(u, t) for t in others], action
+
+
+__all__ = [
+    "DEFAULT_CANDIDATES",
+    "DEFAULT_HORIZON",
+    "DEFAULT_ITERATIONS",
+    "DirectedDM",
+    "DirectedHeroes",
+    "Node",
+    "Option",
+    "TurnSearchAgent",
+    "knowledge_mark",
+    "macro_point",
+]
