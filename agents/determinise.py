@@ -33,9 +33,13 @@ view's sharing every array; its ``cache`` is its own but for the entries that de
 and doors alone (``SHARED_CACHE``), and its ``vis_cache`` (visible areas per square and doors) is the
 view's. The function reads only the view and the public catalogue: it never sees the real game.
 
-Cost (``scripts/determinise_cost.py``: mid-game positions, turn 6-10 of random play, of each bundled
-adventure; ``determinise`` against ``view.copy()`` on the same views): 1.9x to 2.2x a copy, about
-45 microseconds more per call (figures in ``docs/SEARCH.md``).
+Cost (``PYTHONPATH=. python scripts/determinise_cost.py --repeat 200 --rounds 3``: heroes' views at
+turn 6 of random play, 4 heroes, on each bundled adventure): about 155-160 microseconds, 3.9x to
+4.1x a bare ``view.copy()`` (39 us) and 3.2x to 3.3x a copy with fresh dice (48 us, what an
+iteration of ``agents.search`` paid before); above the aim of 3x a copy. The rest is sampling about
+fifteen unrevealed rooms' guards, the traps and the deck orders, and building the adventure and
+tables (two ``dataclasses.replace``). Memoised: candidate squares per revealed configuration, the
+sampled tables per sampled content (guards and traps kept one object per value), deck pools.
 """
 
 from __future__ import annotations
@@ -238,15 +242,20 @@ def _sample_guards(rooms, occupied: np.ndarray, prior: HiddenPrior, rng: random.
     out: list[Guard] = []
     if not prior.guard_monsters:
         return out
-    counts, monsters = prior.draws.guards_per_room, prior.draws.guard_monsters
+    counts, cum = prior.draws.guards_per_room
+    names, weights = prior.draws.guard_monsters
+    rand, top, total = rng.random, len(counts) - 1, weights[-1]
     for squares, known in rooms:
-        extra = min(_draw(rng, counts) - known, len(squares))
+        extra = min(counts[min(bisect.bisect_right(cum, rand() * cum[-1]), top)] - known, len(squares))
+        if extra <= 0:
+            continue
         chosen: set[int] = set()
         while len(chosen) < extra:
-            chosen.add(squares[int(rng.random() * len(squares))])
+            chosen.add(squares[int(rand() * len(squares))])
         for q in sorted(chosen):
             if occupied[q] < 0:
-                out.append(_guard(_draw(rng, monsters), q))
+                monster = names[min(bisect.bisect_right(weights, rand() * total), len(names) - 1)]
+                out.append(_guard(monster, q))
     return out
 
 
@@ -324,7 +333,9 @@ def _candidates(view: Game) -> tuple[list, list[int]]:
 
 def _tables(t: Tables, patrol: tuple[str, ...], guards: list[Guard], traps: list[Trap]) -> Tables:
     """The view's tables with the sampled content added (memoised per sampled content)."""
-    key = (patrol, tuple(guards), tuple(traps))
+    # Guards and traps are kept one object per value (``_guard``, ``_trap``), and the memo's tables
+    # hold them, so their identities name their values (hashing the dataclasses took longer).
+    key = (patrol, tuple(map(id, guards)), tuple(map(id, traps)))
 
     def build() -> Tables:
         known = t.adventure
@@ -364,35 +375,72 @@ def _sample_cards(game: Game, prior: HiddenPrior, rng: random.Random) -> None:
         for i in np.flatnonzero(s.item_card >= base).tolist():
             if i not in busy:
                 faces.setdefault(int(s.item_card[i]) - base, []).append(i)
-    undrawn = s.deck_cards >= base
-    for d in range(len(DECKS)):
+    known_key = tuple(known)
+    rows, cols, cards = [], [], []
+    for d, slots in enumerate(_undrawn(s.deck_cards, s.deck_next, base)):
         items = faces.get(d, ())
-        start = int(s.deck_next[d])
-        slots = np.flatnonzero(undrawn[d, start:]) + start
-        if not items and not len(slots):
+        if not items and not slots:
             continue
-        fill = _deck_draws(prior.decks[d], known, len(items) + len(slots), rng)
+        fill = _deck_draws(prior.decks[d], known_key, len(items) + len(slots), rng)
         if fill is None:
             continue
         for i, card in zip(items, fill, strict=False):
             s.item_card[i] = card
-        s.deck_cards[d, slots] = fill[len(items) :]
+        rows += [d] * len(slots)
+        cols += slots
+        cards += fill[len(items) :]
+    if cards:
+        s.deck_cards[rows, cols] = cards
 
 
-def _deck_draws(composition: tuple[int, ...], known: list[int], n: int, rng: random.Random) -> list | None:
+_UNDRAWN: dict[tuple[bytes, bytes, int], tuple] = {}
+
+
+def _undrawn(decks: np.ndarray, next_card: np.ndarray, base: int) -> tuple[list[int], ...]:
+    """Per deck, the positions from its next card on that hold a placeholder (kept per deck order
+    and draw counts: a game's deck order never changes, only ``deck_next`` moves)."""
+    key = (decks.tobytes(), next_card.tobytes(), base)
+    found = _UNDRAWN.get(key)
+    if found is None:
+        found = tuple(
+            [k for k in range(int(start), decks.shape[1]) if decks[d, k] >= base]
+            for d, start in enumerate(next_card.tolist())
+        )
+        if len(_UNDRAWN) >= 256:
+            _UNDRAWN.clear()
+        _UNDRAWN[key] = found
+    return found
+
+
+def _deck_draws(composition: tuple, known: tuple, n: int, rng: random.Random) -> list | None:
     """``n`` cards of a deck: a shuffle of ``composition`` minus ``known`` (one copy each), then
     draws with replacement from ``composition``; None for an empty deck."""
     if not composition:
         return None
-    pool = list(composition)
-    for c in known:
-        if c in pool:
-            pool.remove(c)
+    pool = _pool(composition, known)
     keys = [rng.random() for _ in pool]
     pool = [c for _, c in sorted(zip(keys, pool, strict=True))]
     while len(pool) < n:
         pool.append(composition[int(rng.random() * len(composition))])
     return pool[:n]
+
+
+_POOLS: dict[tuple, list[int]] = {}
+
+
+def _pool(composition: tuple[int, ...], known: tuple[int, ...]) -> list[int]:
+    """``composition`` minus ``known`` (one copy each), kept per pair (read it, never change it)."""
+    key = (composition, known)
+    pool = _POOLS.get(key)
+    if pool is None:
+        pool = list(composition)
+        for c in known:
+            if c in pool:
+                pool.remove(c)
+        if len(_POOLS) >= 256:
+            _POOLS.clear()
+        _POOLS[key] = pool
+    return pool
 
 
 __all__ = ["HiddenPrior", "determinise", "prior_of"]
