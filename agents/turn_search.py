@@ -57,6 +57,7 @@ from typing import NamedTuple
 
 from agents._common import active_monsters
 from agents.base import GameAgent
+from agents.determinise import determinise, prior_of
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from dungeon_env.engine import Decision, Game
@@ -66,11 +67,9 @@ from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
 DEFAULT_ITERATIONS = 12  # per macro point; see docs/SEARCH.md for the cost of a game
 DEFAULT_CANDIDATES = 3  # options weighed at a macro point, v2's own among them
 DEFAULT_HORIZON = 1  # turns played out after the current one
-DEFAULT_MARGIN = 0.02
-DEFAULT_SPREAD = {
-    "heroes": 6.0,
-    "dm": 6.0,
-}  # how much better than v2's choice an option must score to be played
+DEFAULT_MARGIN = 0.02  # how much better than v2's choice an option must score to be played
+DEFAULT_SPREAD = {"heroes": 6.0, "dm": 6.0}  # v2's score of an option at most this below its choice
+FREE = -1  # a plan that leaves the Movement to v2 (its own choice was played): no macro point again
 
 
 def knowledge_mark(g: Game) -> tuple[int, int]:
@@ -100,11 +99,13 @@ class DirectedHeroes(ScriptedHeroesV2):
         self.plans = {}
 
     def plan(self, g: Game, h: int, square: int) -> None:
-        """End hero ``h``'s Movement of this turn on ``square``, unless something is revealed first."""
+        """End hero ``h``'s Movement of this turn on ``square`` (``FREE``: where v2 likes), unless
+        something is revealed first."""
         self.plans[h] = (int(g.state.turn), square, knowledge_mark(g))
 
     def planned(self, g: Game, h: int) -> int | None:
-        """The square hero ``h``'s plan still holds for (None: no plan, or a reveal ended it)."""
+        """The square hero ``h``'s plan still holds for (``FREE``: v2's; None: no plan, or a reveal
+        ended it)."""
         plan = self.plans.get(h)
         if plan is None:
             return None
@@ -116,7 +117,7 @@ class DirectedHeroes(ScriptedHeroesV2):
 
     def end_square(self, g: Game, h: int, dist: list[int], bought: int = 0) -> int | None:
         square = self.planned(g, h)
-        if square is not None:
+        if square is not None and square != FREE:
             return square
         choice = super().end_square(g, h, dist, bought)
         if self.listing is not None and bought == 0 and h not in self.listing:
@@ -171,7 +172,7 @@ class DirectedDM(ScriptedDMV2):
     ) -> int | None:
         hero = self.planned(g, m)
         here = int(g.state.unit_pos[m])
-        if hero is not None and hero in heroes and 0 <= fields[hero][here] < 10**6:
+        if hero is not None and hero != FREE and hero in heroes and 0 <= fields[hero][here] < 10**6:
             return hero
         choice = super().victim_v2(g, m, heroes, fields, committed)
         if self.listing is not None and m not in self.listing and committed is None:
@@ -246,7 +247,6 @@ class TurnSearchAgent(GameAgent):
             raise ValueError(f"prior must be between 0 and 1, got {prior}")
         if margin < 0:
             raise ValueError(f"margin must be at least 0, got {margin}")
-        from agents.determinise import HiddenPrior
         from agents.evaluation import Evaluation
 
         self.iterations, self.seconds = int(iterations), seconds
@@ -256,7 +256,6 @@ class TurnSearchAgent(GameAgent):
             side: DEFAULT_SPREAD[side] if spread is None else float(spread) for side in (HEROES, DM)
         }
         self.evaluation = Evaluation.shipped()
-        self.hidden_prior: HiddenPrior | None = None
         # the walkers of the real game (their plans last a Movement) and of the iterations
         self.walkers = {HEROES: DirectedHeroes(), DM: DirectedDM()}
         self.rollout_walkers = {HEROES: DirectedHeroes(), DM: DirectedDM()}
@@ -282,10 +281,8 @@ class TurnSearchAgent(GameAgent):
             return walker.choose(view)
         options, v2_action = point
         option = self.search(view, side, options)
-        if option.target is None:
-            return v2_action
-        walker.plan(view, option.figure, option.target)
-        return walker.choose(view)
+        walker.plan(view, option.figure, FREE if option.target is None else option.target)
+        return v2_action if option.target is None else walker.choose(view)
 
     def search(self, view: Game, side: str, options: list[Option]) -> Option:
         """The option to play at the macro point of ``view`` (``options[0]`` is v2's choice)."""
@@ -320,12 +317,8 @@ class TurnSearchAgent(GameAgent):
         """One iteration from ``view``: on the world ``world`` (a determinisation's seed), play
         ``first`` at the root, then select and expand through the side's macro points, roll out to
         the horizon, and back the value up the path."""
-        from agents.determinise import HiddenPrior, determinise
-
         rng = random.Random(world)
-        if side == HEROES and self.hidden_prior is None:
-            self.hidden_prior = HiddenPrior.public(view)
-        g = determinise(view, rng, self.hidden_prior if side == HEROES else None)
+        g = determinise(view, rng, prior_of(view) if side == HEROES else None)
         walkers = self.rollout_walkers
         for who, walker in walkers.items():
             walker.seed(world % (2**31))
@@ -333,8 +326,10 @@ class TurnSearchAgent(GameAgent):
                 own = self.walkers[HEROES]
                 walker.relieved, walker.waited = dict(own.relieved), dict(own.waited)
         stop = int(g.state.turn) + self.horizon + 1
-        node, path, expanding = root, [root], True
-        option: Option | None = first
+        mine = walkers[side]
+        mine.plan(g, first.figure, FREE if first.target is None else first.target)  # the root's move
+        node = root.children.setdefault(first, Node())
+        path, expanding = [root, node], True
         while not g.over and int(g.state.turn) < stop:
             acting = DM if g.agent == "dm" else HEROES
             walker = walkers[acting]
@@ -347,20 +342,15 @@ class TurnSearchAgent(GameAgent):
                 g.apply(walker.choose(g))
                 continue
             options, v2_action = point
-            if option is None or option.figure != options[0].figure:
-                option = self.select(node, options)
-            if option.target is None:
-                g.apply(v2_action)
-            else:
-                walker.plan(g, option.figure, option.target)
-                g.apply(walker.choose(g))
+            option = self.select(node, options)
+            walker.plan(g, option.figure, FREE if option.target is None else option.target)
+            g.apply(v2_action if option.target is None else walker.choose(g))
             child = node.children.get(option)
             if child is None:
                 child = node.children[option] = Node()
-                expanding = node is root  # a new option below the root ends the tree's part
+                expanding = False  # one new node per iteration: the rest is the rollout
             node = child
             path.append(node)
-            option = None
         value = self.value(g, side)
         for n in path:
             n.visits += 1
@@ -417,6 +407,7 @@ __all__ = [
     "DEFAULT_CANDIDATES",
     "DEFAULT_HORIZON",
     "DEFAULT_ITERATIONS",
+    "FREE",
     "DirectedDM",
     "DirectedHeroes",
     "Node",
