@@ -11,7 +11,7 @@ The features (``FEATURES``, in this order), each about in [0, 1] or [-1, 1]:
 
 | name | what |
 |---|---|
-| ``health`` | the heroes' Health on the board over the party's starting Health |
+| ``health`` | the Health of the heroes on the board over their starting Health (0 if none is) |
 | ``deaths_door`` | the share of the party at Death's Door |
 | ``dead`` | the share of the party dead (a corpse, carried out or lost) |
 | ``out`` | the share of the party out of the dungeon |
@@ -85,8 +85,9 @@ def features(game: Game) -> list[float]:
     active = [h for h in range(n) if status[h] == ACTIVE]
     full = max(1, int(s.base_health[:n].sum()))
     near, total = threat(game, active)
+    standing = max(1, sum(int(s.base_health[h]) for h in active))
     return [
-        sum(int(s.health[h]) for h in active) / full,
+        sum(int(s.health[h]) for h in active) / standing,
         sum(bool(s.deaths_door[h]) for h in active) / n,
         sum(st in DEAD for st in status) / n,
         status.count(EXITED) / n,
