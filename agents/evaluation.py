@@ -45,7 +45,7 @@ from pathlib import Path
 from agents._common import active_monsters
 from dungeon_env.content.model import WIDTH
 from dungeon_env.engine import Game
-from dungeon_env.engine.sideview import heroes_tables
+from dungeon_env.engine.sideview import _public_objectives, heroes_tables
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED, GONE
 from dungeon_env.engine.tables import memoised
 from dungeon_env.rewards import (
@@ -172,16 +172,27 @@ def way_to_go(game: Game, active: list[int]) -> float:
 def goal_squares(game: Game) -> tuple[int, ...] | None:
     """The squares of the first primary goal not in hand whose place is known (a Guard's post, an
     area), or None once every goal is in hand or none has a known place."""
-    adventure = game.tables.adventure
+    objectives = public_objectives(game)
     for i in primary_goals(game):
         if goal_in_hand(game, i):
             continue
-        obj = adventure.objectives[i]
+        obj = objectives[i]
         if obj.kind == "slay" and obj.at is not None:
             return (game.square(*obj.at),)
         if obj.area is not None:
             return area_squares(game, obj.area)
     return None
+
+
+def public_objectives(game: Game) -> tuple:
+    """The adventure's objectives as the heroes' view has them: a retrieve or claim goal with the
+    room its item is in, as the quest text tells (``sideview``, ruling D-24), so that a real game
+    and its heroes' view aim at the same place (memoised per adventure)."""
+    t = game.tables
+    cached = t.cache.get("agents.evaluation.objectives")
+    if cached is None:
+        cached = t.cache["agents.evaluation.objectives"] = _public_objectives(t.adventure, t.board.area_names)
+    return cached
 
 
 def area_squares(game: Game, name: str) -> tuple[int, ...]:
