@@ -52,7 +52,6 @@ from dungeon_env.rewards import (
     EXIT_PATH_CAP,
     _guessing_distances,
     exit_distances,
-    exit_potential,
     goal_in_hand,
 )
 
@@ -83,6 +82,9 @@ def features(game: Game) -> list[float]:
     n = s.n_heroes
     status = s.unit_status[:n].tolist()
     active = [h for h in range(n) if status[h] == ACTIVE]
+    goals = primary_goals(game)
+    in_hand = [goal_in_hand(game, i) for i in goals]
+    exits = exit_distances(game) if active else ()
     full = max(1, int(s.base_health[:n].sum()))
     near, total = threat(game, active)
     standing = max(1, sum(int(s.base_health[h]) for h in active))
@@ -91,9 +93,9 @@ def features(game: Game) -> list[float]:
         sum(bool(s.deaths_door[h]) for h in active) / n,
         sum(st in DEAD for st in status) / n,
         status.count(EXITED) / n,
-        goal_share(game),
-        1.0 + exit_potential(game) / n,
-        light_slack(game, active),
+        sum(in_hand) / len(goals) if goals else 1.0,
+        1.0 + way_out(game, status, exits) / n if all(in_hand) else 0.0,
+        light_slack(game, active, exits, None if all(in_hand) else goal_squares(game, goals, in_hand)),
         patrol_exposure(game, active) / n,
         near / full,
         total / full,
@@ -107,12 +109,17 @@ def primary_goals(game: Game) -> list[int]:
     return [i for i, o in enumerate(game.tables.adventure.objectives) if o.primary and o.kind != "escape"]
 
 
-def goal_share(game: Game) -> float:
-    """The share of the primary goals but escaping met or in hand (1 if there are none)."""
-    goals = primary_goals(game)
-    if not goals:
-        return 1.0
-    return sum(goal_in_hand(game, i) for i in goals) / len(goals)
+def way_out(game: Game, status: list[int], exits) -> float:
+    """``rewards.exit_potential`` once the goals are in hand: minus each hero's share of the way to
+    the nearest exit (an active hero ``min(d, cap) / cap``, one out 0, a dead one 1)."""
+    pos = game.state.unit_pos
+    total = 0.0
+    for h, st in enumerate(status):
+        if st == ACTIVE:
+            total -= min(exits[int(pos[h])], EXIT_PATH_CAP) / EXIT_PATH_CAP
+        elif st != EXITED:
+            total -= 1.0
+    return total
 
 
 def threat(game: Game, active: list[int]) -> tuple[float, float]:
@@ -141,8 +148,9 @@ def patrol_exposure(game: Game, active: list[int]) -> int:
     return len({a for a in (int(t.area[int(pos[h])]) for h in active) if t.is_corridor[a]})
 
 
-def light_slack(game: Game, active: list[int]) -> float:
-    """Turns of Light left minus the turns the party needs to reach its target, over
+def light_slack(game: Game, active: list[int], exits, targets: tuple[int, ...] | None) -> float:
+    """Turns of Light left minus the turns the party needs to reach its target (``targets``: the
+    squares of the next goal, None for the exit; ``exits``: ``rewards.exit_distances``), over
     ``SLACK_SCALE`` and clipped to [-1, 1] (see the module docstring)."""
     if not active:
         return 1.0
@@ -150,17 +158,15 @@ def light_slack(game: Game, active: list[int]) -> float:
     per_turn = game.rules.light_per_turn
     light_turns = s.light / per_turn if per_turn > 0 else SLACK_SCALE + game.max_turns
     move = max(1.0, sum(int(s.base_move[h]) for h in active) / len(active))
-    slack = (light_turns - way_to_go(game, active) / move) / SLACK_SCALE
+    slack = (light_turns - way_to_go(game, active, exits, targets) / move) / SLACK_SCALE
     return max(-1.0, min(1.0, slack))
 
 
-def way_to_go(game: Game, active: list[int]) -> float:
-    """Squares the party must still walk: to the exit (the farthest hero) once the goals are in
-    hand, else to the nearest unmet goal (the nearest hero) and on to the exit; each leg capped."""
+def way_to_go(game: Game, active: list[int], exits, targets: tuple[int, ...] | None) -> float:
+    """Squares the party must still walk: to the exit (the farthest hero) with no ``targets``, else
+    to the nearest of ``targets`` (the nearest hero) and on to the exit; each leg capped."""
     cap = 2 * EXIT_PATH_CAP
-    exits = exit_distances(game)
     pos = [int(game.state.unit_pos[h]) for h in active]
-    targets = goal_squares(game)
     if targets is None:
         return float(max(min(exits[q], cap) for q in pos))
     to_goal = target_distances(game, targets)
@@ -169,12 +175,12 @@ def way_to_go(game: Game, active: list[int]) -> float:
     return float(there + back)
 
 
-def goal_squares(game: Game) -> tuple[int, ...] | None:
-    """The squares of the first primary goal not in hand whose place is known (a Guard's post, an
-    area), or None once every goal is in hand or none has a known place."""
+def goal_squares(game: Game, goals: list[int], in_hand: list[bool]) -> tuple[int, ...] | None:
+    """The squares of the first of ``goals`` not ``in_hand`` whose place is known (a Guard's post,
+    an area), or None if none has a known place."""
     objectives = public_objectives(game)
-    for i in primary_goals(game):
-        if goal_in_hand(game, i):
+    for i, done in zip(goals, in_hand, strict=True):
+        if done:
             continue
         obj = objectives[i]
         if obj.kind == "slay" and obj.at is not None:
