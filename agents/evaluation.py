@@ -16,7 +16,9 @@ The features (``FEATURES``, in this order), each about in [0, 1] or [-1, 1]:
 | ``dead`` | the share of the party dead (a corpse, carried out or lost) |
 | ``out`` | the share of the party out of the dungeon |
 | ``goals`` | the share of the primary goals but escaping met or in hand (``goal_in_hand``); 1 if none |
-| ``way_out`` | ``1 + exit_potential / heroes``: 0 until the goals are in hand, 1 when every hero is out |
+| ``way_out`` | 0 until the goals are in hand, then the mean over the living heroes of ``1 - d / 40``, |
+|  | ``d`` the way to the nearest exit (capped at 40; one out counts 1): ``exit_potential`` over the |
+|  | living, so that a death weighs on ``dead`` alone |
 | ``light_slack`` | turns of Light left minus the turns the party needs to reach its target, over 20, |
 |  | clipped to [-1, 1]: the target is the exit once the goals are in hand (the farthest hero's way), |
 |  | else the nearest unmet goal and on to the exit (the nearest hero's way), at the mean Movement; |
@@ -94,7 +96,7 @@ def features(game: Game) -> list[float]:
         sum(st in DEAD for st in status) / n,
         status.count(EXITED) / n,
         sum(in_hand) / len(goals) if goals else 1.0,
-        1.0 + way_out(game, status, exits) / n if all(in_hand) else 0.0,
+        way_out(game, status, exits) if all(in_hand) else 0.0,
         light_slack(game, active, exits, None if all(in_hand) else goal_squares(game, goals, in_hand)),
         patrol_exposure(game, active) / n,
         near / full,
@@ -110,16 +112,20 @@ def primary_goals(game: Game) -> list[int]:
 
 
 def way_out(game: Game, status: list[int], exits) -> float:
-    """``rewards.exit_potential`` once the goals are in hand: minus each hero's share of the way to
-    the nearest exit (an active hero ``min(d, cap) / cap``, one out 0, a dead one 1)."""
+    """Once the goals are in hand: the mean over the living heroes (on the board or out) of
+    ``1 - min(d, cap) / cap``, ``d`` a hero's way to the nearest exit (one out counts 1): the
+    ``exit_path`` potential of ``rewards.exit_potential`` over the living, so that a death weighs on
+    ``dead`` alone. 0 if no hero lives."""
     pos = game.state.unit_pos
-    total = 0.0
+    total, living = 0.0, 0
     for h, st in enumerate(status):
         if st == ACTIVE:
-            total -= min(exits[int(pos[h])], EXIT_PATH_CAP) / EXIT_PATH_CAP
-        elif st != EXITED:
-            total -= 1.0
-    return total
+            total += 1.0 - min(exits[int(pos[h])], EXIT_PATH_CAP) / EXIT_PATH_CAP
+            living += 1
+        elif st == EXITED:
+            total += 1.0
+            living += 1
+    return total / living if living else 0.0
 
 
 def threat(game: Game, active: list[int]) -> tuple[float, float]:
