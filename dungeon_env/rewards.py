@@ -227,21 +227,29 @@ def goals_in_hand(game) -> bool:
     """Every primary goal but escaping is met, or as good as met for heroes who now leave: an item
     to carry out is held face up by a hero, a captive's room is explored (R-END-03's goals, as the
     ``objectives`` every agent gets report them)."""
+    objectives = game.tables.adventure.objectives
+    return all(
+        goal_in_hand(game, i) for i, obj in enumerate(objectives) if obj.primary and obj.kind != "escape"
+    )
+
+
+def goal_in_hand(game, index: int) -> bool:
+    """The adventure's objective ``index`` is met, or as good as met for heroes who now leave (an
+    item to carry out held face up by a hero, a captive's room explored): :func:`goals_in_hand`'s
+    test of one goal."""
     from dungeon_env.engine.objectives import objective_met
 
+    if objective_met(game, index):
+        return True
     s, t = game.state, game.tables
-    for i, obj in enumerate(t.adventure.objectives):
-        if not obj.primary or obj.kind == "escape" or objective_met(game, i):
-            continue
-        if obj.kind == "retrieve":
-            card = game.item_index.get(obj.item, -1)
-            held = (s.item_card == card) & s.item_known & (s.item_holder >= 0) & (s.item_holder < s.n_heroes)
-            if card >= 0 and held.any():
-                continue
-        elif obj.kind == "rescue" and s.explored_bits >> t.board.area_names.index(obj.area) & 1:
-            continue
-        return False
-    return True
+    obj = t.adventure.objectives[index]
+    if obj.kind == "retrieve":
+        card = game.item_index.get(obj.item, -1)
+        held = (s.item_card == card) & s.item_known & (s.item_holder >= 0) & (s.item_holder < s.n_heroes)
+        return bool(card >= 0 and held.any())
+    if obj.kind == "rescue":
+        return bool(s.explored_bits >> t.board.area_names.index(obj.area) & 1)
+    return False
 
 
 def exit_potential(game, cap: int = EXIT_PATH_CAP) -> float:
@@ -318,6 +326,7 @@ __all__ = [
     "check_shaping",
     "exit_distances",
     "exit_potential",
+    "goal_in_hand",
     "goals_in_hand",
     "outcome_reward",
     "outcome_table",
