@@ -72,6 +72,25 @@ FEATURES = (
     "turn",
     "party",
 )
+# The sign each weight must have for the value to rank positions as the game does, other things
+# equal (+1: more is better for the heroes, -1: worse, 0: free). The fit keeps to them
+# (``training.fit_evaluation``): a plain fit on played positions gave Patrol exposure a positive
+# weight (heroes in corridors are heroes on their way) and the Light slack a negative one (long
+# adventures give more Light), which a search that maximises the value would exploit.
+SIGNS = {
+    "health": 1,
+    "deaths_door": -1,
+    "dead": -1,
+    "out": 1,
+    "goals": 1,
+    "way_out": 1,
+    "light_slack": 1,
+    "patrols": -1,
+    "threat_near": -1,
+    "threat_total": -1,
+    "turn": 0,
+    "party": 0,
+}
 SHIPPED = Path(__file__).parent / "policies" / "search_eval.json"
 NEAR = 4  # squares (along the grid, walls ignored) within which a monster counts as near a hero
 SLACK_SCALE = 20  # turns of Light slack that make ``light_slack`` 1
@@ -247,10 +266,13 @@ def logistic(x: float) -> float:
 @dataclass(frozen=True)
 class Evaluation:
     """Weights of ``FEATURES`` (every one named) and an intercept: ``value(game)`` is the heroes'
-    chance to complete the adventure with its goals, the logistic of the weighted sum."""
+    chance to complete the adventure with its goals, the logistic of the weighted sum.
+    ``adventures``: an intercept of its own for each adventure fitted (by adventure id); another
+    adventure takes ``intercept``."""
 
     weights: dict[str, float]
     intercept: float
+    adventures: dict[str, float] = field(default_factory=dict)
     _vector: tuple[float, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -263,11 +285,18 @@ class Evaluation:
         weights = {f: check_number(f"weights.{f}", self.weights[f]) for f in FEATURES}
         object.__setattr__(self, "weights", weights)
         object.__setattr__(self, "intercept", check_number("intercept", self.intercept))
+        if not isinstance(self.adventures, dict):
+            raise ValueError(
+                f"adventures must be an object of numbers by adventure id, got {self.adventures!r}"
+            )
+        adventures = {str(a): check_number(f"adventures.{a}", b) for a, b in self.adventures.items()}
+        object.__setattr__(self, "adventures", adventures)
         object.__setattr__(self, "_vector", tuple(weights[f] for f in FEATURES))
 
     def logit(self, game: Game) -> float:
         """The weighted sum of the features of ``game`` (a game not over)."""
-        return self.intercept + sum(w * x for w, x in zip(self._vector, features(game), strict=True))
+        intercept = self.adventures.get(game.tables.adventure.id, self.intercept)
+        return intercept + sum(w * x for w, x in zip(self._vector, features(game), strict=True))
 
     def value(self, game: Game) -> float:
         """The heroes' chance to complete with every primary goal met: for a finished game 1.0 if it
@@ -282,6 +311,8 @@ class Evaluation:
 
     def to_json(self, fitted: dict | None = None) -> dict:
         data = {"weights": dict(self.weights), "intercept": self.intercept}
+        if self.adventures:
+            data["adventures"] = dict(self.adventures)
         return data | ({"fitted": fitted} if fitted is not None else {})
 
     def save(self, path: str | Path, fitted: dict | None = None) -> None:
@@ -298,7 +329,10 @@ class Evaluation:
                 raise ValueError(f"missing key {key!r}")
         if not isinstance(data["weights"], dict):
             raise ValueError(f"weights must be an object of numbers by feature, got {data['weights']!r}")
-        return cls(dict(data["weights"]), data["intercept"])
+        adventures = data.get("adventures", {})
+        if not isinstance(adventures, dict):
+            raise ValueError(f"adventures must be an object of numbers by adventure id, got {adventures!r}")
+        return cls(dict(data["weights"]), data["intercept"], dict(adventures))
 
     @classmethod
     def load(cls, path: str | Path) -> Evaluation:
@@ -314,4 +348,4 @@ class Evaluation:
         return cls.load(SHIPPED)
 
 
-__all__ = ["FEATURES", "NEAR", "SHIPPED", "Evaluation", "features", "logistic"]
+__all__ = ["FEATURES", "NEAR", "SHIPPED", "SIGNS", "Evaluation", "features", "logistic"]

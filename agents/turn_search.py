@@ -41,17 +41,20 @@ every decision with the step its plan's walker (v2 with the plan fixed) takes.
 The root's options are played in rounds: every option of the root is tried once on the same
 determinisation (its hidden state and dice seed) before the next is drawn, so that the options are
 compared on the same worlds (common random numbers); below the root, selection is by the rule above.
-The search plays the option of best mean at the root, but leaves v2's choice only when that mean
-beats v2's by more than ``margin`` (a departure must be measured, not noise). ``last_stats`` holds
-the last search's iterations, seconds, each option's visits and mean, v2's choice and the choice;
-``scripts/search_departures.py`` reports where and why the search leaves v2. Given a ``seed`` and no
-``seconds`` limit the agent is deterministic.
+The search leaves v2's choice only for the option whose mean paired difference from it over the
+rounds exceeds ``margin`` standard errors of that difference (a departure must be measured, not
+noise; the evaluation's values are probabilities, so a fixed margin would mean nothing on an
+adventure the heroes seldom win). ``last_stats`` holds the last search's iterations, seconds, each
+option's visits and mean, v2's choice, the choice, and the best option's paired gain and its
+standard error; ``scripts/search_departures.py`` reports where and why the search leaves v2. Given a
+``seed`` and no ``seconds`` limit the agent is deterministic.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from typing import NamedTuple
 
@@ -67,8 +70,8 @@ from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
 DEFAULT_ITERATIONS = 12  # per macro point; see docs/SEARCH.md for the cost of a game
 DEFAULT_CANDIDATES = 3  # options weighed at a macro point, v2's own among them
 DEFAULT_HORIZON = 1  # turns played out after the current one
-DEFAULT_MARGIN = 0.02  # how much better than v2's choice an option must score to be played
-DEFAULT_SPREAD = {"heroes": 6.0, "dm": 6.0}  # v2's score of an option at most this below its choice
+DEFAULT_MARGIN = 1.0  # standard errors by which an option must beat v2's choice to be played
+DEFAULT_SPREAD = {"heroes": 6.0, "dm": 20.0}  # v2's score of an option at most this below its choice
 FREE = -1  # a plan that leaves the Movement to v2 (its own choice was played): no macro point again
 
 
@@ -218,7 +221,9 @@ class TurnSearchAgent(GameAgent):
     ``seconds``: stop after this much wall time (at a round's end; the search is then no longer
     deterministic); ``candidates``: options weighed at a macro point, v2's among them; ``horizon``:
     turns played out after the current one; ``exploration``, ``prior``: the selection rule's
-    constants; ``margin``: how much better than v2's choice an option must score to be played."""
+    constants; ``margin``: the standard errors by which an option's paired gain over v2's choice
+    must exceed zero for it to be played; ``spread``: how far below v2's choice (in v2's own score)
+    an option may be and still be weighed (default ``DEFAULT_SPREAD`` of the side)."""
 
     def __init__(
         self,
@@ -285,35 +290,38 @@ class TurnSearchAgent(GameAgent):
         return v2_action if option.target is None else walker.choose(view)
 
     def search(self, view: Game, side: str, options: list[Option]) -> Option:
-        """The option to play at the macro point of ``view`` (``options[0]`` is v2's choice)."""
+        """The option to play at the macro point of ``view`` (``options[0]`` is v2's choice): the
+        best other option by its mean paired difference from v2's over the rounds' worlds, if that
+        difference exceeds ``margin`` standard errors; else v2's."""
         root = Node()
         start = time.perf_counter()
         rounds = max(1, math.ceil(self.iterations / len(options)))
-        done = 0
+        values: dict[Option, list[float]] = {o: [] for o in options}
         for _ in range(rounds):
-            if self.seconds is not None and done and time.perf_counter() - start > self.seconds:
+            if self.seconds is not None and values[options[0]] and time.perf_counter() - start > self.seconds:
                 break
             world = self.rng.getrandbits(62)
             for option in options:
-                self.iterate(view, root, side, world, option)
-                done += 1
+                values[option].append(self.iterate(view, root, side, world, option))
         v2 = options[0]
-        best = max(options, key=lambda o: (root.children[o].mean if o in root.children else -1.0, o == v2))
-        gain = root.children[best].mean - root.children[v2].mean
-        choice = best if best != v2 and gain > self.margin else v2
+        edges = {o: paired_edge(values[o], values[v2]) for o in options[1:]}
+        best = max(options[1:], key=lambda o: (edges[o][0], -options.index(o)))
+        gain, se = edges[best]
+        choice = best if gain > 0 and gain > self.margin * se else v2
         self.last_stats = {
-            "iterations": done,
+            "iterations": sum(len(v) for v in values.values()),
             "seconds": time.perf_counter() - start,
             "figure": v2.figure,
-            "options": {o.target: (root.children[o].visits, root.children[o].mean) for o in options},
+            "options": {o.target: (len(values[o]), statistics.fmean(values[o])) for o in options},
             "prior": v2.target,
             "choice": choice.target,
-            "gain": gain if choice != v2 else 0.0,
+            "gain": gain,
+            "standard_error": se,
         }
         return choice
 
     # ------------------------------------------------------------------------------ one iteration
-    def iterate(self, view: Game, root: Node, side: str, world: int, first: Option) -> None:
+    def iterate(self, view: Game, root: Node, side: str, world: int, first: Option) -> float:
         """One iteration from ``view``: on the world ``world`` (a determinisation's seed), play
         ``first`` at the root, then select and expand through the side's macro points, roll out to
         the horizon, and back the value up the path."""
@@ -355,6 +363,7 @@ class TurnSearchAgent(GameAgent):
         for n in path:
             n.visits += 1
             n.total += value
+        return value
 
     def select(self, node: Node, options: list[Option]) -> Option:
         """The selection rule's choice among ``options`` at ``node``; counts each as available."""
@@ -377,6 +386,15 @@ class TurnSearchAgent(GameAgent):
             return 0.0
         heroes = self.evaluation.value(g)
         return heroes if side == HEROES else 1.0 - heroes
+
+
+def paired_edge(values: list[float], reference: list[float]) -> tuple[float, float]:
+    """The mean of the paired differences ``values - reference`` (one per world) and its standard
+    error (infinite with a single world)."""
+    diffs = [a - b for a, b in zip(values, reference, strict=True)]
+    if len(diffs) < 2:
+        return statistics.fmean(diffs), math.inf
+    return statistics.fmean(diffs), statistics.stdev(diffs) / math.sqrt(len(diffs))
 
 
 def macro_point(

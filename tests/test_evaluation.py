@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from agents.evaluation import FEATURES, Evaluation, features
+from agents.evaluation import FEATURES, SIGNS, Evaluation, features
 from agents.spec import from_spec
 from dungeon_env.engine import Game
 from dungeon_env.engine.side_knowledge import heroes_view
@@ -41,22 +41,32 @@ def test_features_are_finite_and_of_the_documented_length(adventure):
     assert features(game) == features(heroes_view(game))  # monsters in the fog never count
 
 
-def test_shipped_weights_have_the_expected_signs():
+def test_shipped_weights_keep_their_signs():
+    """The fit keeps every weight to its sign (``SIGNS``); a dead hero and the way out count."""
     shipped = Evaluation.shipped()
     assert set(shipped.weights) == set(FEATURES)
-    assert shipped.weights["health"] > 0
-    assert shipped.weights["dead"] < 0
+    for name, sign in SIGNS.items():
+        assert shipped.weights[name] * sign >= 0, name
+    assert shipped.weights["dead"] < 0 and shipped.weights["way_out"] > 0
+    assert set(shipped.adventures) == set(BUNDLED)
 
 
-def test_value_rises_with_a_heroes_health():
+def test_value_falls_when_a_hero_is_at_deaths_door():
     evaluation = Evaluation.shipped()
-    hurt = played("warlocks_crypt", 4, 3, actions=40)
-    assert not hurt.over
-    hurt.state.health[0] = max(1, int(hurt.state.base_health[0]) - 3)
-    healed = hurt.copy()
-    healed.state.health[0] = int(hurt.state.base_health[0])
-    assert 0.0 < evaluation.value(hurt) < evaluation.value(healed) < 1.0
-    assert evaluation.dm_value(hurt) == pytest.approx(1.0 - evaluation.value(hurt))
+    fine = played("warlocks_crypt", 4, 3, actions=40)
+    assert not fine.over and not fine.state.deaths_door[0]
+    dying = fine.copy()
+    dying.state.deaths_door[0] = True
+    assert 0.0 < evaluation.value(dying) < evaluation.value(fine) < 1.0
+    assert evaluation.dm_value(dying) == pytest.approx(1.0 - evaluation.value(dying))
+
+
+def test_an_adventure_takes_its_own_intercept():
+    evaluation = Evaluation.shipped()
+    game = played("sunless_throne", 4, 3, actions=40)
+    other = Evaluation(evaluation.weights, evaluation.intercept)  # no adventure's own
+    shift = evaluation.adventures["sunless_throne"] - evaluation.intercept
+    assert evaluation.logit(game) == pytest.approx(other.logit(game) + shift)
 
 
 def test_finished_games_give_one_or_zero():

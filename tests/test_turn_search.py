@@ -18,6 +18,7 @@ from agents.turn_search import (
     macro_point,
 )
 from dungeon_env.engine import Decision, Game
+from dungeon_env.engine.actions import END, HANDOFF_ACTIONS
 from dungeon_env.engine.side_knowledge import heroes_view
 from dungeon_env.engine.sideview import dm_view
 from dungeon_env.episode import agent_seeds
@@ -43,21 +44,19 @@ def first_macro_point(game: Game, side: str = "heroes", steps: int = 400):
 # ------------------------------------------------------------------------------ whole Movements
 def test_a_planned_movement_is_walked_with_legal_steps_to_its_square():
     """A hero told to end its Movement on another area's square walks there, step by legal step,
-    and ends its Movement on it."""
-    g = Game.new(adventure="goblin_warrens", heroes=3, seed=5)
-    view, (options, _) = first_macro_point(g)
-    hero, target = options[1]
-    walker = DirectedHeroes(seed=3)
-    walker.plan(view, hero, target)
-    turn = int(g.state.turn)
-    while int(g.state.turn) == turn and not g.state.move_done[hero]:
-        if g.decision != (Decision.HERO_MOVE, hero):
-            g.apply(DirectedHeroes(seed=3).choose(heroes_view(g)) if g.agent != "dm" else g.legal_actions()[0])
-            continue
-        action = walker.choose(heroes_view(g))
-        assert action in g.legal_actions()
-        g.apply(action)
-    assert int(g.state.unit_pos[hero]) == target
+    and stops on it (it ends its Movement there, or lets a comrade move first as v2 does)."""
+    for adventure, seed in (("goblin_warrens", 5), ("warlocks_crypt", 1), ("bandit_keep", 2)):
+        g = Game.new(adventure=adventure, heroes=3, seed=seed)
+        view, (options, _) = first_macro_point(g)
+        hero, target = options[1]
+        walker = DirectedHeroes(seed=3)
+        walker.plan(view, hero, target)
+        action = None
+        while g.decision == (Decision.HERO_MOVE, hero) and action not in (END, *HANDOFF_ACTIONS):
+            action = walker.choose(heroes_view(g))
+            assert action in g.legal_actions()
+            g.apply(action)
+        assert int(g.state.unit_pos[hero]) == target, adventure
 
 
 def test_a_plan_is_dropped_when_something_is_revealed_on_the_way():

@@ -14,7 +14,13 @@ on held-out seeds against the old heuristic, and write the weights.
 - Rows: the features (``agents.evaluation.features``) of the real game at the start of every turn,
   each labelled with how its game ended: 1 if completed with every primary goal met (the balance
   tool's ``completed_with_goals``, ``difficulty.metrics.is_won``), else 0.
-- Fit: ``statsmodels.api.Logit`` on the training rows (a small L2 penalty if the plain fit fails).
+- Fit: logistic regression on the training rows with an intercept per adventure (the adventures
+  differ in how often they are won, and a feature that differs between adventures, like the Light
+  they give, would otherwise stand in for that) and every weight kept to its sign
+  (``agents.evaluation.SIGNS``; a weight whose sign the data contradicts ends at 0), by maximum
+  likelihood with a small L2 penalty (``RIDGE``) under bounds (scipy's L-BFGS-B). The file keeps
+  each adventure's intercept (``adventures``); another adventure takes their mean. ``--plain``
+  fits without constraints and with one intercept (``statsmodels.api.Logit``), to compare.
 - Check: the held-out rows' log-loss and AUC of the fitted value and of the old heuristic
   ``agents.search.score`` mapped to [0, 1] (``score + 0.5``).
 - Writes ``--out`` (default ``agents/policies/search_eval.json``, the shipped file) with a ``fitted``
@@ -36,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation import FEATURES, SHIPPED, Evaluation, features
+from agents.evaluation import FEATURES, SHIPPED, SIGNS, Evaluation, features
 from dungeon_env.tasks import BUNDLED
 from training.tune_scripted import (
     HOLDOUT_FLOOR,
@@ -94,7 +100,13 @@ def play_game(job: dict) -> dict:
     record(game)
     result = play_episode(heroes, dm, game, on_step=record)
     won = result.game.outcome == "completed" and bool(result.game.goals_met)
-    return {"rows": rows, "old": old, "won": int(won), "turns": int(result.game.state.turn)}
+    return {
+        "adventure": job["adventure"],
+        "rows": rows,
+        "old": old,
+        "won": int(won),
+        "turns": int(result.game.state.turn),
+    }
 
 
 def jobs_of(cells: list[tuple[str, int]], seeds: list[int], pairings) -> list[dict]:
@@ -124,7 +136,41 @@ def table(games: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return x, y, old
 
 
+def adventures_of(games: list[dict]) -> list[str]:
+    """The adventure of every row of ``games`` (``table``'s order)."""
+    return [g["adventure"] for g in games for _ in g["rows"]]
+
+
 # ----------------------------------------------------------------------------- fit and check
+def fit_signed(x: np.ndarray, y: np.ndarray, groups: list[str]) -> tuple[Evaluation, str, dict[str, float]]:
+    """The logistic regression of ``y`` on ``x`` with an intercept per group (adventure) and every
+    weight kept to its sign (module docstring); the evaluation (the groups' mean intercept), how it
+    was fitted, and each group's intercept."""
+    from scipy.optimize import minimize
+
+    names = sorted(set(groups))
+    index = np.array([names.index(a) for a in groups])
+    k, n = len(FEATURES), len(y)
+
+    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        w, b = theta[:k], theta[k:]
+        z = x @ w + b[index]
+        p = 1.0 / (1.0 + np.exp(-z))
+        nll = float(np.sum(np.logaddexp(0.0, z) - y * z)) / n + RIDGE * float(w @ w)
+        r = (p - y) / n
+        return nll, np.concatenate([x.T @ r + 2 * RIDGE * w, np.bincount(index, r, len(names))])
+
+    sign_bounds = {1: (0.0, None), -1: (None, 0.0), 0: (None, None)}
+    bounds = [sign_bounds[SIGNS[f]] for f in FEATURES] + [(None, None)] * len(names)
+    result = minimize(loss, np.zeros(k + len(names)), jac=True, method="L-BFGS-B", bounds=bounds)
+    if not result.success:
+        raise SystemExit(f"the sign-constrained fit did not converge: {result.message}")
+    weights = {f: float(w) for f, w in zip(FEATURES, result.x[:k], strict=True)}
+    intercepts = {a: float(b) for a, b in zip(names, result.x[k:], strict=True)}
+    method = f"logistic, an intercept per adventure, weights kept to their signs, L2 {RIDGE} (scipy L-BFGS-B)"
+    return Evaluation(weights, float(np.mean(result.x[k:])), intercepts), method, intercepts
+
+
 def fit(x: np.ndarray, y: np.ndarray) -> tuple[Evaluation, str]:
     """The logistic regression of ``y`` on ``x`` (an intercept added), and how it was fitted: the
     plain maximum likelihood fit (``Logit``), or, if it does not converge (separation, a constant
@@ -157,10 +203,13 @@ def calibrate(old: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(params[0]), float(params[1])
 
 
-def predict(evaluation: Evaluation, x: np.ndarray) -> np.ndarray:
-    """The evaluation's value of every row of ``x``."""
+def predict(evaluation: Evaluation, x: np.ndarray, groups: list[str] | None = None) -> np.ndarray:
+    """The evaluation's value of every row of ``x`` (``groups``: each row's adventure)."""
     w = np.array([evaluation.weights[f] for f in FEATURES])
-    return 1.0 / (1.0 + np.exp(-(x @ w + evaluation.intercept)))
+    b = evaluation.intercept
+    if groups is not None:
+        b = np.array([evaluation.adventures.get(a, evaluation.intercept) for a in groups])
+    return 1.0 / (1.0 + np.exp(-(x @ w + b)))
 
 
 def log_loss(y: np.ndarray, p: np.ndarray) -> float:
@@ -181,7 +230,9 @@ def auc(y: np.ndarray, p: np.ndarray) -> float:
     return float((ranks[y == 1].sum() - pos * (pos + 1) / 2) / (pos * neg))
 
 
-def check(evaluation: Evaluation, calibration, x: np.ndarray, y: np.ndarray, old: np.ndarray) -> dict:
+def check(
+    evaluation: Evaluation, calibration, x: np.ndarray, y: np.ndarray, old: np.ndarray, groups=None
+) -> dict:
     """Held-out log-loss and AUC of the fitted value (``new``), of the old score as ``score + 0.5``
     (``old``) and of the old score calibrated on the training rows (``old_calibrated``, same AUC)."""
     a, b = calibration
@@ -192,7 +243,7 @@ def check(evaluation: Evaluation, calibration, x: np.ndarray, y: np.ndarray, old
     return {
         "rows": len(y),
         "won_share": round(float(y.mean()), 4) if len(y) else None,
-        "new": figures(predict(evaluation, x)),
+        "new": figures(predict(evaluation, x, groups)),
         "old": figures(old),
         "old_calibrated": figures(1.0 / (1.0 + np.exp(-(a + b * old)))),
     }
@@ -235,6 +286,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pairings", type=pairing_list, default=PAIRINGS, help="heroes/dm pairs (v2/v2, v1/v2, v2/v1, v1/v1)"
     )
+    p.add_argument("--plain", action="store_true", help="fit without sign constraints, one intercept")
     p.add_argument("--dry-run", action="store_true", help="print the budget in games; play none")
     return p
 
@@ -302,10 +354,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     x, y, old = table(train)
     if len(set(y.tolist())) < 2:
         raise SystemExit(f"the {len(train)} training games all ended alike: play more games to fit")
-    evaluation, method = fit(x, y)
+    if args.plain:
+        evaluation, method = fit(x, y)
+    else:
+        evaluation, method, _ = fit_signed(x, y, adventures_of(train))
     holdout = [HOLDOUT_SEED + i for i in range(args.holdout_games)]
-    held = table(play_all(jobs_of(cells, holdout, args.pairings), args.workers))
-    checked = check(evaluation, calibrate(old, y), *held)
+    held_games = play_all(jobs_of(cells, holdout, args.pairings), args.workers)
+    checked = check(evaluation, calibrate(old, y), *table(held_games), adventures_of(held_games))
     fitted = fitted_block(args, argv, cells, train, len(y), checked, time.process_time() - began)
     fitted["method"] = method
     args.out.parent.mkdir(parents=True, exist_ok=True)
