@@ -379,7 +379,8 @@ def test_a_version_is_in_the_canonical_text_and_the_label():
         ("scripted@v3", "no version 'v3'"),
         ("scripted@", "no version ''"),
         ("scripted_dm@V2", "no version 'V2'"),
-        ("search@v2", "search has no versions"),
+        ("search@v3", "no version 'v3'"),
+        ("policy@v2", "policy has no versions"),
         ("random@v1[seed=1]", "random has no versions"),
     ],
 )
@@ -390,6 +391,7 @@ def test_an_unknown_version_names_the_versions_there_are(text, named):
     assert repr(text) in message and named in message
     assert "scripted@v1, scripted@v2" in message
     assert f"plain scripted is the latest, {LATEST_SCRIPTED}" in message
+    assert "search@v1, search@v2" in message
 
 
 def test_a_pool_base_takes_a_version_and_a_path_may_hold_the_mark(tmp_path):
