@@ -23,6 +23,7 @@ The features (``FEATURES``, in this order), each about in [0, 1] or [-1, 1]:
 |  | clipped to [-1, 1]: the target is the exit once the goals are in hand (the farthest hero's way), |
 |  | else the nearest unmet goal and on to the exit (the nearest hero's way), at the mean Movement; |
 |  | the ways on the board as heroes know it (``rewards.exit_distances``, doors guessed) |
+| ``way_to_go`` | the squares of that way (``way_to_go``), over 80: the progress a position has made |
 | ``patrols`` | corridor segments holding a hero now, over the party, while some room is unrevealed |
 |  | (Patrols may still be rolled, R-MON-07, as far as the heroes can tell) |
 | ``threat_near`` | the sum of Health × Damage of the monsters in sight within ``NEAR`` squares of a hero, |
@@ -66,6 +67,7 @@ FEATURES = (
     "goals",
     "way_out",
     "light_slack",
+    "way_to_go",
     "patrols",
     "threat_near",
     "threat_total",
@@ -85,6 +87,7 @@ SIGNS = {
     "goals": 1,
     "way_out": 1,
     "light_slack": 1,
+    "way_to_go": -1,
     "patrols": -1,
     "threat_near": -1,
     "threat_total": -1,
@@ -94,6 +97,7 @@ SIGNS = {
 SHIPPED = Path(__file__).parent / "policies" / "search_eval.json"
 NEAR = 4  # squares (along the grid, walls ignored) within which a monster counts as near a hero
 SLACK_SCALE = 20  # turns of Light slack that make ``light_slack`` 1
+WAY_SCALE = 80  # squares of way that make the ``way_to_go`` feature 1 (each leg is capped at 80)
 DEAD = (CORPSE, CORPSE_OUT, GONE)
 TARGET_MEMO_SIZE = 16  # goal targets whose distances are kept, per known board
 
@@ -109,6 +113,8 @@ def features(game: Game) -> list[float]:
     exits = exit_distances(game) if active else ()
     full = max(1, int(s.base_health[:n].sum()))
     near, total = threat(game, active)
+    targets = None if all(in_hand) else goal_squares(game, goals, in_hand)
+    way = way_to_go(game, active, exits, targets) if active else 0.0
     standing = max(1, sum(int(s.base_health[h]) for h in active))
     return [
         sum(int(s.health[h]) for h in active) / standing,
@@ -117,7 +123,8 @@ def features(game: Game) -> list[float]:
         status.count(EXITED) / n,
         sum(in_hand) / len(goals) if goals else 1.0,
         way_out(game, status, exits) if all(in_hand) else 0.0,
-        light_slack(game, active, exits, None if all(in_hand) else goal_squares(game, goals, in_hand)),
+        light_slack(game, active, exits, targets, way),
+        way / WAY_SCALE,
         patrol_exposure(game, active) / n,
         near / full,
         total / full,
@@ -174,17 +181,22 @@ def patrol_exposure(game: Game, active: list[int]) -> int:
     return len({a for a in (int(t.area[int(pos[h])]) for h in active) if t.is_corridor[a]})
 
 
-def light_slack(game: Game, active: list[int], exits, targets: tuple[int, ...] | None) -> float:
+def light_slack(
+    game: Game, active: list[int], exits, targets: tuple[int, ...] | None, way: float | None = None
+) -> float:
     """Turns of Light left minus the turns the party needs to reach its target (``targets``: the
     squares of the next goal, None for the exit; ``exits``: ``rewards.exit_distances``), over
-    ``SLACK_SCALE`` and clipped to [-1, 1] (see the module docstring)."""
+    ``SLACK_SCALE`` and clipped to [-1, 1] (see the module docstring); ``way``: ``way_to_go``, if
+    the caller has it."""
     if not active:
         return 1.0
     s = game.state
     per_turn = game.rules.light_per_turn
     light_turns = s.light / per_turn if per_turn > 0 else SLACK_SCALE + game.max_turns
     move = max(1.0, sum(int(s.base_move[h]) for h in active) / len(active))
-    slack = (light_turns - way_to_go(game, active, exits, targets) / move) / SLACK_SCALE
+    if way is None:
+        way = way_to_go(game, active, exits, targets)
+    slack = (light_turns - way / move) / SLACK_SCALE
     return max(-1.0, min(1.0, slack))
 
 

@@ -265,6 +265,7 @@ class TurnSearchAgent(GameAgent):
         self.walkers = {HEROES: DirectedHeroes(), DM: DirectedDM()}
         self.rollout_walkers = {HEROES: DirectedHeroes(), DM: DirectedDM()}
         self.last_stats: dict = {}
+        self._v2_target: int | None = None
         super().__init__(game=game, env=env, seed=seed)
 
     def seed(self, seed: int | None) -> None:
@@ -284,7 +285,7 @@ class TurnSearchAgent(GameAgent):
         if point is None:
             self.last_stats = {}
             return walker.choose(view)
-        options, v2_action = point
+        options, v2_action, self._v2_target = point
         option = self.search(view, side, options)
         walker.plan(view, option.figure, FREE if option.target is None else option.target)
         return v2_action if option.target is None else walker.choose(view)
@@ -314,6 +315,7 @@ class TurnSearchAgent(GameAgent):
             "figure": v2.figure,
             "options": {o.target: (len(values[o]), statistics.fmean(values[o])) for o in options},
             "prior": v2.target,
+            "v2_target": self._v2_target,
             "choice": choice.target,
             "gain": gain,
             "standard_error": se,
@@ -349,7 +351,7 @@ class TurnSearchAgent(GameAgent):
             if point is None:
                 g.apply(walker.choose(g))
                 continue
-            options, v2_action = point
+            options, v2_action, _ = point
             option = self.select(node, options)
             walker.plan(g, option.figure, FREE if option.target is None else option.target)
             g.apply(v2_action if option.target is None else walker.choose(g))
@@ -399,10 +401,11 @@ def paired_edge(values: list[float], reference: list[float]) -> tuple[float, flo
 
 def macro_point(
     g: Game, walker: DirectedHeroes | DirectedDM, candidates: int, spread: float
-) -> tuple[list[Option], int] | None:
+) -> tuple[list[Option], int, int | None] | None:
     """At a figure's Movement not planned yet where v2 weighs its options: the options (v2's own
     choice first, then the best others, ``walker.alternatives``: at most ``candidates`` in all,
-    none scored by v2 more than ``spread`` below its choice) and v2's action; else None."""
+    none scored by v2 more than ``spread`` below its choice), v2's action and v2's choice (its end
+    square, or the hero it hunts; None if it has none); else None."""
     kind, u = g.decision
     if kind not in (Decision.HERO_MOVE, Decision.MONSTER_MOVE) or walker.planned(g, u) is not None:
         return None
@@ -418,7 +421,7 @@ def macro_point(
     others = walker.alternatives(g, scores, choice, spread)[: candidates - 1]
     if not others:
         return None
-    return [Option(u, None)] + [Option(u, t) for t in others], action
+    return [Option(u, None)] + [Option(u, t) for t in others], action, choice
 
 
 __all__ = [

@@ -90,9 +90,9 @@ def movement_departure(g: Game, stats: dict) -> dict:
     every option's visits and mean, and the gain in mean that decided it."""
     kind, figure = g.decision
 
-    def named(target: int | None) -> str:
+    def named(target: int | None, v2: bool = False) -> str:
         if target is None:
-            return "v2's choice"
+            return "v2's choice" if not v2 else "v2's way (no end square)"
         if kind == Decision.HERO_MOVE:
             x, y = g.xy(target)
             return f"end on ({x},{y}) in {g.tables.board.area_names[int(g.tables.area[target])]}"
@@ -104,10 +104,12 @@ def movement_departure(g: Game, stats: dict) -> dict:
         "figure": g.label(figure),
         "heroes_in": len(active_heroes(g)),
         "prior": named(None),
+        "v2_chose": named(stats["v2_target"], v2=True),
         "search": named(stats["choice"]),
         "visits": {named(t): v for t, (v, _) in stats["options"].items()},
         "means": {named(t): round(m, 3) for t, (_, m) in stats["options"].items()},
         "gain": round(stats["gain"], 3),
+        "standard_error": round(stats["standard_error"], 3),
     }
 
 

@@ -47,7 +47,7 @@ def test_a_planned_movement_is_walked_with_legal_steps_to_its_square():
     and stops on it (it ends its Movement there, or lets a comrade move first as v2 does)."""
     for adventure, seed in (("goblin_warrens", 5), ("warlocks_crypt", 1), ("bandit_keep", 2)):
         g = Game.new(adventure=adventure, heroes=3, seed=seed)
-        view, (options, _) = first_macro_point(g)
+        view, (options, _, _) = first_macro_point(g)
         hero, target = options[1]
         walker = DirectedHeroes(seed=3)
         walker.plan(view, hero, target)
@@ -63,7 +63,7 @@ def test_a_plan_is_dropped_when_something_is_revealed_on_the_way():
     """A plan holds while nothing new is known; a newly revealed area ends it (the next decision is
     a macro point again), and so does the next turn."""
     g = Game.new(adventure="goblin_warrens", heroes=3, seed=5)
-    view, (options, _) = first_macro_point(g)
+    view, (options, _, _) = first_macro_point(g)
     hero, target = options[1]
     walker = DirectedHeroes(seed=3)
     walker.plan(view, hero, target)
@@ -101,7 +101,7 @@ def test_the_search_is_asked_again_after_a_reveal_in_a_real_game():
 def test_a_dm_plan_makes_the_monster_hunt_that_hero():
     """A monster told to hunt another hero than v2's choice walks towards that hero."""
     g = Game.new(adventure="bandit_keep", heroes=4, seed=7)
-    view, (options, v2_action) = first_macro_point(g, side="dm", steps=3000)
+    view, (options, v2_action, _) = first_macro_point(g, side="dm", steps=3000)
     monster, hero = options[1]
     walker = DirectedDM(seed=4)
     walker.plan(view, monster, hero)
@@ -131,7 +131,7 @@ def test_the_heroes_search_never_reads_what_heroes_cannot_see(tmp_path, kind):
         results = []
         for env in (pair.a, pair.b):
             game = env.game.copy()
-            view, (options, _) = first_macro_point(game)
+            view, (options, _, _) = first_macro_point(game)
             agent = TurnSearchAgent(seed=11, **SMALL)
             results.append((agent.choose(view), agent.last_stats["options"], options))
         assert results[0] == results[1], f"{kind} on {adventure}"
@@ -142,7 +142,7 @@ def test_the_heroes_search_never_reads_what_heroes_cannot_see(tmp_path, kind):
 # ------------------------------------------------------------------------------ budget and values
 def test_the_budget_is_kept_and_the_search_is_deterministic():
     g = Game.new(adventure="warlocks_crypt", heroes=4, seed=3)
-    view, (options, _) = first_macro_point(g)
+    view, (options, _, _) = first_macro_point(g)
     one = TurnSearchAgent(seed=5, iterations=5, candidates=3, horizon=0)
     choice = one.choose(view)
     stats = one.last_stats
@@ -181,7 +181,7 @@ def test_bad_options_are_refused_with_what_was_expected():
 
 def test_options_are_v2s_choice_first_then_other_areas():
     g = Game.new(adventure="sunless_throne", heroes=5, seed=4)
-    view, (options, v2_action) = first_macro_point(g)
+    view, (options, v2_action, _) = first_macro_point(g)
     assert options[0] == Option(options[0].figure, None)
     areas = {int(view.tables.area[o.target]) for o in options[1:]}
     assert len(areas) == len(options) - 1  # one square per area
