@@ -226,3 +226,25 @@ def test_the_spec_plays_the_latest_search_for_either_side():
         if g.over:
             break
         g.apply((dm if g.agent == "dm" else heroes).act())
+
+
+def test_a_search_that_never_departs_plays_exactly_as_v2():
+    """With a margin no option can beat, every answer is v2's: the plans, the walkers and the
+    iterations on copies change nothing in the real game."""
+    runs = []
+    for make in (
+        ScriptedHeroesV2,
+        lambda: TurnSearchAgent(iterations=2, candidates=2, horizon=0, margin=1e9),
+    ):
+        g = Game.new(adventure="goblin_warrens", heroes=4, seed=300001)
+        hs, ds = agent_seeds(300001)
+        heroes, dm = make(), ScriptedDMV2()
+        heroes.seed(hs)
+        dm.seed(ds)
+        actions = []
+        while not g.over and int(g.state.turn) <= 10:
+            action = dm.choose(dm_view(g)) if g.agent == "dm" else heroes.choose(heroes_view(g))
+            actions.append(action)
+            g.apply(action)
+        runs.append(actions)
+    assert runs[0] == runs[1]
