@@ -24,6 +24,7 @@ The features (``FEATURES``, in this order), each about in [0, 1] or [-1, 1]:
 |  | else the nearest unmet goal and on to the exit (the nearest hero's way), at the mean Movement; |
 |  | the ways on the board as heroes know it (``rewards.exit_distances``, doors guessed) |
 | ``way_to_go`` | the squares of that way (``way_to_go``), over 80: the progress a position has made |
+| ``explored`` | the share of the board's rooms revealed |
 | ``patrols`` | corridor segments holding a hero now, over the party, while some room is unrevealed |
 |  | (Patrols may still be rolled, R-MON-07, as far as the heroes can tell) |
 | ``threat_near`` | the sum of Health × Damage of the monsters in sight within ``NEAR`` squares of a hero, |
@@ -68,6 +69,7 @@ FEATURES = (
     "way_out",
     "light_slack",
     "way_to_go",
+    "explored",
     "patrols",
     "threat_near",
     "threat_total",
@@ -88,6 +90,7 @@ SIGNS = {
     "way_out": 1,
     "light_slack": 1,
     "way_to_go": -1,
+    "explored": 1,
     "patrols": -1,
     "threat_near": -1,
     "threat_total": -1,
@@ -125,6 +128,7 @@ def features(game: Game) -> list[float]:
         way_out(game, status, exits) if all(in_hand) else 0.0,
         light_slack(game, active, exits, targets, way),
         way / WAY_SCALE,
+        explored_share(game),
         patrol_exposure(game, active) / n,
         near / full,
         total / full,
@@ -153,6 +157,15 @@ def way_out(game: Game, status: list[int], exits) -> float:
             total += 1.0
             living += 1
     return total / living if living else 0.0
+
+
+def explored_share(game: Game) -> float:
+    """The share of the board's rooms revealed: what the heroes have found out, the progress a
+    search's short look ahead cannot otherwise see in opening a room (where the monsters it reveals
+    count against it)."""
+    t = game.tables
+    rooms = ~t.is_corridor
+    return float(game.state.revealed[: t.n_areas][rooms].sum()) / max(1, int(rooms.sum()))
 
 
 def threat(game: Game, active: list[int]) -> tuple[float, float]:

@@ -126,20 +126,30 @@ class DirectedHeroes(ScriptedHeroesV2):
         if self.listing is not None and bought == 0 and h not in self.listing:
             options = self.end_square_options(g, h, dist)
             if options:
-                self.listing[h] = (options, choice)
+                here = dist[int(g.state.unit_pos[h])]
+                self.listing[h] = (options, choice, {q: here - dist[q] for q in options})
         return choice
 
-    def alternatives(self, g: Game, scores: dict[int, tuple], choice: int | None, spread: float) -> list[int]:
+    def alternatives(
+        self, g: Game, scores: dict[int, tuple], choice: int | None, spread: float, progress: dict[int, int]
+    ) -> list[int]:
         """The squares worth weighing against v2's ``choice`` (None: v2 walks as v1): the best square
         of every other area the hero can end in (where the Movement ends matters by its area: a room
-        or a corridor, which corridor), scored within ``spread`` of v2's best, best first."""
+        or a corridor, which corridor), scored within ``spread`` of v2's best and bringing the hero
+        at least as near its target as v2's choice does (``progress``: squares nearer, by v2's
+        distances), best first. The search weighs where to stand, not whether to go on: a short
+        look ahead sees the monsters a step forward reveals but not what going on gains, and left
+        free it held heroes back (docs/SEARCH.md)."""
         area = g.tables.area
         top = max(scores.values())[0]
         mine = int(area[choice]) if choice is not None else -1
+        least = progress[choice] if choice is not None else max(0, max(progress.values()))
         best: dict[int, tuple[tuple, int]] = {}
         for q, key in scores.items():
             a = int(area[q])
-            if a != mine and key[0] >= top - spread and (a not in best or key > best[a][0]):
+            if a == mine or key[0] < top - spread or progress[q] < least:
+                continue
+            if a not in best or key > best[a][0]:
                 best[a] = (key, q)
         return [q for _, q in sorted(best.values(), reverse=True)]
 
@@ -181,10 +191,12 @@ class DirectedDM(ScriptedDMV2):
         if self.listing is not None and m not in self.listing and committed is None:
             options = self.victim_options(g, m, heroes, fields, committed)
             if options:
-                self.listing[m] = ({h: tuple(-x for x in key) for h, key in options.items()}, choice)
+                self.listing[m] = ({h: tuple(-x for x in key) for h, key in options.items()}, choice, None)
         return choice
 
-    def alternatives(self, g: Game, scores: dict[int, tuple], choice: int | None, spread: float) -> list[int]:
+    def alternatives(
+        self, g: Game, scores: dict[int, tuple], choice: int | None, spread: float, progress: None = None
+    ) -> list[int]:
         """The heroes worth hunting instead of v2's ``choice``: those within reach as v2's is (this
         turn, or not), scored within ``spread`` of it, best first."""
         if choice is None:
@@ -417,8 +429,8 @@ def macro_point(
         walker.listing = None
     if entry is None:
         return None
-    scores, choice = entry
-    others = walker.alternatives(g, scores, choice, spread)[: candidates - 1]
+    scores, choice, progress = entry
+    others = walker.alternatives(g, scores, choice, spread, progress)[: candidates - 1]
     if not others:
         return None
     return [Option(u, None)] + [Option(u, t) for t in others], action, choice
