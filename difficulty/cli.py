@@ -61,7 +61,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
         help="heroes_agent:dm_agent, repeatable (replaces --heroes-agent/--dm-agent); every pairing plays "
         "the same game indices, and pairings sharing one side's agent are compared game by game; agents "
         "(agents.spec): scripted (the latest version), scripted@v1, scripted@v2, random, runaway (the "
-        "DM), search[rollouts=8,depth=100], policy (the bundled policy), policy:FILE.zip (a checkpoint, "
+        "DM), search (the search v2; options in brackets, search[iterations=24]), search@v1[rollouts=8], "
+        "policy (the bundled policy), policy:FILE.zip (a checkpoint, "
         "greedy) or FILE.zip (sampled)",
     )
     game.add_argument(
@@ -202,7 +203,7 @@ def _number(text: str, keep: bool = False) -> Any:
 
 
 def ladder_agents(text: str) -> list[str]:
-    """``"random,scripted@v1,search[rollouts=8,depth=50]"`` → the three hero agent specs, in order (commas
+    """``"random,scripted@v1,search@v1[rollouts=8,depth=50]"`` → the three hero agent specs, in order (commas
     inside an agent's brackets stay with it); each checked for the heroes' side."""
     agents, depth, start = [], 0, 0
     for i, char in enumerate(text + ","):

@@ -55,7 +55,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "with seed SEED+i); writes league.json, league.md and league.png. See docs/LEAGUE.md.",
     )
     agents = "comma-separated agent specs (agents.spec): random, scripted (the latest, scripted@v2), "
-    agents += "scripted@v1, policy, search[rollouts=8], "
+    agents += "scripted@v1, policy, search[iterations=8], "
     parser.add_argument(
         "--heroes-agents", default=DEFAULT_AGENTS, metavar="A,B,..", help=agents + f"({DEFAULT_AGENTS})"
     )
@@ -90,7 +90,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 def split_specs(text: str) -> list[str]:
-    """``"random,search[rollouts=8,depth=50]"`` -> ``["random", "search[rollouts=8,depth=50]"]``: the
+    """``"random,search@v1[rollouts=8,depth=50]"`` -> ``["random", "search@v1[rollouts=8,depth=50]"]``: the
     commas outside brackets separate the specs."""
     parts, depth, start = [], 0, 0
     for i, char in enumerate(text):

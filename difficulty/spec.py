@@ -12,7 +12,8 @@ shares (``agents.spec``, parsed once here into ``agents.AgentSpec``):
   the latest version; ``scripted@v1`` (the frozen reference of 2026-12-06) or ``scripted@v2`` a given one;
 - ``random``: uniform legal actions;
 - ``runaway`` or ``runaway_dm`` (the DM only): monsters that flee as far as the rules allow, a stress test;
-- ``search``: flat Monte Carlo (``agents.search``), options in brackets: ``search[rollouts=8,depth=100]``;
+- ``search``: the search v2 (``agents.turn_search``: whole Movements on sampled worlds), options in
+  brackets: ``search[iterations=24]``; ``search@v1[rollouts=8,depth=100]`` the search v1;
 - ``policy``: the bundled MaskablePPO policy of the side; ``policy:<file>.zip``: a
   checkpoint played greedily; ``<file>.zip``: a checkpoint, its actions sampled.
 """
@@ -38,7 +39,7 @@ class SpecError(ValueError):
 
 # ----------------------------------------------------------------------------------------- agents
 def parse_agent(spec: str | AgentSpec, side: str) -> AgentSpec:
-    """The :class:`agents.AgentSpec` for ``side`` from text such as ``scripted``, ``search[rollouts=8]``
+    """The :class:`agents.AgentSpec` for ``side`` from text such as ``scripted``, ``search[iterations=8]``
     or ``runs/x/heroes_final.zip`` (``agents.spec.parse_spec``, the language every tool shares), its
     mistakes (an unknown name or option, the wrong side, a missing checkpoint) as :class:`SpecError`."""
     try:

@@ -287,7 +287,7 @@ def test_search_departures_counts_where_the_search_left_its_prior(tmp_path):
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     counted = re.search(
-        r"^flooded_cellar: 1 games \(1 \w+\); (\d+) decisions with a choice, (\d+) departures", done.stdout
+        r"^flooded_cellar: 1 games \(1 \w+\); (\d+) decisions searched, (\d+) departures", done.stdout
     )
     assert counted, done.stdout
     rows = [json.loads(line) for line in out.read_text().splitlines()]
@@ -321,7 +321,7 @@ def test_search_departures_plays_the_difficulty_tools_games():
     }
     heroes, dm = (
         make_side(parse_agent(search, "heroes"), "heroes"),
-        make_side(parse_agent(script.OTHER, "dm"), "dm"),
+        make_side(parse_agent(script.OTHER["v1"], "dm"), "dm"),
     )
     for i in range(2):
         record = play_engine_game(task, i, heroes, dm)

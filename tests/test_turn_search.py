@@ -18,7 +18,6 @@ from agents.turn_search import (
     macro_point,
 )
 from dungeon_env.engine import Decision, Game
-from dungeon_env.engine.actions import END, HANDOFF_ACTIONS
 from dungeon_env.engine.side_knowledge import heroes_view
 from dungeon_env.engine.sideview import dm_view
 from dungeon_env.episode import agent_seeds
@@ -272,3 +271,39 @@ def test_a_search_that_never_departs_plays_exactly_as_v2():
             g.apply(action)
         runs.append(actions)
     assert runs[0] == runs[1]
+
+
+def test_search_departures_reports_where_and_why_the_search_v2_left_v2(tmp_path):
+    """``scripts/search_departures.py`` on the search v2: each departure names v2's square, the
+    search's, every option's mean and the paired gain that decided it."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path / "departures.jsonl"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "scripts/search_departures.py",
+            "--adventure",
+            "goblin_warrens",
+            "--games",
+            "1",
+            "--search",
+            "search[iterations=6,candidates=3,horizon=0,margin=0]",
+            "--jsonl",
+            str(out),
+        ],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "decisions searched" in done.stdout and "mean gain in value" in done.stdout, done.stdout
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows, done.stdout
+    for row in rows:
+        assert row["search"] != row["prior"] and row["search"].startswith("end on (")
+        assert row["gain"] > 0 and row["search"] in row["means"] and row["v2_chose"]

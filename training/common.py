@@ -4,7 +4,7 @@
   by tyro (``--total-timesteps 1000``, ``--subproc/--no-subproc``);
 - ``seed_everything``, ``run_name``, ``hyperparameter_table``;
 - ``make_agent(spec, side)``: an agent (``act(observation, action_mask) -> int``) from its spec, the
-  language every tool shares (``agents.spec``: ``random``, ``scripted``, ``search[rollouts=8]``,
+  language every tool shares (``agents.spec``: ``random``, ``scripted``, ``search[iterations=8]``,
   ``policy``, a checkpoint ``.zip``, ``policy:<path>``, ``pool:<dir>``); ``PoolAgent``
   (``agents.pool``) samples a past checkpoint of a pool directory at every episode (self-play);
 - ``make_vec_env``: ``RoleEnv`` copies in a ``DummyVecEnv`` or ``SubprocVecEnv`` (action masks reach
@@ -124,7 +124,7 @@ def known_agent_names() -> list[str]:
 def make_agent(spec: Any, side: str, seed: int | None = None, env: Any = None) -> Any:
     """An agent for ``side`` (``"heroes"`` or ``"dm"``) from ``spec``, in the agent-spec language of
     ``agents.spec`` (``agents.from_spec``): an object with ``act`` (as is), ``"random"``, ``"scripted"``,
-    ``"search[rollouts=8]"``, ``"policy"`` (the shipped policy of the side), a MaskablePPO checkpoint
+    ``"search[iterations=8]"``, ``"policy"`` (the shipped policy of the side), a MaskablePPO checkpoint
     path (sampled), ``"policy:<path>"`` (played greedily), ``"pool:<dir>"`` (``PoolAgent`` over the
     side's past checkpoints)...; seeded with ``seed`` and bound to ``env`` (the PettingZoo env)."""
     return from_spec(spec, side, seed=seed, env=env)
