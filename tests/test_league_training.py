@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from agents.pool import PoolAgent
-from agents.search import SearchAgent
 from agents.spec import from_spec
+from agents.turn_search import TurnSearchAgent
 from dungeon_env.wrappers import RoleEnv
 from tests.test_training import TINY_PPO, needs_sb3, run_script
 from training.league import MixedRoleEnv, Settings, side_score
@@ -71,7 +71,7 @@ def test_a_pool_agent_plays_its_other_agent_in_its_share_empty_or_not(tmp_path):
     for seed in range(400):
         pool.seed(seed)
         drawn.append(pool.current is pool.also)
-    assert isinstance(pool.also, SearchAgent)
+    assert isinstance(pool.also, TurnSearchAgent)
     assert 0.22 < np.mean(drawn) < 0.38  # 0.3 of the episodes: 400 draws, about 4.5 standard errors
     with pytest.raises(ValueError, match="also_share"):
         PoolAgent(tmp_path, "dm", also=from_spec("search", "dm"), also_share=-0.1)
@@ -83,7 +83,7 @@ def test_the_league_draws_search_opponents_when_asked():
     assert "also" not in Settings().opponent_spec()  # the recipe of the shipped policies
     spec = Settings(search_share=0.1, pool="runs/p").opponent_spec()
     pool = from_spec(spec, "dm")
-    assert isinstance(pool.also, SearchAgent) and pool.also_share == pytest.approx(0.1)
+    assert isinstance(pool.also, TurnSearchAgent) and pool.also_share == pytest.approx(0.1)
 
 
 @needs_sb3
