@@ -103,7 +103,8 @@ AGENT_LINES = {
     "it keeps the v1 choice at nearly every decision",
     "search@v2": "determinised information-set search over whole Movements (where a hero ends it, whom a "
     "monster hunts), on worlds sampled from what its side knows, rolling out the scripted agents v2 "
-    "(agents/turn_search.py; its strength against v2 is in docs/SEARCH.md)",
+    "(agents/turn_search.py); on held-out games it plays about as v2 does, neither side measurably "
+    "stronger (docs/SEARCH.md)",
     "policy": "the shipped MaskablePPO networks around the scripted agents v1; as shipped they choose as "
     "the scripted agents v1 at every measured decision, at five times the CPU",
     "random": "a uniformly random legal action at every decision: a floor, not an opponent",
