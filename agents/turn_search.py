@@ -63,6 +63,7 @@ from agents.base import GameAgent
 from agents.determinise import determinise, prior_of
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
+from agents.search import Node  # one node of an ISMCTS tree: children, availability, visits, value
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.side_knowledge import heroes_view
 from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
@@ -208,22 +209,6 @@ class DirectedDM(ScriptedDMV2):
             if h != choice and key[0] == reach and key[1] >= top - spread
         ]
         return [h for _, h in sorted(near, reverse=True)]
-
-
-class Node:
-    """A node of the tree: the side's macro points reached by one sequence of options."""
-
-    __slots__ = ("available", "children", "total", "visits")
-
-    def __init__(self) -> None:
-        self.children: dict[Option, Node] = {}
-        self.available: dict[Option, int] = {}
-        self.visits = 0
-        self.total = 0.0
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.visits if self.visits else 0.0
 
 
 class TurnSearchAgent(GameAgent):
@@ -443,7 +428,6 @@ __all__ = [
     "FREE",
     "DirectedDM",
     "DirectedHeroes",
-    "Node",
     "Option",
     "TurnSearchAgent",
     "knowledge_mark",
