@@ -61,6 +61,7 @@ from typing import NamedTuple
 from agents._common import active_monsters
 from agents.base import GameAgent
 from agents.determinise import determinise, prior_of
+from agents.evaluation import Evaluation
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from agents.search import Node  # one node of an ISMCTS tree: children, availability, visits, value
@@ -249,8 +250,6 @@ class TurnSearchAgent(GameAgent):
             raise ValueError(f"prior must be between 0 and 1, got {prior}")
         if margin < 0:
             raise ValueError(f"margin must be at least 0, got {margin}")
-        from agents.evaluation import Evaluation
-
         self.iterations, self.seconds = int(iterations), seconds
         self.candidates, self.horizon = int(candidates), int(horizon)
         self.exploration, self.prior, self.margin = float(exploration), float(prior), float(margin)
@@ -262,7 +261,6 @@ class TurnSearchAgent(GameAgent):
         self.walkers = {HEROES: DirectedHeroes(), DM: DirectedDM()}
         self.rollout_walkers = {HEROES: DirectedHeroes(), DM: DirectedDM()}
         self.last_stats: dict = {}
-        self._v2_target: int | None = None
         super().__init__(game=game, env=env, seed=seed)
 
     def seed(self, seed: int | None) -> None:
@@ -282,13 +280,14 @@ class TurnSearchAgent(GameAgent):
         if point is None:
             self.last_stats = {}
             return walker.choose(view)
-        options, v2_action, self._v2_target = point
-        option = self.search(view, side, options)
+        options, v2_action, v2_target = point
+        option = self.search(view, side, options, v2_target)
         walker.plan(view, option.figure, FREE if option.target is None else option.target)
         return v2_action if option.target is None else walker.choose(view)
 
-    def search(self, view: Game, side: str, options: list[Option]) -> Option:
-        """The option to play at the macro point of ``view`` (``options[0]`` is v2's choice): the
+    def search(self, view: Game, side: str, options: list[Option], v2_target: int | None = None) -> Option:
+        """The option to play at the macro point of ``view`` (``options[0]`` is v2's choice, whose
+        square or hero is ``v2_target``, kept for ``last_stats``): the
         best other option by its mean paired difference from v2's over the rounds' worlds, if that
         difference exceeds ``margin`` standard errors; else v2's."""
         root = Node()
@@ -312,7 +311,7 @@ class TurnSearchAgent(GameAgent):
             "figure": v2.figure,
             "options": {o.target: (len(values[o]), statistics.fmean(values[o])) for o in options},
             "prior": v2.target,
-            "v2_target": self._v2_target,
+            "v2_target": v2_target,
             "choice": choice.target,
             "gain": gain,
             "standard_error": se,
