@@ -108,10 +108,17 @@ class ScriptedHeroesV2(ScriptedHeroes):
         options = self.end_square_options(g, h, dist, bought)
         if options is None:
             return None
-        choice = max(options, key=options.__getitem__)  # the first of the best, in walking order
+        choice: int | None = max(options, key=options.__getitem__)  # the first of the best, in walking order
         if dist[choice] >= dist[int(g.state.unit_pos[h])] and self.in_sight(g) and not self.may_wait(g, h):
-            return None  # waiting for monsters that do not come would stall: v1's way to them
+            choice = None  # waiting for monsters that do not come would stall: v1's way to them
+        self.weighed(g, h, dist, bought, options, choice)
         return choice
+
+    def weighed(
+        self, g: Game, h: int, dist: list[int], bought: int, options: dict[int, tuple], choice: int | None
+    ) -> None:
+        """Told of every end square v2 chose (None: it walks as v1) among ``options``; v2 ignores it,
+        a search listens (``agents.turn_search.DirectedHeroes``)."""
 
     def end_square_options(
         self, g: Game, h: int, dist: list[int], bought: int = 0

@@ -124,13 +124,14 @@ class DirectedHeroes(ScriptedHeroesV2):
         square = self.planned(g, h)
         if square is not None and square != FREE:
             return square
-        choice = super().end_square(g, h, dist, bought)
+        return super().end_square(g, h, dist, bought)
+
+    def weighed(
+        self, g: Game, h: int, dist: list[int], bought: int, options: dict[int, tuple], choice: int | None
+    ) -> None:
         if self.listing is not None and bought == 0 and h not in self.listing:
-            options = self.end_square_options(g, h, dist)
-            if options:
-                here = dist[int(g.state.unit_pos[h])]
-                self.listing[h] = (options, choice, {q: here - dist[q] for q in options})
-        return choice
+            here = dist[int(g.state.unit_pos[h])]
+            self.listing[h] = (options, choice, {q: here - dist[q] for q in options})
 
     def alternatives(
         self, g: Game, scores: dict[int, tuple], choice: int | None, spread: float, progress: dict[int, int]
