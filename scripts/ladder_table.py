@@ -108,11 +108,11 @@ def tables(games, heroes_reference: str, dm_reference: str) -> list[str]:
                 cells.append(f"{100 * won / len(records):.1f}% ({len(records)})" if records else "")
             out.append(f"| {adventure} | {heroes} | " + " | ".join(cells) + " |")
     sides = (
-        ("heroes", heroes_agents, dm_agents, heroes_reference, lambda a, o: f"{a}:{o}"),
-        ("DM", dm_agents, heroes_agents, dm_reference, lambda a, o: f"{o}:{a}"),
+        ("heroes'", "hero", heroes_agents, dm_agents, heroes_reference, lambda a, o: f"{a}:{o}"),
+        ("DM's", "DM", dm_agents, heroes_agents, dm_reference, lambda a, o: f"{o}:{a}"),
     )
-    for side, agents, others, reference, pairing_of in sides:
-        out += ["", f"## The {side}' ladder: each {side} agent − {reference} (paired, 95%; games)", ""]
+    for side, kind, agents, others, reference, pairing_of in sides:
+        out += ["", f"## The {side} ladder: each {kind} agent − {reference} (paired, 95%; games)", ""]
         out += [
             "| adventure | agent | against | completed with goals | turn cap | games |",
             "|---|---|---|---|---|---:|",
