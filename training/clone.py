@@ -190,7 +190,10 @@ def evaluate(policy, arrays: dict, idx: np.ndarray, batch_size: int = 512) -> di
     agree = np.concatenate(chosen) == arrays["action"][idx]
     kinds = arrays["decision"][idx]
     per_kind = {
-        DECISION_KINDS[k]: {"decisions": int((kinds == k).sum()), "agreement": float(agree[kinds == k].mean())}
+        DECISION_KINDS[k]: {
+            "decisions": int((kinds == k).sum()),
+            "agreement": float(agree[kinds == k].mean()),
+        }
         for k in np.unique(kinds)
     }
     return {

@@ -119,9 +119,7 @@ def decision_arrays(records: list[GameRecord], first_game: int) -> dict[str, np.
             columns["side_return"].append(record.info["side_return"])
     return {
         name: np.asarray(values, dtype).reshape(-1, *shape)
-        for (name, values), (dtype, shape) in zip(
-            columns.items(), DECISION_ARRAYS.values(), strict=True
-        )
+        for (name, values), (dtype, shape) in zip(columns.items(), DECISION_ARRAYS.values(), strict=True)
     }
 
 
@@ -169,7 +167,9 @@ def check_plan(plan: Plan) -> None:
     parse_spec(plan.teacher, plan.side)
     parse_spec(plan.opponent, other_side(plan.side))
     if plan.games < 1 or plan.games_per_shard < 1:
-        raise ValueError(f"games and games per shard must be at least 1, got {plan.games}, {plan.games_per_shard}")
+        raise ValueError(
+            f"games and games per shard must be at least 1, got {plan.games}, {plan.games_per_shard}"
+        )
     bad = [n for n in plan.parties if not 3 <= n <= 5]
     if bad:
         raise ValueError(f"a party has 3 to 5 heroes, got {bad}")
@@ -191,7 +191,9 @@ def make_env(plan: Plan, adventure: str, party: int) -> tuple[RoleEnv, object]:
 
 def play_games(plan: Plan, progress: bool = False):
     """Every game of ``plan``, in order (cells in turn, seeds ``seed .. seed + games - 1``)."""
-    bar = CountProgress(len(plan.cells()) * plan.games, f"{plan.teacher} as the {plan.side}", enabled=progress)
+    bar = CountProgress(
+        len(plan.cells()) * plan.games, f"{plan.teacher} as the {plan.side}", enabled=progress
+    )
     for adventure, party in plan.cells():
         env, teacher = make_env(plan, adventure, party)
         for i in range(plan.games):
@@ -265,7 +267,9 @@ def parser() -> argparse.ArgumentParser:
         "(observation, mask, the teacher's action, decision kind, the game's return) for cloning.",
     )
     p.add_argument("--teacher", default="scripted@v2", help="the side's agent spec (default scripted@v2)")
-    p.add_argument("--opponent", default="scripted@v2", help="the other side's agent spec (default scripted@v2)")
+    p.add_argument(
+        "--opponent", default="scripted@v2", help="the other side's agent spec (default scripted@v2)"
+    )
     p.add_argument("--side", default="heroes", help="the learning side: heroes or dm (default heroes)")
     p.add_argument("--adventure", action="append", help="an adventure, repeatable (default goblin_warrens)")
     p.add_argument("--heroes", action="append", type=int, help="a party size 3-5, repeatable (default 3)")

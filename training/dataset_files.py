@@ -104,7 +104,9 @@ def read_manifest(folder: Path) -> dict:
         if key not in manifest:
             raise DatasetError(f"{path}: the key {key!r} is missing")
     if manifest["decision_kinds"] != DECISION_KINDS:
-        raise DatasetError(f"{path}: decision kinds {manifest['decision_kinds']} differ from {DECISION_KINDS}")
+        raise DatasetError(
+            f"{path}: decision kinds {manifest['decision_kinds']} differ from {DECISION_KINDS}"
+        )
     return manifest
 
 
@@ -160,7 +162,9 @@ def load_dataset(folder: str | Path) -> Dataset:
         parts.append(arrays)
         first += int(shard["games"])
     if first != len(manifest["games"]):
-        raise DatasetError(f"{folder / MANIFEST}: its shards hold {first} games, its games list {len(manifest['games'])}")
+        raise DatasetError(
+            f"{folder / MANIFEST}: its shards hold {first} games, its games list {len(manifest['games'])}"
+        )
     if not parts:
         raise DatasetError(f"{folder / MANIFEST}: the dataset has no shards")
     arrays = {name: np.concatenate([p[name] for p in parts]) for name in DECISION_ARRAYS}
