@@ -14,7 +14,14 @@ from training.clone import CloneSettings, clone
 from training.clone import main as clone_main
 from training.dataset import Plan, build_dataset
 from training.dataset import main as dataset_main
-from training.dataset_files import DM_AGENT, DatasetError, load_dataset, shard_name, write_shard
+from training.dataset_files import (
+    DECISION_KINDS,
+    DM_AGENT,
+    DatasetError,
+    load_dataset,
+    shard_name,
+    write_shard,
+)
 
 
 def small_plan(side: str = "heroes", adventure: str = "flooded_cellar", games: int = 2, **kwargs) -> Plan:
@@ -75,11 +82,24 @@ def test_every_stored_decision_is_what_the_env_hands_the_side(tmp_path, side):
             checked += 1
         env.step(action)
     assert checked == len(dataset)
+    assert np.isnan(arrays["search_value"]).all()  # a scripted teacher does not search
     assert env.game.over and dataset.games[0]["outcome"] == env.game.outcome
     side_return = dataset.games[0]["side_return"]
     assert np.all(arrays["side_return"] == side_return)
     heroes = 1.0 if env.game.goals_met else -1.0 if env.game.outcome == "failed" else 0.0
     assert side_return == (heroes if side == "heroes" else -heroes)
+
+
+def test_the_search_teacher_leaves_its_value_where_it_searched(tmp_path):
+    """With the search v2 as teacher, the decisions where it searched (a hero's Movement it weighed)
+    carry the value of its choice, a chance in [0, 1]; every other decision carries NaN."""
+    plan = Plan("search[iterations=2]", "scripted@v2", "heroes", ["flooded_cellar"], [3], 1, max_turns=6)
+    build_dataset(plan, tmp_path)
+    arrays = load_dataset(tmp_path).arrays
+    searched = ~np.isnan(arrays["search_value"])
+    assert 0 < searched.sum() < len(searched)
+    assert np.all((arrays["search_value"][searched] >= 0) & (arrays["search_value"][searched] <= 1))
+    assert set(arrays["decision"][searched].tolist()) == {DECISION_KINDS.index("hero_move")}
 
 
 class Replay:

@@ -173,7 +173,7 @@ def train(policy, arrays: dict, train_idx: np.ndarray, settings: CloneSettings) 
     return history
 
 
-def evaluate(policy, arrays: dict, idx: np.ndarray, batch_size: int = 512) -> dict:
+def measure_agreement(policy, arrays: dict, idx: np.ndarray, batch_size: int = 512) -> dict:
     """Agreement of the policy's most likely legal action with the teacher's on the decisions
     ``idx``, overall and per decision kind, and the mean losses there."""
     import torch
@@ -247,8 +247,8 @@ def clone(settings: CloneSettings) -> dict:
         "seconds": round(seconds, 1),
         "epochs": history,
         "held_out_games": sorted(set(dataset.arrays["game"][held_idx].tolist())),
-        "train": evaluate(model.policy, dataset.arrays, train_idx),
-        "held_out": evaluate(model.policy, dataset.arrays, held_idx),
+        "train": measure_agreement(model.policy, dataset.arrays, train_idx),
+        "held_out": measure_agreement(model.policy, dataset.arrays, held_idx),
     }
     (out / "metrics.json").write_text(json.dumps(metrics, indent=2))
     (out / "settings.json").write_text(json.dumps(dataclasses.asdict(settings), indent=2))
