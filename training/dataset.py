@@ -1,0 +1,312 @@
+"""Decision datasets from a teacher: every decision of one side, played by the teacher, to clone.
+
+    python -m training.dataset --teacher scripted@v2 --opponent scripted@v2 --side heroes \\
+        --adventure goblin_warrens --heroes 3 --heroes 4 --games 20 --seed 0 --out data/x
+
+Every (adventure, party size) cell plays ``--games`` games; game ``i`` of a cell is played from the
+seed ``seed + i`` (``RoleEnv.reset(seed=seed + i)``, as the difficulty tool numbers its games). The
+learning side is a :class:`~dungeon_env.wrappers.RoleEnv` (the env a cloned network is later
+fine-tuned in), the other side its opponent from the agent language, and the teacher (any agent
+spec) answers each of the side's decisions from the observation and mask the env hands the side,
+bound to the env as every agent of the agent language is. At each decision is stored what the side
+was handed, never the teacher's own view of the game: the flat observation v1 and the mask, then the
+teacher's action, the decision kind (the env's ``info["decision"]``), the agent asked, and the game's
+final return for the side; where the teacher is the search v2 (``TurnSearchAgent``) and it searched
+at that decision, the value of its choice (``search_value``, the mean over its rounds of the side's
+chance of completing with the goals, 1 minus it for the DM; NaN elsewhere). The search's visit
+counts are not stored: it plays every root option once per round, so its visits are equal by
+construction, and its options are whole Movements (an end square, a hero to hunt), not actions of
+the flat table. The files: ``training.dataset_files``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from agents.spec import AgentSpecError, from_spec, parse_spec
+from agents.turn_search import TurnSearchAgent
+from dungeon_env.episode import agent_seeds
+from dungeon_env.wrappers import RoleEnv
+from training.common import CountProgress, other_side
+from training.dataset_files import (
+    DECISION_ARRAYS,
+    DECISION_KINDS,
+    DM_AGENT,
+    NO_VALUE,
+    shard_name,
+    write_manifest,
+    write_shard,
+)
+
+SIDES = ("heroes", "dm")
+
+
+@dataclass
+class GameRecord:
+    """One game played for a dataset: its decisions (``rows``: one dict per decision of the side,
+    keys of ``DECISION_ARRAYS`` but ``game`` and ``side_return``), its description and its actions."""
+
+    info: dict
+    actions: list[int]
+    rows: list[dict] = field(default_factory=list)
+
+
+def searched_value(teacher, stats_before: dict) -> np.float32:
+    """The search v2's value of the option it chose, if it searched at the decision just answered
+    (its ``last_stats`` is a new dict then), else NaN."""
+    stats = getattr(teacher, "last_stats", None)
+    if not isinstance(teacher, TurnSearchAgent) or stats is stats_before or not stats:
+        return NO_VALUE
+    return np.float32(stats["options"][stats["choice"]][1])
+
+
+def agent_index(agent: str) -> int:
+    return DM_AGENT if agent == "dm" else int(agent.removeprefix("hero_"))
+
+
+def play_game(env: RoleEnv, teacher, side: str, seed: int) -> GameRecord:
+    """Play one game of ``env`` from ``seed`` with ``teacher`` answering the side's decisions."""
+    observation, info = env.reset(seed=seed)
+    game_seed = int(env.env.episode_seed)
+    teacher.seed(agent_seeds(game_seed)[SIDES.index(side)])
+    rows, total, done = [], 0.0, False
+    while not done:
+        mask = env.action_masks()
+        before = getattr(teacher, "last_stats", None)
+        action = int(teacher.act(observation, mask.astype(np.int8)))
+        rows.append(
+            {
+                "observation": observation,
+                "action_mask": mask,
+                "action": action,
+                "decision": DECISION_KINDS.index(info["decision"]),
+                "agent": agent_index(info["agent"]),
+                "step": len(env.env.actions),
+                "search_value": searched_value(teacher, before),
+            }
+        )
+        observation, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        done = terminated or truncated
+    description = {
+        "adventure": env.env.adventure,
+        "party": list(env.env.hero_ids),
+        "party_size": len(env.env.hero_ids),
+        "reset_seed": seed,
+        "game_seed": game_seed,
+        "decisions": len(rows),
+        "side_return": total,
+        "outcome": info["outcome"],
+    }
+    return GameRecord(description, list(env.env.actions), rows)
+
+
+def decision_arrays(records: list[GameRecord], first_game: int) -> dict[str, np.ndarray]:
+    """The decision arrays of ``records`` (game indices from ``first_game``)."""
+    columns: dict[str, list] = {name: [] for name in DECISION_ARRAYS}
+    for k, record in enumerate(records):
+        for row in record.rows:
+            for name, value in row.items():
+                columns[name].append(value)
+            columns["game"].append(first_game + k)
+            columns["side_return"].append(record.info["side_return"])
+    return {
+        name: np.asarray(values, dtype).reshape(-1, *shape)
+        for (name, values), (dtype, shape) in zip(columns.items(), DECISION_ARRAYS.values(), strict=True)
+    }
+
+
+def code_version() -> str:
+    """The commit the code was at (``git rev-parse HEAD``, ``+dirty`` if files differ), or ``""``."""
+    here = Path(__file__).parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=here,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return head + ("+dirty" if dirty else "")
+
+
+@dataclass
+class Plan:
+    """What a dataset plays: the teacher and opponent specs, the side, the cells, games per cell."""
+
+    teacher: str
+    opponent: str
+    side: str
+    adventures: list[str]
+    parties: list[int]
+    games: int
+    seed: int = 0
+    max_turns: int = 100
+    games_per_shard: int = 10
+
+    def cells(self) -> list[tuple[str, int]]:
+        return [(adventure, party) for adventure in self.adventures for party in self.parties]
+
+
+def check_plan(plan: Plan) -> None:
+    """ValueError (AgentSpecError for a spec) naming the first thing wrong with ``plan``."""
+    if plan.side not in SIDES:
+        raise ValueError(f"side must be one of {SIDES}, got {plan.side!r}")
+    parse_spec(plan.teacher, plan.side)
+    parse_spec(plan.opponent, other_side(plan.side))
+    if plan.games < 1 or plan.games_per_shard < 1:
+        raise ValueError(
+            f"games and games per shard must be at least 1, got {plan.games}, {plan.games_per_shard}"
+        )
+    bad = [n for n in plan.parties if not 3 <= n <= 5]
+    if bad:
+        raise ValueError(f"a party has 3 to 5 heroes, got {bad}")
+
+
+def make_env(plan: Plan, adventure: str, party: int) -> tuple[RoleEnv, object]:
+    """The side's env for a cell (the opponent built and bound by ``RoleEnv``) and the teacher,
+    bound to it; an illegal action raises rather than ending the game."""
+    env = RoleEnv(
+        role=plan.side,
+        opponent=plan.opponent,
+        illegal_action="raise",
+        adventure=adventure,
+        heroes=party,
+        max_turns=plan.max_turns,
+    )
+    return env, from_spec(plan.teacher, plan.side, env=env.env)
+
+
+def play_games(plan: Plan, progress: bool = False):
+    """Every game of ``plan``, in order (cells in turn, seeds ``seed .. seed + games - 1``)."""
+    bar = CountProgress(
+        len(plan.cells()) * plan.games, f"{plan.teacher} as the {plan.side}", enabled=progress
+    )
+    for adventure, party in plan.cells():
+        env, teacher = make_env(plan, adventure, party)
+        for i in range(plan.games):
+            yield play_game(env, teacher, plan.side, plan.seed + i)
+            bar.advance()
+        env.close()
+    bar.close()
+
+
+def build_dataset(plan: Plan, out: str | Path, progress: bool = False) -> dict:
+    """Play ``plan`` and write its dataset to ``out`` (shards of ``games_per_shard`` games and the
+    manifest); returns the manifest."""
+    check_plan(plan)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    games, shards, pending = [], [], []
+
+    def flush() -> None:
+        first = len(games) - len(pending)
+        name = shard_name(len(shards))
+        arrays = decision_arrays(pending, first)
+        write_shard(out / name, arrays, [r.actions for r in pending])
+        shards.append({"file": name, "games": len(pending), "decisions": len(arrays["action"])})
+        pending.clear()
+
+    for record in play_games(plan, progress):
+        games.append(dict(record.info, game=len(games)))
+        pending.append(record)
+        if len(pending) == plan.games_per_shard:
+            flush()
+    if pending:
+        flush()
+    manifest = {
+        "side": plan.side,
+        "teacher": str(parse_spec(plan.teacher, plan.side)),
+        "opponent": str(parse_spec(plan.opponent, other_side(plan.side))),
+        "adventures": plan.adventures,
+        "parties": plan.parties,
+        "games_per_cell": plan.games,
+        "seeds": [plan.seed, plan.seed + plan.games - 1],
+        "max_turns": plan.max_turns,
+        "decisions": sum(s["decisions"] for s in shards),
+        "decision_kinds": DECISION_KINDS,
+        "code_version": code_version(),
+        "seconds": round(time.perf_counter() - start, 1),
+        "shards": shards,
+        "games": games,
+    }
+    write_manifest(out, manifest)
+    return manifest
+
+
+def summary(manifest: dict) -> str:
+    """A dataset's counts and its games' mean return by adventure, as lines of text."""
+    returns: dict[str, list[float]] = {}
+    for game in manifest["games"]:
+        returns.setdefault(game["adventure"], []).append(game["side_return"])
+    lines = [
+        f"{len(manifest['games'])} games, {manifest['decisions']} decisions of the {manifest['side']} "
+        f"({manifest['teacher']} against {manifest['opponent']}) in {manifest['seconds']} s"
+    ]
+    lines += [f"  {a}: {len(r)} games, mean return {np.mean(r):+.2f}" for a, r in returns.items()]
+    return "\n".join(lines)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m training.dataset",
+        description="Play games with a teacher for one side and store every decision of that side "
+        "(observation, mask, the teacher's action, decision kind, the game's return) for cloning.",
+    )
+    p.add_argument("--teacher", default="scripted@v2", help="the side's agent spec (default scripted@v2)")
+    p.add_argument(
+        "--opponent", default="scripted@v2", help="the other side's agent spec (default scripted@v2)"
+    )
+    p.add_argument("--side", default="heroes", help="the learning side: heroes or dm (default heroes)")
+    p.add_argument("--adventure", action="append", help="an adventure, repeatable (default goblin_warrens)")
+    p.add_argument("--heroes", action="append", type=int, help="a party size 3-5, repeatable (default 3)")
+    p.add_argument("--games", type=int, default=20, help="games per adventure and party size (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="game i of a cell is played from seed + i (default 0)")
+    p.add_argument("--max-turns", type=int, default=100, help="the turn cap (default 100, the game's)")
+    p.add_argument("--games-per-shard", type=int, default=10, help="games per .npz shard (default 10)")
+    p.add_argument("--out", required=True, help="the dataset directory to write")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
+    return p
+
+
+def main(argv: list[str] | None = None) -> dict:
+    p = parser()
+    args = p.parse_args(argv)
+    plan = Plan(
+        teacher=args.teacher,
+        opponent=args.opponent,
+        side=args.side,
+        adventures=args.adventure or ["goblin_warrens"],
+        parties=args.heroes or [3],
+        games=args.games,
+        seed=args.seed,
+        max_turns=args.max_turns,
+        games_per_shard=args.games_per_shard,
+    )
+    try:
+        check_plan(plan)
+        for adventure in plan.adventures:  # an unknown adventure: its own clear error, before playing
+            RoleEnv(role="heroes", opponent="random", adventure=adventure, heroes=plan.parties[0])
+    except (AgentSpecError, ValueError, FileNotFoundError) as error:
+        p.error(str(error))
+    manifest = build_dataset(plan, args.out, progress=not args.no_progress)
+    print(summary(manifest))
+    print(f"written to {args.out}")
+    return manifest
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
