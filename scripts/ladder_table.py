@@ -26,7 +26,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from difficulty.metrics import compare_pairings
+from difficulty.metrics import compare_pairings, is_won
 from difficulty.record import read_record
 
 Key = tuple[str, str, str]  # adventure, party, pairing ("heroes agent:DM agent")
@@ -104,7 +104,7 @@ def tables(games, heroes_reference: str, dm_reference: str) -> list[str]:
                     if a == adventure and p == f"{heroes}:{dm}"
                     for r in s.values()
                 ]
-                won = sum(r["outcome"] == "completed" and r["goals_met"] for r in records)
+                won = sum(map(is_won, records))
                 cells.append(f"{100 * won / len(records):.1f}% ({len(records)})" if records else "")
             out.append(f"| {adventure} | {heroes} | " + " | ".join(cells) + " |")
     sides = (
