@@ -50,8 +50,9 @@ class CloneSettings:
     """share of the games held out of training, to measure agreement on games not seen (0: none)"""
     seed: int = 0
     """seed of the split, the minibatches and the network's initial weights"""
-    network: str = "board"
-    """the network that reads the observation, as train_role's: board (DungeonFeatures) or mlp"""
+    network: str = "lean"
+    """the network that reads the observation, as train_role's: lean (LeanFeatures: under a
+    millisecond a decision), board (DungeonFeatures) or mlp"""
     net_arch: str = "256,256"
     """hidden layer sizes of the policy and value heads, as train_role's"""
     torch_threads: int = 1
@@ -118,8 +119,11 @@ def batch(arrays: dict[str, np.ndarray], idx: np.ndarray) -> dict:
     """Torch tensors of the decisions ``idx``: observations, masks, the teacher's actions, returns."""
     import torch
 
+    observations = arrays["observation"][idx]
+    if not isinstance(observations, np.ndarray):  # the sparse rows of load_dataset(sparse_observations=True)
+        observations = observations.toarray()
     return {
-        "obs": torch.as_tensor(arrays["observation"][idx]),
+        "obs": torch.as_tensor(observations),
         "masks": torch.as_tensor(arrays["action_mask"][idx]),
         "actions": torch.as_tensor(arrays["action"][idx].astype(np.int64)),
         "returns": torch.as_tensor(arrays["side_return"][idx]),
@@ -228,7 +232,7 @@ def clone(settings: CloneSettings) -> dict:
     from training.common import seed_everything
 
     check_settings(settings)
-    dataset = load_dataset(settings.data)
+    dataset = load_dataset(settings.data, sparse_observations=True)
     out = Path(settings.out)
     out.mkdir(parents=True, exist_ok=True)
     seed_everything(settings.seed)

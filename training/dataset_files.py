@@ -143,9 +143,13 @@ def _check_array(path: Path, arrays: dict, name: str, dtype: np.dtype, shape: tu
         )
 
 
-def load_dataset(folder: str | Path) -> Dataset:
+def load_dataset(folder: str | Path, sparse_observations: bool = False) -> Dataset:
     """The dataset in ``folder``, every shard checked (:func:`load_shard`) and concatenated; its games'
-    action lists go into the manifest's games (``actions``)."""
+    action lists go into the manifest's games (``actions``).
+
+    ``sparse_observations`` keeps the observations as one ``scipy.sparse`` CSR matrix, converted
+    shard by shard: about one value in twenty is not 0, so a dataset of 150,000 decisions takes about
+    1 GB instead of 10 (index rows and call ``.toarray()`` for a dense batch)."""
     folder = Path(folder)
     manifest = read_manifest(folder)
     parts, first = [], 0
@@ -159,6 +163,10 @@ def load_dataset(folder: str | Path) -> Dataset:
             game["actions"] = replays[starts[k] : starts[k + 1]].astype(int).tolist()
         if len(arrays["game"]) and not np.isin(arrays["game"], [g["game"] for g in games]).all():
             raise DatasetError(f"{path}: decisions of games that the manifest does not put in this shard")
+        if sparse_observations:
+            from scipy import sparse
+
+            arrays["observation"] = sparse.csr_matrix(arrays["observation"])
         parts.append(arrays)
         first += int(shard["games"])
     if first != len(manifest["games"]):
@@ -167,7 +175,16 @@ def load_dataset(folder: str | Path) -> Dataset:
         )
     if not parts:
         raise DatasetError(f"{folder / MANIFEST}: the dataset has no shards")
-    arrays = {name: np.concatenate([p[name] for p in parts]) for name in DECISION_ARRAYS}
+    arrays = {
+        name: np.concatenate([p[name] for p in parts]) for name in DECISION_ARRAYS if name != "observation"
+    }
+    observations = [p["observation"] for p in parts]
+    if sparse_observations:
+        from scipy import sparse
+
+        arrays["observation"] = sparse.vstack(observations, format="csr")
+    else:
+        arrays["observation"] = np.concatenate(observations)
     return Dataset(manifest, arrays)
 
 

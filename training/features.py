@@ -22,15 +22,19 @@ all concatenated and mapped to ``features_dim`` (256). Absent rows (``present`` 
 their encodings are zeroed before pooling, and the pooled values are means over the present rows
 and maxima of non-negative (ReLU) encodings.
 
-``policy_kwargs_for(kind, observation_space)`` gives MaskablePPO's ``policy_kwargs`` for ``"board"``
-(this extractor) or ``"mlp"`` (SB3's flatten, as before); ``policy_for(observation_space)`` the SB3
-policy name the space needs (``MultiInputPolicy`` for the dict format). SB3 saves the extractor by
-its class path (``training.features.DungeonFeatures``), so ``MaskablePPO.load`` needs this module
-importable. Needs torch (the ``training`` extra).
+``LeanFeatures`` (network ``"lean"``) is the cheap one: the board average-pooled, the same crop, the
+other pieces as they are, one linear layer; a decision costs a fraction of a millisecond.
+
+``policy_kwargs_for(kind, observation_space)`` gives MaskablePPO's ``policy_kwargs`` for
+``"board"`` (this extractor), ``"lean"`` or ``"mlp"`` (SB3's flatten, as before);
+``policy_for(observation_space)`` the SB3 policy name the space needs (``MultiInputPolicy`` for the
+dict format). SB3 saves the extractor by its class path (``training.features.DungeonFeatures``), so
+``MaskablePPO.load`` needs this module importable. Needs torch (the ``training`` extra).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import torch as th
@@ -55,7 +59,7 @@ from dungeon_env.observation import (
     TCOL,
 )
 
-NETWORKS = ("board", "mlp")
+NETWORKS = ("board", "lean", "mlp")
 CROP = 3  # the acting figure's crop reaches this many squares each way (7x7)
 _SHAPES = dict(OBS_SPEC.pieces)
 _CONTEXT_SIZE = OBS_SPEC.size - OBS_SPEC.offsets[CONTEXT[0]]
@@ -85,6 +89,30 @@ def masked_pool(rows: th.Tensor, present: th.Tensor) -> th.Tensor:
     rows = rows * mask
     mean = rows.sum(-2) / mask.sum(-2).clamp(min=1.0)
     return th.cat([mean, rows.amax(-2)], dim=-1)
+
+
+def crop_offsets() -> tuple[th.Tensor, th.Tensor]:
+    """The row and column offsets of the (2 * CROP + 1)^2 squares of a crop, row by row."""
+    offsets = th.arange(-CROP, CROP + 1)
+    dy, dx = th.meshgrid(offsets, offsets, indexing="ij")
+    return dy.reshape(-1), dx.reshape(-1)
+
+
+def acting_crop(board: th.Tensor, dy: th.Tensor, dx: th.Tensor) -> th.Tensor:
+    """The (2 * CROP + 1)^2 squares (offsets ``dy``, ``dx``) of every plane around the acting
+    figure's square (the ``acting_unit`` plane), zeros off the board and when no figure is marked:
+    [B, planes * side * side]."""
+    batch, planes, height, width = board.shape
+    acting = board[:, PLANE["acting_unit"]].reshape(batch, -1)
+    marked, where = acting.max(dim=1)
+    y, x = where // width, where % width
+    ys = y.unsqueeze(1) + dy + CROP
+    xs = x.unsqueeze(1) + dx + CROP
+    padded = nn.functional.pad(board, (CROP, CROP, CROP, CROP))
+    flat = padded.reshape(batch, planes, -1)
+    index = (ys * (width + 2 * CROP) + xs).unsqueeze(1).expand(batch, planes, -1)
+    window = th.gather(flat, 2, index) * (marked > 0).to(board.dtype).view(batch, 1, 1)
+    return window.reshape(batch, -1)
 
 
 class FigureEncoder(nn.Module):
@@ -161,10 +189,9 @@ class DungeonFeatures(BaseFeaturesExtractor):
         self.board_linear = nn.Sequential(nn.Linear(n_board, board_dim), nn.ReLU())
         side = 2 * CROP + 1
         self.crop_linear = nn.Sequential(nn.Linear(planes * side * side, 64), nn.ReLU())
-        offsets = th.arange(-CROP, CROP + 1)
-        dy, dx = th.meshgrid(offsets, offsets, indexing="ij")
-        self.register_buffer("_crop_dy", dy.reshape(-1), persistent=False)
-        self.register_buffer("_crop_dx", dx.reshape(-1), persistent=False)
+        dy, dx = crop_offsets()
+        self.register_buffer("_crop_dy", dy, persistent=False)
+        self.register_buffer("_crop_dx", dx, persistent=False)
 
         self.figures = FigureEncoder(figure_dim)
         self.candidates = RowEncoder(CANDIDATE_COLUMNS, "card", 16, extra=figure_dim)
@@ -202,19 +229,8 @@ class DungeonFeatures(BaseFeaturesExtractor):
         return out
 
     def crop(self, board: th.Tensor) -> th.Tensor:
-        """The (2 * CROP + 1)^2 squares of every plane around the acting figure's square, zeros off
-        the board and when no figure is marked: [B, planes * side * side]."""
-        batch, planes, height, width = board.shape
-        acting = board[:, PLANE["acting_unit"]].reshape(batch, -1)
-        marked, where = acting.max(dim=1)
-        y, x = where // width, where % width
-        ys = y.unsqueeze(1) + self._crop_dy + CROP
-        xs = x.unsqueeze(1) + self._crop_dx + CROP
-        padded = nn.functional.pad(board, (CROP, CROP, CROP, CROP))
-        flat = padded.reshape(batch, planes, -1)
-        index = (ys * (width + 2 * CROP) + xs).unsqueeze(1).expand(batch, planes, -1)
-        window = th.gather(flat, 2, index) * (marked > 0).to(board.dtype).view(batch, 1, 1)
-        return window.reshape(batch, -1)
+        """The acting figure's crop of the board (:func:`acting_crop`)."""
+        return acting_crop(board, self._crop_dy, self._crop_dx)
 
     def forward(self, observations) -> th.Tensor:
         p = self.pieces(observations)
@@ -248,6 +264,47 @@ class DungeonFeatures(BaseFeaturesExtractor):
         return self.head(th.cat(parts, dim=1))
 
 
+class LeanFeatures(BaseFeaturesExtractor):
+    """A network cheap enough to decide in well under a millisecond of one core, one observation at a
+    time (an opponent's and a search prior's budget): the board average-pooled to ``pool`` x ``pool``
+    blocks, the acting figure's 7x7 crop of every plane (:func:`acting_crop`) and the rest of the
+    observation (the figure, candidate, item and spell tables and the decision context) as it is,
+    concatenated and mapped by one linear layer to ``features_dim``. Against ``DungeonFeatures`` it
+    trades the set encoders and the CNN (a dozen small layers, several milliseconds a decision) for
+    one matrix product; the tables' row order carries who is who (the actions name the rows).
+
+    ``observation_space``: the flat Box of ``RoleEnv`` or its Dict format, as ``DungeonFeatures``."""
+
+    def __init__(self, observation_space: spaces.Space, features_dim: int = 256, pool: int = 4) -> None:
+        super().__init__(observation_space, features_dim)
+        self.is_dict = reads_dict(observation_space)
+        planes, height, width = _SHAPES["board"]
+        self.pool = nn.AvgPool2d(pool, ceil_mode=True)
+        side = 2 * CROP + 1
+        pooled = planes * -(-height // pool) * -(-width // pool)
+        n_rest = sum(math.prod(_SHAPES[name]) for name in TABLES if name != "board") + _CONTEXT_SIZE
+        dy, dx = crop_offsets()
+        self.register_buffer("_crop_dy", dy, persistent=False)
+        self.register_buffer("_crop_dx", dx, persistent=False)
+        self.linear = nn.Sequential(
+            nn.Linear(pooled + planes * side * side + n_rest, features_dim), nn.ReLU()
+        )
+
+    def forward(self, observations) -> th.Tensor:
+        if self.is_dict:
+            batch = observations["board"].shape[0]
+            board = observations["board"].reshape(batch, *_SHAPES["board"])
+            rest = [observations[name].reshape(batch, -1) for name in TABLES if name != "board"]
+            rest.append(observations["context"].reshape(batch, -1))
+        else:
+            flat = observations.reshape(observations.shape[0], -1)
+            batch, board_end = flat.shape[0], OBS_SPEC.slice("board").stop
+            board = flat[:, :board_end].reshape(batch, *_SHAPES["board"])
+            rest = [flat[:, board_end:]]
+        parts = [self.pool(board).reshape(batch, -1), acting_crop(board, self._crop_dy, self._crop_dx), *rest]
+        return self.linear(th.cat(parts, dim=1))
+
+
 def reads_dict(observation_space: spaces.Space) -> bool:
     """Whether ``DungeonFeatures`` reads ``observation_space`` as the dict format (True) or the flat
     vector (False); a ValueError for any other space."""
@@ -265,6 +322,9 @@ def reads_dict(observation_space: spaces.Space) -> bool:
     )
 
 
+EXTRACTORS: dict[str, type[BaseFeaturesExtractor]] = {"board": DungeonFeatures, "lean": LeanFeatures}
+
+
 def policy_for(observation_space: spaces.Space) -> str:
     """The SB3 policy name for the space: ``MultiInputPolicy`` for a Dict, else ``MlpPolicy``."""
     return "MultiInputPolicy" if isinstance(observation_space, spaces.Dict) else "MlpPolicy"
@@ -274,22 +334,26 @@ def policy_kwargs_for(
     kind: str, observation_space: spaces.Space, net_arch=(256, 256), features_dim: int = 256
 ) -> dict[str, Any]:
     """SB3 ``policy_kwargs`` for the network ``kind``: ``"board"`` (``DungeonFeatures`` with
-    ``features_dim``, then ``net_arch`` for the policy and the value heads) or ``"mlp"`` (SB3's
-    default extractor, the flattened observation, then ``net_arch``)."""
+    ``features_dim``, then ``net_arch`` for the policy and the value heads), ``"lean"``
+    (``LeanFeatures``, likewise) or ``"mlp"`` (SB3's default extractor, the flattened observation,
+    then ``net_arch``)."""
     if kind not in NETWORKS:
         raise ValueError(f"network must be one of {NETWORKS}, got {kind!r}")
     kwargs: dict[str, Any] = {"net_arch": list(net_arch)}
-    if kind == "board":
+    if kind in EXTRACTORS:
         reads_dict(observation_space)  # refuse a space it cannot read, now
-        kwargs["features_extractor_class"] = DungeonFeatures
+        kwargs["features_extractor_class"] = EXTRACTORS[kind]
         kwargs["features_extractor_kwargs"] = {"features_dim": features_dim}
     return kwargs
 
 
 __all__ = [
     "NETWORKS",
+    "EXTRACTORS",
     "DungeonFeatures",
     "FigureEncoder",
+    "LeanFeatures",
+    "acting_crop",
     "RowEncoder",
     "masked_pool",
     "policy_for",
