@@ -84,4 +84,3 @@ def test_the_finetune_command_refuses_bad_input_with_exit_code_2(cloned, tmp_pat
         finetune_main(base + argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
-

@@ -1,17 +1,20 @@
 """Behaviour cloning: a MaskablePPO policy trained by supervised learning on a teacher's decisions.
 
-    python -m training.clone --data data/x --out runs/clone_x --epochs 5
+    python -m training.clone --data data/x [data/y ...] --out runs/clone_x --epochs 5
 
 The model is built as ``training.train_role`` builds one (``make_model``: the same observation and
-action spaces, ``DungeonFeatures`` by default, the same heads), so the result is fine-tuned with
-``python -m training.train_role --init-from runs/clone_x/model.zip`` (same ``--network`` and
-``--net-arch``) and played by any tool as ``policy:runs/clone_x/model.zip``. Its policy is trained on
-the dataset (``training.dataset``) with Adam on minibatches: the masked cross-entropy of the
-teacher's action (``policy.evaluate_actions`` with the stored masks) plus ``value_weight`` times the
-squared error of the value head against the game's return for the side. The games are split into a
-training and a held-out set (a game's decisions all go to one side of the split). Agreement is the
-share of decisions where the policy's most likely legal action is the teacher's; it is reported on
-both sets, overall and per decision kind, printed and written to ``metrics.json`` beside the model.
+action spaces, ``LeanFeatures`` by default, the same heads), so the result is fine-tuned with
+``python -m training.finetune --init-from runs/clone_x/model.zip`` (or ``training.train_role
+--init-from`` with the same ``--network`` and ``--net-arch``) and played by any tool as
+``policy:runs/clone_x/model.zip``. Its policy is trained on the datasets (``training.dataset``; several
+of one side are merged, e.g. a teacher's games and DAgger's relabelled games of an earlier clone) with
+Adam on minibatches: the masked cross-entropy of the teacher's action (``policy.evaluate_actions``
+with the stored masks) plus ``value_weight`` times the squared error of the value head against the
+game's return for the side. The games are split into a training and a held-out set (a game's
+decisions all go to one side of the split). Agreement is the share of decisions where the policy's
+most likely legal action is the teacher's; it is reported on both sets, overall and per decision
+kind, printed and written to ``metrics.json`` beside the model. The observations stay sparse in
+memory (``load_dataset(sparse_observations=True)``) and are made dense one minibatch at a time.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from training.dataset_files import DECISION_KINDS, Dataset, DatasetError, load_dataset
+from training.dataset_files import DECISION_KINDS, Dataset, DatasetError, load_datasets
 from training.features import NETWORKS
 
 
@@ -32,8 +35,8 @@ from training.features import NETWORKS
 class CloneSettings:
     """Clone a teacher's decisions (a dataset of python -m training.dataset) into a MaskablePPO policy."""
 
-    data: str
-    """the dataset directory (made by python -m training.dataset)"""
+    data: tuple[str, ...]
+    """the dataset directories (made by python -m training.dataset), one or more of the same side"""
     out: str
     """the run directory: model.zip, metrics.json and settings.json are written there"""
     epochs: int = 5
@@ -61,6 +64,11 @@ class CloneSettings:
 
 class SettingsError(ValueError):
     """A setting out of its range."""
+
+
+def data_folders(settings: CloneSettings) -> list[str]:
+    """The dataset folders (one folder given as a string is one folder)."""
+    return [settings.data] if isinstance(settings.data, str) else [str(d) for d in settings.data]
 
 
 def check_settings(settings: CloneSettings) -> None:
@@ -232,7 +240,7 @@ def clone(settings: CloneSettings) -> dict:
     from training.common import seed_everything
 
     check_settings(settings)
-    dataset = load_dataset(settings.data, sparse_observations=True)
+    dataset = load_datasets(data_folders(settings), sparse_observations=True)
     out = Path(settings.out)
     out.mkdir(parents=True, exist_ok=True)
     seed_everything(settings.seed)
@@ -247,7 +255,7 @@ def clone(settings: CloneSettings) -> dict:
     metrics = {
         "side": dataset.manifest["side"],
         "teacher": dataset.manifest.get("teacher"),
-        "data": str(settings.data),
+        "data": data_folders(settings),
         "seconds": round(seconds, 1),
         "epochs": history,
         "held_out_games": sorted(set(dataset.arrays["game"][held_idx].tolist())),

@@ -17,6 +17,12 @@ chance of completing with the goals, 1 minus it for the DM; NaN elsewhere). The 
 counts are not stored: it plays every root option once per round, so its visits are equal by
 construction, and its options are whole Movements (an end square, a hero to hunt), not actions of
 the flat table. The files: ``training.dataset_files``.
+
+With ``--driver`` (an agent spec of the side, e.g. a clone ``policy:runs/clone/model.zip``) the
+driver's actions are played and the teacher's are stored: the teacher labels the states the driver
+reaches, which is DAgger's data (Ross, Gordon and Bagnell, 2011), the cure for a clone's compounding
+errors. The games' action lists are then the driver's (a game still replays from its seed), the
+returns the driver's games'.
 """
 
 from __future__ import annotations
@@ -71,16 +77,21 @@ def agent_index(agent: str) -> int:
     return DM_AGENT if agent == "dm" else int(agent.removeprefix("hero_"))
 
 
-def play_game(env: RoleEnv, teacher, side: str, seed: int) -> GameRecord:
-    """Play one game of ``env`` from ``seed`` with ``teacher`` answering the side's decisions."""
+def play_game(env: RoleEnv, teacher, side: str, seed: int, driver=None) -> GameRecord:
+    """Play one game of ``env`` from ``seed`` with ``teacher`` answering the side's decisions; with a
+    ``driver``, the driver's actions are played and the teacher's stored (DAgger's labels of the
+    states the driver reaches)."""
     observation, info = env.reset(seed=seed)
     game_seed = int(env.env.episode_seed)
     teacher.seed(agent_seeds(game_seed)[SIDES.index(side)])
+    if driver is not None:
+        driver.seed(agent_seeds(game_seed)[SIDES.index(side)])
     rows, total, done = [], 0.0, False
     while not done:
         mask = env.action_masks()
         before = getattr(teacher, "last_stats", None)
         action = int(teacher.act(observation, mask.astype(np.int8)))
+        played = action if driver is None else int(driver.act(observation, mask.astype(np.int8)))
         rows.append(
             {
                 "observation": observation,
@@ -92,7 +103,7 @@ def play_game(env: RoleEnv, teacher, side: str, seed: int) -> GameRecord:
                 "search_value": searched_value(teacher, before),
             }
         )
-        observation, reward, terminated, truncated, info = env.step(action)
+        observation, reward, terminated, truncated, info = env.step(played)
         total += reward
         done = terminated or truncated
     description = {
@@ -155,6 +166,7 @@ class Plan:
     seed: int = 0
     max_turns: int = 100
     games_per_shard: int = 10
+    driver: str | None = None  # the side's agent whose actions are played (None: the teacher's)
 
     def cells(self) -> list[tuple[str, int]]:
         return [(adventure, party) for adventure in self.adventures for party in self.parties]
@@ -166,6 +178,8 @@ def check_plan(plan: Plan) -> None:
         raise ValueError(f"side must be one of {SIDES}, got {plan.side!r}")
     parse_spec(plan.teacher, plan.side)
     parse_spec(plan.opponent, other_side(plan.side))
+    if plan.driver is not None:
+        parse_spec(plan.driver, plan.side)
     if plan.games < 1 or plan.games_per_shard < 1:
         raise ValueError(
             f"games and games per shard must be at least 1, got {plan.games}, {plan.games_per_shard}"
@@ -175,9 +189,10 @@ def check_plan(plan: Plan) -> None:
         raise ValueError(f"a party has 3 to 5 heroes, got {bad}")
 
 
-def make_env(plan: Plan, adventure: str, party: int) -> tuple[RoleEnv, object]:
-    """The side's env for a cell (the opponent built and bound by ``RoleEnv``) and the teacher,
-    bound to it; an illegal action raises rather than ending the game."""
+def make_env(plan: Plan, adventure: str, party: int) -> tuple[RoleEnv, object, object]:
+    """The side's env for a cell (the opponent built and bound by ``RoleEnv``), the teacher and the
+    driver (None if the teacher drives), bound to it; an illegal action raises rather than ending the
+    game."""
     env = RoleEnv(
         role=plan.side,
         opponent=plan.opponent,
@@ -186,7 +201,8 @@ def make_env(plan: Plan, adventure: str, party: int) -> tuple[RoleEnv, object]:
         heroes=party,
         max_turns=plan.max_turns,
     )
-    return env, from_spec(plan.teacher, plan.side, env=env.env)
+    driver = None if plan.driver is None else from_spec(plan.driver, plan.side, env=env.env)
+    return env, from_spec(plan.teacher, plan.side, env=env.env), driver
 
 
 def play_games(plan: Plan, progress: bool = False):
@@ -195,9 +211,9 @@ def play_games(plan: Plan, progress: bool = False):
         len(plan.cells()) * plan.games, f"{plan.teacher} as the {plan.side}", enabled=progress
     )
     for adventure, party in plan.cells():
-        env, teacher = make_env(plan, adventure, party)
+        env, teacher, driver = make_env(plan, adventure, party)
         for i in range(plan.games):
-            yield play_game(env, teacher, plan.side, plan.seed + i)
+            yield play_game(env, teacher, plan.side, plan.seed + i, driver)
             bar.advance()
         env.close()
     bar.close()
@@ -231,6 +247,7 @@ def build_dataset(plan: Plan, out: str | Path, progress: bool = False) -> dict:
         "side": plan.side,
         "teacher": str(parse_spec(plan.teacher, plan.side)),
         "opponent": str(parse_spec(plan.opponent, other_side(plan.side))),
+        "driver": None if plan.driver is None else str(parse_spec(plan.driver, plan.side)),
         "adventures": plan.adventures,
         "parties": plan.parties,
         "games_per_cell": plan.games,
@@ -270,6 +287,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--opponent", default="scripted@v2", help="the other side's agent spec (default scripted@v2)"
     )
+    p.add_argument(
+        "--driver",
+        help="the side's agent whose actions are played instead of the teacher's, which are still the "
+        "stored labels (DAgger: pass a clone, policy:FILE.zip, to label the states it reaches)",
+    )
     p.add_argument("--side", default="heroes", help="the learning side: heroes or dm (default heroes)")
     p.add_argument("--adventure", action="append", help="an adventure, repeatable (default goblin_warrens)")
     p.add_argument("--heroes", action="append", type=int, help="a party size 3-5, repeatable (default 3)")
@@ -295,6 +317,7 @@ def main(argv: list[str] | None = None) -> dict:
         seed=args.seed,
         max_turns=args.max_turns,
         games_per_shard=args.games_per_shard,
+        driver=args.driver,
     )
     try:
         check_plan(plan)

@@ -188,6 +188,36 @@ def load_dataset(folder: str | Path, sparse_observations: bool = False) -> Datas
     return Dataset(manifest, arrays)
 
 
+def load_datasets(folders: list[str | Path], sparse_observations: bool = False) -> Dataset:
+    """Several datasets of one side as one (:func:`load_dataset` each): their decisions in order, the
+    games numbered on from one dataset to the next (each game keeps its ``dataset`` folder); the
+    manifest is the first one's with every dataset's games and ``datasets``, each one's manifest."""
+    loaded = [load_dataset(folder, sparse_observations) for folder in folders]
+    if not loaded:
+        raise DatasetError("no dataset given")
+    sides = {d.manifest["side"] for d in loaded}
+    if len(sides) > 1:
+        raise DatasetError(f"the datasets are of different sides {sorted(sides)}: clone one side at a time")
+    if len(loaded) == 1:
+        return loaded[0]
+    games, arrays, offset = [], {name: [] for name in DECISION_ARRAYS}, 0
+    for folder, dataset in zip(folders, loaded, strict=True):
+        games += [dict(game, game=game["game"] + offset, dataset=str(folder)) for game in dataset.games]
+        for name in DECISION_ARRAYS:
+            arrays[name].append(dataset.arrays[name] + offset if name == "game" else dataset.arrays[name])
+        offset += len(dataset.games)
+    merged = {name: np.concatenate(parts) for name, parts in arrays.items() if name != "observation"}
+    if sparse_observations:
+        from scipy import sparse
+
+        merged["observation"] = sparse.vstack(arrays["observation"], format="csr")
+    else:
+        merged["observation"] = np.concatenate(arrays["observation"])
+    manifest = dict(loaded[0].manifest, games=games, datasets=[d.manifest for d in loaded])
+    manifest["decisions"] = sum(d.manifest["decisions"] for d in loaded)
+    return Dataset(manifest, merged)
+
+
 __all__ = [
     "DECISION_ARRAYS",
     "DECISION_KINDS",
@@ -198,6 +228,7 @@ __all__ = [
     "Dataset",
     "DatasetError",
     "load_dataset",
+    "load_datasets",
     "load_shard",
     "read_manifest",
     "shard_name",
