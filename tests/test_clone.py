@@ -90,6 +90,34 @@ def test_every_stored_decision_is_what_the_env_hands_the_side(tmp_path, side):
     assert side_return == (heroes if side == "heroes" else -heroes)
 
 
+def test_a_driver_plays_and_the_teacher_labels_the_states_it_reaches(tmp_path):
+    """DAgger's data (``driver``): the game goes on with the driver's actions (a random hero here),
+    each stored observation is still what the env hands the side at that step, and the stored action
+    is the teacher's answer there, legal under the stored mask, often not the one played."""
+    from agents import from_spec
+
+    build_dataset(small_plan("heroes", games=1, driver="random", max_turns=20), tmp_path)
+    dataset = load_dataset(tmp_path)
+    arrays = dataset.arrays
+    assert dataset.manifest["driver"] == "random"
+    env = replayed_env(dataset, 0)
+    teacher = from_spec("scripted@v2", "heroes", env=env)
+    stored = {int(step): k for k, step in enumerate(arrays["step"])}
+    differs = 0
+    for step, played in enumerate(dataset.replay_actions(0)):
+        k = stored.get(step)
+        if k is not None:
+            obs = env.observe(env.agent_selection)
+            np.testing.assert_array_equal(obs["observation"], arrays["observation"][k])
+            label = int(arrays["action"][k])
+            assert arrays["action_mask"][k][label] and label == teacher.act(
+                obs["observation"], obs["action_mask"]
+            )
+            differs += label != played
+        env.step(played)
+    assert len(stored) == len(dataset) > 20 and differs > len(dataset) // 4
+
+
 def test_the_search_teacher_leaves_its_value_where_it_searched(tmp_path):
     """With the search v2 as teacher, the decisions where it searched (a hero's Movement it weighed)
     carry the value of its choice, a chance in [0, 1]; every other decision carries NaN."""
