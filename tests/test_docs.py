@@ -210,7 +210,7 @@ def test_every_command_and_file_the_readme_names_exists():
 def test_the_reference_checker_finds_what_does_not_exist():
     good = (
         "`make demo`, `make test-core`, `dungeon-env league`, `python -m training.evaluate --games 2`, "
-        "`python scripts/bench.py`, `docs/PLAY.md`, `agents/spec.py`, `agents/policies/*.zip`, "
+        "`python scripts/bench.py`, `docs/PLAY.md`, `agents/spec.py`, `agents/policies/*.json`, "
         "`heroes/one-guard` (a task), `dungeon_env/heroes-one-guard-v1` (its Gymnasium id), "
         "`--out reports/demo/` (an output), `docs/benchmark/<task>.csv`\n\n"
         "```sh\ndungeon-env balance --variant examples/variants/darker.toml --out reports/x\n```\n"
