@@ -60,9 +60,10 @@ context are written per call.
 Layout history: v0 (``dungeon_v0``; its observer and the policies trained on it were kept in
 ``agents/`` until issue 53 retired them) had a ``units`` piece ``[feature, slot]`` with one-hot
 card columns and an ``all_items`` table of one-hot cards (25,083 floats); v1 has the ``figures``
-table ``[slot, feature]``, integer ids instead of the one-hots (the ability columns follow from ``kind``), ``item_table``, and the
-observing hero's ``own_items`` / ``own_spells`` (``items`` / ``spells`` in v0; a dict key
-``items`` would clash with ``torch.nn.ModuleDict.items`` in SB3's extractors).
+table ``[slot, feature]``, integer ids instead of the one-hots (the ability columns follow from
+``kind``), ``item_table``, and the observing hero's ``own_items`` / ``own_spells`` (``items`` /
+``spells`` in v0; a dict key ``items`` would clash with ``torch.nn.ModuleDict.items`` in SB3's
+extractors).
 """
 
 from __future__ import annotations
