@@ -179,8 +179,8 @@ def test_observation_path_plays_the_same_games_as_the_engine_path(pairing, tmp_p
         "adventure": "flooded_cellar",
         "party": ["bram", "sela", "orwin"],
         "max_turns": 10,
-        "heroes_agent": parse_agent(pairing[0], "heroes").name,
-        "dm_agent": parse_agent(pairing[1], "dm").name,
+        "heroes_agent": parse_agent(pairing[0], "heroes").to_json(),
+        "dm_agent": parse_agent(pairing[1], "dm").to_json(),
         "variant": {"name": "dark", "set": {"light.start": 12}},
         "seed": 4,
     }
