@@ -17,8 +17,9 @@ observation itself), for loops that skip the env.
 A checkpoint of another observation size or action table (one trained on an older layout) is
 refused with :class:`CheckpointLayoutError` naming its size and today's: the older layouts, and
 the translation that played the policies shipped on them, were retired in issue 53.
-``check_checkpoint(path)`` makes the same check from the file's saved spaces without torch, so a
-tool can refuse such a file before it plays a game (``agents.spec`` does).
+``check_checkpoint(path)`` checks a flat checkpoint's observation size and its action table from
+the file's saved spaces without torch, so a tool can refuse such a file before it plays a game
+(``agents.spec`` does); a dict checkpoint's pieces are checked when it is loaded.
 """
 
 from __future__ import annotations
