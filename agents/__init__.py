@@ -13,13 +13,14 @@
   (``agents.runaway_dm``).
 - ``SearchAgent(env=..., rollouts=..., seconds=...)``: information-set Monte Carlo tree search
   (ISMCTS) over determinisations of its side's view of the game, either side (``agents.search``).
-- ``PolicyAgent(path=None, role=...)``: a trained MaskablePPO checkpoint (``agents.policy``).
+- ``PolicyAgent(path, role=...)``: a trained MaskablePPO checkpoint of one's own (``agents.policy``;
+  no policy ships with the package).
 
 - ``PoolAgent(pool_dir, side)``: a self-play opponent drawn from past checkpoints (``agents.pool``).
 
 ``from_spec(text_or_agent, side, seed=None, env=None, **options)`` builds one from the agent-spec
 language every tool here shares (``agents.spec``: ``scripted``, ``scripted@v1``, ``search[rollouts=8]``,
-``policy``, ``policy:<file>.zip``, ``<file>.zip``, ``pool:<dir>``, ...); ``make(name, **kw)`` calls a class by
+``policy:<file>.zip``, ``<file>.zip``, ``pool:<dir>``, ...); ``make(name, **kw)`` calls a class by
 its name with constructor arguments. The scripted and search agents read the engine's game, each
 through its side's view (``dungeon_env.engine.sideview``): pass ``env=`` (any env whose
 ``env.unwrapped.game`` is the game: ``game_of``) or ``game=``, or call ``bind`` later. Every agent
@@ -62,7 +63,7 @@ AGENTS = {
 def make(name: str, **kw):
     """An agent by name: ``"random"``, ``"idle"``, ``"scripted_heroes"``, ``"scripted_dm"`` (v1),
     ``"scripted_heroes_v2"``, ``"scripted_dm_v2"``, ``"runaway_dm"``, ``"search"`` (v1),
-    ``"search_v2"`` or ``"policy"``;
+    ``"search_v2"`` or ``"policy"`` (``PolicyAgent``, which needs ``path=``);
     keyword arguments go to its constructor. (The class names; the spec language of ``from_spec``
     names versions as ``scripted@v1``, ``scripted@v2``, ``search@v1``, ``search@v2``.)"""
     if name not in AGENTS:

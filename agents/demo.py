@@ -5,9 +5,8 @@ Master, shown in the terminal: the board every few turns and a line per turn of 
     python -m agents.demo [--adventure flooded_cellar] [--heroes 4] [--seed 7] [--players scripted]
 
 ``--players scripted`` (default) seats the hand-written agents at their latest version, the strongest
-play shipped today (``scripted@v1``: the frozen reference of 2026-12-06); ``policy`` the shipped
-MaskablePPO networks (``agents/policies/*.zip``, which need the ``training`` extra; as shipped they
-choose as the scripted agents v1); ``random`` random legal players.
+play shipped today (``scripted@v1``: the frozen reference of 2026-12-06, ``scripted@v2`` the latest
+by name); ``random`` random legal players.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from dungeon_env.engine import Game
 from dungeon_env.episode import EpisodeResult, play_episode
 from dungeon_env.render import render_text
 
-PLAYERS = ("scripted", "scripted@v1", "scripted@v2", "policy", "random")
+PLAYERS = ("scripted", "scripted@v1", "scripted@v2", "random")
 
 
 class _RandomSide:
@@ -36,13 +35,11 @@ def seat(players: str, game: Game, seed: int) -> dict:
     """The two sides' agents for ``players``: objects with ``choose(game) -> int``."""
     if players == "random":
         return {"heroes": _RandomSide(seed), "dm": _RandomSide(seed + 1)}
-    if players.startswith("scripted"):
-        from agents.spec import from_spec
+    if players not in PLAYERS:
+        raise ValueError(f"players must be one of {PLAYERS}, got {players!r}")
+    from agents.spec import from_spec
 
-        return {side: from_spec(players, side, seed=seed).bind(game=game) for side in ("heroes", "dm")}
-    from agents.policy import PolicyAgent
-
-    return {role: PolicyAgent(role=role, game=game, seed=seed) for role in ("heroes", "dm")}
+    return {side: from_spec(players, side, seed=seed).bind(game=game) for side in ("heroes", "dm")}
 
 
 def turn_story(game: Game, events: list[dict]) -> str:
@@ -108,8 +105,7 @@ def main(argv: list[str] | None = None) -> str:
         default="scripted",
         choices=PLAYERS,
         help="who sits at both sides: scripted (hand-written, the latest version, default), scripted@v1 "
-        "(the frozen reference), scripted@v2, policy (the shipped networks, which choose as scripted@v1), "
-        "random",
+        "(the frozen reference), scripted@v2, random",
     )
     parser.add_argument(
         "--show-every", type=int, default=10, help="print the board every N turns (0: start/end)"

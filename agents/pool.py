@@ -65,7 +65,7 @@ class PoolAgent:
             self.seed(seed)
 
     def bind(self, env: Any = None, game: Any = None) -> PoolAgent:
-        """Attach the env (or game) that scripted and advised members read; returns the pool."""
+        """Attach the env (or game) that scripted members read; returns the pool."""
         self.env = env
         for agent in (self.base, self.also, *self.cache.values()):
             if hasattr(agent, "bind"):

@@ -21,12 +21,12 @@ and Whitehouse 2012) with a policy prior (PUCT, as in AlphaZero):
    policy (its model of the opponent). The first action not yet in the tree is added, and the
    iteration goes on to its rollout.
 3. **Roll out** with a fast policy (``rollout="scripted"``: the scripted heroes and DM;
-   ``"random"``: uniform legal actions; ``"policy"``: the MaskablePPO policies played greedily,
-   each side's bundled one, or for the searching side the checkpoint ``policy``) until the game ends
-   or ``depth`` decisions (of both sides, from the root) have been played. The searching side's
-   rollout policy is also the prior's choice. A trained policy reads the observation of the
-   determinisation, so it too knows only the side's view; the same budget takes about four times
-   the CPU of scripted rollouts.
+   ``"random"``: uniform legal actions; ``"policy"``: for the searching side the MaskablePPO
+   checkpoint ``policy`` played greedily, which it needs, as no policy ships with the package, and
+   for the other side its scripted agent) until the game ends or ``depth`` decisions (of both
+   sides, from the root) have been played. The searching side's rollout policy is also the prior's
+   choice. A trained policy reads the observation of the determinisation, so it too knows only the
+   side's view; it costs more CPU than a scripted rollout.
 4. **Score and back up.** A finished game is +1 / -1 / 0 for the heroes (completed / failed /
    truncated; the DM's the opposite); a cut-off one the heuristic :func:`score` in [-0.5, 0.5]
    (Health, monsters' Health, objectives met, the way out once the goals are in hand).
@@ -105,6 +105,11 @@ class SearchAgent(GameAgent):
     ) -> None:
         if rollout not in ROLLOUT_POLICIES:
             raise ValueError(f"rollout must be one of {ROLLOUT_POLICIES}, got {rollout!r}")
+        if rollout == "policy" and policy is None:
+            raise ValueError(
+                "rollout=policy rolls out the searching side's checkpoint: give it as policy=FILE.zip "
+                "(no policy ships with the package)"
+            )
         if policy is not None and rollout != "policy":
             raise ValueError(
                 f"policy is the checkpoint of rollout=policy; with rollout={rollout!r} it is not read"
@@ -123,7 +128,7 @@ class SearchAgent(GameAgent):
         self.rollouts, self.seconds, self.depth, self.rollout = int(rollouts), seconds, int(depth), rollout
         self.exploration, self.prior = float(exploration), float(prior)
         self.policy = policy
-        self._policies: dict = {}  # rollout="policy": searching side -> each side's PolicyAgent
+        self._policies: dict = {}  # rollout="policy": searching side -> its PolicyAgent
         self.last_stats: dict = {}
         self._prior_votes: Counter = Counter()  # the prior's choice at the root, per iteration
 
@@ -223,24 +228,19 @@ class SearchAgent(GameAgent):
         if self.rollout == "scripted":
             return {"heroes": ScriptedHeroes(game=g), "dm": ScriptedDM(game=g, seed=seed)}
         if self.rollout == "policy":
-            policies = self.rollout_policies(side)
-            for agent in policies.values():
-                agent.bind(game=g).seed(seed % (2**31))  # the DM advisor's ties, as a scripted rollout's
-            return policies
+            own = self.rollout_policy(side)
+            other = ScriptedDM(game=g, seed=seed) if side == "heroes" else ScriptedHeroes(game=g)
+            return {side: own, ("dm" if side == "heroes" else "heroes"): other}
         agent = RandomAgent(seed)
         return {"heroes": agent, "dm": agent}
 
-    def rollout_policies(self, side: str) -> dict:
-        """``rollout="policy"``: each side's ``PolicyAgent`` (greedy), made at the first search; the
-        searching ``side``'s from ``policy`` if given, the other side's (and without ``policy`` both)
-        the bundled ones."""
+    def rollout_policy(self, side: str):
+        """``rollout="policy"``: the searching ``side``'s ``PolicyAgent`` of ``policy`` (greedy),
+        made at its first search."""
         if side not in self._policies:
             from agents.policy import PolicyAgent  # needs the training extra (torch, sb3-contrib)
 
-            self._policies[side] = {
-                who: PolicyAgent(self.policy if who == side else None, role=who, deterministic=True)
-                for who in ("heroes", "dm")
-            }
+            self._policies[side] = PolicyAgent(self.policy, role=side, deterministic=True)
         return self._policies[side]
 
 

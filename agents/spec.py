@@ -14,7 +14,6 @@ Every tool that asks for an agent reads the same text here, for ``side`` ``"hero
 | ``runaway`` or ``runaway_dm`` | :class:`RunawayDM`, the DM only |
 | ``search[iterations=12,seconds=0.5]`` | :class:`TurnSearchAgent` (the search v2), either side |
 | ``search@v1[rollouts=8]`` | :class:`SearchAgent`, the search v1, either side |
-| ``policy`` | the shipped MaskablePPO network of the side around the scripted agent (see ``AGENT_LINES``) |
 | ``policy:<file>.zip`` | a MaskablePPO checkpoint played greedily |
 | ``<file>.zip`` (or any path to a file) | a MaskablePPO checkpoint, its actions sampled |
 | ``pool:<dir>`` | :class:`PoolAgent`: a checkpoint ``<side>_*.zip`` of ``dir`` drawn at every episode |
@@ -22,13 +21,18 @@ Every tool that asks for an agent reads the same text here, for ``side`` ``"hero
 
 Options go in brackets after any form, comma-separated ``key=value`` pairs typed per agent
 (``OPTIONS``; an older version's own in ``VERSION_OPTIONS``): ``search[iterations=24,horizon=0]``,
-``search@v1[rollouts=8,depth=100,rollout=random]``, ``policy[deterministic=false]``,
+``search@v1[rollouts=8,depth=100,rollout=random]``, ``policy:runs/x/heroes.zip[deterministic=false]``,
 ``pool:runs/x/pool[window=3,base=scripted,base_share=0.5,also=search,also_share=0.1]`` (``base``: the
 agent while the pool is empty, a spec without brackets, and in a share ``base_share`` of the episodes
 when it is not; ``also``: another such agent, in a share ``also_share`` of all episodes).
 Keyword options of ``from_spec`` join those of the text (and win). ``seed`` seeds the agent
 (``None``: the agent's own default), ``env`` binds it to the env it plays in
 (``agent.bind(env=env)``: a PettingZoo env, raw or wrapped, or a ``RoleEnv``).
+
+No policy ships with the package: ``policy`` names a checkpoint file of one's own only
+(``policy:<file>.zip``); the bare name, which played the networks shipped until issue 53, is refused
+with a message saying so (``RETIRED``), as is a checkpoint trained on an older observation layout
+(``agents.policy.check_checkpoint``).
 
 The scripted agents have versions (``SCRIPTED_VERSIONS``): ``v1`` is the frozen reference of
 2026-12-06 (:class:`ScriptedHeroes`, :class:`ScriptedDM`, which never change), ``v2`` the current
@@ -53,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import IdleAgent, RandomAgent
-from agents.policy import PolicyAgent
+from agents.policy import CheckpointLayoutError, PolicyAgent, check_checkpoint
 from agents.pool import PoolAgent
 from agents.runaway_dm import RunawayDM
 from agents.scripted_dm import ScriptedDM
@@ -64,9 +68,10 @@ from agents.search import SearchAgent
 from agents.turn_search import TurnSearchAgent
 
 SIDES = ("heroes", "dm")
-# what each name builds; "checkpoint" (a bare path) and "pool" are written as paths, not names
-NAMES = ("random", "idle", "scripted_heroes", "scripted_dm", "runaway_dm", "search", "policy")
-KINDS = (*NAMES, "checkpoint", "pool")
+# what each name builds; "policy" (policy:<file>), "checkpoint" (a bare path) and "pool" are written
+# with paths, not as names
+NAMES = ("random", "idle", "scripted_heroes", "scripted_dm", "runaway_dm", "search")
+KINDS = (*NAMES, "policy", "checkpoint", "pool")
 ALIASES = {
     "scripted": {"heroes": "scripted_heroes", "dm": "scripted_dm"},
     "runaway": {"heroes": "runaway_dm", "dm": "runaway_dm"},
@@ -105,8 +110,6 @@ AGENT_LINES = {
     "monster hunts), on worlds sampled from what its side knows, rolling out the scripted agents v2 "
     "(agents/turn_search.py); on held-out games it plays about as v2 does, neither side measurably "
     "stronger (docs/SEARCH.md)",
-    "policy": "the shipped MaskablePPO networks around the scripted agents v1; as shipped they choose as "
-    "the scripted agents v1 at every measured decision, at five times the CPU",
     "random": "a uniformly random legal action at every decision: a floor, not an opponent",
     "idle": "does nothing it can help (ends every Movement, stays put, spends nothing): the floor of the "
     "learning tasks, not an opponent",
@@ -118,9 +121,10 @@ AGENT_LINES = {
 }
 # names that once named an agent and no longer do, with what to use instead
 RETIRED = {
-    "trained": "no shipped policy plays measurably differently from the scripted agents yet, so none is "
-    "offered as a trained opponent (docs/AGENTS.md): 'scripted@v1' is the same play; 'policy' plays the "
-    "shipped networks"
+    "trained": "no trained policy ships yet, so none is offered as a trained opponent (docs/AGENTS.md): "
+    "'scripted' is the strongest play shipped; a checkpoint of your own plays as policy:FILE.zip",
+    "policy": "no policy ships under the name 'policy' (the networks shipped until issue 53 chose as the "
+    "scripted agents v1 and were retired); name a MaskablePPO checkpoint of your own: policy:FILE.zip",
 }
 TRUE, FALSE = ("true", "yes", "1"), ("false", "no", "0")
 
@@ -238,7 +242,7 @@ class AgentSpec:
 
     @property
     def is_checkpoint(self) -> bool:
-        """A MaskablePPO checkpoint file of one's own (not the shipped policy, not a pool)."""
+        """A MaskablePPO checkpoint file (not a pool)."""
         return self.path is not None and self.name in ("policy", "checkpoint")
 
     @property
@@ -294,7 +298,7 @@ def check_side(side: str) -> str:
 
 def known_names(side: str | None = None) -> list[str]:
     """The names (aliases included) that name an agent of ``side`` (of either side for None)."""
-    names = ["random", "scripted", "search", "policy", "scripted_heroes", "scripted_dm"]
+    names = ["random", "scripted", "search", "scripted_heroes", "scripted_dm"]
     names += ["runaway", "runaway_dm", "idle"]
     if side is None:
         return names
@@ -349,6 +353,10 @@ def _checkpoint(path: str, text: str) -> str:
             f"agent {text!r}: no checkpoint file at {path} (a MaskablePPO checkpoint saved by "
             "MaskablePPO.save, e.g. runs/<run>/final_model.zip)"
         )
+    try:
+        check_checkpoint(path)
+    except CheckpointLayoutError as error:
+        raise AgentSpecError(f"agent {text!r}: {error}") from None
     return path
 
 
@@ -360,12 +368,14 @@ def _version(head: str, side: str, text: str) -> tuple[str, str | None]:
     base, version = base.strip(), version.strip()
     if not mark:
         return head, None
+    if base in RETIRED:
+        raise AgentSpecError(f"agent {text!r}: {RETIRED[base]}")
     name = ALIASES.get(base, {}).get(side, base)
     if name in VERSIONED:
         if version not in VERSIONED[name]:
             raise AgentSpecError(f"agent {text!r}: no version {version!r}; {versions_text()}")
         return base, version
-    if name in NAMES or base in RETIRED:
+    if name in NAMES:
         raise AgentSpecError(f"agent {text!r}: {base} has no versions; {versions_text()}")
     return head, None  # a path or directory that holds the mark
 
@@ -440,6 +450,15 @@ def parse_spec(text: str | os.PathLike | AgentSpec, side: str, **options: Any) -
     else:
         raise TypeError(f"an agent spec is text or an AgentSpec, got {text!r}")
     spec.check_side(side, shown)
+    if spec.name == "policy" and spec.path is None:
+        raise AgentSpecError(f"agent {shown!r}: {RETIRED['policy']}")
+    if spec.name == "search" and spec.kwargs.get("rollout") == "policy":  # search@v1's checkpoint
+        if not spec.kwargs.get("policy"):
+            raise AgentSpecError(
+                f"agent {shown!r}: rollout=policy rolls out the searching side's checkpoint: give it as "
+                "policy=FILE.zip (no policy ships with the package)"
+            )
+        _checkpoint(spec.kwargs["policy"], shown)
     if spec.name == "pool":  # the base agent must be one too
         try:
             parse_spec(spec.kwargs.get("base", "random"), side)
@@ -451,7 +470,7 @@ def parse_spec(text: str | os.PathLike | AgentSpec, side: str, **options: Any) -
 def describe(text: str | AgentSpec, side: str) -> str:
     """One plain line saying what the agent ``text`` names for ``side`` is (``AGENT_LINES``)."""
     spec = parse_spec(text, side)
-    if spec.name == "policy" and spec.path is not None:
+    if spec.name == "policy":
         return AGENT_LINES["policy:<file>.zip"]
     if spec.name in VERSIONED:
         return AGENT_LINES[spec.label.split("[")[0]]
@@ -473,8 +492,8 @@ def build(spec: AgentSpec, side: str, seed: int | None = None) -> Any:
         return SEARCH_AGENTS[spec.version](**kw, **seeded)
     if spec.name in GAME_AGENTS:
         return GAME_AGENTS[spec.name](**kw, **seeded)
-    if spec.name == "policy":  # the shipped policy as measured best; a file of one's own greedily
-        return PolicyAgent(spec.path, role=side, deterministic=kw.get("deterministic"), seed=seed)
+    if spec.name == "policy":  # a file of one's own, greedily by default
+        return PolicyAgent(spec.path, role=side, deterministic=kw.get("deterministic", True), seed=seed)
     if spec.name == "checkpoint":
         return PolicyAgent(spec.path, role=side, deterministic=kw.get("deterministic", False), seed=seed)
     if spec.name == "pool":

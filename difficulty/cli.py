@@ -62,8 +62,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "the same game indices, and pairings sharing one side's agent are compared game by game; agents "
         "(agents.spec): scripted (the latest version), scripted@v1, scripted@v2, random, runaway (the "
         "DM), search (the search v2; options in brackets, search[iterations=24]), search@v1[rollouts=8], "
-        "policy (the bundled policy), policy:FILE.zip (a checkpoint, "
-        "greedy) or FILE.zip (sampled)",
+        "policy:FILE.zip (a checkpoint of your own, greedy) or FILE.zip (sampled)",
     )
     game.add_argument(
         "--max-turns", type=whole_number(1, "turns"), default=100, help="turn cap of a game (default: 100)"

@@ -1,6 +1,6 @@
 """``dungeon-env league``: a round robin of hero agents against DM agents, a win-rate matrix and ratings.
 
-    dungeon-env league --heroes-agents random,scripted,policy --dm-agents random,scripted,policy \\
+    dungeon-env league --heroes-agents random,scripted@v1,scripted --dm-agents random,scripted@v1,scripted \\
         --adventure all --games 200 --out reports/league
 
 Every hero agent plays every DM agent on every adventure (one cell each), through the difficulty
@@ -37,7 +37,7 @@ from difficulty.console import play_experiment, whole_number
 from difficulty.metrics import is_completed, rate
 from difficulty.spec import BACKENDS, Experiment, Pairing, SpecError
 
-DEFAULT_AGENTS = "random,scripted,policy"
+DEFAULT_AGENTS = "random,scripted@v1,scripted"
 ELO = 400 / math.log(10)  # Elo points per logit: 400 points = odds times 10
 TOLERANCE = 1e-4  # logits (0.02 Elo) the fit may be from the optimum: the figures are rounded to 0.1 Elo
 PRIOR = 0.1  # precision of the Gaussian prior on every parameter (sd ~3.2 logits, ~1370 Elo)
@@ -55,7 +55,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "with seed SEED+i); writes league.json, league.md and league.png. See docs/LEAGUE.md.",
     )
     agents = "comma-separated agent specs (agents.spec): random, scripted (the latest, scripted@v2), "
-    agents += "scripted@v1, policy, search[iterations=8], "
+    agents += "scripted@v1, search[iterations=8], policy:FILE.zip, "
     parser.add_argument(
         "--heroes-agents", default=DEFAULT_AGENTS, metavar="A,B,..", help=agents + f"({DEFAULT_AGENTS})"
     )

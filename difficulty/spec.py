@@ -14,8 +14,8 @@ shares (``agents.spec``, parsed once here into ``agents.AgentSpec``):
 - ``runaway`` or ``runaway_dm`` (the DM only): monsters that flee as far as the rules allow, a stress test;
 - ``search``: the search v2 (``agents.turn_search``: whole Movements on sampled worlds), options in
   brackets: ``search[iterations=24]``; ``search@v1[rollouts=8,depth=100]`` the search v1;
-- ``policy``: the bundled MaskablePPO policy of the side; ``policy:<file>.zip``: a
-  checkpoint played greedily; ``<file>.zip``: a checkpoint, its actions sampled.
+- ``policy:<file>.zip``: a MaskablePPO checkpoint of one's own played greedily; ``<file>.zip``: a
+  checkpoint, its actions sampled (no policy ships with the package: bare ``policy`` is refused).
 """
 
 from __future__ import annotations
@@ -62,21 +62,23 @@ class Pairing:
             return text
         text = str(text)
         cuts = [i for i, c in enumerate(text) if c == ":" and 0 < i < len(text) - 1]
-        found, errors = [], []
+        found, errors, prefixes = [], [], []
         for i in cuts:
             try:
                 found.append(cls(parse_agent(text[:i], "heroes"), parse_agent(text[i + 1 :], "dm")))
             except SpecError as error:
                 if text[:i].strip() not in ("policy", "pool"):  # not a spec's own prefix
                     errors.append(error)
+                else:  # told only if no other cut explains the text (a bare policy: retired)
+                    prefixes.append(error)
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
             raise SpecError(
                 f"pairing {text!r} reads in {len(found)} ways; rename a file so that one colon cuts it"
             )
-        if errors:
-            raise SpecError(f"pairing {text!r}: {errors[0]}")
+        if errors or prefixes:
+            raise SpecError(f"pairing {text!r}: {(errors or prefixes)[0]}")
         raise SpecError(f"pairing {text!r}: expected heroes_agent:dm_agent, e.g. scripted:scripted")
 
     @property

@@ -49,8 +49,6 @@ def below_best(spec: str) -> str | None:
         return "random heroes play random legal actions: a floor, not players"
     if head == "idle":
         return "idle heroes do nothing they can help: a floor, not players"
-    if head == "policy":
-        return "the shipped networks choose as the scripted heroes v1"
     if head.startswith("pool:"):
         return "a pool of checkpoints of your own is not measured against the scripted heroes"
     if head.startswith("policy:") or head.endswith(".zip") or "/" in head:

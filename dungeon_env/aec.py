@@ -206,7 +206,8 @@ itself (``TerminateIllegalWrapper`` would build a second observation per step).
   candidate's ``slot`` fraction its ``row`` id, ``all_items`` the compact ``item_table`` (holder as
   a row id), ``items`` / ``spells`` ``own_items`` / ``own_spells``; 25,083 floats became 17,061;
   the observation Box's ``high`` is 1 except for the id columns. New ``observation_format="dict"``.
-  Policies trained on v0 play on through ``agents/observation_v0.py``.
+  (Policies trained on v0 played on through a v0 observer kept in ``agents/`` until issue 53, which
+  retired it with them.)
 - v1, revised 2026-12-01 (issue 16): the ``campaign`` option; the shaping terms ``doors``,
   ``exits`` and ``squares``; revised 2026-12-02: ``goal_exits``; revised 2026-12-03: ``exit_path``,
   ``explored``; ``goal_exits`` waits for the goals in hand rather than met.

@@ -57,12 +57,13 @@ found, and the figure columns that change only when a figure is placed, dies or 
 changes hands, are kept between calls; only the figures' values and squares and the decision
 context are written per call.
 
-Layout history: v0 (``dungeon_v0``, kept as ``agents/observation_v0.py`` for the policies trained
-on it) had a ``units`` piece ``[feature, slot]`` with one-hot card columns and an ``all_items``
-table of one-hot cards (25,083 floats); v1 has the ``figures`` table ``[slot, feature]``, integer
-ids instead of the one-hots (the ability columns follow from ``kind``), ``item_table``, and the
-observing hero's ``own_items`` / ``own_spells`` (``items`` / ``spells`` in v0; a dict key
-``items`` would clash with ``torch.nn.ModuleDict.items`` in SB3's extractors).
+Layout history: v0 (``dungeon_v0``; its observer and the policies trained on it were kept in
+``agents/`` until issue 53 retired them) had a ``units`` piece ``[feature, slot]`` with one-hot
+card columns and an ``all_items`` table of one-hot cards (25,083 floats); v1 has the ``figures``
+table ``[slot, feature]``, integer ids instead of the one-hots (the ability columns follow from
+``kind``), ``item_table``, and the observing hero's ``own_items`` / ``own_spells`` (``items`` /
+``spells`` in v0; a dict key ``items`` would clash with ``torch.nn.ModuleDict.items`` in SB3's
+extractors).
 """
 
 from __future__ import annotations

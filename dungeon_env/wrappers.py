@@ -6,7 +6,7 @@ policy plays every decision of its side (all heroes share it: the observation's 
 with ``act(observation, action_mask) -> int`` (observation: the flat float32 vector, mask: int8), or
 an agent spec (``make_opponent``): ``"random"`` (uniform among the legal actions, seeded from
 ``reset``'s seed) or any other of ``agents.spec`` (``"scripted"``, ``"search[iterations=8]"``,
-``"policy"``, a checkpoint path...), built for the other side and bound to this env.
+``"policy:<file>.zip"``, a checkpoint path...), built for the other side and bound to this env.
 
 ``dungeon_env`` imports nothing from ``agents`` (a later layer): the specs it does not resolve itself
 are built by the function registered as the entry point ``from_spec`` of group ``dungeon_env.agents``
@@ -110,7 +110,7 @@ def agent_from_spec(spec, side: str, **kwargs):
 def make_opponent(opponent, side: str | None = None, env=None):
     """An opponent for ``side`` (``"heroes"`` or ``"dm"``): an object with ``act`` as it is;
     ``"random"`` (``OPPONENTS``) a :class:`RandomOpponent`; any other agent spec (``"scripted"``,
-    ``"search[iterations=8]"``, ``"policy"``, a checkpoint ``.zip``, ``"pool:<dir>"``, an
+    ``"search[iterations=8]"``, ``"policy:<file>.zip"``, a checkpoint ``.zip``, ``"pool:<dir>"``, an
     ``agents.AgentSpec``; the language of ``agents.spec``) the agent :func:`agent_from_spec` builds
     for ``side``, bound to ``env``.
 

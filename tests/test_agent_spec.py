@@ -29,8 +29,7 @@ from agents import (
     from_spec,
     parse_spec,
 )
-from agents.policy import default_path
-from agents.spec import LATEST_SCRIPTED, SCRIPTED_AGENTS, SCRIPTED_VERSIONS, describe
+from agents.spec import LATEST_SCRIPTED, SCRIPTED_AGENTS, SCRIPTED_VERSIONS, describe, known_names
 from agents.turn_search import TurnSearchAgent
 from difficulty.play import make_side
 from difficulty.spec import SpecError, parse_agent
@@ -80,12 +79,18 @@ def test_names_build_their_agents(text, side, cls):
         assert callable(getattr(agent, method))
 
 
-def test_search_options_in_brackets_and_by_keyword():
+def test_search_options_in_brackets_and_by_keyword(checkpoint):
     agent = from_spec("search@v1[rollouts=8,seconds=0.5,depth=100,rollout=random]", "dm", seed=1)
     assert (agent.rollouts, agent.seconds, agent.depth, agent.rollout) == (8, 0.5, 100, "random")
     assert from_spec("search[seconds=none]", "heroes").seconds is None
-    networks = from_spec("search@v1[rollout=policy,policy=tests/data/policy_2df847b/heroes.zip]", "heroes")
-    assert (networks.rollout, networks.policy) == ("policy", "tests/data/policy_2df847b/heroes.zip")
+    networks = from_spec(f"search@v1[rollout=policy,policy={checkpoint}]", "heroes")
+    assert (networks.rollout, networks.policy) == ("policy", checkpoint)
+    with pytest.raises(
+        AgentSpecError, match=r"rollout=policy .* give it as policy=FILE\.zip \(no policy ships"
+    ):
+        parse_spec("search@v1[rollout=policy]", "heroes")
+    with pytest.raises(CheckpointNotFoundError, match="no checkpoint file at missing.zip"):
+        parse_spec("search@v1[rollout=policy,policy=missing.zip]", "heroes")
     assert from_spec("search@v1[rollouts=8]", "heroes", rollouts=2).rollouts == 2  # keywords win
     assert from_spec("search", "heroes").rng.random() == from_spec("search", "heroes").rng.random()
     assert from_spec("search@v1", "heroes").rng.random() == from_spec("search@v1", "heroes").rng.random()
@@ -99,12 +104,23 @@ def test_search_options_in_brackets_and_by_keyword():
     assert spec.to_json() == "search@v1[rollouts=8,depth=100]"
 
 
-def test_the_shipped_policy_of_each_side():
-    heroes, dm = from_spec("policy", "heroes"), from_spec("policy", "dm")
-    assert isinstance(heroes, PolicyAgent) and isinstance(dm, PolicyAgent)
-    assert (heroes.role, heroes.path, heroes.deterministic) == ("heroes", default_path("heroes"), True)
-    assert (dm.role, dm.path, dm.deterministic) == ("dm", default_path("dm"), True)
-    assert not from_spec("policy[deterministic=false]", "heroes").deterministic
+@pytest.mark.parametrize("side", ["heroes", "dm"])
+@pytest.mark.parametrize("text", ["policy", " policy ", "policy[deterministic=false]", "policy@v1"])
+def test_no_policy_ships_under_the_bare_name(text, side):
+    """Issue 53: the shipped networks are retired; ``policy`` names a checkpoint file only."""
+    with pytest.raises(AgentSpecError) as info:
+        parse_spec(text, side)
+    message = str(info.value)
+    assert repr(text.strip()) in message
+    assert "no policy ships under the name 'policy'" in message and "policy:FILE.zip" in message
+    with pytest.raises(AgentSpecError, match="no policy ships under the name 'policy'"):
+        parse_spec(AgentSpec("policy"), side)  # built by hand without a file
+
+
+def test_a_policy_file_is_played_greedily_unless_told(checkpoint):
+    greedy = from_spec(f"policy:{checkpoint}", "heroes")
+    assert isinstance(greedy, PolicyAgent) and greedy.deterministic
+    assert not from_spec(f"policy:{checkpoint}[deterministic=false]", "heroes").deterministic
 
 
 def test_checkpoints_greedy_with_policy_prefix_and_sampled_as_a_bare_path(checkpoint):
@@ -162,12 +178,12 @@ def test_seed_and_env_reach_the_agent():
         ("scripted_heroes@v2", "heroes"),
         ("runaway", "dm"),
         ("search@v1[rollouts=8,seconds=0.5,depth=100,rollout=random]", "heroes"),
-        ("policy[deterministic=false]", "dm"),
+        ("policy:CHECKPOINT[deterministic=false]", "dm"),
         ("random", "dm"),
     ],
 )
-def test_the_canonical_text_reads_back_to_the_same_spec(text, side):
-    spec = parse_spec(text, side)
+def test_the_canonical_text_reads_back_to_the_same_spec(text, side, checkpoint):
+    spec = parse_spec(text.replace("CHECKPOINT", checkpoint), side)
     assert parse_spec(spec.to_json(), side) == spec and str(spec) == spec.to_json()
 
 
@@ -177,9 +193,10 @@ def test_an_unknown_name_is_named_with_what_is_accepted():
         from_spec("wizard", "dm")
     message = str(info.value)
     assert "unknown agent 'wizard' for the dm" in message
-    for accepted in ("scripted", "random", "search[", "policy", "runaway", "policy:<file>.zip", "pool:<dir>"):
+    for accepted in ("scripted", "random", "search[", "runaway", "policy:<file>.zip", "pool:<dir>"):
         assert accepted in message
     assert "scripted_heroes" not in message  # only what the side takes
+    assert "policy" not in known_names() and "search, policy" not in message  # no bare policy ships
 
 
 @pytest.mark.parametrize(
@@ -191,14 +208,15 @@ def test_an_unknown_name_is_named_with_what_is_accepted():
         ("search@v1[rollout=greedy]", "should be scripted|random"),
         ("search[iterations]", "key=value"),
         ("scripted[depth=3]", "scripted_dm takes no option 'depth'; it takes no options"),
-        ("policy[deterministic=maybe]", "should be bool"),
+        ("policy:CHECKPOINT[deterministic=maybe]", "should be bool"),
         ("search@v1[rollouts=8", "one pair of brackets"),
         ("search@v1[rollouts=8]x", "one pair of brackets"),
         ("pool:runs/p[base=wizard]", "its base agent: unknown agent 'wizard'"),
         ("pool:", "no directory"),
     ],
 )
-def test_a_bad_option_or_form_names_the_text(text, named):
+def test_a_bad_option_or_form_names_the_text(text, named, checkpoint):
+    text = text.replace("CHECKPOINT", checkpoint)
     with pytest.raises(AgentSpecError, match=r"agent '.*'") as info:
         parse_spec(text, "dm")
     assert named in str(info.value) and text.split("[")[0] in str(info.value)
@@ -217,6 +235,33 @@ def test_a_missing_checkpoint_is_a_spec_error_and_a_missing_file(tmp_path):
             from_spec(text, "dm")
         assert isinstance(info.value, FileNotFoundError) and isinstance(info.value, ValueError)
         assert repr(text) in str(info.value)
+
+
+def test_a_checkpoint_of_another_observation_size_is_refused_naming_both_sizes(tmp_path):
+    """Issue 53: the older observation layouts are retired; a checkpoint trained on one is refused
+    when its spec is read (before any game) and when it is loaded, never played through a mapping."""
+    pytest.importorskip("sb3_contrib")
+    from agents.policy import CheckpointLayoutError
+    from dungeon_env.engine.actions import N_ACTIONS
+    from dungeon_env.observation import OBS_SPEC
+    from tests.checkpoints import checkpoint_of_size
+
+    old = str(checkpoint_of_size(tmp_path / "old.zip", 7, N_ACTIONS))
+    for text in (f"policy:{old}", old, f"search@v1[rollout=policy,policy={old}]"):
+        with pytest.raises(AgentSpecError) as info:
+            parse_spec(text, "heroes")
+        message = str(info.value)
+        assert repr(text) in message and "old.zip reads observations of 7 floats" in message
+        assert f"today's observation has {OBS_SPEC.size}" in message and "retired in issue 53" in message
+    with pytest.raises(SpecError, match="retired in issue 53"):
+        parse_agent(f"policy:{old}", "dm")
+    with pytest.raises(CheckpointLayoutError, match=f"7 floats; today's observation has {OBS_SPEC.size}"):
+        _ = PolicyAgent(old, role="heroes").model
+    other_table = str(checkpoint_of_size(tmp_path / "table.zip", OBS_SPEC.size, 5))
+    with pytest.raises(
+        AgentSpecError, match=f"chooses among 5 actions; today's action table has {N_ACTIONS}"
+    ):
+        parse_spec(other_table, "dm")
 
 
 @pytest.mark.parametrize(
@@ -251,7 +296,6 @@ def _fingerprint(agent) -> tuple:
         ("scripted", "dm"),
         ("runaway_dm", "dm"),
         ("search@v1[rollouts=4,depth=20]", "heroes"),
-        ("policy", "heroes"),
         ("CHECKPOINT", "dm"),
         ("policy:CHECKPOINT", "heroes"),
     ],
@@ -322,9 +366,11 @@ def test_dungeon_env_stays_importable_and_random_playable_without_agents():
 @pytest.mark.parametrize("side", ["heroes", "dm"])
 def test_trained_is_retired_until_a_policy_plays_differently(side):
     """Issue 49: no shipped policy chooses differently from the scripted agents, so no agent is
-    called trained; the error says what to use instead."""
-    with pytest.raises(AgentSpecError, match="'trained'.*'scripted@v1' is the same play"):
+    called trained; issue 53: none ships at all. The error says what to use instead."""
+    with pytest.raises(AgentSpecError, match="'trained'.*no trained policy ships yet") as info:
         parse_spec("trained", side)
+    assert "'scripted'" in str(info.value) and "policy:FILE.zip" in str(info.value)
+    assert "'policy'" not in str(info.value)
 
 
 @pytest.mark.parametrize(
@@ -339,7 +385,6 @@ def test_trained_is_retired_until_a_policy_plays_differently(side):
             "the scripted agents v2: heroes that end their turns together",
         ),
         ("runaway", "dm", "the DM only"),
-        ("policy", "dm", "the shipped MaskablePPO networks"),
         ("policy:CHECKPOINT", "heroes", "a MaskablePPO checkpoint of your own, played greedily"),
         ("CHECKPOINT", "heroes", "a MaskablePPO checkpoint of your own, its actions sampled"),
         ("search@v1[rollouts=4]", "heroes", "Monte Carlo search"),
@@ -380,7 +425,6 @@ def test_a_version_is_in_the_canonical_text_and_the_label():
         ("scripted@", "no version ''"),
         ("scripted_dm@V2", "no version 'V2'"),
         ("search@v3", "no version 'v3'"),
-        ("policy@v2", "policy has no versions"),
         ("random@v1[seed=1]", "random has no versions"),
     ],
 )

@@ -57,9 +57,8 @@ def test_make_resolves_every_name():
     assert type(agents.make("scripted_heroes_v2")) is agents.ScriptedHeroesV2
     assert type(agents.make("scripted_dm_v2", seed=0)) is agents.ScriptedDMV2
     assert isinstance(agents.make("search", rollouts=4), SearchAgent)
-    shipped = agents.make("policy", role="heroes")  # the bundled policy, played as measured best
-    assert shipped.path.name == "heroes.zip" and shipped.deterministic
-    assert agents.make("policy", role="dm").deterministic
+    with pytest.raises(TypeError, match="path"):  # no policy ships: a checkpoint file is needed
+        agents.make("policy", role="heroes")
     with pytest.raises(ValueError, match="unknown agent"):
         agents.make("nobody")
     for name in ("random", "scripted_heroes", "scripted_dm", "search"):

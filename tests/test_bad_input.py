@@ -14,6 +14,9 @@ Issue 49: a save or replay file with a value of the wrong kind (``"actions": nul
 is not a whole number, a missing key, JSON nested too deeply) or a wrong checksum, and a count option
 of ``dungeon-env balance`` or ``play`` given nonsense (``--workers 0``), each stop with one line naming
 what was wrong and what is accepted, exit code 2, no traceback.
+
+Issue 53: the retired bare agent name ``policy``, and a checkpoint of an observation size that is not
+today's, given to ``balance``, ``league`` or ``play``, each stop the same way before any game.
 """
 
 from __future__ import annotations
@@ -528,3 +531,74 @@ def test_play_refuses_a_saves_folder_it_cannot_write(tmp_path, capsys):
     assert (
         f"--saves {blocker / 'saves'}: {blocker} is not a folder; give a folder games can be saved in" in err
     )
+
+
+# ------------------------------------------------------------------------- retired policies (issue 53)
+RETIRED_POLICY = "no policy ships under the name 'policy'"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["balance", "--heroes-agent", "policy", "--games", "1", "--quiet"],
+        ["balance", "--pairing", "scripted:policy[deterministic=false]", "--games", "1", "--quiet"],
+        ["league", "--heroes-agents", "random,policy", "--games", "1", "--quiet"],
+        ["play", "--no-browser", "--seat", "dm=policy"],
+    ],
+)
+def test_the_retired_bare_policy_is_one_line_naming_what_to_write(argv, capsys, tmp_path):
+    more = [] if argv[0] == "play" else ["--out", str(tmp_path / "r")]
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([*argv, *more])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"dungeon-env {argv[0]}: error: ") and err.count("\n") == 1
+    assert RETIRED_POLICY in err and "policy:FILE.zip" in err and "Traceback" not in err
+    assert not (tmp_path / "r").exists()  # stopped before any game
+
+
+@pytest.fixture(scope="module")
+def old_checkpoint(tmp_path_factory) -> Path:
+    """A MaskablePPO checkpoint of a 7-float observation: a layout that is not today's."""
+    pytest.importorskip("sb3_contrib")
+    from tests.checkpoints import checkpoint_of_size
+
+    return checkpoint_of_size(tmp_path_factory.mktemp("old") / "old.zip", 7, N_ACTIONS)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["balance", "--heroes-agent", "policy:OLD", "--games", "1", "--quiet"],
+        ["balance", "--dm-agent", "OLD", "--games", "1", "--quiet"],
+        ["league", "--dm-agents", "scripted,OLD", "--games", "1", "--quiet"],
+        ["play", "--no-browser", "--seat", "hero_0=policy:OLD"],
+    ],
+)
+def test_a_checkpoint_of_another_observation_size_is_one_line_naming_both_sizes(
+    argv, capsys, tmp_path, old_checkpoint
+):
+    from dungeon_env.observation import OBS_SPEC
+
+    argv = [a.replace("OLD", str(old_checkpoint)) for a in argv]
+    more = [] if argv[0] == "play" else ["--out", str(tmp_path / "r")]
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([*argv, *more])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"dungeon-env {argv[0]}: error: ") and err.count("\n") == 1
+    assert f"old.zip reads observations of 7 floats; today's observation has {OBS_SPEC.size}" in err
+    assert "retired in issue 53" in err and "Traceback" not in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_the_retired_bare_policy_from_the_shell():
+    out = subprocess.run(
+        [sys.executable, "-m", "difficulty.cli", "balance", "--heroes-agent", "policy", "--games", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert out.returncode == 2 and out.stdout == ""
+    assert RETIRED_POLICY in out.stderr and "Traceback" not in out.stderr

@@ -19,11 +19,10 @@ def test_demo_seats_the_scripted_agents_by_default_and_says_so(capsys):
     assert "scripted heroes against the scripted Dungeon Master" in capsys.readouterr().out
 
 
-def test_demo_seats_the_shipped_networks_when_asked(capsys):
-    pytest.importorskip("sb3_contrib")
-    outcome = main(
-        ["--max-turns", "4", "--heroes", "3", "--seed", "2", "--show-every", "2", "--players", "policy"]
-    )
-    out = capsys.readouterr().out
-    assert "policy heroes against the policy Dungeon Master" in out
-    assert f"Outcome: {outcome}" in out and "turn   4  Light" in out
+def test_demo_offers_no_shipped_networks(capsys):
+    """Issue 53: the shipped networks are retired; ``--players policy`` is refused by argparse."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--max-turns", "2", "--players", "policy"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'policy'" in err and "Traceback" not in err

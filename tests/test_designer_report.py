@@ -184,12 +184,12 @@ def _args(*argv: str):
 
 def test_the_ladder_makes_one_pairing_per_hero_agent_in_order():
     experiment = cli.experiment_of(
-        _args("--ladder", "random,search@v1[rollouts=2,depth=5],policy", "--dm-agent", "random")
+        _args("--ladder", "random,search@v1[rollouts=2,depth=5],scripted@v1", "--dm-agent", "random")
     )
     assert [p.to_json() for p in experiment.pairings] == [
         "random:random",
         "search@v1[rollouts=2,depth=5]:random",
-        "policy:random",
+        "scripted_heroes@v1:random",
     ]
     assert cli.ladder_agents("scripted, search@v1[rollouts=2,depth=5]") == [
         "scripted",
@@ -282,7 +282,6 @@ def test_turns_of_won_and_lost_games_add_up_to_the_cells_games(ladder_report, tm
         ("scripted_heroes@v1", "scripted@v1 is an older version of the scripted heroes"),
         ("random", "random heroes play random legal actions"),
         ("idle", "idle heroes do nothing they can help"),
-        ("policy", "the shipped networks choose as the scripted heroes v1"),
         ("runs/x/heroes_final.zip", "a checkpoint of your own is not measured"),
         ("pool:runs/x/pool[window=3]", "a pool of checkpoints of your own is not measured"),
     ],

@@ -377,7 +377,9 @@ def test_pairings_cut_at_the_colon_between_two_valid_specs(tmp_path):
         and pairing.label == "scripted@v2:policy:dm_final"
     )
     assert Pairing.parse(f"{heroes}:{dm}").to_json() == f"{heroes}:{dm}"
-    assert Pairing.parse(Pairing.parse("policy:runaway").to_json()) == Pairing.parse("policy:runaway_dm")
+    assert Pairing.parse(Pairing.parse("random:runaway").to_json()) == Pairing.parse("random:runaway_dm")
+    with pytest.raises(SpecError, match="pairing 'policy:runaway': agent 'policy': no policy ships"):
+        Pairing.parse("policy:runaway")  # the bare name is retired (issue 53), not a file named runaway
     with pytest.raises(SpecError, match="no checkpoint"):
         Pairing.parse(f"policy:{tmp_path / 'gone.zip'}:scripted")
 

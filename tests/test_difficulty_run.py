@@ -157,25 +157,30 @@ def test_console_script_end_to_end(tmp_path):
     assert "![both rates per cell" in (out / "report.md").read_text()
 
 
-@pytest.mark.parametrize("pairing", [("scripted", "scripted"), ("policy", "policy")])
-def test_observation_path_plays_the_same_games_as_the_engine_path(pairing):
+@pytest.mark.parametrize("pairing", [("scripted", "scripted"), ("policy:HEROES", "policy:DM")])
+def test_observation_path_plays_the_same_games_as_the_engine_path(pairing, tmp_path):
     """Agents bound to the env play the very games they play on the bare engine (same seeds, same
-    variant): scripted agents, and the shipped policies, which build their own observations there.
+    variant): scripted agents, and checkpoints, which build their own observations there.
     Both paths keep the episode by one bookkeeping (``dungeon_env.episode.Episode``), so what this
     checks is what each agent reads (the game or the env's observation); the same agent objects play
     both paths, each checkpoint loaded once."""
     from difficulty.play import make_side, play_engine_game, play_env_game
     from difficulty.spec import parse_agent
 
-    if pairing[0] == "policy":
+    if pairing[0].startswith("policy:"):
         pytest.importorskip("sb3_contrib")
+        from tests.checkpoints import tiny_checkpoint
+
+        heroes_file = tiny_checkpoint(tmp_path / "heroes.zip", "heroes")
+        dm_file = tiny_checkpoint(tmp_path / "dm.zip", "dm")
+        pairing = (f"policy:{heroes_file}", f"policy:{dm_file}")
 
     task = {
         "adventure": "flooded_cellar",
         "party": ["bram", "sela", "orwin"],
         "max_turns": 10,
-        "heroes_agent": parse_agent(pairing[0], "heroes").name,
-        "dm_agent": parse_agent(pairing[1], "dm").name,
+        "heroes_agent": parse_agent(pairing[0], "heroes").to_json(),
+        "dm_agent": parse_agent(pairing[1], "dm").to_json(),
         "variant": {"name": "dark", "set": {"light.start": 12}},
         "seed": 4,
     }

@@ -206,17 +206,13 @@ def test_a_dict_checkpoint_of_another_layout_is_refused_by_name(tmp_path):
         _check_dict_space(space, tmp_path / "old.zip")
 
 
-def test_advised_training_keeps_its_own_flat_policy_with_the_default_network():
-    from agents.advised_policy import AdvisedPolicy
-
-    settings = Settings(advised=True, n_steps=64, batch_size=64, net_arch="16")
+def test_make_model_builds_the_board_network_by_default_and_refuses_an_unknown_one():
+    settings = Settings(n_steps=64, batch_size=64, net_arch="16")
     assert settings.network == "board"
-    vec = make_vec_env("heroes", "random", ENV, 1, 0, advised=True)
+    vec = make_vec_env("heroes", "random", ENV, 1, 0)
     model = make_model(settings, vec, Logger(folder=None, output_formats=[]))
     vec.close()
-    assert isinstance(model.policy, AdvisedPolicy) and not isinstance(
-        model.policy.features_extractor, DungeonFeatures
-    )
+    assert isinstance(model.policy.features_extractor, DungeonFeatures)
     with pytest.raises(ValueError, match="network must be one of"):
         make_model(Settings(network="cnn"), vec, None)
 
@@ -231,7 +227,7 @@ def test_train_role_trains_the_board_network_by_default_and_its_model_plays(tmp_
     assert json.loads((run / "settings.json").read_text())["network"] == "board"
     assert summary["steps"] >= 128 and sum(summary["eval"]["counts"].values()) == 2
     agent = PolicyAgent(run / "final_model.zip", role="heroes")
-    assert isinstance(agent.model.policy.features_extractor, DungeonFeatures) and agent.layout == "current"
+    assert isinstance(agent.model.policy.features_extractor, DungeonFeatures)
     env = RoleEnv(**ENV)
     obs, _ = env.reset(seed=2)
     mask = env.action_masks()

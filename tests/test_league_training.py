@@ -19,7 +19,7 @@ from training.league import MixedRoleEnv, Settings, side_score
 
 
 def test_the_mixed_env_draws_every_adventure_and_party_size():
-    settings = Settings(adventures="flooded_cellar,bandit_keep", parties="3,5", max_turns=3, advised=False)
+    settings = Settings(adventures="flooded_cellar,bandit_keep", parties="3,5", max_turns=3)
     envs = [
         RoleEnv("heroes", "random", **settings.game_kwargs(a, n))
         for a in settings.adventure_list()
@@ -80,7 +80,7 @@ def test_a_pool_agent_plays_its_other_agent_in_its_share_empty_or_not(tmp_path):
 
 
 def test_the_league_draws_search_opponents_when_asked():
-    assert "also" not in Settings().opponent_spec()  # the recipe of the shipped policies
+    assert "also" not in Settings().opponent_spec()  # no search opponents unless asked
     spec = Settings(search_share=0.1, pool="runs/p").opponent_spec()
     pool = from_spec(spec, "dm")
     assert isinstance(pool.also, TurnSearchAgent) and pool.also_share == pytest.approx(0.1)

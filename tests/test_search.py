@@ -16,7 +16,6 @@ from dungeon_env.engine import Game
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.side_knowledge import heroes_view
 from tests import twins
-from tests.test_obs_layout import V0_HEROES  # the heroes' policy of an older layout: plays unlike the script
 from tests.test_training import needs_sb3
 
 HIDDEN = {
@@ -205,39 +204,61 @@ def hero_decisions(adventure: str, seed: int, count: int):
         g.apply(dm.choose(g) if g.agent == "dm" else heroes.choose(g))
 
 
+@pytest.fixture(scope="module")
+def heroes_checkpoint(tmp_path_factory):
+    """An untrained heroes' MaskablePPO checkpoint of today's observation: it plays unlike the script."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from dungeon_env.wrappers import RoleEnv
+
+    env = RoleEnv(role="heroes", opponent="random", adventure="goblin_warrens", heroes=3, max_turns=10)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [16]}, seed=0)
+    path = tmp_path_factory.mktemp("policy") / "heroes.zip"
+    model.save(path)
+    return path
+
+
 @needs_sb3
-def test_with_trained_rollouts_the_prior_is_the_policys_choice():
+def test_with_trained_rollouts_the_prior_is_the_policys_choice(heroes_checkpoint):
     """With one iteration the search plays its prior's choice: with ``rollout="policy"`` and a
     checkpoint, the checkpoint's greedy action (here a policy that often disagrees with the script)."""
-    policy = PolicyAgent(V0_HEROES, role="heroes", deterministic=True)
-    agent = SearchAgent(seed=0, rollouts=1, depth=10, rollout="policy", policy=str(V0_HEROES))
+    policy = PolicyAgent(heroes_checkpoint, role="heroes", deterministic=True)
+    agent = SearchAgent(seed=0, rollouts=1, depth=10, rollout="policy", policy=str(heroes_checkpoint))
     script = ScriptedHeroes()
     disagreements = 0
     for view in hero_decisions("goblin_warrens", 3, 25):
-        wanted = policy.bind(game=view).choose(view)
+        wanted = policy.choose(view)
         assert agent.choose(view) == wanted
         disagreements += wanted != script.choose(view)
     assert disagreements >= 3, "the test needs a policy that differs from the script"
 
 
 @needs_sb3
-def test_trained_rollouts_play_both_sides_with_the_bundled_policies():
-    agent = SearchAgent(seed=0, rollouts=3, depth=12, rollout="policy")
+def test_trained_rollouts_play_the_checkpoint_for_the_searching_side_and_the_script_for_the_other(
+    heroes_checkpoint,
+):
+    agent = SearchAgent(seed=0, rollouts=3, depth=12, rollout="policy", policy=str(heroes_checkpoint))
     view = next(hero_decisions("flooded_cellar", 5, 1))
     assert agent.choose(view) in view.legal_actions()
     assert 1 <= agent.last_stats["rollouts"] <= 3
-    policies = agent.rollout_policies("heroes")
-    assert {side: p.path.name for side, p in policies.items()} == {"heroes": "heroes.zip", "dm": "dm.zip"}
-    again = SearchAgent(seed=0, rollouts=3, depth=12, rollout="policy")
+    assert agent.rollout_policy("heroes").path == heroes_checkpoint
+    policies = agent.policies(view.copy(), 7, "heroes")
+    assert policies["heroes"] is agent.rollout_policy("heroes") and isinstance(policies["dm"], ScriptedDM)
+    again = SearchAgent(seed=0, rollouts=3, depth=12, rollout="policy", policy=str(heroes_checkpoint))
     again.choose(view)
     assert again.last_stats["means"] == agent.last_stats["means"]  # a seed makes it deterministic
 
 
 def test_a_checkpoint_without_trained_rollouts_or_missing_is_refused(tmp_path):
+    checkpoint = tmp_path / "heroes.zip"
+    checkpoint.write_bytes(b"")
     with pytest.raises(ValueError, match="policy is the checkpoint of rollout=policy"):
-        SearchAgent(policy=str(V0_HEROES))
+        SearchAgent(policy=str(checkpoint))
     with pytest.raises(FileNotFoundError, match="no checkpoint at"):
         SearchAgent(rollout="policy", policy=str(tmp_path / "missing.zip"))
+    with pytest.raises(ValueError, match=r"give it as policy=FILE\.zip \(no policy ships"):
+        SearchAgent(rollout="policy")
 
 
 def test_the_search_reports_its_priors_choice_which_at_scripted_rollouts_is_the_scripted_agents():

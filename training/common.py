@@ -5,7 +5,7 @@
 - ``seed_everything``, ``run_name``, ``hyperparameter_table``;
 - ``make_agent(spec, side)``: an agent (``act(observation, action_mask) -> int``) from its spec, the
   language every tool shares (``agents.spec``: ``random``, ``scripted``, ``search[iterations=8]``,
-  ``policy``, a checkpoint ``.zip``, ``policy:<path>``, ``pool:<dir>``); ``PoolAgent``
+  a checkpoint ``.zip``, ``policy:<path>``, ``pool:<dir>``); ``PoolAgent``
   (``agents.pool``) samples a past checkpoint of a pool directory at every episode (self-play);
 - ``make_vec_env``: ``RoleEnv`` copies in a ``DummyVecEnv`` or ``SubprocVecEnv`` (action masks reach
   MaskablePPO through ``env_method("action_masks")``), wrapped in ``VecMonitor``.
@@ -111,8 +111,8 @@ def write_hyperparameters(run_dir: Path, settings: Any) -> None:
 
 # ----------------------------------------------------------------------------- agents
 def checkpoint_agent(path: str | os.PathLike, side: str, seed: int | None = None, env: Any = None):
-    """A MaskablePPO checkpoint as an agent of ``side`` that samples from its policy (plain or advised
-    checkpoints alike, see ``agents.policy``); ``env`` is what advised checkpoints read the game from."""
+    """A MaskablePPO checkpoint as an agent of ``side`` that samples from its policy (see
+    ``agents.policy``), bound to ``env`` if given."""
     return from_spec(AgentSpec("checkpoint", path=os.fspath(path)), side, seed=seed, env=env)
 
 
@@ -124,8 +124,8 @@ def known_agent_names() -> list[str]:
 def make_agent(spec: Any, side: str, seed: int | None = None, env: Any = None) -> Any:
     """An agent for ``side`` (``"heroes"`` or ``"dm"``) from ``spec``, in the agent-spec language of
     ``agents.spec`` (``agents.from_spec``): an object with ``act`` (as is), ``"random"``, ``"scripted"``,
-    ``"search[iterations=8]"``, ``"policy"`` (the shipped policy of the side), a MaskablePPO checkpoint
-    path (sampled), ``"policy:<path>"`` (played greedily), ``"pool:<dir>"`` (``PoolAgent`` over the
+    ``"search[iterations=8]"``, a MaskablePPO checkpoint path (sampled), ``"policy:<path>"``
+    (played greedily), ``"pool:<dir>"`` (``PoolAgent`` over the
     side's past checkpoints)...; seeded with ``seed`` and bound to ``env`` (the PettingZoo env)."""
     return from_spec(spec, side, seed=seed, env=env)
 
@@ -135,23 +135,16 @@ def other_side(side: str) -> str:
     return "dm" if side == "heroes" else "heroes"
 
 
-def make_role_env(role: str, opponent: Any, env_kwargs: dict[str, Any], advised: bool = False):
+def make_role_env(role: str, opponent: Any, env_kwargs: dict[str, Any]):
     """A ``RoleEnv`` for ``role`` against ``opponent`` (a spec, built by ``agents.from_spec`` with the
-    env at hand, for agents that read the game; or an object, bound to the env if it can be);
-    wrapped in ``AdvisedRoleEnv`` if ``advised``."""
+    env at hand, for agents that read the game; or an object, bound to the env if it can be)."""
     env = RoleEnv(role=role, opponent=opponent, **env_kwargs)  # a spec: built for the other side, bound
     if not isinstance(opponent, str | AgentSpec) and hasattr(env.opponent, "bind"):  # built elsewhere
         env.opponent.bind(env=env.env)
-    if advised:
-        from training.advised_env import AdvisedRoleEnv
-
-        return AdvisedRoleEnv(env)
     return env
 
 
-def _env_thunk(
-    role: str, opponent: Any, env_kwargs: dict[str, Any], torch_threads: int | None, advised: bool
-):
+def _env_thunk(role: str, opponent: Any, env_kwargs: dict[str, Any], torch_threads: int | None):
     def thunk():
         if torch_threads is not None:  # subprocess workers: one thread each for checkpoint opponents
             import torch
@@ -159,7 +152,7 @@ def _env_thunk(
             torch.set_num_threads(torch_threads)
         # an agent object: one independent copy per env (a name or path is resolved in the worker)
         return make_role_env(
-            role, opponent if isinstance(opponent, str) else copy.deepcopy(opponent), env_kwargs, advised
+            role, opponent if isinstance(opponent, str) else copy.deepcopy(opponent), env_kwargs
         )
 
     return thunk
@@ -172,9 +165,8 @@ def make_vec_env(
     n_envs: int,
     seed: int,
     subproc: bool = False,
-    advised: bool = False,
 ):
-    """``n_envs`` copies of ``RoleEnv(role, opponent)`` (``AdvisedRoleEnv`` if ``advised``) in a
+    """``n_envs`` copies of ``RoleEnv(role, opponent)`` in a
     ``SubprocVecEnv`` (forkserver) or a ``DummyVecEnv``, seeded ``seed, seed + 1, ...``, with episode
     statistics (``VecMonitor``).
 
@@ -184,10 +176,10 @@ def make_vec_env(
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     if subproc:
-        thunks = [_env_thunk(role, opponent, env_kwargs, 1, advised) for _ in range(n_envs)]
+        thunks = [_env_thunk(role, opponent, env_kwargs, 1) for _ in range(n_envs)]
         vec = SubprocVecEnv(thunks, start_method="forkserver")
     else:
-        vec = DummyVecEnv([_env_thunk(role, opponent, env_kwargs, None, advised) for _ in range(n_envs)])
+        vec = DummyVecEnv([_env_thunk(role, opponent, env_kwargs, None) for _ in range(n_envs)])
     vec.seed(seed)
     return VecMonitor(vec, info_keywords=("outcome",))
 

@@ -3,9 +3,8 @@
 
     python -m training.evaluate --heroes-agent random --dm-agent runs/<run>/final_model.zip --games 1000
 
-Each side is ``random``, a name the ``agents`` package knows (``policy`` is the shipped policy of
-the side), a MaskablePPO checkpoint (``.zip``, its actions sampled) or ``policy:<checkpoint>``
-(played greedily, as the shipped policies are).
+Each side is ``random``, a name the ``agents`` package knows (``scripted``, ``search``, ...), a
+MaskablePPO checkpoint (``.zip``, its actions sampled) or ``policy:<checkpoint>`` (played greedily).
 Game ``i`` is played with seed ``seed + i`` (agents are seeded from it too), so a result repeats
 exactly; ``--workers k`` splits the games over ``k`` processes.
 

@@ -1,11 +1,11 @@
-"""Export a trained checkpoint as a small file to ship: the weights in float16, no optimizer state.
+"""Export a trained checkpoint as a small file to keep: the weights in float16, no optimizer state.
 
-    python -m training.export runs/<run>/checkpoints/heroes_600000_steps.zip --out agents/policies/heroes.zip
+    python -m training.export runs/<run>/checkpoints/heroes_600000_steps.zip --out runs/<run>/heroes_small.zip
 
 A training checkpoint carries Adam's two moment estimates per weight (three times the weights'
-size) and float32 weights; a shipped policy needs neither. ``MaskablePPO.load`` reads the result as
+size) and float32 weights; a policy kept to play needs neither. ``MaskablePPO.load`` reads the result as
 usual (the float16 weights are copied into the float32 network); the action logits move by about
-1e-3 of their size, so evaluate the exported file, not the checkpoint, before you ship it.
+1e-3 of their size, so evaluate the exported file, not the checkpoint, before you keep it.
 """
 
 from __future__ import annotations

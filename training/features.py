@@ -317,8 +317,8 @@ def reads_dict(observation_space: spaces.Space) -> bool:
         return False
     raise ValueError(
         "DungeonFeatures reads the env's flat observation (a Box of shape "
-        f"({OBS_SPEC.size},)) or its dict format; got {observation_space} (an advised or older "
-        "observation has no board: use network='mlp')"
+        f"({OBS_SPEC.size},)) or its dict format; got {observation_space} (another observation "
+        "has no board planes where it reads them: use network='mlp')"
     )
 
 

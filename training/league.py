@@ -12,10 +12,11 @@ a share ``--scripted-share``, else one of the other side's newest ``--window`` c
 adventure of ``--adventures`` with one party size of ``--parties``, drawn uniformly
 (``MixedRoleEnv``).
 
-The policy is advised by default (``agents.advised``: a residual policy on the side's scripted
-agent, so training starts from the scripted play and learns where deviating wins more), trained
-with a small step (learning rate 3e-5, clip 0.1, no entropy bonus) so that it leaves its advisor
-only where the games say so. The reward is the outcome's alone by default (``--shaping`` adds
+The policy reads the env's observation (``--network``: the board network by default) and is
+trained with a small step (learning rate 3e-5, clip 0.1, no entropy bonus), the defaults the
+residual policies shipped until issue 53 were trained with; a policy from fresh weights may want a
+larger one (``--learning-rate``, ``--ent-coef``), or to start from a cloned policy (``--init-from``,
+``python -m training.clone``). The reward is the outcome's alone by default (``--shaping`` adds
 terms), undiscounted (``gamma`` 1); the turn cap pays each side what losing pays
 (``reward_truncated``: -1 for the heroes, +1 in the heroes' terms, so -1, for the DM): a side that
 stalls until the cap is paid as if it had lost, so the DM learns to win by killing.
@@ -71,7 +72,7 @@ class Settings(PPOSettings):
     """the opponent is drawn among the other side's newest this many checkpoints"""
     search_share: float = 0.0
     """share of the episodes the other side's search agent (``search``, its default budget) plays,
-    drawn first (the shipped policies were trained without: 0)"""
+    drawn first (0 by default: a search decision costs tens of training steps)"""
     steps: int = 1_000_000
     """env steps (decisions of the side trained)"""
     minutes: float = 0.0
@@ -83,13 +84,11 @@ class Settings(PPOSettings):
     eval_games: int = 10
     """games per adventure per evaluation (0: none)"""
     eval_greedy: bool = True
-    """evaluate the greedy policy (its most likely action; an advised policy's is its advisor's until
-    training learns otherwise) rather than sampling from it"""
+    """evaluate the greedy policy (its most likely action) rather than sampling from it"""
     out: str = "runs/league"
     """folder of the run (a subfolder per role)"""
     init_from: str = ""
     """start from this checkpoint's weights (the same policy kind)"""
-    advised: bool = True
     learning_rate: float = 3e-5
     clip_range: float = 0.1
     ent_coef: float = 0.0
@@ -156,7 +155,7 @@ def make_mixed_env(settings: Settings) -> MixedRoleEnv:
     from training.common import make_role_env
 
     envs = [
-        make_role_env(settings.role, settings.opponent_spec(), settings.game_kwargs(a, n), settings.advised)
+        make_role_env(settings.role, settings.opponent_spec(), settings.game_kwargs(a, n))
         for a in settings.adventure_list()
         for n in settings.party_sizes()
     ]

@@ -69,7 +69,6 @@ def main(argv: list[str] | None = None) -> dict:
             settings.n_envs,
             settings.seed + (0 if side == "heroes" else 10_000),
             subproc=settings.subproc,
-            advised=settings.advised,
         )
         models[side] = make_model(settings, vecs[side], make_logger(run_dir / side))
         timers[side] = steps_per_second_callback()

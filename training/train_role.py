@@ -13,7 +13,6 @@ import dataclasses
 import json
 import time
 from pathlib import Path
-from typing import Any
 
 from training.common import (
     EnvSettings,
@@ -76,8 +75,7 @@ class PPOSettings(EnvSettings):
     network: str = "board"
     """the network that reads the observation: board (training.features.DungeonFeatures: a CNN over
     the board planes, set encoders over the figure and item tables, an MLP over the decision
-    context) or mlp (the flattened observation); then net_arch for the policy and value heads.
-    Advised policies always read their flat advised observation (it has no board)"""
+    context) or mlp (the flattened observation); then net_arch for the policy and value heads"""
     torch_threads: int = 1
     """torch threads in this process (0: torch's default); 1 is fastest on 2 shared cores, where a
     second thread mostly waits on the other and slows the opponent's one-observation forward passes"""
@@ -85,11 +83,6 @@ class PPOSettings(EnvSettings):
     """games played at the end to evaluate the final model (0: none)"""
     progress: bool = True
     """draw a progress bar with the time left (lines, when the output is not a terminal)"""
-    advised: bool = False
-    """train a residual policy on the side's scripted agent: the observation carries the scripted
-    agent's choice and the logits add a learned weight times it (agents.advised)"""
-    advice_weight: float = 5.0
-    """initial weight of the advice in the logits (advised policies only)"""
 
 
 @dataclasses.dataclass
@@ -128,15 +121,8 @@ def make_model(settings: PPOSettings, vec, logger):
     if settings.network not in NETWORKS:
         raise ValueError(f"network must be one of {NETWORKS}, got {settings.network!r}")
     net_arch = [int(n) for n in settings.net_arch.split(",")]
-    policy: Any
-    if settings.advised:  # AdvisedPolicy reads the advice at the end of its flat input: no extractor
-        from agents.advised_policy import AdvisedPolicy
-
-        policy = AdvisedPolicy
-        policy_kwargs: dict[str, Any] = {"net_arch": net_arch, "advice_weight": settings.advice_weight}
-    else:
-        policy = policy_for(vec.observation_space)
-        policy_kwargs = policy_kwargs_for(settings.network, vec.observation_space, net_arch)
+    policy = policy_for(vec.observation_space)
+    policy_kwargs = policy_kwargs_for(settings.network, vec.observation_space, net_arch)
     model = MaskablePPO(
         policy,
         vec,
@@ -197,7 +183,6 @@ def main(argv: list[str] | None = None) -> dict:
         settings.n_envs,
         settings.seed,
         subproc=settings.subproc,
-        advised=settings.advised,
     )
     model = make_model(settings, vec, make_logger(run_dir))
     if settings.init_from:
