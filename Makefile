@@ -59,7 +59,7 @@ test-core: $(CORE_STAMP)
 play: $(STAMP)
 	$(VENV)/bin/dungeon-env play
 
-# bench_learning needs torch and SB3 (the training extra)
+# bench_learning and bench_policy need torch and SB3 (the training extra)
 bench: $(TRAIN_STAMP)
 	$(PY) scripts/bench.py
 	$(PY) scripts/bench_env.py
@@ -67,6 +67,7 @@ bench: $(TRAIN_STAMP)
 	$(PY) scripts/bench_scripted.py
 	$(PY) scripts/bench_search.py
 	$(PY) scripts/bench_learning.py
+	$(PY) scripts/bench_policy.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -60,6 +60,8 @@ class CloneSettings:
     """hidden layer sizes of the policy and value heads, as train_role's"""
     torch_threads: int = 1
     """torch threads (0: torch's default)"""
+    device: str = "cpu"
+    """torch device of the training: cpu, or cuda on a GPU machine (the model is saved for the CPU)"""
 
 
 class SettingsError(ValueError):
@@ -123,19 +125,20 @@ def split_by_game(dataset: Dataset, held_out: float, seed: int) -> tuple[np.ndar
     return np.flatnonzero(~in_held), np.flatnonzero(in_held)
 
 
-def batch(arrays: dict[str, np.ndarray], idx: np.ndarray) -> dict:
+def batch(arrays: dict[str, np.ndarray], idx: np.ndarray, device: str = "cpu") -> dict:
     """Torch tensors of the decisions ``idx``: observations, masks, the teacher's actions, returns."""
     import torch
 
     observations = arrays["observation"][idx]
     if not isinstance(observations, np.ndarray):  # the sparse rows of load_dataset(sparse_observations=True)
         observations = observations.toarray()
-    return {
+    tensors = {
         "obs": torch.as_tensor(observations),
         "masks": torch.as_tensor(arrays["action_mask"][idx]),
         "actions": torch.as_tensor(arrays["action"][idx].astype(np.int64)),
         "returns": torch.as_tensor(arrays["side_return"][idx]),
     }
+    return {name: tensor.to(device) for name, tensor in tensors.items()}
 
 
 # ----------------------------------------------------------------------------------- training
@@ -159,7 +162,7 @@ def train(policy, arrays: dict, train_idx: np.ndarray, settings: CloneSettings) 
         start, sums, n = time.perf_counter(), np.zeros(2), 0
         order = rng.permutation(train_idx)
         for first in range(0, len(order), settings.batch_size):
-            b = batch(arrays, np.sort(order[first : first + settings.batch_size]))
+            b = batch(arrays, np.sort(order[first : first + settings.batch_size]), settings.device)
             policy_loss, value_loss = losses(policy, b)
             optimizer.zero_grad()
             (policy_loss + settings.value_weight * value_loss).backward()
@@ -249,7 +252,9 @@ def clone(settings: CloneSettings) -> dict:
     model = make_clone_model(settings, dataset)
     train_idx, held_idx = split_by_game(dataset, settings.held_out, settings.seed)
     start = time.perf_counter()
+    model.policy.to(settings.device)
     history = train(model.policy, dataset.arrays, train_idx, settings)
+    model.policy.to("cpu")  # measured and saved on the CPU, where it plays
     seconds = time.perf_counter() - start
     model.save(out / "model.zip")
     metrics = {

@@ -80,6 +80,11 @@ class FinetuneSettings:
     """save a checkpoint every this many decisions"""
     torch_threads: int = 1
     """torch threads (0: torch's default)"""
+    subproc: bool = False
+    """step the envs in worker processes (SubprocVecEnv, forkserver): for a machine with a core per
+    env; on 2 cores one process is faster"""
+    device: str = "cpu"
+    """torch device of the learner: cpu, or cuda on a GPU machine"""
     progress: bool = True
     """draw a progress bar (lines when the output is not a terminal)"""
 
@@ -114,9 +119,10 @@ def env_kwargs(role: str, adventure: str, heroes: int) -> dict:
 
 
 def make_league_vec_env(settings: FinetuneSettings):
-    """One ``RoleEnv`` per adventure, party size and opponent, in a ``DummyVecEnv`` with episode
+    """One ``RoleEnv`` per adventure, party size and opponent, in a ``DummyVecEnv`` (``SubprocVecEnv``
+    with ``subproc``) with episode
     statistics (``VecMonitor``), seeded ``seed, seed + 1, ...``."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from training.common import make_agent, make_role_env, other_side
 
@@ -132,7 +138,7 @@ def make_league_vec_env(settings: FinetuneSettings):
         (lambda a=a, h=h, o=o: make_role_env(settings.role, o, env_kwargs(settings.role, a, h)))
         for a, h, o in cells
     ]
-    vec = DummyVecEnv(thunks)
+    vec = SubprocVecEnv(thunks, start_method="forkserver") if settings.subproc else DummyVecEnv(thunks)
     vec.seed(settings.seed)
     return VecMonitor(vec, info_keywords=("outcome",))
 
@@ -154,7 +160,7 @@ def load_for_finetuning(settings: FinetuneSettings, vec, logger):
         "gae_lambda": settings.gae_lambda,
         "seed": settings.seed,
     }
-    model = MaskablePPO.load(settings.init_from, env=vec, device="cpu", custom_objects=overrides)
+    model = MaskablePPO.load(settings.init_from, env=vec, device=settings.device, custom_objects=overrides)
     if model.observation_space != vec.observation_space or model.action_space != vec.action_space:
         raise SettingsError(f"{settings.init_from} reads other spaces than the {settings.role}' env")
     model.set_logger(logger)
