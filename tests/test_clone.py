@@ -116,6 +116,7 @@ def test_a_driver_plays_and_the_teacher_labels_the_states_it_reaches(tmp_path):
             differs += label != played
         env.step(played)
     assert len(stored) == len(dataset) > 20 and differs > len(dataset) // 4
+    assert dataset.games[0]["teacher_played"] == len(dataset) - differs
 
 
 def test_the_search_teacher_leaves_its_value_where_it_searched(tmp_path):

@@ -86,12 +86,13 @@ def play_game(env: RoleEnv, teacher, side: str, seed: int, driver=None) -> GameR
     teacher.seed(agent_seeds(game_seed)[SIDES.index(side)])
     if driver is not None:
         driver.seed(agent_seeds(game_seed)[SIDES.index(side)])
-    rows, total, done = [], 0.0, False
+    rows, total, done, same = [], 0.0, False, 0
     while not done:
         mask = env.action_masks()
         before = getattr(teacher, "last_stats", None)
         action = int(teacher.act(observation, mask.astype(np.int8)))
         played = action if driver is None else int(driver.act(observation, mask.astype(np.int8)))
+        same += played == action
         rows.append(
             {
                 "observation": observation,
@@ -113,6 +114,7 @@ def play_game(env: RoleEnv, teacher, side: str, seed: int, driver=None) -> GameR
         "reset_seed": seed,
         "game_seed": game_seed,
         "decisions": len(rows),
+        "teacher_played": same,  # decisions where the action played is the teacher's (all without a driver)
         "side_return": total,
         "outcome": info["outcome"],
     }
@@ -271,9 +273,15 @@ def summary(manifest: dict) -> str:
         returns.setdefault(game["adventure"], []).append(game["side_return"])
     lines = [
         f"{len(manifest['games'])} games, {manifest['decisions']} decisions of the {manifest['side']} "
-        f"({manifest['teacher']} against {manifest['opponent']}) in {manifest['seconds']} s"
+        f"({manifest['teacher']} against {manifest['opponent']}"
+        + (f", {manifest['driver']} playing" if manifest.get("driver") else "")
+        + f") in {manifest['seconds']} s"
     ]
     lines += [f"  {a}: {len(r)} games, mean return {np.mean(r):+.2f}" for a, r in returns.items()]
+    if manifest.get("driver"):
+        same = sum(g.get("teacher_played", 0) for g in manifest["games"])
+        share = same / max(manifest["decisions"], 1)
+        lines.append(f"  the driver chose as the teacher at {share:.1%} of the decisions")
     return "\n".join(lines)
 
 
