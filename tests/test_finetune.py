@@ -84,3 +84,22 @@ def test_the_finetune_command_refuses_bad_input_with_exit_code_2(cloned, tmp_pat
         finetune_main(base + argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_time_limit_ends_the_run_and_still_saves_the_model(cloned, tmp_path):
+    """``minutes``: the run stops at its first step past the limit, short of its steps, and the
+    model is saved as the final one."""
+    settings = FinetuneSettings(
+        init_from=str(cloned),
+        out=str(tmp_path / "ft"),
+        adventure=("flooded_cellar",),
+        heroes=(3,),
+        total_timesteps=10_000,
+        n_steps=16,
+        batch_size=16,
+        minutes=1e-6,
+        progress=False,
+    )
+    summary = finetune(settings)
+    assert summary["finished"] and summary["steps"] < 10_000
+    assert (tmp_path / "ft" / "final_model.zip").is_file()

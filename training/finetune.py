@@ -76,6 +76,9 @@ class FinetuneSettings:
     """GAE lambda"""
     seed: int = 1
     """seed of the envs' games and of torch"""
+    minutes: float = 0.0
+    """stop after this many minutes of training even if total_timesteps is not reached (0: no limit);
+    the model is saved as final_model.zip either way"""
     checkpoint_freq: int = 100_000
     """save a checkpoint every this many decisions"""
     torch_threads: int = 1
@@ -167,6 +170,20 @@ def load_for_finetuning(settings: FinetuneSettings, vec, logger):
     return model
 
 
+def time_limit_callback(minutes: float):
+    """An SB3 callback that ends ``learn`` once ``minutes`` have passed since it started (0: never)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class TimeLimit(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.deadline = time.perf_counter() + 60 * minutes if minutes > 0 else float("inf")
+
+        def _on_step(self) -> bool:
+            return time.perf_counter() < self.deadline
+
+    return TimeLimit()
+
+
 def finetune(settings: FinetuneSettings) -> dict:
     """Build the envs, load the checkpoint, learn, save; returns a summary."""
     import torch
@@ -198,8 +215,12 @@ def finetune(settings: FinetuneSettings) -> dict:
             ),
             outcome_callback(),
             timer,
+            time_limit_callback(settings.minutes),
             progress_callback(
-                settings.total_timesteps, f"fine-tuning the {settings.role}", settings.progress
+                settings.total_timesteps,
+                f"fine-tuning the {settings.role}",
+                settings.progress,
+                settings.minutes,
             ),
         ]
     )
