@@ -4,7 +4,10 @@ Every backend takes tasks (``difficulty.play.Task``: typed cells, frozen datacla
 they are) with ``submit(task) -> handle`` and hands back finished ones with
 ``wait() -> [(handle, records), ...]`` (at least one, in completion order); ``cancel(handle)``
 drops a task whose records are no longer wanted. Which backend ran a game never changes its record:
-a game depends only on its cell and its index.
+a game depends only on its cell and its index. A task is played by ``play`` (default
+``difficulty.play.play_task``); another tool passes its own picklable top-level function of one task
+(``training.dataset`` its chunks of games), and for the local backend's forked workers a ``warm``
+function of a task that loads what its games need (default ``difficulty.play.prepare``).
 
 - ``SerialBackend``: runs each task when asked for it (no parallelism; the reference in tests).
 - ``LocalBackend(workers, prepare)``: a ``ProcessPoolExecutor`` of ``workers`` processes (default: all
@@ -26,6 +29,7 @@ import multiprocessing
 import os
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from difficulty.play import Task, play_task, prepare
@@ -37,7 +41,8 @@ class SerialBackend:
     workers = 1
     capacity = 1  # tasks in flight
 
-    def __init__(self) -> None:
+    def __init__(self, play: Callable[[Any], Any] = play_task) -> None:
+        self._play = play
         self._pending: dict[int, Task] = {}
         self._next = 0
 
@@ -48,7 +53,7 @@ class SerialBackend:
 
     def wait(self) -> list[tuple[Any, list[dict]]]:
         handle = min(self._pending)
-        return [(handle, play_task(self._pending.pop(handle)))]
+        return [(handle, self._play(self._pending.pop(handle)))]
 
     def cancel(self, handle: Any) -> None:
         self._pending.pop(handle, None)
@@ -87,17 +92,24 @@ def _noop() -> None:
 
 
 class LocalBackend:
-    def __init__(self, workers: int | None = None, prepare_tasks: list[Task] | None = None) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        prepare_tasks: list[Task] | None = None,
+        play: Callable[[Any], Any] = play_task,
+        warm: Callable[[Any], None] = prepare,
+    ) -> None:
         self.workers = workers or os.cpu_count() or 1
+        self._play = play
         forked = fork_is_safe()
         if forked:
             for task in prepare_tasks or []:
-                prepare(task)
+                warm(task)
             context = multiprocessing.get_context("fork")
             gc.freeze()  # the loaded content stays out of the workers' garbage collections
         else:
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(PRELOAD)
+            context.set_forkserver_preload(list(dict.fromkeys([*PRELOAD, play.__module__])))
         self.start_method = context.get_start_method()
         try:
             self._pool = cf.ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_init)
@@ -109,7 +121,7 @@ class LocalBackend:
         self._unwanted: set[cf.Future] = set()  # cancelled too late: already handed to a worker
 
     def submit(self, task: Task) -> cf.Future:
-        future = self._pool.submit(play_task, task)
+        future = self._pool.submit(self._play, task)
         self._pending.add(future)
         return future
 
@@ -144,7 +156,9 @@ class LocalBackend:
 
 
 class RayBackend:
-    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+    def __init__(
+        self, address: str | None = None, workers: int | None = None, play: Callable[[Any], Any] = play_task
+    ) -> None:
         try:
             import ray
         except ImportError as error:
@@ -163,7 +177,7 @@ class RayBackend:
             ray.init(address=address, **kwargs)
             self._started = True
         self.workers = int(ray.cluster_resources().get("CPU", 1))
-        self._remote = ray.remote(num_cpus=1, max_retries=2)(play_task)
+        self._remote = ray.remote(num_cpus=1, max_retries=2)(play)
         self._pending: set = set()
 
     def submit(self, task: Task) -> Any:
@@ -189,16 +203,22 @@ class RayBackend:
 
 
 def make_backend(
-    name: str, workers: int = 0, ray_address: str | None = None, prepare_tasks: list | None = None
+    name: str,
+    workers: int = 0,
+    ray_address: str | None = None,
+    prepare_tasks: list | None = None,
+    play: Callable[[Any], Any] = play_task,
+    warm: Callable[[Any], None] = prepare,
 ):
     """``"serial"``, ``"local"`` (``workers`` processes, 0 = all cores) or ``"ray"``; ``prepare_tasks``:
-    tasks whose content the local workers should start with."""
+    tasks whose content the local workers should start with (loaded by ``warm``); ``play``: what
+    plays a task (default ``difficulty.play.play_task``)."""
     if name == "serial":
-        return SerialBackend()
+        return SerialBackend(play)
     if name == "local":
-        return LocalBackend(workers or None, prepare_tasks)
+        return LocalBackend(workers or None, prepare_tasks, play, warm)
     if name == "ray":
-        return RayBackend(ray_address, workers or None)
+        return RayBackend(ray_address, workers or None, play)
     raise ValueError(f"unknown backend {name!r}; expected serial, local or ray")
 
 

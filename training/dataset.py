@@ -23,6 +23,16 @@ driver's actions are played and the teacher's are stored: the teacher labels the
 reaches, which is DAgger's data (Ross, Gordon and Bagnell, 2011), the cure for a clone's compounding
 errors. The games' action lists are then the driver's (a game still replays from its seed), the
 returns the driver's games'.
+
+With ``--workers N`` the games are played in parallel, a chunk of up to ``--games-per-shard`` games
+of one cell at a time (``play_chunk``, which builds its own env and agents from the specs), by the
+difficulty tool's backends (``difficulty.backends``): ``--backend local`` (the default with more
+than one worker) worker processes, ``ray`` Ray tasks (``--ray-address auto`` joins a cluster whose
+nodes have this package installed; by default a local Ray starts; Ray is the optional extra
+``pip install -e '.[ray]'``), ``serial`` this process. ``--workers 1`` (the default) plays in this
+process. A game depends only on its cell, its seed and the specs, and the shards are written in the
+plan's order whatever order the chunks finish in: the arrays and the manifest's games are the same
+whatever the workers and backend (its ``seconds`` and ``code_version`` aside).
 """
 
 from __future__ import annotations
@@ -38,6 +48,9 @@ import numpy as np
 
 from agents.spec import AgentSpecError, from_spec, parse_spec
 from agents.turn_search import TurnSearchAgent
+from difficulty.backends import make_backend
+from difficulty.console import whole_number
+from difficulty.spec import BACKENDS
 from dungeon_env.episode import agent_seeds
 from dungeon_env.wrappers import RoleEnv
 from training.common import CountProgress, other_side
@@ -207,23 +220,99 @@ def make_env(plan: Plan, adventure: str, party: int) -> tuple[RoleEnv, object, o
     return env, from_spec(plan.teacher, plan.side, env=env.env), driver
 
 
-def play_games(plan: Plan, progress: bool = False):
-    """Every game of ``plan``, in order (cells in turn, seeds ``seed .. seed + games - 1``)."""
+@dataclass(frozen=True)
+class Chunk:
+    """A unit of work: the games ``first .. first + count - 1`` of one cell of ``plan`` (played from
+    the seeds ``plan.seed + first ..``)."""
+
+    plan: Plan
+    adventure: str
+    party: int
+    first: int
+    count: int
+
+
+def chunks(plan: Plan) -> list[Chunk]:
+    """The chunks of ``plan`` in its order: every cell's games, ``games_per_shard`` at a time."""
+    size = plan.games_per_shard
+    return [
+        Chunk(plan, adventure, party, first, min(size, plan.games - first))
+        for adventure, party in plan.cells()
+        for first in range(0, plan.games, size)
+    ]
+
+
+def play_chunk(chunk: Chunk) -> list[GameRecord]:
+    """The games of ``chunk``, in order, on an env and agents of its own (built from the specs, so
+    it runs as well in a worker process or a Ray task as here)."""
+    plan = chunk.plan
+    env, teacher, driver = make_env(plan, chunk.adventure, chunk.party)
+    try:
+        return [
+            play_game(env, teacher, plan.side, plan.seed + i, driver)
+            for i in range(chunk.first, chunk.first + chunk.count)
+        ]
+    finally:
+        env.close()
+
+
+def warm_chunk(chunk: Chunk) -> None:
+    """Load what a chunk's games need of the content (adventure, board and view tables) without the
+    agents (a network would load torch before the local workers are forked)."""
+    env = RoleEnv(
+        role=chunk.plan.side,
+        opponent="random",
+        adventure=chunk.adventure,
+        heroes=chunk.party,
+        max_turns=chunk.plan.max_turns,
+    )
+    env.reset(seed=chunk.plan.seed)
+    env.close()
+
+
+def open_backend(plan: Plan, workers: int = 1, backend: str | None = None, ray_address: str | None = None):
+    """Where ``plan``'s chunks run: ``backend`` (``serial``, ``local`` or ``ray``; default ``local``
+    with more than one worker, else ``serial``, in this process) with ``workers`` processes or Ray
+    CPUs. RuntimeError if the ray backend is asked for and Ray is not installed."""
+    name = backend or ("local" if workers > 1 else "serial")
+    first_of_cells = [c for c in chunks(plan) if c.first == 0]
+    return make_backend(name, workers, ray_address, first_of_cells, play=play_chunk, warm=warm_chunk)
+
+
+def play_games(plan: Plan, backend=None, progress: bool = False):
+    """Every game of ``plan``, in order (cells in turn, seeds ``seed .. seed + games - 1``), played
+    in chunks on ``backend`` (None: in this process); chunks that finish early wait their turn, and
+    at most twice as many as the backend has workers are out at once."""
+    backend = backend or make_backend("serial", play=play_chunk)
+    todo = chunks(plan)
+    window = 2 * max(int(backend.workers), 1)
+    positions: dict = {}  # handle -> the chunk's position in todo
+    finished: dict[int, list[GameRecord]] = {}
+    submitted = yielded = 0
     bar = CountProgress(
         len(plan.cells()) * plan.games, f"{plan.teacher} as the {plan.side}", enabled=progress
     )
-    for adventure, party in plan.cells():
-        env, teacher, driver = make_env(plan, adventure, party)
-        for i in range(plan.games):
-            yield play_game(env, teacher, plan.side, plan.seed + i, driver)
-            bar.advance()
-        env.close()
-    bar.close()
+    try:
+        while yielded < len(todo):
+            while submitted < len(todo) and submitted - yielded < window:
+                positions[backend.submit(todo[submitted])] = submitted
+                submitted += 1
+            while yielded not in finished:
+                for handle, records in backend.wait():
+                    finished[positions.pop(handle)] = records
+                    bar.advance(len(records))
+            yield from finished.pop(yielded)
+            yielded += 1
+    finally:
+        for handle in positions:
+            backend.cancel(handle)
+        bar.close()
 
 
-def build_dataset(plan: Plan, out: str | Path, progress: bool = False) -> dict:
-    """Play ``plan`` and write its dataset to ``out`` (shards of ``games_per_shard`` games and the
-    manifest); returns the manifest."""
+def build_dataset(plan: Plan, out: str | Path, progress: bool = False, backend=None) -> dict:
+    """Play ``plan`` on ``backend`` (``open_backend``; None: in this process) and write its dataset to
+    ``out`` (shards of ``games_per_shard`` games and the manifest); returns the manifest. The caller
+    closes the backend it opened."""
     check_plan(plan)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -238,7 +327,7 @@ def build_dataset(plan: Plan, out: str | Path, progress: bool = False) -> dict:
         shards.append({"file": name, "games": len(pending), "decisions": len(arrays["action"])})
         pending.clear()
 
-    for record in play_games(plan, progress):
+    for record in play_games(plan, backend, progress):
         games.append(dict(record.info, game=len(games)))
         pending.append(record)
         if len(pending) == plan.games_per_shard:
@@ -309,6 +398,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games-per-shard", type=int, default=10, help="games per .npz shard (default 10)")
     p.add_argument("--out", required=True, help="the dataset directory to write")
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
+    run = p.add_argument_group("where to run")
+    run.add_argument(
+        "--workers",
+        type=whole_number(1, "processes"),
+        default=1,
+        help="worker processes or Ray CPUs (default 1: every game in this process)",
+    )
+    run.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        help="local processes, ray, or serial (default local with more than one worker)",
+    )
+    run.add_argument("--ray-address", help="the Ray cluster to join, e.g. auto (default: start a local Ray)")
     return p
 
 
@@ -333,7 +435,14 @@ def main(argv: list[str] | None = None) -> dict:
             RoleEnv(role="heroes", opponent="random", adventure=adventure, heroes=plan.parties[0])
     except (AgentSpecError, ValueError, FileNotFoundError) as error:
         p.error(str(error))
-    manifest = build_dataset(plan, args.out, progress=not args.no_progress)
+    try:  # before the progress bar's thread: local workers may be forked
+        backend = open_backend(plan, args.workers, args.backend, args.ray_address)
+    except RuntimeError as error:  # the ray backend without Ray
+        p.exit(2, f"{p.prog}: error: {error}\n")
+    try:
+        manifest = build_dataset(plan, args.out, progress=not args.no_progress, backend=backend)
+    finally:
+        backend.close()
     print(summary(manifest))
     print(f"written to {args.out}")
     return manifest
