@@ -4,8 +4,9 @@
 
 The model is built as ``training.train_role`` builds one (``make_model``: the same observation and
 action spaces, ``LeanFeatures`` by default, the same heads), so the result is fine-tuned with
-``python -m training.finetune --init-from runs/clone_x/model.zip`` (or ``training.train_role
---init-from`` with the same ``--network`` and ``--net-arch``) and played by any tool as
+``python -m training.league --init-from runs/clone_x/model.zip`` over every adventure (or
+``training.train_role --init-from`` on one), with the same ``--network`` and ``--net-arch``, and
+played by any tool as
 ``policy:runs/clone_x/model.zip``. Its policy is trained on the datasets (``training.dataset``; several
 of one side are merged, e.g. a teacher's games and DAgger's relabelled games of an earlier clone) with
 Adam on minibatches: the masked cross-entropy of the teacher's action (``policy.evaluate_actions``
