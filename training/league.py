@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if settings.init_from:
         if not Path(settings.init_from).is_file():
             raise SystemExit(f"--init-from: no checkpoint at {settings.init_from}")
-        model.set_parameters(settings.init_from, exact_match=True, device="cpu")
+        model.set_parameters(settings.init_from, exact_match=True, device=settings.device)
     label = f"league: {settings.role}"
     progress = progress_callback(settings.steps, label, settings.progress, settings.minutes)
     start = time.perf_counter()

@@ -79,6 +79,8 @@ class PPOSettings(EnvSettings):
     torch_threads: int = 1
     """torch threads in this process (0: torch's default); 1 is fastest on 2 shared cores, where a
     second thread mostly waits on the other and slows the opponent's one-observation forward passes"""
+    device: str = "cpu"
+    """torch device of the learner: cpu, or cuda on a GPU machine (the rollouts' envs stay on the CPU)"""
     eval_games: int = 100
     """games played at the end to evaluate the final model (0: none)"""
     progress: bool = True
@@ -138,7 +140,7 @@ def make_model(settings: PPOSettings, vec, logger):
         vf_coef=settings.vf_coef,
         policy_kwargs=policy_kwargs,
         seed=settings.seed,
-        device="cpu",
+        device=settings.device,
         verbose=0,
     )
     model.set_logger(logger)
@@ -188,7 +190,7 @@ def main(argv: list[str] | None = None) -> dict:
     if settings.init_from:
         if not Path(settings.init_from).is_file():
             raise SystemExit(f"--init-from: no checkpoint at {settings.init_from}")
-        model.set_parameters(settings.init_from, exact_match=True, device="cpu")
+        model.set_parameters(settings.init_from, exact_match=True, device=settings.device)
     timer = steps_per_second_callback()
     checkpoints = CheckpointCallback(
         save_freq=max(settings.checkpoint_freq // settings.n_envs, 1),
