@@ -26,6 +26,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from agents.spec import POLICY_PREFIX, POOL_PREFIX
 from difficulty.metrics import compare_pairings, is_won
 from difficulty.record import read_record
 
@@ -84,10 +85,20 @@ def _points(rates: dict) -> str:
     return f"{100 * rates['difference']:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]"
 
 
+def agents_of(pairing: str) -> tuple[str, str]:
+    """The heroes' and the DM's agent of a recorded pairing label: the first agent ends at the first
+    colon, unless that colon is a ``policy:`` or ``pool:`` spec's own (their labels hold one)."""
+    head, _, rest = pairing.partition(":")
+    if f"{head}:" in (POLICY_PREFIX, POOL_PREFIX):
+        name, _, rest = rest.partition(":")
+        head = f"{head}:{name}"
+    return head, rest
+
+
 def tables(games, heroes_reference: str, dm_reference: str) -> list[str]:
     pairings = sorted({key[2] for key in games})
-    heroes_agents = sorted({p.split(":")[0] for p in pairings})
-    dm_agents = sorted({p.split(":")[1] for p in pairings})
+    heroes_agents = sorted({agents_of(p)[0] for p in pairings})
+    dm_agents = sorted({agents_of(p)[1] for p in pairings})
     adventures = list(dict.fromkeys(key[0] for key in games))
     out = ["## The matrix: completed with every primary goal met (games)", ""]
     out += [
@@ -145,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     games = load_runs(args.runs)
     if not games:
         raise SystemExit("error: the runs hold no games of the base rules")
-    names = {p for key in games for p in key[2].split(":")}
+    names = {name for key in games for name in agents_of(key[2])}
     for reference in (args.heroes_reference, args.dm_reference):
         if reference not in names:
             raise SystemExit(f"error: no pairing plays {reference!r}; the runs' agents are {sorted(names)}")

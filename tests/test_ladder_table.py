@@ -12,7 +12,7 @@ from difficulty import cli
 from difficulty.metrics import compare_pairings, is_won
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-from ladder_table import load_runs, main, paired  # noqa: E402
+from ladder_table import agents_of, load_runs, main, paired  # noqa: E402
 
 V1, V2 = "scripted@v1", "scripted@v2"
 
@@ -79,3 +79,17 @@ def test_a_missing_run_or_reference_is_named(runs, tmp_path):
         main([str(tmp_path)])
     with pytest.raises(SystemExit, match="no pairing plays 'search@v2'"):
         main([str(first), "--heroes-reference", "search@v2"])
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("scripted@v2:scripted@v1", ("scripted@v2", "scripted@v1")),
+        ("policy:clone_heroes:scripted@v2", ("policy:clone_heroes", "scripted@v2")),
+        ("scripted@v2:policy:league_dm", ("scripted@v2", "policy:league_dm")),
+        ("pool:league:policy:dm", ("pool:league", "policy:dm")),
+    ],
+)
+def test_a_pairing_label_is_cut_where_the_heroes_agent_ends(label, expected):
+    """A checkpoint's or a pool's label holds a colon of its own (``policy:<file stem>``)."""
+    assert agents_of(label) == expected
