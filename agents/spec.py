@@ -121,8 +121,10 @@ AGENT_LINES = {
 }
 # names that once named an agent and no longer do, with what to use instead
 RETIRED = {
-    "trained": "no trained policy ships yet, so none is offered as a trained opponent (docs/AGENTS.md): "
-    "'scripted' is the strongest play shipped; a checkpoint of your own plays as policy:FILE.zip",
+    "trained": "no trained policy ships yet, so none is offered as a trained opponent: the networks cloned "
+    "from the scripted agents v2 and fine-tuned in a league play worse than v2 on held-out games "
+    "(docs/AGENTS.md, 'Trained networks'); 'scripted' is the strongest play shipped; a checkpoint of your "
+    "own plays as policy:FILE.zip",
     "policy": "no policy ships under the name 'policy' (the networks shipped until issue 53 chose as the "
     "scripted agents v1 and were retired); name a MaskablePPO checkpoint of your own: policy:FILE.zip",
 }
