@@ -266,3 +266,35 @@ def test_the_clone_command_refuses_missing_data_with_exit_code_2(tmp_path, capsy
         clone_main(["--data", str(tmp_path / "nothing"), "--out", str(tmp_path / "run")])
     assert stop.value.code == 2
     assert "no such dataset directory" in capsys.readouterr().err
+
+
+def test_a_tiny_league_run_from_a_clone_updates_the_network(heroes_data, tmp_path):
+    """Fine-tuning (``training.league --init-from``) starts from the clone's weights, the same
+    network and sizes, and moves them: every tensor keeps its shape and the policy's output and the
+    lean network's layer change."""
+    from sb3_contrib import MaskablePPO
+
+    from tests.test_training import TINY_PPO, run_script
+
+    settings = CloneSettings(
+        data=str(heroes_data), out=str(tmp_path / "clone"), epochs=1, held_out=0.0, net_arch="16"
+    )
+    clone(settings)
+    start = tmp_path / "clone" / "model.zip"
+    args = [*TINY_PPO, "--role", "heroes", "--init-from", str(start), "--network", "lean"]
+    args += ["--adventures", "flooded_cellar", "--parties", "3", "--max-turns", "6", "--steps", "128"]
+    args += ["--learning-rate", "0.0001", "--eval-games", "0", "--pool", str(tmp_path / "pool")]
+    args += ["--out", str(tmp_path / "league"), "--no-progress"]
+    run_script("training.league", args, tmp_path)
+
+    def weights(path):
+        policy = MaskablePPO.load(path, device="cpu").policy
+        return {name: p.detach().numpy().copy() for name, p in policy.named_parameters()}
+
+    before, after = weights(start), weights(tmp_path / "league" / "heroes" / "final_model.zip")
+    assert before.keys() == after.keys() and all(before[k].shape == after[k].shape for k in before)
+    moved = {k for k in before if not np.array_equal(before[k], after[k])}
+    assert any(k.startswith("action_net") for k in moved), moved
+    assert any(k.startswith("features_extractor.linear") for k in moved), moved
+    big = "features_extractor.linear.0.weight"  # moved a little from the clone's, not drawn afresh
+    assert np.linalg.norm(after[big] - before[big]) < 0.1 * np.linalg.norm(before[big])  # fresh: ~1.4x
