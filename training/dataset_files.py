@@ -175,17 +175,22 @@ def load_dataset(folder: str | Path, sparse_observations: bool = False) -> Datas
         )
     if not parts:
         raise DatasetError(f"{folder / MANIFEST}: the dataset has no shards")
-    arrays = {
+    return Dataset(manifest, stack_decisions(parts))
+
+
+def stack_decisions(parts: list[dict]) -> dict:
+    """The decision arrays of ``parts`` one after another; sparse observations (CSR rows) stay sparse."""
+    stacked = {
         name: np.concatenate([p[name] for p in parts]) for name in DECISION_ARRAYS if name != "observation"
     }
     observations = [p["observation"] for p in parts]
-    if sparse_observations:
+    if isinstance(observations[0], np.ndarray):
+        stacked["observation"] = np.concatenate(observations)
+    else:
         from scipy import sparse
 
-        arrays["observation"] = sparse.vstack(observations, format="csr")
-    else:
-        arrays["observation"] = np.concatenate(observations)
-    return Dataset(manifest, arrays)
+        stacked["observation"] = sparse.vstack(observations, format="csr")
+    return stacked
 
 
 def load_datasets(folders: list[str | Path], sparse_observations: bool = False) -> Dataset:
@@ -200,19 +205,12 @@ def load_datasets(folders: list[str | Path], sparse_observations: bool = False) 
         raise DatasetError(f"the datasets are of different sides {sorted(sides)}: clone one side at a time")
     if len(loaded) == 1:
         return loaded[0]
-    games, arrays, offset = [], {name: [] for name in DECISION_ARRAYS}, 0
+    games, parts, offset = [], [], 0
     for folder, dataset in zip(folders, loaded, strict=True):
         games += [dict(game, game=game["game"] + offset, dataset=str(folder)) for game in dataset.games]
-        for name in DECISION_ARRAYS:
-            arrays[name].append(dataset.arrays[name] + offset if name == "game" else dataset.arrays[name])
+        parts.append(dict(dataset.arrays, game=dataset.arrays["game"] + offset))
         offset += len(dataset.games)
-    merged = {name: np.concatenate(parts) for name, parts in arrays.items() if name != "observation"}
-    if sparse_observations:
-        from scipy import sparse
-
-        merged["observation"] = sparse.vstack(arrays["observation"], format="csr")
-    else:
-        merged["observation"] = np.concatenate(arrays["observation"])
+    merged = stack_decisions(parts)
     manifest = dict(loaded[0].manifest, games=games, datasets=[d.manifest for d in loaded])
     manifest["decisions"] = sum(d.manifest["decisions"] for d in loaded)
     return Dataset(manifest, merged)
