@@ -17,17 +17,29 @@ CORE_TESTS := tests/test_rules_*.py tests/test_env_api.py tests/test_env_observa
 BROWSER := /usr/bin/chromium /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# the compiled core (src/core, C++ with nanobind, built by scikit-build-core through CMake when the
+# package installs): a change to its sources reinstalls, and its compiler and CMake come from Debian
+CORE_SOURCES := CMakeLists.txt $(wildcard src/core/*)
+TOOLCHAIN := /usr/bin/g++ /usr/bin/cmake
+BUILD_FAILED = { echo "make: building dungeon_env (its compiled core in src/core) into $(1) failed; the \
+compiler's or pip's messages above say why. It needs g++ and cmake (make installs them with apt-get) \
+and reaches PyPI for scikit-build-core and nanobind." >&2; exit 1; }
+
 .PHONY: demo test test-core bench lint format clean play
 
-$(STAMP): pyproject.toml
+$(TOOLCHAIN):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends g++ cmake
+
+$(STAMP): pyproject.toml $(CORE_SOURCES) | $(TOOLCHAIN)
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev]' || $(call BUILD_FAILED,$(VENV))
 	touch $(STAMP)
 
 # torch first, pinned: pip then takes the CPU wheel on this machine's disk, not a multi-GB CUDA build.
 $(TRAIN_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev,training,ray,marl]'
+	$(PY) -m pip install --quiet -e '.[dev,training,ray,marl]' || $(call BUILD_FAILED,$(VENV))
 	touch $(TRAIN_STAMP)
 
 # The main job: one adventure of the scripted heroes against the scripted DM, then the designer's
@@ -45,9 +57,9 @@ test: $(TRAIN_STAMP) $(BROWSER)
 	$(PY) -m pytest -q -n 2
 	$(MAKE) test-core
 
-$(CORE_STAMP): pyproject.toml
+$(CORE_STAMP): pyproject.toml $(CORE_SOURCES) | $(TOOLCHAIN)
 	$(PYTHON) -m venv $(CORE_VENV)
-	$(CORE_VENV)/bin/python -m pip install --quiet -e . pytest pytest-xdist
+	$(CORE_VENV)/bin/python -m pip install --quiet -e . pytest pytest-xdist || $(call BUILD_FAILED,$(CORE_VENV))
 	touch $(CORE_STAMP)
 
 # the engine, the env and its Gymnasium tasks on the core install alone (newest Gymnasium)

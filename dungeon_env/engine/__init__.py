@@ -1,11 +1,13 @@
-"""The rules engine: numpy and the standard library only (plus the compiled content).
+"""The rules engine: numpy and the standard library only (plus the compiled content and the compiled
+core, ``dungeon_env._core``, docs/CORE.md).
 
 Its modules import each other in one direction only, bottom to top (``LAYERS``; a module imports
 only modules of lower layers, type-only imports included; tests/test_layers.py checks it):
 
 0. ``actions`` ``dice`` ``state``: the action table and vocabularies, chance, the state as data;
 1. ``tables`` ``describe``: the static board of an adventure, action descriptions;
-2. ``context`` ``savecheck``: what a rule may use of a game (a protocol), the save-file checks;
+2. ``context`` ``savecheck`` ``core``: what a rule may use of a game (a protocol), the save-file
+   checks, the compiled core's copy of the board;
 3. ``board``: look-ups of the board as it stands (open sides, free squares, traps);
 4. ``units``: figures (placing, hurting, slaying, corpses);
 5. ``casting`` ``inventory`` ``objectives`` ``pursuit`` ``knowledge``: low rules and bookkeeping
@@ -26,7 +28,7 @@ from dungeon_env.engine.state import State, Status
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("actions", "dice", "state"),
     ("tables", "describe"),
-    ("context", "savecheck"),
+    ("context", "savecheck", "core"),
     ("board",),
     ("units",),
     ("casting", "inventory", "objectives", "pursuit", "knowledge"),

@@ -1,0 +1,71 @@
+// dungeon_env._core: the compiled core's Python module (nanobind).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/vector.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "pursuit.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+using dungeon_core::Board;
+
+template <typename T>
+using Vec = nb::ndarray<const T, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+template <typename T>
+using Mat4 = nb::ndarray<const T, nb::shape<-1, 4>, nb::c_contig, nb::device::cpu>;
+
+namespace {
+
+Board make_board(Mat4<int32_t> side_to, Mat4<int32_t> side_door, Vec<bool> ground, Vec<bool> blockage,
+                 Vec<int32_t> trap_square) {
+    const size_t n = side_to.shape(0);
+    if (side_door.shape(0) != n || ground.shape(0) != n || blockage.shape(0) != n) {
+        throw std::invalid_argument("Board: side_to, side_door, ground and blockage must have one row per square (" +
+                                    std::to_string(n) + ")");
+    }
+    Board b;
+    b.n_squares = static_cast<int>(n);
+    b.side_to.assign(side_to.data(), side_to.data() + 4 * n);
+    b.side_door.assign(side_door.data(), side_door.data() + 4 * n);
+    b.ground.assign(ground.data(), ground.data() + n);
+    b.blockage.assign(blockage.data(), blockage.data() + n);
+    b.trap_square.assign(trap_square.data(), trap_square.data() + trap_square.shape(0));
+    for (int32_t q : b.trap_square) {
+        if (q < 0 || q >= b.n_squares) throw std::invalid_argument("Board: a trap square is off the board");
+    }
+    return b;
+}
+
+std::pair<std::vector<int32_t>, bool> allowed(const Board& board, Vec<bool> door_open, Vec<int16_t> occupant,
+                                              Vec<bool> trap_armed, Vec<bool> trap_detected, int32_t here,
+                                              int32_t start, int32_t base_move, int32_t budget, int32_t reach,
+                                              const std::vector<int32_t>& hero_squares,
+                                              const std::vector<int32_t>& step_squares) {
+    if (occupant.shape(0) != static_cast<size_t>(board.n_squares)) {
+        throw std::invalid_argument("allowed: occupant must have one entry per square");
+    }
+    if (trap_armed.shape(0) != board.trap_square.size() || trap_detected.shape(0) != board.trap_square.size()) {
+        throw std::invalid_argument("allowed: trap_armed and trap_detected must have one entry per trap");
+    }
+    const dungeon_core::Position pos{door_open.data(), occupant.data(), trap_armed.data(), trap_detected.data()};
+    const dungeon_core::Mover mover{here, start, base_move, budget, reach};
+    auto found = dungeon_core::allowed(board, pos, mover, hero_squares, step_squares);
+    return {std::move(found.steps), found.end_ok};
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+    m.doc() = "The compiled core of dungeon_env's rules engine (see docs/CORE.md).";
+    nb::class_<Board>(m, "Board", "One adventure's static board: sides, standing ground, blockages, traps.")
+        .def(nb::new_(&make_board), "side_to"_a, "side_door"_a, "ground"_a, "blockage"_a, "trap_square"_a)
+        .def_ro("n_squares", &Board::n_squares);
+    m.def("allowed", &allowed, "board"_a, "door_open"_a, "occupant"_a, "trap_armed"_a, "trap_detected"_a,
+          "here"_a, "start"_a, "base_move"_a, "budget"_a, "reach"_a, "hero_squares"_a, "step_squares"_a,
+          "The duty to attack (R-MON-03): the indices of the candidate steps a monster may take, and "
+          "whether it may end its Movement (dungeon_env.engine.pursuit).");
+}

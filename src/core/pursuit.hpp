@@ -1,0 +1,50 @@
+// The duty to attack (R-MON-03, ruling A-53 as revised): which of a monster's movement choices the
+// rules allow. The rule text and its three duties are documented in dungeon_env/engine/pursuit.py,
+// whose Python version is kept as the reference the compiled one is checked against.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace dungeon_core {
+
+// What never changes on one adventure's board: each square's four (neighbour, door) sides with walls
+// already cut (-1), and the squares a figure may stand on when no figure is there (no furniture, no
+// blockage). Built once per adventure from the Python tables.
+struct Board {
+    int n_squares = 0;
+    std::vector<int32_t> side_to;    // [sq * 4 + d]: the neighbour, -1 off the board or through a wall
+    std::vector<int32_t> side_door;  // [sq * 4 + d]: the door on that side, -1 where there is none
+    std::vector<uint8_t> ground;     // [sq]: neither furniture nor blockage
+    std::vector<uint8_t> blockage;   // [sq]: a blockage (never stepped onto, not even through a door)
+    std::vector<int32_t> trap_square;  // [trap]: the square of the adventure's trap
+};
+
+// The board as it stands when a monster moves (views of the state's arrays, not owned).
+struct Position {
+    const bool* door_open;      // [door]
+    const int16_t* occupant;    // [sq]: the unit on it, or -1
+    const bool* trap_armed;     // [trap]
+    const bool* trap_detected;  // [trap]
+};
+
+// The monster: where it stands, where its Movement began, its allowance and what it may still buy.
+struct Mover {
+    int32_t here;
+    int32_t start;
+    int32_t base_move;
+    int32_t budget;  // squares left this phase plus the Stamina it may still buy
+    int32_t reach;   // base + Stamina cap + 2: no budget (nor a step past it) goes farther
+};
+
+struct Allowed {
+    std::vector<int32_t> steps;  // indices into the candidate steps, in order
+    bool end_ok;
+};
+
+// The candidate steps are squares one step away (already free); hero_squares are the living heroes'
+// squares in slot order.
+Allowed allowed(const Board& board, const Position& pos, const Mover& mover,
+                const std::vector<int32_t>& hero_squares, const std::vector<int32_t>& step_squares);
+
+}  // namespace dungeon_core
