@@ -34,6 +34,7 @@ Board make_board(Mat4<int32_t> side_to, Mat4<int32_t> side_door, Vec<bool> groun
     b.ground.assign(ground.data(), ground.data() + n);
     b.blockage.assign(blockage.data(), blockage.data() + n);
     b.trap_square.assign(trap_square.data(), trap_square.data() + trap_square.shape(0));
+    b.finish();
     for (int32_t q : b.trap_square) {
         if (q < 0 || q >= b.n_squares) throw std::invalid_argument("Board: a trap square is off the board");
     }

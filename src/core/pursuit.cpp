@@ -4,31 +4,49 @@
 #include <limits>
 
 namespace dungeon_core {
+
+void Board::finish() {
+    passage_start.assign(n_squares + 1, 0);
+    passage_to.clear();
+    passage_door.clear();
+    for (int q = 0; q < n_squares; ++q) {
+        passage_start[q] = static_cast<int32_t>(passage_to.size());
+        for (int d = 0; d < 4; ++d) {
+            const int32_t to = side_to[q * 4 + d];
+            if (to >= 0 && !blockage[to]) {
+                passage_to.push_back(to);
+                passage_door.push_back(side_door[q * 4 + d]);
+            }
+        }
+    }
+    passage_start[n_squares] = static_cast<int32_t>(passage_to.size());
+}
+
 namespace {
 
-constexpr int64_t UNREACHABLE = 1000000;  // tables.UNREACHABLE
-constexpr int64_t BLOCKED = -1;           // a square the search does not walk through
+using Dist = int32_t;
+constexpr Dist UNREACHABLE = 1000000;  // tables.UNREACHABLE
+constexpr Dist BLOCKED = -1;           // a square the search does not walk through
 constexpr int64_t NO_GAP = std::numeric_limits<int64_t>::max() / 4;  // "infinite": no hero with d > 1
 
-// What a monster can walk through now: the board without the mover, the open steps, the fight ring.
+// What a monster can walk through now: the board without the mover, the fight ring, the searches.
 class Walk {
    public:
-    Walk(const Board& board, const Position& pos, int32_t mover_square,
-         const std::vector<int32_t>& hero_squares)
-        : board_(board), n_(board.n_squares), ring_(board.n_squares, 0), blank_(board.n_squares) {
-        open_steps_(pos);
-        for (int q = 0; q < n_; ++q) blank_[q] = board.ground[q] ? UNREACHABLE : BLOCKED;
+    Walk(const Board& board, const Position& pos, int32_t mover_square, const std::vector<int32_t>& hero_squares)
+        : board_(board), door_open_(pos.door_open), n_(board.n_squares), ring_(board.n_squares, 0),
+          blank_(board.n_squares) {
+        for (int q = 0; q < n_; ++q) {
+            blank_[q] = (board.ground[q] && pos.occupant[q] < 0) ? UNREACHABLE : BLOCKED;
+        }
+        if (board.ground[mover_square]) blank_[mover_square] = UNREACHABLE;  // the board without the mover
         for (size_t i = 0; i < board.trap_square.size(); ++i) {
             if (pos.trap_armed[i] || pos.trap_detected[i]) blank_[board.trap_square[i]] = BLOCKED;
-        }
-        for (int q = 0; q < n_; ++q) {
-            if (q != mover_square && pos.occupant[q] >= 0) blank_[q] = BLOCKED;
         }
         for (int32_t h : hero_squares) {
             for (int d = 0; d < 4; ++d) {
                 const int32_t q = board.side_to[h * 4 + d];
                 const int32_t door = board.side_door[h * 4 + d];
-                if (q >= 0 && (door < 0 || pos.door_open[door])) ring_[q] = 1;
+                if (q >= 0 && (door < 0 || door_open_[door])) ring_[q] = 1;
             }
         }
         for (int q = 0; q < n_; ++q) {
@@ -41,19 +59,23 @@ class Walk {
 
     // Walking distance from the nearest source; with `around` a square, the search stops `limit`
     // squares past the depth at which that square is reached.
-    std::vector<int64_t> field(const std::vector<int32_t>& sources, int64_t limit, int32_t around) const {
-        std::vector<int64_t> dist(blank_);
+    std::vector<Dist> field(const std::vector<int32_t>& sources, Dist limit, int32_t around) const {
+        std::vector<Dist> dist(blank_);
         for (int32_t q : sources) dist[q] = 0;
         std::vector<int32_t> frontier(sources), reached;
-        int64_t d = 0;
-        int64_t stop = around < 0 ? limit : UNREACHABLE;
+        reached.reserve(64);
+        Dist d = 0;
+        Dist stop = around < 0 ? limit : UNREACHABLE;
+        const int32_t* start = board_.passage_start.data();
+        const int32_t* to = board_.passage_to.data();
+        const int32_t* door = board_.passage_door.data();
         while (!frontier.empty() && d < stop) {
             ++d;
             reached.clear();
             for (int32_t q : frontier) {
-                for (int32_t k = step_start_[q]; k < step_start_[q + 1]; ++k) {
-                    const int32_t r = steps_[k];
-                    if (dist[r] > d) {
+                for (int32_t k = start[q]; k < start[q + 1]; ++k) {
+                    const int32_t r = to[k];
+                    if (dist[r] > d && (door[k] < 0 || door_open_[door[k]])) {
                         dist[r] = d;
                         reached.push_back(r);
                     }
@@ -68,15 +90,17 @@ class Walk {
     }
 
     // A square's distance in `field`; for a square the field does not walk through, one more than
-    // its nearest neighbour's.
-    int64_t via(const std::vector<int64_t>& field, int32_t q) const {
-        const int64_t d = field[q];
+    // its nearest open neighbour's.
+    int64_t via(const std::vector<Dist>& field, int32_t q) const {
+        const Dist d = field[q];
         if (d >= 0 && d < UNREACHABLE) return d;
         int64_t best = UNREACHABLE;
         bool any = false;
-        for (int32_t k = step_start_[q]; k < step_start_[q + 1]; ++k) {
-            const int64_t f = field[steps_[k]];
-            const int64_t v = (f < 0 ? UNREACHABLE : f) + 1;
+        for (int32_t k = board_.passage_start[q]; k < board_.passage_start[q + 1]; ++k) {
+            const int32_t door = board_.passage_door[k];
+            if (door >= 0 && !door_open_[door]) continue;
+            const Dist f = field[board_.passage_to[k]];
+            const int64_t v = int64_t{f < 0 ? UNREACHABLE : f} + 1;
             best = any ? std::min(best, v) : v;
             any = true;
         }
@@ -84,39 +108,24 @@ class Walk {
     }
 
    private:
-    void open_steps_(const Position& pos) {
-        step_start_.assign(n_ + 1, 0);
-        steps_.reserve(n_ * 4);
-        for (int q = 0; q < n_; ++q) {
-            step_start_[q] = static_cast<int32_t>(steps_.size());
-            for (int d = 0; d < 4; ++d) {
-                const int32_t to = board_.side_to[q * 4 + d];
-                const int32_t door = board_.side_door[q * 4 + d];
-                if (to >= 0 && !board_.blockage[to] && (door < 0 || pos.door_open[door])) steps_.push_back(to);
-            }
-        }
-        step_start_[n_] = static_cast<int32_t>(steps_.size());
-    }
-
     const Board& board_;
+    const bool* door_open_;
     int n_;
-    std::vector<int32_t> step_start_, steps_;
     std::vector<uint8_t> ring_;
-    std::vector<int64_t> blank_;
+    std::vector<Dist> blank_;
     std::vector<int32_t> fight_sources_;
 };
 
 struct Approach {
-    std::vector<std::vector<int64_t>> fields;
+    std::vector<std::vector<Dist>> fields;
     std::vector<int64_t> start_distance;
 };
 
 // For each living hero the monster has a path to from `start`: its field and the start's distance.
-Approach approach_fields(const Walk& walk, const std::vector<int32_t>& hero_squares, int32_t start,
-                         int64_t reach) {
+Approach approach_fields(const Walk& walk, const std::vector<int32_t>& hero_squares, int32_t start, Dist reach) {
     Approach found;
     for (int32_t h : hero_squares) {
-        std::vector<int64_t> f = walk.field({h}, reach, start);
+        std::vector<Dist> f = walk.field({h}, reach, start);
         const int64_t d = walk.via(f, start);
         if (d < UNREACHABLE) {
             found.fields.push_back(std::move(f));
@@ -158,7 +167,7 @@ Allowed allowed(const Board& board, const Position& pos, const Mover& mover,
         return out;
     }
     const int64_t budget = mover.budget;
-    const std::vector<int64_t> to_fight = walk.field(walk.fight_sources(), mover.reach, -1);
+    const std::vector<Dist> to_fight = walk.field(walk.fight_sources(), mover.reach, -1);
     if (walk.via(to_fight, mover.start) <= mover.base_move && walk.via(to_fight, mover.here) <= budget) {
         out.end_ok = false;  // duty 2: end the Movement next to a hero
         for (size_t i = 0; i < step_squares.size(); ++i) {

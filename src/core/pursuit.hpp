@@ -18,6 +18,11 @@ struct Board {
     std::vector<uint8_t> ground;     // [sq]: neither furniture nor blockage
     std::vector<uint8_t> blockage;   // [sq]: a blockage (never stepped onto, not even through a door)
     std::vector<int32_t> trap_square;  // [trap]: the square of the adventure's trap
+    // derived once (finish()): each square's passages, the steps onto no blockage, as a CSR table of
+    // (neighbour, door or -1) pairs; a search walks a passage when its door is absent or open
+    std::vector<int32_t> passage_start, passage_to, passage_door;
+
+    void finish();
 };
 
 // The board as it stands when a monster moves (views of the state's arrays, not owned).
