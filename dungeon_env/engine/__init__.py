@@ -4,10 +4,10 @@ core, ``dungeon_env._core``, docs/CORE.md).
 Its modules import each other in one direction only, bottom to top (``LAYERS``; a module imports
 only modules of lower layers, type-only imports included; tests/test_layers.py checks it):
 
-0. ``actions`` ``dice`` ``state``: the action table and vocabularies, chance, the state as data;
+0. ``actions`` ``dice`` ``state`` ``core``: the action table and vocabularies, chance, the state as
+   data, the compiled core (its copy of the board, its searches);
 1. ``tables`` ``describe``: the static board of an adventure, action descriptions;
-2. ``context`` ``savecheck`` ``core``: what a rule may use of a game (a protocol), the save-file
-   checks, the compiled core's copy of the board;
+2. ``context`` ``savecheck``: what a rule may use of a game (a protocol), the save-file checks;
 3. ``board``: look-ups of the board as it stands (open sides, free squares, traps);
 4. ``units``: figures (placing, hurting, slaying, corpses);
 5. ``casting`` ``inventory`` ``objectives`` ``pursuit`` ``knowledge``: low rules and bookkeeping
@@ -26,9 +26,9 @@ from dungeon_env.engine.game import Game, IllegalActionError
 from dungeon_env.engine.state import State, Status
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("actions", "dice", "state"),
+    ("actions", "dice", "state", "core"),
     ("tables", "describe"),
-    ("context", "savecheck", "core"),
+    ("context", "savecheck"),
     ("board",),
     ("units",),
     ("casting", "inventory", "objectives", "pursuit", "knowledge"),

@@ -8,14 +8,9 @@ tables once per adventure (memoised in ``Tables.cache``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from dungeon_env.engine.tables import square
-
-if TYPE_CHECKING:
-    from dungeon_env.engine.tables import Tables
+from dungeon_env.content.model import WIDTH
 
 try:
     import dungeon_env._core as _core
@@ -27,12 +22,16 @@ except ImportError as error:  # pragma: no cover - a broken install, not a code 
     ) from error
 
 
-def board(tables: Tables) -> _core.Board:
-    """The core's copy of the adventure's static board (built once per adventure)."""
+UNREACHABLE = _core.UNREACHABLE  # the distance of a square no search reaches (tables.UNREACHABLE)
+
+
+def board(tables) -> _core.Board:
+    """The core's copy of the adventure's static board, from its ``tables.Tables`` (built once per
+    adventure; this module sits below ``tables``, so it reads the tables without importing them)."""
     found = tables.cache.get("core.board")
     if found is None:
         sides = np.asarray(tables.sides, dtype=np.int32)  # [sq, d, (neighbour, door)]
-        traps = [square(*trap.at) for trap in tables.adventure.traps]
+        traps = [y * WIDTH + x for x, y in (trap.at for trap in tables.adventure.traps)]
         found = tables.cache["core.board"] = _core.Board(
             np.ascontiguousarray(sides[:, :, 0]),
             np.ascontiguousarray(sides[:, :, 1]),
@@ -41,3 +40,16 @@ def board(tables: Tables) -> _core.Board:
             np.asarray(traps, dtype=np.int32),
         )
     return found
+
+
+def distances(
+    tables, door_open: np.ndarray, sources, limit: int = UNREACHABLE, around: int = -1, blank=None
+) -> tuple[int, ...]:
+    """Walking distance from the nearest of ``sources`` to every square, one step at a time through
+    passages with no door or an open one (``door_open``); a square never reached is UNREACHABLE.
+
+    ``blank`` (an int32 array, one entry per square) says where the search may walk: UNREACHABLE
+    there, negative where it may not (a source counts 0 even there). Squares farther than ``limit``
+    are not reached; with ``around`` a square, the limit counts from the depth at which that square
+    is reached."""
+    return _core.distances(board(tables), door_open, blank, list(sources), limit, around)

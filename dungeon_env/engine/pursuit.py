@@ -151,11 +151,13 @@ class Walk:
         self.blank = blank = _open_ground(g).copy()
         for q in (occupant >= 0).nonzero()[0].tolist():
             blank[q] = BLOCKED
+        self.tables, self.door_open = g.tables, s.door_open.copy()
+        self.blank_array = np.asarray(blank, dtype=np.int32)  # the same, for the core's searches
         self.heroes = heroes
         self.ring = _ring(g, heroes)
         self.fight_sources = tuple(sorted(q for q in self.ring if self.blank[q] > 0))
-        self.fields: dict[tuple, list[int]] = {}
-        self.approach: dict[tuple[int, int], tuple[tuple[list[int], int], ...]] = {}
+        self.fields: dict[tuple, tuple[int, ...]] = {}
+        self.approach: dict[tuple[int, int], tuple[tuple[tuple[int, ...], int], ...]] = {}
         self.by_square: dict[tuple[int, int, int], tuple[int, float]] = {}
 
     @classmethod
@@ -176,7 +178,7 @@ class Walk:
         occupant[here] = m
         return walk
 
-    def field(self, sources: tuple[int, ...], limit: int, around: int = -1) -> list[int]:
+    def field(self, sources: tuple[int, ...], limit: int, around: int = -1) -> tuple[int, ...]:
         """Walking distance from the nearest source to every square, through walkable squares only
         (a source itself may be occupied: a hero). Squares farther than ``limit`` are not reached;
         with ``around`` a square, the limit counts from the depth at which that square is reached
@@ -188,7 +190,7 @@ class Walk:
             found = self.fields[key] = self._search(sources, limit, around)
         return found
 
-    def approach_fields(self, start: int, reach: int) -> tuple[tuple[list[int], int], ...]:
+    def approach_fields(self, start: int, reach: int) -> tuple[tuple[tuple[int, ...], int], ...]:
         """For each living hero the monster has a path to from ``start``, in slot order: its field
         (searched ``reach`` squares past ``start``) and the start's distance in it (:meth:`via`)."""
         key = (start, reach)
@@ -212,27 +214,10 @@ class Walk:
             found = self.by_square[key] = (min(gap for gap, _ in diffs), closable)
         return found
 
-    def _search(self, sources: tuple[int, ...], limit: int, around: int) -> list[int]:
-        steps = self.steps
-        dist = self.blank.copy()
-        for q in sources:
-            dist[q] = 0
-        frontier, d = list(sources), 0
-        stop = limit if around < 0 else UNREACHABLE
-        while frontier and d < stop:
-            d += 1
-            reached = []
-            for q in frontier:
-                for r in steps[q]:
-                    if dist[r] > d:  # not reached yet and walkable (BLOCKED is below any depth)
-                        dist[r] = d
-                        reached.append(r)
-            frontier = reached
-            if stop == UNREACHABLE and around >= 0 and 0 <= dist[around] < UNREACHABLE:
-                stop = dist[around] + limit
-        return dist
+    def _search(self, sources: tuple[int, ...], limit: int, around: int) -> tuple[int, ...]:
+        return core.distances(self.tables, self.door_open, sources, limit, around, self.blank_array)
 
-    def via(self, field: list[int], q: int) -> int:
+    def via(self, field: tuple[int, ...], q: int) -> int:
         """The distance of square ``q`` in ``field``; for a square the field does not walk through
         (an armed trap the monster chooses to step on), one more than its nearest neighbour's."""
         d = field[q]

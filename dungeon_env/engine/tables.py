@@ -16,6 +16,7 @@ import numpy as np
 
 from dungeon_env.content import load_adventure, load_board, load_monsters
 from dungeon_env.content.model import HEIGHT, WIDTH, Adventure, Board
+from dungeon_env.engine import core
 from dungeon_env.engine.actions import DIR_DX, DIR_DY
 
 OPEN, WALL, DOOR = 0, 1, 2
@@ -302,7 +303,7 @@ def passages(tables: Tables) -> list[list[tuple[int, int]]]:
     return cached
 
 
-UNREACHABLE = 10**6
+UNREACHABLE = core.UNREACHABLE
 PATH_MEMO_SIZE = 1024  # distance tuples kept per adventure (about 5 KB each)
 STEPS_MEMO_SIZE = 64  # door configurations whose open steps are kept (about 50 KB each)
 
@@ -343,24 +344,6 @@ def path_distances(tables: Tables, sources, door_open: np.ndarray) -> tuple[int,
     sources = tuple(int(q) for q in sources)
 
     def compute():
-        return _breadth_first(open_steps(tables, door_open), sources, tables.n_squares)
+        return core.distances(tables, door_open, sources)
 
     return memoised(tables, "path_distances", PATH_MEMO_SIZE, (sources, door_open.tobytes()), compute)
-
-
-def _breadth_first(steps: tuple[tuple[int, ...], ...], sources: tuple[int, ...], n: int) -> tuple[int, ...]:
-    """Steps from the nearest source to every square, one frontier at a time."""
-    dist = [UNREACHABLE] * n
-    for q in sources:
-        dist[q] = 0
-    frontier, d = list(sources), 0
-    while frontier:
-        d += 1
-        reached = []
-        for q in frontier:
-            for r in steps[q]:
-                if dist[r] > d:
-                    dist[r] = d
-                    reached.append(r)
-        frontier = reached
-    return tuple(dist)

@@ -2,6 +2,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <stdexcept>
@@ -58,13 +59,57 @@ std::pair<std::vector<int32_t>, bool> allowed(const Board& board, Vec<bool> door
     return {std::move(found.steps), found.end_ok};
 }
 
+// A distance field as a tuple (immutable: the engine memoises fields and shares them between games).
+nb::tuple distances(const Board& board, Vec<bool> door_open, nb::object blank, const std::vector<int32_t>& sources,
+                    int32_t limit, int32_t around) {
+    const int32_t* blank_data = nullptr;
+    Vec<int32_t> blank_array;
+    if (!blank.is_none()) {
+        blank_array = nb::cast<Vec<int32_t>>(blank);
+        if (blank_array.shape(0) != static_cast<size_t>(board.n_squares)) {
+            throw std::invalid_argument("distances: blank must have one entry per square");
+        }
+        blank_data = blank_array.data();
+    }
+    for (int32_t q : sources) {
+        if (q < 0 || q >= board.n_squares) throw std::invalid_argument("distances: a source square is off the board");
+    }
+    if (around >= board.n_squares) throw std::invalid_argument("distances: around is off the board");
+    const std::vector<int32_t> dist =
+        dungeon_core::distance_field(board, door_open.data(), blank_data, sources, limit, around);
+    PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(dist.size()));
+    if (!out) throw nb::python_error();
+    for (size_t i = 0; i < dist.size(); ++i) PyTuple_SET_ITEM(out, static_cast<Py_ssize_t>(i), PyLong_FromLong(dist[i]));
+    return nb::steal<nb::tuple>(out);
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
     m.doc() = "The compiled core of dungeon_env's rules engine (see docs/CORE.md).";
     nb::class_<Board>(m, "Board", "One adventure's static board: sides, standing ground, blockages, traps.")
         .def(nb::new_(&make_board), "side_to"_a, "side_door"_a, "ground"_a, "blockage"_a, "trap_square"_a)
-        .def_ro("n_squares", &Board::n_squares);
+        .def_ro("n_squares", &Board::n_squares)
+        // pickled with the tables whose cache holds it (a game of an adventure file carries its tables)
+        .def("__getstate__",
+             [](const Board& b) {
+                 return std::make_tuple(b.side_to, b.side_door, b.ground, b.blockage, b.trap_square);
+             })
+        .def("__setstate__", [](Board& b, const std::tuple<std::vector<int32_t>, std::vector<int32_t>,
+                                                           std::vector<uint8_t>, std::vector<uint8_t>,
+                                                           std::vector<int32_t>>& state) {
+            new (&b) Board();
+            std::tie(b.side_to, b.side_door, b.ground, b.blockage, b.trap_square) = state;
+            b.n_squares = static_cast<int>(b.ground.size());
+            if (b.side_to.size() != 4 * b.ground.size() || b.side_door.size() != b.side_to.size() ||
+                b.blockage.size() != b.ground.size()) {
+                throw std::invalid_argument("Board: a pickled board's tables do not agree in size");
+            }
+            b.finish();
+        });
+    m.attr("UNREACHABLE") = dungeon_core::UNREACHABLE;
+    m.def("distances", &distances, "board"_a, "door_open"_a, "blank"_a.none(), "sources"_a, "limit"_a, "around"_a,
+          "Walking distance from the nearest source to every square (a tuple; see dungeon_env.engine.core).");
     m.def("allowed", &allowed, "board"_a, "door_open"_a, "occupant"_a, "trap_armed"_a, "trap_detected"_a,
           "here"_a, "start"_a, "base_move"_a, "budget"_a, "reach"_a, "hero_squares"_a, "step_squares"_a,
           "The duty to attack (R-MON-03): the indices of the candidate steps a monster may take, and "

@@ -22,10 +22,41 @@ void Board::finish() {
     passage_start[n_squares] = static_cast<int32_t>(passage_to.size());
 }
 
+std::vector<int32_t> distance_field(const Board& board, const bool* door_open, const int32_t* blank,
+                                    const std::vector<int32_t>& sources, int32_t limit, int32_t around) {
+    std::vector<int32_t> dist = blank ? std::vector<int32_t>(blank, blank + board.n_squares)
+                                      : std::vector<int32_t>(board.n_squares, UNREACHABLE);
+    for (int32_t q : sources) dist[q] = 0;
+    std::vector<int32_t> frontier(sources), reached;
+    reached.reserve(64);
+    int32_t d = 0;
+    int32_t stop = around < 0 ? limit : UNREACHABLE;
+    const int32_t* start = board.passage_start.data();
+    const int32_t* to = board.passage_to.data();
+    const int32_t* door = board.passage_door.data();
+    while (!frontier.empty() && d < stop) {
+        ++d;
+        reached.clear();
+        for (int32_t q : frontier) {
+            for (int32_t k = start[q]; k < start[q + 1]; ++k) {
+                const int32_t r = to[k];
+                if (dist[r] > d && (door[k] < 0 || door_open[door[k]])) {
+                    dist[r] = d;
+                    reached.push_back(r);
+                }
+            }
+        }
+        frontier.swap(reached);
+        if (stop == UNREACHABLE && around >= 0 && dist[around] >= 0 && dist[around] < UNREACHABLE) {
+            stop = dist[around] + limit;
+        }
+    }
+    return dist;
+}
+
 namespace {
 
 using Dist = int32_t;
-constexpr Dist UNREACHABLE = 1000000;  // tables.UNREACHABLE
 constexpr Dist BLOCKED = -1;           // a square the search does not walk through
 constexpr int64_t NO_GAP = std::numeric_limits<int64_t>::max() / 4;  // "infinite": no hero with d > 1
 
@@ -60,33 +91,7 @@ class Walk {
     // Walking distance from the nearest source; with `around` a square, the search stops `limit`
     // squares past the depth at which that square is reached.
     std::vector<Dist> field(const std::vector<int32_t>& sources, Dist limit, int32_t around) const {
-        std::vector<Dist> dist(blank_);
-        for (int32_t q : sources) dist[q] = 0;
-        std::vector<int32_t> frontier(sources), reached;
-        reached.reserve(64);
-        Dist d = 0;
-        Dist stop = around < 0 ? limit : UNREACHABLE;
-        const int32_t* start = board_.passage_start.data();
-        const int32_t* to = board_.passage_to.data();
-        const int32_t* door = board_.passage_door.data();
-        while (!frontier.empty() && d < stop) {
-            ++d;
-            reached.clear();
-            for (int32_t q : frontier) {
-                for (int32_t k = start[q]; k < start[q + 1]; ++k) {
-                    const int32_t r = to[k];
-                    if (dist[r] > d && (door[k] < 0 || door_open_[door[k]])) {
-                        dist[r] = d;
-                        reached.push_back(r);
-                    }
-                }
-            }
-            frontier.swap(reached);
-            if (stop == UNREACHABLE && around >= 0 && dist[around] >= 0 && dist[around] < UNREACHABLE) {
-                stop = dist[around] + limit;
-            }
-        }
-        return dist;
+        return distance_field(board_, door_open_, blank_.data(), sources, limit, around);
     }
 
     // A square's distance in `field`; for a square the field does not walk through, one more than

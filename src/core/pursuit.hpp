@@ -42,6 +42,15 @@ struct Mover {
     int32_t reach;   // base + Stamina cap + 2: no budget (nor a step past it) goes farther
 };
 
+// Walking distance from the nearest source to every square, one frontier at a time, through the
+// passages whose door is absent or open. `blank` (or every square UNREACHABLE when null) holds
+// UNREACHABLE where the search may walk and a negative value where it may not; a source is 0 even
+// there. Squares farther than `limit` are not reached; with `around` a square, the limit counts from
+// the depth at which that square is reached.
+constexpr int32_t UNREACHABLE = 1000000;  // tables.UNREACHABLE
+std::vector<int32_t> distance_field(const Board& board, const bool* door_open, const int32_t* blank,
+                                    const std::vector<int32_t>& sources, int32_t limit, int32_t around);
+
 struct Allowed {
     std::vector<int32_t> steps;  // indices into the candidate steps, in order
     bool end_ok;
