@@ -223,6 +223,8 @@ def balance_note(b: dict) -> str:
 
 # ------------------------------------------------------------------------------ the search
 def _search_run(game_class: type, side: str, seconds: float | None, max_searches: int | None) -> list:
+    """Each search's statistics in the game of ``side``'s search, stopped after ``seconds`` (and at
+    least one search) or ``max_searches``."""
     searches: list = []
     bench_search.play(
         SEARCH_ADVENTURE,
@@ -234,6 +236,8 @@ def _search_run(game_class: type, side: str, seconds: float | None, max_searches
         max_searches=max_searches,
         searches=searches,
     )
+    if not searches and seconds is not None:
+        return _search_run(game_class, side, None, 1)
     return searches
 
 
