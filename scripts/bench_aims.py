@@ -117,6 +117,7 @@ def step_rates(seconds: float, candidate: type) -> dict:
     """bench_env's alternated rounds (connect_four_v3 and our env, wrapped and raw, and today's
     engine) with the candidate engine as one more contender; medians and median ratios."""
     contenders = bench_env.step_contenders(ADVENTURE, HEROES, MAX_TURNS)
+    candidate.new(adventure=ADVENTURE, heroes=HEROES, seed=0, max_turns=MAX_TURNS)  # its tables, untimed
     contenders["candidate"] = lambda sec, r: bench_env.engine_decisions_per_second(
         sec, ADVENTURE, HEROES, MAX_TURNS, game_class=candidate
     )
@@ -398,10 +399,10 @@ def measure(args: argparse.Namespace) -> tuple[list[Aim], dict]:
 
 def table(aims: list[Aim]) -> str:
     """One line per aim: aim, figure, target, verdict; then its note and the command that reproduces it."""
-    lines = [f"{'aim':58} {'figure':>16} {'target':>18}  verdict"]
+    lines = [f"{'aim':58} {'figure':>16} {'target':>25}  verdict"]
     for aim in aims:
         target = ("at most " if aim.at_most else "at least ") + _fmt(aim.target, aim.unit)
-        lines.append(f"{aim.name:58} {_fmt(aim.figure, aim.unit):>16} {target:>18}  {aim.verdict}")
+        lines.append(f"{aim.name:58} {_fmt(aim.figure, aim.unit):>16} {target:>25}  {aim.verdict}")
         if aim.note:
             lines.append(f"    {aim.note}")
         lines.append(f"    $ {aim.command}")
