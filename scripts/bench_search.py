@@ -38,7 +38,7 @@ def play(
     seconds: float | None = None,
     max_searches: int | None = None,
     searches: list | None = None,
-) -> tuple[float, float, int, str]:
+) -> tuple[float, float, int, str | None]:
     """Wall seconds, CPU seconds, the searching side's searched decisions and the outcome of one
     game; ``searching`` None: scripted agents on both sides. ``game_class``: the engine played on
     (``Game.new``). The game stops early (outcome ``None``) after ``seconds`` of wall time or
