@@ -71,8 +71,10 @@ test-core: $(CORE_STAMP)
 play: $(STAMP)
 	$(VENV)/bin/dungeon-env play
 
-# bench_learning and bench_policy need torch and SB3 (the training extra)
+# bench_aims first (issue 54's aims, MET or MISSED); bench_learning and bench_policy need torch and SB3
+# (the training extra)
 bench: $(TRAIN_STAMP)
+	$(PY) scripts/bench_aims.py
 	$(PY) scripts/bench.py
 	$(PY) scripts/bench_env.py
 	$(PY) scripts/bench_balance.py

@@ -20,6 +20,7 @@ import pstats
 import random
 import time
 import tracemalloc
+from collections.abc import Callable
 
 import numpy as np
 
@@ -47,12 +48,16 @@ def aec_steps_per_second(make, seconds: float, seed: int = 0) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def engine_decisions_per_second(seconds: float, adventure: str, heroes: int, max_turns: int) -> float:
+def engine_decisions_per_second(
+    seconds: float, adventure: str, heroes: int, max_turns: int, game_class: type = Game
+) -> float:
+    """Random legal decisions per second of the engine alone (no env, no observation); ``game_class``
+    the implementation played (``Game.new``, ``over``, ``legal_actions``, ``apply``)."""
     rng = random.Random(0)
     decisions = games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        game = Game.new(adventure=adventure, heroes=heroes, seed=games, max_turns=max_turns)
+        game = game_class.new(adventure=adventure, heroes=heroes, seed=games, max_turns=max_turns)
         while not game.over:
             game.apply(rng.choice(game.legal_actions()))
             decisions += 1
@@ -134,6 +139,39 @@ def memory_per_env(adventure: str, heroes: int, steps: int, count: int = 20) -> 
     }
 
 
+def step_contenders(adventure: str, heroes: int, max_turns: int) -> dict[str, Callable[[float, int], float]]:
+    """The measurements of ``main``, each ``measure(seconds, round) -> rate``: connect_four_v3's and
+    our env through the AEC loop, wrapped (``env()``) and raw, and the engine alone. Builds the
+    adventure's cached tables outside the timing."""
+    from pettingzoo.classic import connect_four_v3
+
+    kwargs = {"adventure": adventure, "heroes": heroes, "max_turns": max_turns}
+    dungeon_env.env(**kwargs).reset(seed=0)
+    return {
+        "c4 env()": lambda sec, r: aec_steps_per_second(connect_four_v3.env, sec, r),
+        "ours env()": lambda sec, r: aec_steps_per_second(lambda: dungeon_env.env(**kwargs), sec, r),
+        "c4 raw_env": lambda sec, r: aec_steps_per_second(connect_four_v3.raw_env, sec, r),
+        "ours raw_env": lambda sec, r: aec_steps_per_second(lambda: dungeon_env.raw_env(**kwargs), sec, r),
+        "engine": lambda sec, r: engine_decisions_per_second(sec, adventure, heroes, max_turns),
+    }
+
+
+def alternated_rates(contenders: dict[str, Callable[[float, int], float]], seconds: float) -> dict[str, list]:
+    """Each contender's rate in each of short alternating rounds (``seconds`` in all per contender),
+    so that a busy machine slows every measurement alike."""
+    rounds = max(3, int(seconds))
+    rates: dict[str, list] = {name: [] for name in contenders}
+    for r in range(rounds):
+        for name, measure in contenders.items():
+            rates[name].append(measure(seconds / rounds, r))
+    return rates
+
+
+def median_ratio(rates: dict[str, list], a: str, b: str) -> float:
+    """The median over the rounds of ``a``'s rate over ``b``'s."""
+    return float(np.median([x / y for x, y in zip(rates[a], rates[b], strict=True)]))
+
+
 def profile(adventure: str, heroes: int, max_turns: int, seconds: float) -> str:
     prof = cProfile.Profile()
     prof.enable()
@@ -155,28 +193,11 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=40)
     parser.add_argument("--profile", action="store_true", help="also profile the dungeon loop")
     args = parser.parse_args()
-    from pettingzoo.classic import connect_four_v3
-
-    kwargs = {"adventure": args.adventure, "heroes": args.heroes, "max_turns": args.max_turns}
-    dungeon_env.env(**kwargs).reset(seed=0)  # build the cached tables outside the timing
-    # Short alternating rounds, so that a busy machine slows every measurement alike; medians.
-    contenders = {
-        "c4 env()": lambda sec, r: aec_steps_per_second(connect_four_v3.env, sec, r),
-        "ours env()": lambda sec, r: aec_steps_per_second(lambda: dungeon_env.env(**kwargs), sec, r),
-        "c4 raw_env": lambda sec, r: aec_steps_per_second(connect_four_v3.raw_env, sec, r),
-        "ours raw_env": lambda sec, r: aec_steps_per_second(lambda: dungeon_env.raw_env(**kwargs), sec, r),
-        "engine": lambda sec, r: engine_decisions_per_second(
-            sec, args.adventure, args.heroes, args.max_turns
-        ),
-    }
-    rounds = max(3, int(args.seconds))
-    rates = {name: [] for name in contenders}
-    for r in range(rounds):
-        for name, measure in contenders.items():
-            rates[name].append(measure(args.seconds / rounds, r))
+    contenders = step_contenders(args.adventure, args.heroes, args.max_turns)
+    rates = alternated_rates(contenders, args.seconds)
 
     def ratio(a: str, b: str) -> float:
-        return float(np.median([x / y for x, y in zip(rates[a], rates[b], strict=True)]))
+        return median_ratio(rates, a, b)
 
     median = {name: float(np.median(v)) for name, v in rates.items()}
     obs_us = observation_build_us(args.adventure, args.heroes, args.max_turns)

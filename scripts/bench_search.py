@@ -28,10 +28,22 @@ from dungeon_env.engine import Game
 AIM_SECONDS = {"v1": 60.0, "v2": 120.0}  # CPU seconds of a game, by the issue that set them
 
 
-def play(adventure: str, seed: int, searching: str | None, version: str) -> tuple[float, float, int, str]:
+def play(
+    adventure: str,
+    seed: int,
+    searching: str | None,
+    version: str,
+    *,
+    game_class: type = Game,
+    seconds: float | None = None,
+    max_searches: int | None = None,
+    searches: list | None = None,
+) -> tuple[float, float, int, str | None]:
     """Wall seconds, CPU seconds, the searching side's searched decisions and the outcome of one
-    game; ``searching`` None: scripted agents on both sides."""
-    g = Game.new(adventure=adventure, heroes=3, seed=seed)
+    game; ``searching`` None: scripted agents on both sides. ``game_class``: the engine played on
+    (``Game.new``). The game stops early (outcome ``None``) after ``seconds`` of wall time or
+    ``max_searches`` searches; ``searches``, if given, receives each search's ``last_stats`` (v2)."""
+    g = game_class.new(adventure=adventure, heroes=3, seed=seed)
     heroes = SCRIPTED_AGENTS["scripted_heroes"][version](game=g, seed=seed)
     dm = SCRIPTED_AGENTS["scripted_dm"][version](game=g, seed=seed)
     search = SEARCH_AGENTS[version](game=g, seed=seed) if searching else None
@@ -41,11 +53,17 @@ def play(adventure: str, seed: int, searching: str | None, version: str) -> tupl
         dm = search
     wall, cpu, decisions = time.perf_counter(), time.process_time(), 0
     while not g.over:
+        if (seconds is not None and time.perf_counter() - wall > seconds) or (
+            max_searches is not None and decisions >= max_searches
+        ):
+            return time.perf_counter() - wall, time.process_time() - cpu, decisions, None
         side = "dm" if g.agent == "dm" else "heroes"
         choices = len(g.legal_actions()) > 1
         g.apply((dm if side == "dm" else heroes).act(None, None))
         if side == searching:
             decisions += bool(search.last_stats) if version != "v1" else choices
+            if searches is not None and (search.last_stats if version != "v1" else choices):
+                searches.append(dict(search.last_stats))
     return time.perf_counter() - wall, time.process_time() - cpu, decisions, g.outcome
 
 
