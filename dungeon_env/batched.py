@@ -27,14 +27,17 @@ envs.close()
 **BatchedRoleEnv**, the rule:
 
 - ``reset(seed=s)`` resets game ``i`` with seed ``s + i`` (a list gives each game its own seed, None
-  leaves a game's generator as it is), as Gymnasium's ``SyncVectorEnv`` does; each game is a
+  leaves a game's generator as it is), as Gymnasium's ``SyncVectorEnv`` does (``options`` goes to
+  every game, which ignores it; Gymnasium's ``reset_mask`` option is not offered: the autoreset is
+  same-step); each game is a
   ``RoleEnv`` (``envs.envs[i]``), so later episodes of a game continue reproducibly from its seed, and
   game ``i`` plays exactly what a ``RoleEnv`` reset with ``s + i`` plays given the same actions.
 - ``step(actions)``: ``actions`` is an integer array of shape ``(num_envs,)`` with values in
   ``0 .. N_ACTIONS - 1``; anything else is a ``ValueError`` saying what was expected, raised before any
   game moves. An action the mask forbids follows ``illegal_action`` per game: ``"penalize"`` (the
   default, as ``RoleEnv``) ends that game with ``illegal_reward`` for the side and a warning,
-  ``"raise"`` raises ``IllegalActionError``.
+  ``"raise"`` raises ``IllegalActionError`` (the games before it in the batch have then moved: the
+  batch is for masked learners; reset it after such an error).
 - Arrays: observations ``(num_envs, size)`` float32 (``observation_format="dict"``: a dict of
   ``(num_envs, *piece)`` views into one buffer), rewards ``(num_envs,)`` float64 (as
   ``SyncVectorEnv``), terminations and truncations ``(num_envs,)`` bool, action masks
@@ -260,7 +263,7 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         return tuple(env.render() for env in self.envs)
 
     def close_extras(self, **kwargs: Any) -> None:
-        for env in self.envs:
+        for env in getattr(self, "envs", ()):  # also when __init__ failed (Gymnasium closes on del)
             env.close()
 
     # ----- helpers -----

@@ -6,6 +6,7 @@ AEC env's games."""
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -335,3 +336,15 @@ def test_batched_games_play_the_aec_games_seeded_seed_plus_i():
             assert games.games[i].episode_seed == env.unwrapped.episode_seed
     assert ends >= 3 and sides == {True, False} and paid
     assert all(g.events == e.unwrapped.events for g, e in zip(games.games, envs, strict=True))
+
+
+def test_the_training_doc_examples_run():
+    """docs/TRAINING.md's examples of the batched games: the numpy loops run as printed; the
+    MaskablePPO one compiles (its budget is the SB3 test's above, much larger)."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "TRAINING.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:] if "dungeon_env.batched" in b]
+    assert len(blocks) == 3
+    for block in blocks:
+        code = compile(block, "docs/TRAINING.md", "exec")
+        if "MaskablePPO" not in block:
+            exec(code, {"__name__": "docs"})
