@@ -61,8 +61,8 @@ envs.close()
   with ``_action_mask`` all True; plus the end keys above for the games that ended.
 - ``terminated`` / ``truncated``: ``RoleEnv``'s (the env card's turn-cap rule).
 - An opponent given as an object (``act(observation, action_mask)``) is shared by every game; one
-  given as a spec (``"random"``, ``"scripted"``, ...) is built once per game (each seeded from its
-  game's seed).
+  given as a spec (``"random"``, ``"scripted"``, ...) is built once per game (seeded at each of its
+  game's resets from that game's generator, as ``RoleEnv`` does).
 
 **BatchedGames**, the rule: ``num_envs`` games of ``dungeon_env.raw_env(**options)`` (``illegal_action``
 ``"penalize"`` unless given, as ``dungeon_env.env()``).
@@ -81,9 +81,11 @@ envs.close()
   above: an ended game's ``infos["final_obs"]`` is a dict of every agent's final observation,
   ``infos["final_info"]`` has each agent's final info by agent name, and its rows are the next
   episode's first decision.
-- The heroes' rows come only when a hero is asked; a learner that plays both sides from these rows
-  sees the DM's decisions about monsters in the fog as steps of their own (like the AEC env; the
-  heroes' observations never show them).
+- The arrays are preallocated and reused as above (``copy=True``: fresh copies).
+- A hero's row comes only when a hero is asked, and its observation never shows what the DM decides
+  about monsters in the fog; but the number of calls between two hero rows of a game counts those
+  decisions, as the AEC env's steps do. Keep per-game streams of the heroes' rows (not the call
+  count) for a hero learner that must not know it; ``dungeon_env.parallel`` hides the count.
 
 With Stable-Baselines3 installed, ``SB3BatchedVecEnv(BatchedRoleEnv(...))`` is the same games as an
 SB3 ``VecEnv`` with ``action_masks()`` for sb3-contrib's ``MaskablePPO`` (SB3's own same-step
