@@ -53,10 +53,11 @@ envs.close()
   episode's last observation (the side's view of the end) and ``infos["final_info"]`` its final info
   (``RoleEnv``'s: ``agent``, ``decision``, ``unit``, ``outcome``, ``reason``, ``objectives``,
   ``goals_met``), batched as Gymnasium batches infos (a dict of arrays, each key with its ``_key``
-  mask of the games that have it). The ended games also get ``infos["episode"]`` = ``{"r": return,
-  "l": length}`` (the side's return and decisions; ``_episode`` their mask): Gymnasium 1.2's
-  ``wrappers.vector.RecordEpisodeStatistics`` counts as if the autoreset were next-step (it drops each
-  later episode's first step), so use these instead of it.
+  mask of the games that have it), plus ``episode`` = ``{"r": return, "l": length}`` (the side's
+  return and decisions in the episode: ``infos["final_info"]["episode"]["r"][i]``). Gymnasium's
+  ``wrappers.vector.RecordEpisodeStatistics`` (its ``infos["episode"]``) counts same-step autoreset
+  right from Gymnasium 1.4 on; 1.2's counts as if it were next-step (each later episode one step
+  short), so read ``final_info["episode"]`` there.
 - Infos at every ``reset`` and ``step``: ``action_mask``, the masks array (also ``action_masks()``),
   with ``_action_mask`` all True; plus the end keys above for the games that ended.
 - ``terminated`` / ``truncated``: ``RoleEnv``'s (the env card's turn-cap rule).
@@ -276,9 +277,9 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
     def _end(self, infos: dict, i: int, obs: np.ndarray, info: dict) -> None:
         """Game ``i``'s episode ended: its final observation and info, and its return and length,
         into the step's infos (Gymnasium's batching of infos) before the counts start again."""
-        self._add_info(infos, {"final_obs": self._obs.single(obs), "final_info": info}, i)
         episode = {"r": float(self._returns[i]), "l": int(self._lengths[i])}
-        self._add_info(infos, {"episode": episode}, i)
+        final = {"final_obs": self._obs.single(obs), "final_info": info | {"episode": episode}}
+        self._add_info(infos, final, i)
         self._returns[i] = 0.0
         self._lengths[i] = 0
 
@@ -420,12 +421,12 @@ class _SB3Batched:
         obs, rewards, terminations, truncations, infos = self.batched.step(self._actions)
         dones = terminations | truncations
         rows: list[dict] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(dones):
+        if dones.any():
             final = infos["final_info"]
-            rows[i] = {key: final[key][i] for key in final if not key.startswith("_")}
-            rows[i]["terminal_observation"] = infos["final_obs"][i]
-            rows[i]["TimeLimit.truncated"] = bool(truncations[i] and not terminations[i])
-            rows[i]["episode"] = {"r": infos["episode"]["r"][i], "l": infos["episode"]["l"][i]}
+            for i in np.flatnonzero(dones):
+                rows[i] = {key: _row(value, i) for key, value in final.items() if not key.startswith("_")}
+                rows[i]["terminal_observation"] = infos["final_obs"][i]
+                rows[i]["TimeLimit.truncated"] = bool(truncations[i] and not terminations[i])
         return _copied(obs), rewards.astype(np.float32), dones, rows
 
     def action_masks(self) -> np.ndarray:
@@ -461,6 +462,13 @@ class _SB3Batched:
 
     def close(self) -> None:
         self.batched.close()
+
+
+def _row(value, i: int):
+    """Game ``i``'s entry of a batched info value (a nested dict of batched values: its entries)."""
+    if isinstance(value, dict):
+        return {key: _row(v, i) for key, v in value.items() if not key.startswith("_")}
+    return value[i]
 
 
 def _copied(obs):

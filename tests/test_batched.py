@@ -8,11 +8,12 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
-from gymnasium.wrappers.vector import DictInfoToList
+from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
 
 import dungeon_env
 from dungeon_env.aec import IllegalActionError, IllegalActionWarning
@@ -21,6 +22,7 @@ from dungeon_env.engine import N_ACTIONS
 from dungeon_env.observation import DICT_PIECES, OBS_SPEC, as_dict, unflatten
 from dungeon_env.wrappers import RoleEnv
 
+GYMNASIUM = tuple(int(part) for part in gymnasium.__version__.split(".")[:2])
 KWARGS = {"adventure": "flooded_cellar", "heroes": 3, "max_turns": 4}  # short episodes: many resets
 
 
@@ -68,7 +70,7 @@ def test_spaces_dtypes_shapes_and_the_same_step_autoreset_contract(observation_f
             continue
         ends += int(done.sum())
         assert (infos["_final_obs"] == done).all() and (infos["_final_info"] == done).all()
-        assert (infos["_episode"] == done).all()
+        assert (infos["final_info"]["_episode"] == done).all()
         for i in np.flatnonzero(done):
             final = infos["final_obs"][i]
             assert single.contains(final)
@@ -95,6 +97,28 @@ def test_spaces_dtypes_shapes_and_the_same_step_autoreset_contract(observation_f
     assert all(row["final_info"]["outcome"] == "truncated" for row in rows if "final_info" in row)
     envs.close()
     assert envs.closed
+
+
+def test_gymnasiums_episode_statistics_wrapper_takes_the_batch():
+    """``RecordEpisodeStatistics`` stacks on the batch (no key of its own in the way) and, from
+    Gymnasium 1.4 on (which counts same-step autoreset right), reports the batch's own
+    ``final_info["episode"]``."""
+    envs = RecordEpisodeStatistics(BatchedRoleEnv(2, **KWARGS))
+    _obs, infos = envs.reset(seed=2)
+    rng = np.random.default_rng(2)
+    seen = 0
+    for _ in range(150):
+        _obs, _rewards, terminations, truncations, infos = envs.step(random_legal(rng, infos["action_mask"]))
+        done = terminations | truncations
+        if not done.any():
+            continue
+        seen += 1
+        ours = infos["final_info"]["episode"]
+        assert (infos["_episode"] == done).all() and (ours["l"][done] > 0).all()
+        if GYMNASIUM >= (1, 4):
+            assert np.array_equal(infos["episode"]["l"][done], ours["l"][done])
+            assert np.allclose(infos["episode"]["r"][done], ours["r"][done])
+    assert seen >= 2
 
 
 @pytest.mark.parametrize("role", ["heroes", "dm"])
@@ -128,8 +152,8 @@ def test_the_batch_plays_the_games_of_role_envs_seeded_seed_plus_i(role):
                 ends += 1
                 assert np.array_equal(infos["final_obs"][i], o)
                 assert {k: infos["final_info"][k][i] for k in info} == info
-                assert infos["episode"]["r"][i] == pytest.approx(returns[i])
-                assert infos["episode"]["l"][i] == lengths[i]
+                assert infos["final_info"]["episode"]["r"][i] == pytest.approx(returns[i])
+                assert infos["final_info"]["episode"]["l"][i] == lengths[i]
                 returns[i], lengths[i] = 0.0, 0
                 o, _info = env.reset()
             assert np.array_equal(obs[i], o)
@@ -221,8 +245,8 @@ def test_a_cleanrl_style_loop_stores_every_step_and_counts_the_episodes():
         actions[t] = np.where(masks[t], logits, -np.inf).argmax(axis=1)  # a masked policy's choice
         next_obs, reward, terminations, truncations, infos = envs.step(actions[t])
         rewards[t], dones[t] = reward, terminations | truncations
-        if "episode" in infos:
-            episodes += infos["episode"]["l"][infos["_episode"]].tolist()
+        if "final_info" in infos:
+            episodes += infos["final_info"]["episode"]["l"][infos["_final_info"]].tolist()
     assert masks[np.arange(horizon)[:, None], np.arange(n), actions].all()  # every action was legal
     assert len(episodes) == dones.sum() >= n and all(length > 0 for length in episodes)
     assert not np.array_equal(observations[0], observations[1])  # stored, not the shared buffer
