@@ -75,7 +75,7 @@ envs.close()
   above). It returns ``(observations, rewards, terminations, truncations, infos)``:
   ``observations`` and the masks (``action_masks()``, ``infos["action_mask"]``) are the rows of the
   agent each game asks next; ``infos["agent"]`` (also ``agent_index``) is its index in
-  ``possible_agents`` and ``infos["dm"]`` is True where it is the Dungeon Master (``agent_names()``
+  ``possible_agents`` and ``infos["is_dm"]`` is True where it is the Dungeon Master (``agent_names()``
   gives the names); ``rewards`` is ``(num_envs, len(possible_agents))``: every agent's reward of the
   step, in the order of ``possible_agents`` (summed over an episode, each agent's AEC return);
   ``terminations`` / ``truncations`` per game (every agent ends together). Autoreset is same-step as
@@ -391,7 +391,7 @@ class BatchedGames:
         index = self.agent_index.copy() if copy else self.agent_index
         dm = self._dm.copy() if copy else self._dm
         every = self._every_game
-        infos = {MASK_KEY: masks, "agent": index, "dm": dm}
+        infos = {MASK_KEY: masks, "agent": index, "is_dm": dm}
         return infos | {f"_{key}": every for key in tuple(infos)}
 
 

@@ -329,7 +329,7 @@ def test_batched_games_play_the_aec_games_seeded_seed_plus_i():
             agent = env.agent_selection
             seen = env.observe(agent)
             assert names[i] == agent and infos["agent"][i] == games.possible_agents.index(agent)
-            assert infos["dm"][i] == (agent == "dm")
+            assert infos["is_dm"][i] == (agent == "dm")
             assert np.array_equal(obs[i], seen["observation"])
             assert np.array_equal(games.action_masks()[i], seen["action_mask"].astype(bool))
             sides.add(agent == "dm")
