@@ -5,7 +5,9 @@ unwrapped class; both live in ``dungeon_env.aec``, whose docstring is the env ca
 (``help(dungeon_env.aec)``: options, spaces, rewards, termination). ``dungeon_env.parallel_env(**options)``
 is the turn-based parallel view (``dungeon_env.parallel``: its rule). ``dungeon_env.describe_action(game,
 action)`` names an action in words, in the context of the decision asked (``dungeon_env.render.actions``);
-``dungeon_env.make_task(name)`` makes a learning task's env (``dungeon_env.tasks``).
+``dungeon_env.make_task(name)`` makes a learning task's env (``dungeon_env.tasks``);
+``dungeon_env.batched`` steps N games in one call into preallocated arrays (one side as a Gymnasium
+vector env, or both sides).
 Importing the package is light:
 the environment (PettingZoo, Gymnasium) loads on first use of these names.
 """
