@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dungeon_env.engine import Game
+from dungeon_env.engine import Game, core
 from dungeon_env.engine.board import open_neighbours
 from dungeon_env.engine.state import ACTIVE, CORPSE, SIDE_HERO, SIDE_MONSTER
 from dungeon_env.engine.tables import memoised, passages
@@ -103,56 +103,12 @@ def usable_steps(g: Game, doors_closed_ok: bool) -> tuple[tuple[int, ...], ...]:
 
 def dijkstra(g: Game, targets: list[int], cost: list[int], doors_closed_ok: bool) -> list[int]:
     """Cost of the cheapest way from every square to the nearest target (walking from r into q
-    costs ``cost[q]``), through passages; closed doors count as open if ``doors_closed_ok`` (heroes
-    can open them), never hidden ones.
-
-    Costs are small positive ints (or ``INF``: never walked through), so the frontier is a bucket
-    queue keyed by cost so far rather than a heap; when every step costs 1 (no known armed trap on
-    the board, the usual case) it is a breadth-first search, one frontier at a time."""
-    steps = usable_steps(g, doors_closed_ok)
-    dist = [INF] * g.tables.n_squares
-    start = []
-    for q in targets:
-        if dist[q] == INF:
-            dist[q] = 0
-            start.append(q)
-    if cost.count(1) + cost.count(INF) == len(cost):
-        return _unit_steps(steps, cost, dist, start)
-    buckets = {0: start}
-    d = -1
-    while buckets:
-        d += 1
-        for q in buckets.pop(d, ()):
-            step = cost[q]
-            if dist[q] != d or step >= INF:
-                continue  # reached again more cheaply since, or never walked through
-            nd = d + step
-            for r in steps[q]:
-                if nd < dist[r]:
-                    dist[r] = nd
-                    bucket = buckets.get(nd)
-                    if bucket is None:
-                        buckets[nd] = [r]
-                    else:
-                        bucket.append(r)
-    return dist
-
-
-def _unit_steps(steps, cost: list[int], dist: list[int], frontier: list[int]) -> list[int]:
-    """``dijkstra`` when every step costs 1 or ``INF``: ``dist`` (0 on the targets, ``frontier``)
-    filled one frontier at a time, squares of cost ``INF`` reached but never walked through."""
-    d = 0
-    while frontier:
-        d += 1
-        reached = []
-        for q in frontier:
-            if cost[q] < INF:
-                for r in steps[q]:
-                    if dist[r] > d:
-                        dist[r] = d
-                        reached.append(r)
-        frontier = reached
-    return dist
+    costs ``cost[q]``, a positive int, or ``INF``: never walked through), through passages; closed
+    doors count as open if ``doors_closed_ok`` (heroes can open them), never hidden ones. Computed
+    by the compiled core (``engine.core.costs``)."""
+    s = g.state
+    passable = ~s.door_hidden if doors_closed_ok else s.door_open & ~s.door_hidden
+    return core.costs(g.tables, passable, cost, targets, INF)
 
 
 def is_hero(g: Game, u: int) -> bool:

@@ -3,9 +3,10 @@
 Every figure is a ratio or a time measured in this one run on this machine, against a reference
 measured in the same process:
 
-- the engine alone (random legal decisions, no observation): the *candidate* engine against today's
-  Python engine (``dungeon_env.engine.Game``, aim 20x) and against connect_four_v3's AEC steps
-  (aim 25x);
+- the engine alone (random legal decisions, no observation) against connect_four_v3's AEC steps
+  (aim 25x), and against the engine before the compiled core (aim 20x): that engine's ratio to
+  connect_four_v3, measured the same way on commit d9d7c3b and kept in ``REFERENCE_FILE``, since the
+  engine measured now is the same ``Game`` with pieces of its rules compiled;
 - ``dungeon_env.env()`` against connect_four_v3's ``env()`` (aim 3x), ``raw_env`` against its
   ``raw_env`` (aim 2x), both stepped by the same random-legal AEC loop with observations
   (``scripts/bench_env.py``);
@@ -15,15 +16,18 @@ measured in the same process:
   by default estimated from the games per second of a short run and the number of games the tool's
   ``until`` rule would stop at, at the rates those games gave; ``--balance-until`` runs the tool
   until the interval is reached and reports the wall time it took (``scripts/bench_balance.py``);
-- the search v2's iterations per second at its default budget, the candidate engine against
-  today's, on the same positions, with the same choices (aim 10x; ``scripts/bench_search.py``);
+- the search v2's iterations per second at its default budget (aim 10x): its iterations per second
+  over connect_four_v3's steps per second, alternated in this run, against the same ratio on commit
+  d9d7c3b (``REFERENCE_FILE``); the searches are the first ones of one game a side, and must make
+  the choices, with the iterations, that they made on d9d7c3b (``scripts/bench_search.py``);
 - the memory of one env instance after a reset and after 1,000 steps (aims 256 and 512 KiB).
 
-``--candidate module:Class`` names the engine measured (default: today's ``dungeon_env.engine:Game``,
-so the engine and search ratios are 1.0x, and missed, until a compiled core exists).
+``--candidate module:Class`` names the engine measured (default ``dungeon_env.engine:Game``).
+``--record-reference`` measures the engine and search references on the code checked out and writes
+``REFERENCE_FILE`` (run it on the commit before the core, as it was on d9d7c3b).
 
     python scripts/bench_aims.py [--seconds 3] [--candidate dungeon_env.engine:Game] [--json OUT]
-        [--only engine,env,batched,balance,search,memory] [--balance-until]
+        [--only engine,env,batched,balance,search,memory] [--balance-until] [--record-reference]
 """
 
 from __future__ import annotations
@@ -32,7 +36,6 @@ import argparse
 import dataclasses
 import importlib
 import json
-import math
 import os
 import sys
 import time
@@ -48,11 +51,13 @@ import bench_search  # noqa: E402
 
 from dungeon_env.engine import Game  # noqa: E402
 
-REFERENCE = "dungeon_env.engine:Game"
+DEFAULT_CANDIDATE = "dungeon_env.engine:Game"
 GROUPS = ("engine", "env", "batched", "balance", "search", "memory")
 ADVENTURE, HEROES, MAX_TURNS = "flooded_cellar", 4, 40  # the env's and the engine's (bench_env's defaults)
 BALANCE_ADVENTURE, BALANCE_UNTIL = "goblin_warrens", 0.02
-SEARCH_ADVENTURE, SEARCH_SEED = "goblin_warrens", 11
+SEARCH_ADVENTURE, SEARCH_SEED, SEARCHES_PER_SIDE = "goblin_warrens", 11, 6
+# the engine and the search before the compiled core (commit d9d7c3b), as ratios to connect_four_v3
+REFERENCE_FILE = Path(__file__).resolve().parent / "bench_aims_reference.json"
 TARGETS = {
     "engine_vs_today": 20.0,
     "engine_vs_c4": 25.0,
@@ -114,9 +119,10 @@ def _fmt(value: float | None, unit: str) -> str:
 
 # ------------------------------------------------------------------------------ engine and env
 def step_rates(seconds: float, candidate: type) -> dict:
-    """bench_env's alternated rounds (connect_four_v3 and our env, wrapped and raw, and today's
-    engine) with the candidate engine as one more contender; medians and median ratios."""
+    """bench_env's alternated rounds (connect_four_v3 and our env, wrapped and raw) with the candidate
+    engine as a contender; medians and median ratios."""
     contenders = bench_env.step_contenders(ADVENTURE, HEROES, MAX_TURNS)
+    del contenders["engine"]  # the candidate is the engine measured
     candidate.new(adventure=ADVENTURE, heroes=HEROES, seed=0, max_turns=MAX_TURNS)  # its tables, untimed
     contenders["candidate"] = lambda sec, r: bench_env.engine_decisions_per_second(
         sec, ADVENTURE, HEROES, MAX_TURNS, game_class=candidate
@@ -124,9 +130,7 @@ def step_rates(seconds: float, candidate: type) -> dict:
     rates = bench_env.alternated_rates(contenders, seconds)
     return {
         "median": {name: float(np.median(v)) for name, v in rates.items()},
-        "engine_vs_today": bench_env.median_ratio(rates, "candidate", "engine"),
         "engine_vs_c4": bench_env.median_ratio(rates, "candidate", "c4 env()"),
-        "today_vs_c4": bench_env.median_ratio(rates, "engine", "c4 env()"),
         "env": bench_env.median_ratio(rates, "ours env()", "c4 env()"),
         "raw_env": bench_env.median_ratio(rates, "ours raw_env", "c4 raw_env"),
     }
@@ -223,9 +227,8 @@ def balance_note(b: dict) -> str:
 
 
 # ------------------------------------------------------------------------------ the search
-def _search_run(game_class: type, side: str, seconds: float | None, max_searches: int | None) -> list:
-    """Each search's statistics in the game of ``side``'s search, stopped after ``seconds`` (and at
-    least one search) or ``max_searches``."""
+def _search_run(game_class: type, side: str, max_searches: int) -> list:
+    """Each search's statistics, the first ``max_searches`` of ``side``'s search in its game."""
     searches: list = []
     bench_search.play(
         SEARCH_ADVENTURE,
@@ -233,55 +236,70 @@ def _search_run(game_class: type, side: str, seconds: float | None, max_searches
         side,
         "v2",
         game_class=game_class,
-        seconds=seconds,
         max_searches=max_searches,
         searches=searches,
     )
-    if not searches and seconds is not None:
-        return _search_run(game_class, side, None, 1)
     return searches
+
+
+def _values(stats: dict) -> list:
+    """Each option's visits and mean value in a search (its fingerprint: the same rollouts give the
+    same means)."""
+    return [[repr(target), visits, round(mean, 9)] for target, (visits, mean) in stats["options"].items()]
 
 
 def search_rates(seconds: float, candidate: type, rounds: int = 2) -> dict:
     """The search v2 at its default budget (``bench_search.play``: goblin_warrens, 3 heroes, against the
-    scripted agents v2), for the heroes and for the DM: today's engine plays for about ``seconds / 2``
-    a side (a warm-up, not counted, that sets how many searches are timed), then today's engine and
-    the candidate alternate ``rounds`` times over those searches (the same game from the same seed).
-    Iterations per second of search time, summed over the searches, and whether the candidate's
-    searches made the same choices with the same iterations as today's."""
-    iterations = {"today": 0, "candidate": 0}
-    spent = {"today": 0.0, "candidate": 0.0}
-    same, searched = True, 0
-    for side in ("heroes", "dm"):
-        first = _search_run(Game, side, seconds / 2, None)
-        count = len(first)
-        searched += count
-        runs: dict[str, list] = {"today": [], "candidate": []}
-        for _ in range(rounds):
-            runs["today"].append(_search_run(Game, side, None, count))
-            runs["candidate"].append(_search_run(candidate, side, None, count))
-        key = [(s["figure"], s["choice"], s["iterations"]) for s in first]
-        for name, done in runs.items():
-            for searches in done:
-                iterations[name] += sum(s["iterations"] for s in searches)
-                spent[name] += sum(s["seconds"] for s in searches)
-                same &= [(s["figure"], s["choice"], s["iterations"]) for s in searches] == key
-    rate = {name: iterations[name] / max(spent[name], 1e-9) for name in iterations}
-    return {
-        "today": rate["today"],
-        "candidate": rate["candidate"],
-        "ratio": rate["candidate"] / rate["today"] if rate["today"] else math.nan,
-        "same_choices": same,
-        "searches": searched,
+    scripted agents v2), its first ``SEARCHES_PER_SIDE`` searches for the heroes and for the DM, played
+    ``rounds`` times, each time after ``seconds / rounds`` of connect_four_v3's AEC steps: iterations
+    per second of search time over connect_four_v3's steps per second (the median of the rounds), and
+    each search's side, figure, choice, iterations and options' visits and means, in order."""
+    from pettingzoo.classic import connect_four_v3
+
+    ratios, rates, key = [], [], []
+    for r in range(rounds):
+        c4 = bench_env.aec_steps_per_second(connect_four_v3.env, seconds / rounds, r)
+        iterations, spent, key = 0, 0.0, []
+        for side in ("heroes", "dm"):
+            searches = _search_run(candidate, side, SEARCHES_PER_SIDE)
+            iterations += sum(s["iterations"] for s in searches)
+            spent += sum(s["seconds"] for s in searches)
+            key += [[side, s["figure"], repr(s["choice"]), s["iterations"], _values(s)] for s in searches]
+        rate = iterations / max(spent, 1e-9)
+        rates.append(rate)
+        ratios.append(rate / c4)
+    return {"rate": float(np.median(rates)), "vs_c4": float(np.median(ratios)), "choices": key}
+
+
+def load_reference() -> dict:
+    """The engine and search of commit d9d7c3b as ratios to connect_four_v3 (``--record-reference``)."""
+    return json.loads(REFERENCE_FILE.read_text())
+
+
+def record_reference(seconds: float) -> dict:
+    """Measure this checkout's engine and search against connect_four_v3 and write ``REFERENCE_FILE``."""
+    import subprocess
+
+    rates = step_rates(seconds, Game)
+    search = search_rates(seconds, Game)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout
+    reference = {
+        "commit": commit.strip(),
+        "engine_vs_c4": rates["engine_vs_c4"],
+        "search_vs_c4": search["vs_c4"],
+        "search_choices": search["choices"],
     }
+    REFERENCE_FILE.write_text(json.dumps(reference, indent=1) + "\n")
+    return reference
 
 
 # ------------------------------------------------------------------------------ the table
 def measure(args: argparse.Namespace) -> tuple[list[Aim], dict]:
     """Every aim asked for (``args.only``), and the raw figures behind them."""
     candidate = load_engine(args.candidate)
-    cand = "" if args.candidate == REFERENCE else f" --candidate {args.candidate}"
+    cand = "" if args.candidate == DEFAULT_CANDIDATE else f" --candidate {args.candidate}"
     only = set(args.only)
+    reference = load_reference() if only & {"engine", "search"} else {}
     aims: list[Aim] = []
     raw: dict = {}
     if only & {"engine", "env"}:
@@ -289,27 +307,28 @@ def measure(args: argparse.Namespace) -> tuple[list[Aim], dict]:
         median = rates["median"]
         if "engine" in only:
             command = f"{SCRIPT} --only engine{cand}"
+            before = reference["engine_vs_c4"]
             aims.append(
                 Aim(
                     "engine_vs_today",
-                    "engine alone: candidate / today's decisions/s",
-                    rates["engine_vs_today"],
+                    f"engine alone: decisions/s / the engine before the core ({reference['commit']})",
+                    rates["engine_vs_c4"] / before,
                     TARGETS["engine_vs_today"],
                     "x",
                     command,
-                    note=f"{median['candidate']:,.0f} against {median['engine']:,.0f} decisions/s",
+                    note=f"{median['candidate']:,.0f} decisions/s = {rates['engine_vs_c4']:.2f}x "
+                    f"connect_four_v3, against {before:.2f}x on {reference['commit']}",
                 )
             )
             aims.append(
                 Aim(
                     "engine_vs_c4",
-                    "engine alone: candidate / connect_four_v3 env() steps/s",
+                    "engine alone: decisions/s / connect_four_v3 env() steps/s",
                     rates["engine_vs_c4"],
                     TARGETS["engine_vs_c4"],
                     "x",
                     command,
-                    note=f"connect_four {median['c4 env()']:,.0f} steps/s; today's engine "
-                    f"{rates['today_vs_c4']:.2f}x",
+                    note=f"connect_four {median['c4 env()']:,.0f} steps/s",
                 )
             )
         if "env" in only:
@@ -366,17 +385,19 @@ def measure(args: argparse.Namespace) -> tuple[list[Aim], dict]:
         )
     if "search" in only:
         s = raw["search"] = search_rates(args.seconds, candidate)
+        same = s["choices"] == reference["search_choices"]
         aims.append(
             Aim(
                 "search",
-                "search v2 iterations/s: candidate / today's",
-                s["ratio"],
+                f"search v2 iterations/s / the search before the core ({reference['commit']})",
+                s["vs_c4"] / reference["search_vs_c4"],
                 TARGETS["search"],
                 "x",
                 f"{SCRIPT} --only search{cand}",
-                holds=s["same_choices"],
-                note=f"{s['candidate']:.0f} against {s['today']:.0f} iterations/s over {s['searches']} "
-                f"searches; same choices: {'yes' if s['same_choices'] else 'NO'}",
+                holds=same,
+                note=f"{s['rate']:.0f} iterations/s = {s['vs_c4']:.4f} per connect_four_v3 step/s, "
+                f"against {reference['search_vs_c4']:.4f} on {reference['commit']}, over "
+                f"{len(s['choices'])} searches; same choices and iterations: {'yes' if same else 'NO'}",
             )
         )
     if "memory" in only:
@@ -412,7 +433,7 @@ def table(aims: list[Aim]) -> str:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    parser.add_argument("--candidate", default=REFERENCE, help="the engine measured, module:Class")
+    parser.add_argument("--candidate", default=DEFAULT_CANDIDATE, help="the engine measured, module:Class")
     parser.add_argument("--only", default=",".join(GROUPS), help=f"aims to measure, of {','.join(GROUPS)}")
     parser.add_argument("--batched-envs", type=int, default=128, help="games in the batched env")
     parser.add_argument("--balance-games", type=int, default=100, help="games of the balance estimate")
@@ -421,6 +442,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--workers", type=int, default=0, help="balance worker processes (0: all cores)")
     parser.add_argument("--json", metavar="OUT", help="write the figures to this JSON file")
+    parser.add_argument(
+        "--record-reference",
+        action="store_true",
+        help=f"measure this checkout's engine and search and write {REFERENCE_FILE.name}",
+    )
     args = parser.parse_args(argv)
     args.only = [g.strip() for g in args.only.split(",") if g.strip()]
     unknown = set(args.only) - set(GROUPS)
@@ -431,17 +457,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> list[Aim]:
     args = parse_args(argv)
+    if args.record_reference:
+        reference = record_reference(args.seconds)
+        figures = {k: v for k, v in reference.items() if k != "search_choices"}
+        print(f"wrote {REFERENCE_FILE}: {json.dumps(figures)}")
+        return []
     start = time.perf_counter()
     aims, raw = measure(args)
     print(
-        f"issue 54's aims, candidate engine {args.candidate} (today's: {REFERENCE}); "
-        f"{os.cpu_count()} cores, {args.seconds:g} s a measurement"
+        f"issue 54's aims, engine {args.candidate}; {os.cpu_count()} cores, {args.seconds:g} s a measurement"
     )
     print(table(aims))
     if args.json:
         out = {
             "candidate": args.candidate,
-            "reference": REFERENCE,
+            "reference": load_reference() if REFERENCE_FILE.exists() else None,
             "seconds": args.seconds,
             "cores": os.cpu_count(),
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

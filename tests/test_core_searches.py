@@ -81,3 +81,50 @@ def test_a_pickled_core_board_searches_as_the_original():
     assert core._core.distances(back, g.state.door_open, None, sources, UNREACHABLE, -1) == core.distances(
         g.tables, g.state.door_open, sources
     )
+
+
+def _cost_oracle(g: Game, targets, cost, passable) -> list[int]:
+    """The agents' former Python search: a bucket queue keyed by the cost so far."""
+    inf = 10**9
+    shut = (~passable).tolist()
+    steps = [[r for r, door in row if door < 0 or not shut[door]] for row in passages(g.tables)]
+    dist = [inf] * g.tables.n_squares
+    start = []
+    for q in targets:
+        if dist[q] == inf:
+            dist[q] = 0
+            start.append(q)
+    buckets, d = {0: start}, -1
+    while buckets:
+        d += 1
+        for q in buckets.pop(d, ()):
+            if dist[q] != d or cost[q] >= inf:
+                continue
+            for r in steps[q]:
+                if d + cost[q] < dist[r]:
+                    dist[r] = d + cost[q]
+                    buckets.setdefault(d + cost[q], []).append(r)
+    return dist
+
+
+@pytest.mark.parametrize("adventure", adventure_names())
+def test_core_cost_fields_match_the_bucket_queue_oracle(adventure):
+    """Walls (cost INF: reached, never walked through), dearer squares (traps the heroes know), closed
+    and hidden doors: the agents' ``dijkstra`` as the core computes it."""
+    rng = random.Random(adventure)
+    g = Game.new(adventure=adventure, heroes=4, seed=1, max_turns=25)
+    n, inf, checked = g.tables.n_squares, 10**9, 0
+    while not g.over:
+        if rng.random() < 0.08:
+            cost = [rng.choice((1, 1, 1, 1, 2, 5, inf)) for _ in range(n)]
+            targets = rng.sample(range(n), rng.randint(1, 5))
+            passable = g.state.door_open & ~g.state.door_hidden
+            for doors in (passable, ~g.state.door_hidden):
+                assert core.costs(g.tables, doors, cost, targets, inf) == _cost_oracle(
+                    g, targets, cost, doors
+                )
+            checked += 1
+        g.apply(rng.choice(g.legal_actions()))
+    assert checked > 5
+    with pytest.raises(ValueError, match="at least 1"):
+        core.costs(g.tables, g.state.door_open, [0] * n, [0], inf)

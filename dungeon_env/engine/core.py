@@ -53,3 +53,10 @@ def distances(
     are not reached; with ``around`` a square, the limit counts from the depth at which that square
     is reached."""
     return _core.distances(board(tables), door_open, blank, list(sources), limit, around)
+
+
+def costs(tables, door_passable: np.ndarray, cost: list[int], targets, inf: int) -> list[int]:
+    """The cheapest way from every square to the nearest of ``targets``, where walking into square
+    ``q`` costs ``cost[q]`` (at least 1; ``inf`` or more: reached but never walked through),
+    through passages whose door is absent or ``door_passable``; a square never reached holds ``inf``."""
+    return _core.costs(board(tables), door_passable, cost, list(targets), inf)

@@ -148,11 +148,11 @@ class Walk:
         self.steps = open_steps(g.tables, s.door_open)
         # a fresh field: UNREACHABLE where the search may walk, BLOCKED where it may not (no
         # obstacle, hazard or armed trap, and no figure)
-        self.blank = blank = _open_ground(g).copy()
-        for q in (occupant >= 0).nonzero()[0].tolist():
-            blank[q] = BLOCKED
+        blank = _open_ground(g).copy()
+        blank[occupant >= 0] = BLOCKED
+        self.blank_array = blank  # int32, for the core's searches
+        self.blank = blank.tolist()  # the same as a list, for reading square by square
         self.tables, self.door_open = g.tables, s.door_open.copy()
-        self.blank_array = np.asarray(blank, dtype=np.int32)  # the same, for the core's searches
         self.heroes = heroes
         self.ring = _ring(g, heroes)
         self.fight_sources = tuple(sorted(q for q in self.ring if self.blank[q] > 0))
@@ -228,19 +228,20 @@ class Walk:
         )
 
 
-def _open_ground(g: Context) -> list[int]:
-    """A fresh field of the board with no figure on it: UNREACHABLE on squares with no obstacle,
-    no hazard and no armed trap, else BLOCKED (memoised per trap configuration; copy to use)."""
+def _open_ground(g: Context) -> np.ndarray:
+    """A fresh field of the board with no figure on it, int32: UNREACHABLE on squares with no
+    obstacle, no hazard and no armed trap, else BLOCKED (memoised per trap configuration; copy to
+    use)."""
     s, t = g.state, g.tables
 
-    def compute() -> list[int]:
+    def compute() -> np.ndarray:
         ground = ~(t.furniture | t.blockage)
         for i, trap in enumerate(t.adventure.traps):
             if (
                 s.trap_armed[i] or s.trap_detected[i]
             ):  # an armed trap, or a hazard (sprung, detected, not armed)
                 ground[g.square(*trap.at)] = False
-        return [UNREACHABLE if ok else BLOCKED for ok in ground.tolist()]
+        return np.where(ground, UNREACHABLE, BLOCKED).astype(np.int32)
 
     key = (s.trap_armed.tobytes(), s.trap_detected.tobytes())
     return memoised(t, "pursuit.ground", GROUND_MEMO_SIZE, key, compute)

@@ -83,6 +83,24 @@ nb::tuple distances(const Board& board, Vec<bool> door_open, nb::object blank, c
     return nb::steal<nb::tuple>(out);
 }
 
+nb::list costs(const Board& board, Vec<bool> door_passable, const std::vector<int64_t>& cost,
+               const std::vector<int32_t>& targets, int64_t inf) {
+    if (cost.size() != static_cast<size_t>(board.n_squares)) {
+        throw std::invalid_argument("costs: cost must have one entry per square");
+    }
+    for (int64_t c : cost) {
+        if (c < 1) throw std::invalid_argument("costs: every step must cost at least 1");
+    }
+    for (int32_t q : targets) {
+        if (q < 0 || q >= board.n_squares) throw std::invalid_argument("costs: a target square is off the board");
+    }
+    const std::vector<int64_t> dist = dungeon_core::cost_field(board, door_passable.data(), cost.data(), targets, inf);
+    PyObject* out = PyList_New(static_cast<Py_ssize_t>(dist.size()));
+    if (!out) throw nb::python_error();
+    for (size_t i = 0; i < dist.size(); ++i) PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), PyLong_FromLongLong(dist[i]));
+    return nb::steal<nb::list>(out);
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -110,6 +128,8 @@ NB_MODULE(_core, m) {
     m.attr("UNREACHABLE") = dungeon_core::UNREACHABLE;
     m.def("distances", &distances, "board"_a, "door_open"_a, "blank"_a.none(), "sources"_a, "limit"_a, "around"_a,
           "Walking distance from the nearest source to every square (a tuple; see dungeon_env.engine.core).");
+    m.def("costs", &costs, "board"_a, "door_passable"_a, "cost"_a, "targets"_a, "inf"_a,
+          "The cheapest way from every square to the nearest target (a list; see dungeon_env.engine.core).");
     m.def("allowed", &allowed, "board"_a, "door_open"_a, "occupant"_a, "trap_armed"_a, "trap_detected"_a,
           "here"_a, "start"_a, "base_move"_a, "budget"_a, "reach"_a, "hero_squares"_a, "step_squares"_a,
           "The duty to attack (R-MON-03): the indices of the candidate steps a monster may take, and "

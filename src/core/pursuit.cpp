@@ -54,6 +54,41 @@ std::vector<int32_t> distance_field(const Board& board, const bool* door_open, c
     return dist;
 }
 
+std::vector<int64_t> cost_field(const Board& board, const bool* door_passable, const int64_t* cost,
+                                const std::vector<int32_t>& targets, int64_t inf) {
+    std::vector<int64_t> dist(board.n_squares, inf);
+    std::vector<std::vector<int32_t>> buckets(1);  // a bucket queue keyed by the cost so far
+    for (int32_t q : targets) {
+        if (dist[q] == inf) {
+            dist[q] = 0;
+            buckets[0].push_back(q);
+        }
+    }
+    size_t pending = buckets[0].size();
+    for (size_t d = 0; pending > 0; ++d) {
+        if (d >= buckets.size()) break;
+        std::vector<int32_t> bucket;
+        bucket.swap(buckets[d]);
+        pending -= bucket.size();
+        for (int32_t q : bucket) {
+            const int64_t step = cost[q];
+            if (dist[q] != static_cast<int64_t>(d) || step >= inf) continue;  // cheaper since, or a wall
+            const int64_t nd = static_cast<int64_t>(d) + step;
+            for (int32_t k = board.passage_start[q]; k < board.passage_start[q + 1]; ++k) {
+                const int32_t door = board.passage_door[k];
+                const int32_t r = board.passage_to[k];
+                if ((door < 0 || door_passable[door]) && nd < dist[r]) {
+                    dist[r] = nd;
+                    if (static_cast<size_t>(nd) >= buckets.size()) buckets.resize(nd + 1);
+                    buckets[nd].push_back(r);
+                    ++pending;
+                }
+            }
+        }
+    }
+    return dist;
+}
+
 namespace {
 
 using Dist = int32_t;

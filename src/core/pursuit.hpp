@@ -51,6 +51,12 @@ constexpr int32_t UNREACHABLE = 1000000;  // tables.UNREACHABLE
 std::vector<int32_t> distance_field(const Board& board, const bool* door_open, const int32_t* blank,
                                     const std::vector<int32_t>& sources, int32_t limit, int32_t around);
 
+// The cheapest way from every square to the nearest target, where walking from r into q costs
+// cost[q] (a positive int; `inf` or more: q is reached but never walked through), through passages
+// whose door is absent or passable; a square never reached holds `inf`.
+std::vector<int64_t> cost_field(const Board& board, const bool* door_passable, const int64_t* cost,
+                                const std::vector<int32_t>& targets, int64_t inf);
+
 struct Allowed {
     std::vector<int32_t> steps;  // indices into the candidate steps, in order
     bool end_ok;
