@@ -17,7 +17,7 @@ CORE_TESTS := tests/test_rules_*.py tests/test_env_api.py tests/test_env_observa
 BROWSER := /usr/bin/chromium /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test test-core bench lint format clean play
+.PHONY: demo test test-core bench lint format clean play parity
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,11 @@ bench: $(TRAIN_STAMP)
 	$(PY) scripts/bench_search.py
 	$(PY) scripts/bench_learning.py
 	$(PY) scripts/bench_policy.py
+
+# every stored golden game (tests/data/golden/) played again by the Python engine, on two processes:
+# the event logs a compiled core of the rules must also play to (docs/ENGINE.md, "Golden event logs")
+parity: $(STAMP)
+	$(PY) scripts/golden_logs.py check --workers 2
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
