@@ -85,13 +85,17 @@ def play(new_game: Callable[..., Any], case: GameCase, specs: dict[str, str] | N
     return play_agents(new_game, case, from_spec(specs["heroes"], "heroes"), from_spec(specs["dm"], "dm"))
 
 
-def header_for(engine: str, seconds: dict[str, float]) -> dict:
+def git_commit() -> str:
+    """The commit checked out (the code that records), or "" outside a git work tree."""
     try:
-        commit = subprocess.run(
+        return subprocess.run(
             ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        commit = ""
+        return ""
+
+
+def header_for(engine: str, seconds: dict[str, float], commit: str) -> dict:
     return {
         "recorded": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "engine": engine,
@@ -136,6 +140,7 @@ class Progress:
 
 def record(n_random: int, n_scripted: int, out: Path, engine: str) -> int:
     new_game = engine_factory(engine)
+    commit = git_commit()  # at the start: the code that plays the games
     adventures = adventure_names()
     rows: list[dict] = []
     sample: list[Played] = []
@@ -153,7 +158,7 @@ def record(n_random: int, n_scripted: int, out: Path, engine: str) -> int:
             progress.update(k)
         seconds[kind] = round((time.perf_counter() - start) / max(count, 1), 4)
         print(f"{kind}: {count} games, {seconds[kind]:.3f} s a game", flush=True)
-    paths = write_store(out, header_for(engine, seconds), rows, sample)
+    paths = write_store(out, header_for(engine, seconds, commit), rows, sample)
     for path in paths:
         print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
     print(

@@ -7,7 +7,7 @@ digest, the very log stored in full for it, and the same actions; the whole set 
 differing event and both events; a broken store gives an error naming the file and what is wrong.
 
 When a rule change legitimately changes these games, record the set again
-(``scripts/golden_logs.py record``, about half an hour on one core) and say in the commit why the
+(``scripts/golden_logs.py record``, about 20 minutes on one core) and say in the commit why the
 games changed.
 """
 
