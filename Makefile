@@ -26,7 +26,7 @@ BUILD_FAILED = { echo "make: building dungeon_env (its compiled core in src/core
 compiler's or pip's messages above say why. It needs g++ and cmake (make installs them with apt-get) \
 and reaches PyPI for scikit-build-core and nanobind." >&2; exit 1; }
 
-.PHONY: demo test test-core bench lint format clean play
+.PHONY: demo test test-core bench lint format clean play parity
 
 $(TOOLCHAIN):
 	$(SUDO) apt-get update -qq
@@ -83,6 +83,11 @@ bench: $(TRAIN_STAMP)
 	$(PY) scripts/bench_search.py
 	$(PY) scripts/bench_learning.py
 	$(PY) scripts/bench_policy.py
+
+# every stored golden game (tests/data/golden/) played again by the Python engine, on two processes:
+# the event logs a compiled core of the rules must also play to (docs/ENGINE.md, "Golden event logs")
+parity: $(STAMP)
+	$(PY) scripts/golden_logs.py check --workers 2
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
