@@ -84,8 +84,8 @@ bench: $(TRAIN_STAMP)
 	$(PY) scripts/bench_learning.py
 	$(PY) scripts/bench_policy.py
 
-# every stored golden game (tests/data/golden/) played again by the Python engine, on two processes:
-# the event logs a compiled core of the rules must also play to (docs/ENGINE.md, "Golden event logs")
+# every stored golden game (tests/data/golden/, recorded by the Python engine before the compiled
+# core) played again by the engine as it is, compiled pieces included, on two processes (docs/CORE.md)
 parity: $(STAMP)
 	$(PY) scripts/golden_logs.py check --workers 2
 
