@@ -128,3 +128,19 @@ def test_core_cost_fields_match_the_bucket_queue_oracle(adventure):
     assert checked > 5
     with pytest.raises(ValueError, match="at least 1"):
         core.costs(g.tables, g.state.door_open, [0] * n, [0], inf)
+
+
+def test_a_missing_core_is_a_clear_import_error_that_says_how_to_build_it(monkeypatch):
+    """No silent fallback to Python: importing the engine's core module without the extension fails
+    and says what to run."""
+    import importlib
+    import sys
+
+    import dungeon_env.engine.core as engine_core
+
+    monkeypatch.setitem(sys.modules, "dungeon_env._core", None)  # as if it were never built
+    with pytest.raises(ImportError, match=r"not built in this environment.*pip install -e \."):
+        importlib.reload(engine_core)
+    monkeypatch.undo()
+    importlib.reload(engine_core)  # the real one again, for the other tests
+    assert engine_core._core.UNREACHABLE == UNREACHABLE
