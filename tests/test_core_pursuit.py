@@ -1,9 +1,11 @@
-"""The compiled duty to attack (R-MON-03, ruling A-53 as revised) against its Python reference.
+"""A monster's Movement choices in the compiled core against their Python reference: the duty to
+attack (R-MON-03, ruling A-53 as revised), buying squares, ending and deferring.
 
-``pursuit.allowed`` runs in the compiled core; ``pursuit.allowed_reference`` is the Python version it
-was ported from. Both must give the same steps and the same verdict on ending the Movement on every
-monster Movement that random games over every adventure reach (duties 1, 2 and 3, doors, traps,
-comrades in the way), and the core must reject tables of the wrong shape with a clear error.
+``movement.legal_monster_move`` asks the compiled core; ``movement.legal_monster_move_reference`` is
+the Python version it was ported from (with ``pursuit.allowed``). Both must give the same actions on
+every monster Movement that random games over every adventure reach (duties 1, 2 and 3, doors,
+traps, comrades in the way, Stamina, deferral), and the core must refuse a state it cannot read with
+a clear error.
 """
 
 from __future__ import annotations
@@ -15,44 +17,48 @@ import pytest
 
 from dungeon_env import _core
 from dungeon_env.content import adventure_names
-from dungeon_env.engine import Decision, Game, core, pursuit
-from dungeon_env.engine.actions import MOVE_ACTIONS
-from dungeon_env.engine.board import free
+from dungeon_env.engine import Decision, Game, core, movement
+from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS
+from dungeon_env.engine.state import ACTIVE
 
 GAMES_PER_ADVENTURE = 12
 
 
-def _candidate_steps(g: Game, m: int) -> list[tuple[int, int]]:
-    """The free squares one step away, as ``movement.legal_monster_move`` hands them to the duty."""
-    s = g.state
-    if s.move_left[m] < 1:
-        return []
-    steps = []
-    for d, (nxt, door) in enumerate(g.tables.sides[int(s.unit_pos[m])]):
-        if nxt >= 0 and (door < 0 or s.door_open[door]) and free(g, nxt):
-            steps.append((MOVE_ACTIONS[d], nxt))
-    return steps
+def test_the_core_knows_the_engines_active_status():
+    assert _core.ACTIVE == ACTIVE
 
 
 @pytest.mark.parametrize("adventure", adventure_names())
-def test_r_mon_03_core_duty_to_attack_matches_the_reference(adventure):
+def test_r_mon_03_core_monster_movement_matches_the_reference(adventure):
     rng = random.Random(adventure)
-    compared = restricted = no_end = 0
+    compared = held = no_end = bought = deferred = 0
     for seed in range(GAMES_PER_ADVENTURE):
         g = Game.new(adventure=adventure, heroes=3 + seed % 3, seed=seed, max_turns=30)
         while not g.over:
             kind, unit = g.decision
             if kind == Decision.MONSTER_MOVE:
-                steps = _candidate_steps(g, unit)
-                compiled = pursuit.allowed(g, unit, steps)
-                reference = pursuit.allowed_reference(g, unit, steps)
-                assert compiled == reference, (adventure, seed, g.state.turn, unit, steps)
+                compiled = movement.legal_monster_move(g, unit)
+                reference = movement.legal_monster_move_reference(g, unit)
+                assert compiled == reference, (adventure, seed, g.state.turn, unit)
                 compared += 1
-                restricted += len(compiled[0]) < len(steps)
-                no_end += not compiled[1]
+                steps = sum(a in MOVE_ACTIONS for a in compiled)
+                free_steps = sum(
+                    nxt >= 0 and (door < 0 or g.state.door_open[door]) and movement.free(g, nxt)
+                    for nxt, door in g.tables.sides[int(g.state.unit_pos[unit])]
+                )
+                held += g.state.move_left[unit] >= 1 and steps < free_steps
+                no_end += END not in compiled
+                bought += EXTRA_MOVE in compiled
+                deferred += DEFER in compiled
             g.apply(rng.choice(g.legal_actions()))
     # the comparison reached the duties, not only the free moves of monsters far from any hero
-    assert compared > 100 and restricted > 10 and no_end > 10, (compared, restricted, no_end)
+    assert compared > 100 and held > 10 and no_end > 10 and bought > 10 and deferred > 10, (
+        compared,
+        held,
+        no_end,
+        bought,
+        deferred,
+    )
 
 
 def test_core_board_rejects_tables_of_the_wrong_shape():
@@ -65,11 +71,17 @@ def test_core_board_rejects_tables_of_the_wrong_shape():
         _core.Board(sides, sides, ok, ok, np.array([n], np.int32))
 
 
-def test_core_allowed_rejects_a_state_of_another_board():
+def test_core_monster_movement_refuses_a_state_it_cannot_read():
     g = Game.new(adventure=adventure_names()[0], heroes=3, seed=0)
-    s = g.state
-    with pytest.raises(ValueError, match="one entry per square"):
-        _core.allowed(
-            core.board(g.tables), s.door_open, s.occupant[:-1], s.trap_armed, s.trap_detected,
-            0, 0, 8, 8, 12, [1], [],
-        )  # fmt: skip
+    board, ids = core.board(g.tables), movement.MONSTER_MOVE_IDS
+    m = g.state.n_heroes  # a free slot: not on the board
+    with pytest.raises(ValueError, match="not on the board"):
+        _core.monster_move_actions(board, g.state, m, 2, ids)
+    with pytest.raises(ValueError, match="no such unit slot"):
+        _core.monster_move_actions(board, g.state, 10_000, 2, ids)
+    g.state.occupant = g.state.occupant.astype(np.int32)  # another dtype than the engine's
+    with pytest.raises(ValueError, match=r"state\.occupant is not .* the engine's dtype"):
+        _core.monster_move_actions(board, g.state, 0, 2, ids)
+    g.state.occupant = g.state.occupant.astype(np.int16)[:-1]
+    with pytest.raises(ValueError, match=r"state\.occupant is too short"):
+        _core.monster_move_actions(board, g.state, 0, 2, ids)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dungeon_env.engine import effects, pursuit, traps
+from dungeon_env.engine import core, effects, pursuit, traps
 from dungeon_env.engine.actions import (
     DEFER,
     DRAG_ACTIONS,
@@ -31,6 +31,9 @@ from dungeon_env.engine.visibility import look
 
 if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
+
+# the action ids the core offers in a monster's Movement (engine/actions.py)
+MONSTER_MOVE_IDS = (MOVE_N, EXTRA_MOVE, END, DEFER)
 
 
 def _is_free_corpse(g: Context, sq: int) -> bool:
@@ -257,7 +260,15 @@ def do_evade(g: Context, h: int, action: int) -> None:
 
 def legal_monster_move(g: Context, m: int) -> list[int]:
     """Steps, Stamina for movement, END and DEFER, as far as the duty to attack allows
-    (``pursuit``, R-MON-03): a step or END that would hold the monster back is not offered."""
+    (``pursuit``, R-MON-03): a step or END that would hold the monster back is not offered.
+    Computed by the compiled core; :func:`legal_monster_move_reference` is its Python version."""
+    return core._core.monster_move_actions(
+        core.board(g.tables), g.state, m, g.rules.move_stamina_max, MONSTER_MOVE_IDS
+    )
+
+
+def legal_monster_move_reference(g: Context, m: int) -> list[int]:
+    """The Python reference of :func:`legal_monster_move` (tests/test_core_pursuit.py)."""
     s = g.state
     steps = []
     if s.move_left[m] >= 1:

@@ -20,9 +20,10 @@ orthogonally adjacent with no wall or closed door between: the squares a Fight n
 enforced as long as it can still be met (a duty that a sprung trap has made impossible gives way to
 the next one), so a monster always has a legal choice. ``defer`` stays legal (movement.py).
 
-:func:`allowed` runs in the compiled core (``src/core/pursuit.cpp``); :func:`allowed_reference` is
-the Python version it is checked against (tests/test_core_pursuit.py), and :class:`Walk` stays the
-Python view of the same searches that the scripted DM reads.
+:func:`allowed` is the Python version of the rule: the engine asks the compiled core
+(``src/core/pursuit.cpp``, through ``movement.legal_monster_move``), and tests/test_core_pursuit.py
+checks the two agree. :class:`Walk` stays the Python view of the same searches, which the scripted
+DM reads.
 """
 
 from __future__ import annotations
@@ -47,31 +48,7 @@ BLOCKED = -1  # in a field: a square the search does not walk through (not reach
 
 def allowed(g: Context, m: int, steps: list[tuple[int, int]]) -> tuple[list[int], bool]:
     """The actions of ``steps`` (``(action, square)`` pairs, each a free square one step away) that
-    monster ``m`` may take, and whether it may end its Movement here (computed by the core)."""
-    s = g.state
-    n = s.n_heroes
-    status, pos = s.unit_status[:n].tolist(), s.unit_pos[:n].tolist()
-    heroes = [q for q, st in zip(pos, status, strict=True) if st == ACTIVE]
-    base = int(s.base_move[m])
-    kept, end_ok = core._core.allowed(
-        core.board(g.tables),
-        s.door_open,
-        s.occupant,
-        s.trap_armed,
-        s.trap_detected,
-        int(s.unit_pos[m]),
-        int(s.move_from[m]),
-        base,
-        _budget(g, m),
-        base + g.rules.move_stamina_max + 2,
-        heroes,
-        [q for _, q in steps],
-    )
-    return [steps[i][0] for i in kept], end_ok
-
-
-def allowed_reference(g: Context, m: int, steps: list[tuple[int, int]]) -> tuple[list[int], bool]:
-    """The Python reference of :func:`allowed`."""
+    monster ``m`` may take, and whether it may end its Movement here."""
     s = g.state
     n = s.n_heroes
     status, pos = s.unit_status[:n].tolist(), s.unit_pos[:n].tolist()

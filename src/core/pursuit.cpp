@@ -20,6 +20,10 @@ void Board::finish() {
         }
     }
     passage_start[n_squares] = static_cast<int32_t>(passage_to.size());
+    n_doors = 0;
+    for (int32_t door : side_door) n_doors = std::max(n_doors, door + 1);
+    trap_at.assign(n_squares, -1);
+    for (size_t i = 0; i < trap_square.size(); ++i) trap_at[trap_square[i]] = static_cast<int32_t>(i);
 }
 
 std::vector<int32_t> distance_field(const Board& board, const bool* door_open, const int32_t* blank,

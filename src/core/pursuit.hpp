@@ -21,6 +21,8 @@ struct Board {
     // derived once (finish()): each square's passages, the steps onto no blockage, as a CSR table of
     // (neighbour, door or -1) pairs; a search walks a passage when its door is absent or open
     std::vector<int32_t> passage_start, passage_to, passage_door;
+    std::vector<int32_t> trap_at;  // [sq]: the index of the adventure's trap on it, or -1
+    int32_t n_doors = 0;           // one more than the largest door index on a side
 
     void finish();
 };

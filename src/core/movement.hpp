@@ -1,0 +1,44 @@
+// A monster's Movement choices (movement.legal_monster_move): the free steps, filtered by the duty to
+// attack (pursuit.hpp), then buying a square with Stamina, ending and deferring.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pursuit.hpp"
+
+namespace dungeon_core {
+
+constexpr int8_t ACTIVE = 1;  // engine/state.py: Status.ACTIVE
+
+// Views of the state's unit arrays that a Movement reads.
+struct Units {
+    int n_heroes;
+    const int8_t* status;
+    const int16_t* pos;
+    const int16_t* base_move;
+    const int16_t* move_from;
+    const int16_t* move_left;
+    const int8_t* move_bought;
+    const int16_t* stamina;
+    const bool* exhausted;
+    const bool* moved;
+    const bool* deferred;
+};
+
+// The action ids of engine/actions.py a Movement offers.
+struct MoveActionIds {
+    int32_t move_n;  // MOVE_N: the step north; east, south and west follow
+    int32_t extra_move;
+    int32_t end;
+    int32_t defer;
+};
+
+// Nothing stands on the square: no figure, furniture, blockage or sprung hazard (R-TURN-09).
+bool is_free(const Board& board, const Position& pos, int32_t sq);
+
+// movement.legal_monster_move: the legal actions of monster m's Movement, in the engine's order.
+std::vector<int32_t> monster_move_actions(const Board& board, const Position& pos, const Units& units, int32_t m,
+                                          int32_t stamina_max, bool others_to_move, const MoveActionIds& ids);
+
+}  // namespace dungeon_core
