@@ -1,11 +1,11 @@
-"""A monster's Movement choices in the compiled core against their Python reference: the duty to
-attack (R-MON-03, ruling A-53 as revised), buying squares, ending and deferring.
+"""The Movement choices of monsters and heroes in the compiled core against their Python reference:
+the duty to attack (R-MON-03, ruling A-53 as revised), steps, Open Doors attempts (A-29), Jumps
+(R-JUMP-02, A-42), Drags (R-DEATH-04), bought squares, ending and deferring.
 
-``movement.legal_monster_move`` asks the compiled core; ``movement.legal_monster_move_reference`` is
-the Python version it was ported from (with ``pursuit.allowed``). Both must give the same actions on
-every monster Movement that random games over every adventure reach (duties 1, 2 and 3, doors,
-traps, comrades in the way, Stamina, deferral), and the core must refuse a state it cannot read with
-a clear error.
+``movement.legal_monster_move`` and ``movement.legal_hero_move`` ask the compiled core; their
+``..._reference`` versions are the Python they were ported from (with ``pursuit.allowed``). Both must
+give the same actions on every Movement that random games over every adventure reach, and the core
+must refuse a state it cannot read with a clear error.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from dungeon_env import _core
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Decision, Game, core, movement
-from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS
+from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, JUMP_ACTIONS, MOVE_ACTIONS
 from dungeon_env.engine.state import ACTIVE
 
 GAMES_PER_ADVENTURE = 12
@@ -61,6 +61,32 @@ def test_r_mon_03_core_monster_movement_matches_the_reference(adventure):
     )
 
 
+def test_r_move_core_hero_movement_matches_the_reference():
+    """Over every adventure together (Jumps are rare on some boards). Drags need a hero's corpse
+    beside a living hero, which random play seldom makes: the R-DEATH-04 tests of
+    tests/test_rules_end_death.py build those positions and run through the compiled version."""
+    compared = doors = jumps = bought = 0
+    for adventure in adventure_names():
+        rng = random.Random(adventure)
+        for seed in range(GAMES_PER_ADVENTURE // 2):
+            g = Game.new(adventure=adventure, heroes=3 + seed % 3, seed=seed, max_turns=30)
+            while not g.over:
+                kind, unit = g.decision
+                if kind == Decision.HERO_MOVE:
+                    compiled = movement.legal_hero_move(g, unit)
+                    assert compiled == movement.legal_hero_move_reference(g, unit), (adventure, seed, unit)
+                    compared += 1
+                    here = int(g.state.unit_pos[unit])
+                    doors += any(
+                        door >= 0 and not g.state.door_open[door] and MOVE_ACTIONS[d] in compiled
+                        for d, (_, door) in enumerate(g.tables.sides[here])
+                    )
+                    jumps += any(a in JUMP_ACTIONS for a in compiled)
+                    bought += EXTRA_MOVE in compiled
+                g.apply(rng.choice(g.legal_actions()))
+    assert compared > 1000 and doors > 20 and jumps > 20 and bought > 100, (compared, doors, jumps, bought)
+
+
 def test_core_board_rejects_tables_of_the_wrong_shape():
     n = 10
     sides = np.full((n, 4), -1, np.int32)
@@ -73,7 +99,7 @@ def test_core_board_rejects_tables_of_the_wrong_shape():
 
 def test_core_monster_movement_refuses_a_state_it_cannot_read():
     g = Game.new(adventure=adventure_names()[0], heroes=3, seed=0)
-    board, ids = core.board(g.tables), movement.MONSTER_MOVE_IDS
+    board, ids = core.board(g.tables), movement.MOVE_IDS
     m = g.state.n_heroes  # a free slot: not on the board
     with pytest.raises(ValueError, match="not on the board"):
         _core.monster_move_actions(board, g.state, m, 2, ids)

@@ -35,7 +35,7 @@ def board(tables) -> _core.Board:
         found = tables.cache["core.board"] = _core.Board(
             np.ascontiguousarray(sides[:, :, 0]),
             np.ascontiguousarray(sides[:, :, 1]),
-            ~(tables.furniture | tables.blockage),
+            np.ascontiguousarray(tables.furniture, dtype=bool),
             np.ascontiguousarray(tables.blockage, dtype=bool),
             np.asarray(traps, dtype=np.int32),
         )

@@ -32,8 +32,8 @@ from dungeon_env.engine.visibility import look
 if TYPE_CHECKING:
     from dungeon_env.engine.context import Context
 
-# the action ids the core offers in a monster's Movement (engine/actions.py)
-MONSTER_MOVE_IDS = (MOVE_N, EXTRA_MOVE, END, DEFER)
+# the action ids the core offers in a Movement (engine/actions.py)
+MOVE_IDS = (MOVE_N, EXTRA_MOVE, END, DEFER, JUMP_N, DRAG_N)
 
 
 def _is_free_corpse(g: Context, sq: int) -> bool:
@@ -47,6 +47,14 @@ def can_buy_move(g: Context, u: int) -> bool:
 
 
 def legal_hero_move(g: Context, h: int) -> list[int]:
+    """A step or an Open Doors attempt, a Jump and a Drag in each direction, a bought square, END
+    (R-MOVE, R-JUMP, A-29, A-42). Computed by the compiled core; :func:`legal_hero_move_reference` is
+    its Python version."""
+    return core._core.hero_move_actions(core.board(g.tables), g.state, h, g.rules.move_stamina_max, MOVE_IDS)
+
+
+def legal_hero_move_reference(g: Context, h: int) -> list[int]:
+    """The Python reference of :func:`legal_hero_move` (tests/test_core_pursuit.py)."""
     s = g.state
     sq = int(s.unit_pos[h])
     left = int(s.move_left[h])
@@ -263,7 +271,7 @@ def legal_monster_move(g: Context, m: int) -> list[int]:
     (``pursuit``, R-MON-03): a step or END that would hold the monster back is not offered.
     Computed by the compiled core; :func:`legal_monster_move_reference` is its Python version."""
     return core._core.monster_move_actions(
-        core.board(g.tables), g.state, m, g.rules.move_stamina_max, MONSTER_MOVE_IDS
+        core.board(g.tables), g.state, m, g.rules.move_stamina_max, MOVE_IDS
     )
 
 

@@ -10,6 +10,8 @@
 namespace dungeon_core {
 
 constexpr int8_t ACTIVE = 1;  // engine/state.py: Status.ACTIVE
+constexpr int8_t CORPSE = 3;  // engine/state.py: Status.CORPSE
+constexpr int16_t NO_UNIT = -1;
 
 // Views of the state's unit arrays that a Movement reads.
 struct Units {
@@ -26,12 +28,24 @@ struct Units {
     const bool* deferred;
 };
 
+// What a hero's Movement reads besides its unit arrays.
+struct HeroMove {
+    const bool* jumped;          // [unit]
+    const int16_t* dragging;     // [unit]: the corpse it drags, or NO_UNIT
+    int n_units;
+    const bool* door_tried;      // [hero, door]: this hero already tried to open it this turn
+    int door_columns;            // the row length of door_tried
+    const bool* door_hidden;     // [door]: a secret door not found (a wall)
+};
+
 // The action ids of engine/actions.py a Movement offers.
 struct MoveActionIds {
     int32_t move_n;  // MOVE_N: the step north; east, south and west follow
     int32_t extra_move;
     int32_t end;
     int32_t defer;
+    int32_t jump_n = -1;  // JUMP_N and DRAG_N: a hero's Movement only
+    int32_t drag_n = -1;
 };
 
 // Nothing stands on the square: no figure, furniture, blockage or sprung hazard (R-TURN-09).
@@ -40,5 +54,10 @@ bool is_free(const Board& board, const Position& pos, int32_t sq);
 // movement.legal_monster_move: the legal actions of monster m's Movement, in the engine's order.
 std::vector<int32_t> monster_move_actions(const Board& board, const Position& pos, const Units& units, int32_t m,
                                           int32_t stamina_max, bool others_to_move, const MoveActionIds& ids);
+
+// movement.legal_hero_move: the legal actions of hero h's Movement, in the engine's order (a step or
+// an Open Doors attempt, a Jump, a Drag in each direction; a bought square; END).
+std::vector<int32_t> hero_move_actions(const Board& board, const Position& pos, const Units& units, const HeroMove& hero,
+                                       int32_t h, int32_t stamina_max, const MoveActionIds& ids);
 
 }  // namespace dungeon_core

@@ -6,6 +6,8 @@
 namespace dungeon_core {
 
 void Board::finish() {
+    ground.assign(n_squares, 0);
+    for (int q = 0; q < n_squares; ++q) ground[q] = !furniture[q] && !blockage[q];
     passage_start.assign(n_squares + 1, 0);
     passage_to.clear();
     passage_door.clear();

@@ -9,14 +9,15 @@
 namespace dungeon_core {
 
 // What never changes on one adventure's board: each square's four (neighbour, door) sides with walls
-// already cut (-1), and the squares a figure may stand on when no figure is there (no furniture, no
-// blockage). Built once per adventure from the Python tables.
+// already cut (-1), its furniture and blockages, and where the traps are. Built once per adventure
+// from the Python tables.
 struct Board {
     int n_squares = 0;
     std::vector<int32_t> side_to;    // [sq * 4 + d]: the neighbour, -1 off the board or through a wall
     std::vector<int32_t> side_door;  // [sq * 4 + d]: the door on that side, -1 where there is none
-    std::vector<uint8_t> ground;     // [sq]: neither furniture nor blockage
+    std::vector<uint8_t> furniture;  // [sq]: furniture (blocks standing, may be jumped)
     std::vector<uint8_t> blockage;   // [sq]: a blockage (never stepped onto, not even through a door)
+    std::vector<uint8_t> ground;     // [sq], derived: neither furniture nor blockage
     std::vector<int32_t> trap_square;  // [trap]: the square of the adventure's trap
     // derived once (finish()): each square's passages, the steps onto no blockage, as a CSR table of
     // (neighbour, door or -1) pairs; a search walks a passage when its door is absent or open
