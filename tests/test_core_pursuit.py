@@ -100,9 +100,11 @@ def test_core_board_rejects_tables_of_the_wrong_shape():
 def test_core_monster_movement_refuses_a_state_it_cannot_read():
     g = Game.new(adventure=adventure_names()[0], heroes=3, seed=0)
     board, ids = core.board(g.tables), movement.MOVE_IDS
-    m = g.state.n_heroes  # a free slot: not on the board
+    m = g.state.n_heroes  # a free slot
+    g.state.unit_pos[m] = g.tables.n_squares  # a square past the board's last
     with pytest.raises(ValueError, match="not on the board"):
         _core.monster_move_actions(board, g.state, m, 2, ids)
+    g.state.unit_pos[m] = -1
     with pytest.raises(ValueError, match="no such unit slot"):
         _core.monster_move_actions(board, g.state, 10_000, 2, ids)
     g.state.occupant = g.state.occupant.astype(np.int32)  # another dtype than the engine's
@@ -111,3 +113,20 @@ def test_core_monster_movement_refuses_a_state_it_cannot_read():
     g.state.occupant = g.state.occupant.astype(np.int16)[:-1]
     with pytest.raises(ValueError, match=r"state\.occupant is too short"):
         _core.monster_move_actions(board, g.state, 0, 2, ids)
+
+
+def test_a_monster_off_the_board_has_no_step_and_no_duty():
+    """A heroes' determinisation taken while the DM moves a monster they cannot see may hold that
+    monster's Movement with the monster gone from the sampled world (tests/test_determinise.py): it
+    gets no step and no duty, and nothing on the board changes. (The Python version read square -1,
+    the board's last, and wrote the monster's slot onto it.)"""
+    g = Game.new(adventure=adventure_names()[0], heroes=3, seed=0)
+    s = g.state
+    m = s.n_heroes
+    s.unit_pos[m], s.move_left[m], s.stamina[m], s.queue = -1, 4, 0, []
+    occupant = s.occupant.copy()
+    board = core.board(g.tables)
+    assert _core.monster_move_actions(board, s, m, 2, movement.MOVE_IDS) == [END]
+    s.queue, s.stamina[m] = [m + 1], 3  # another monster still to move, and Stamina to buy with
+    assert _core.monster_move_actions(board, s, m, 2, movement.MOVE_IDS) == [EXTRA_MOVE, END, DEFER]
+    assert np.array_equal(s.occupant, occupant)

@@ -124,7 +124,8 @@ Array field_of(nb::handle state, const char* name, size_t size) {
 // The state's arrays a Movement reads, as views (the arrays stay owned by the Python state).
 class MovementState {
    public:
-    MovementState(const Board& board, nb::handle state, int32_t u)
+    // off_board_ok: the figure may be off the board (square -1)
+    MovementState(const Board& board, nb::handle state, int32_t u, bool off_board_ok = false)
         : occupant_(field_of<int16_t>(state, "occupant", board.n_squares)),
           door_open_(field_of<bool>(state, "door_open", board.n_doors)),
           trap_armed_(field_of<bool>(state, "trap_armed", board.trap_square.size())),
@@ -143,7 +144,8 @@ class MovementState {
         const size_t units = status_.shape(0);
         if (u < 0 || static_cast<size_t>(u) >= units) throw std::invalid_argument("no such unit slot");
         if (n_heroes_ < 0 || static_cast<size_t>(n_heroes_) > units) throw std::invalid_argument("state.n_heroes is off");
-        if (pos_.data()[u] < 0 || pos_.data()[u] >= board.n_squares) {
+        const int32_t at = pos_.data()[u];
+        if (at >= board.n_squares || (at < 0 && !(off_board_ok && at == -1))) {
             throw std::invalid_argument("the figure is not on the board");
         }
     }
@@ -180,7 +182,7 @@ dungeon_core::MoveActionIds action_ids(const Ids& ids) {
 // movement.legal_monster_move, reading the state's arrays in place.
 std::vector<int32_t> monster_move_actions(const Board& board, nb::handle state, int32_t m, int32_t stamina_max,
                                           const Ids& ids) {
-    const MovementState view(board, state, m);
+    const MovementState view(board, state, m, /*off_board_ok=*/true);
     const bool others_to_move = PyObject_IsTrue(state.attr("queue").ptr()) == 1;  // `if s.queue`
     return dungeon_core::monster_move_actions(board, view.position(), view.units(), m, stamina_max, others_to_move,
                                               action_ids(ids));

@@ -79,7 +79,7 @@ std::vector<int32_t> monster_move_actions(const Board& board, const Position& po
                                           int32_t stamina_max, bool others_to_move, const MoveActionIds& ids) {
     const int32_t here = units.pos[m];
     std::vector<int32_t> step_actions, step_squares;
-    if (units.move_left[m] >= 1) {
+    if (here >= 0 && units.move_left[m] >= 1) {
         for (int d = 0; d < 4; ++d) {
             const int32_t next = board.side_to[here * 4 + d];
             const int32_t door = board.side_door[here * 4 + d];
@@ -97,7 +97,9 @@ std::vector<int32_t> monster_move_actions(const Board& board, const Position& po
     const int32_t buy = units.exhausted[m] ? 0 : std::min<int32_t>(stamina_max - units.move_bought[m], units.stamina[m]);
     const int32_t base = units.base_move[m];
     const Mover mover{here, units.move_from[m], base, units.move_left[m] + std::max(0, buy), base + stamina_max + 2};
-    const Allowed found = allowed(board, pos, mover, heroes, step_squares);
+    // a monster off the board (a sampled world in which the heroes' search lost sight of the mover)
+    // has no step and no duty
+    const Allowed found = here < 0 ? Allowed{{}, true} : allowed(board, pos, mover, heroes, step_squares);
     std::vector<int32_t> acts;
     acts.reserve(found.steps.size() + 3);
     for (int32_t i : found.steps) acts.push_back(step_actions[i]);

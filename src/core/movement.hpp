@@ -51,7 +51,8 @@ struct MoveActionIds {
 // Nothing stands on the square: no figure, furniture, blockage or sprung hazard (R-TURN-09).
 bool is_free(const Board& board, const Position& pos, int32_t sq);
 
-// movement.legal_monster_move: the legal actions of monster m's Movement, in the engine's order.
+// movement.legal_monster_move: the legal actions of monster m's Movement, in the engine's order. A
+// monster off the board (square -1) has no step and no duty: it may still buy, end or defer.
 std::vector<int32_t> monster_move_actions(const Board& board, const Position& pos, const Units& units, int32_t m,
                                           int32_t stamina_max, bool others_to_move, const MoveActionIds& ids);
 
