@@ -432,18 +432,13 @@ class _SB3Batched:
     def action_masks(self) -> np.ndarray:
         return self.batched.action_masks().copy()
 
-    def _rows(self, indices) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        return [indices] if isinstance(indices, int) else list(indices)
-
     def has_attr(self, attr_name: str) -> bool:
         return attr_name in ("action_masks", "render_mode")
 
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         if attr_name == "render_mode":
-            return [self._render_mode] * len(self._rows(indices))
-        return [getattr(self.batched.envs[i], attr_name) for i in self._rows(indices)]
+            return [self._render_mode] * len(list(self._get_indices(indices)))
+        return [getattr(self.batched.envs[i], attr_name) for i in list(self._get_indices(indices))]
 
     def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
         raise AttributeError(f"SB3BatchedVecEnv cannot set {attr_name!r} on its games")
@@ -452,10 +447,10 @@ class _SB3Batched:
         if method_name != "action_masks":
             raise AttributeError(f"SB3BatchedVecEnv games have no method {method_name!r} (only action_masks)")
         masks = self.batched.action_masks()
-        return [masks[i].copy() for i in self._rows(indices)]
+        return [masks[i].copy() for i in list(self._get_indices(indices))]
 
     def env_is_wrapped(self, wrapper_class: type, indices=None) -> list[bool]:
-        return [False] * len(self._rows(indices))
+        return [False] * len(list(self._get_indices(indices)))
 
     def get_images(self):
         return list(self.batched.render())

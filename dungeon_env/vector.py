@@ -130,17 +130,12 @@ class _MaskedVec:
         self._seed = seed
         return [None if seed is None else seed + i for i in range(self.num_envs)]
 
-    def _rows(self, indices) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        return [indices] if isinstance(indices, int) else list(indices)
-
     def has_attr(self, attr_name: str) -> bool:
         return attr_name in ("action_masks", "render_mode")
 
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         if attr_name == "render_mode":
-            return [self._render_mode] * len(self._rows(indices))
+            return [self._render_mode] * len(list(self._get_indices(indices)))
         raise AttributeError(f"MaskedVecEnv rows have no attribute {attr_name!r} (only action_masks)")
 
     def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
@@ -149,10 +144,10 @@ class _MaskedVec:
     def env_method(self, method_name: str, *args: Any, indices=None, **kwargs: Any) -> list[Any]:
         if method_name != "action_masks":
             raise AttributeError(f"MaskedVecEnv rows have no method {method_name!r} (only action_masks)")
-        return [self._masks[i].copy() for i in self._rows(indices)]
+        return [self._masks[i].copy() for i in list(self._get_indices(indices))]
 
     def env_is_wrapped(self, wrapper_class: type, indices=None) -> list[bool]:
-        return [False] * len(self._rows(indices))
+        return [False] * len(list(self._get_indices(indices)))
 
     def render(self, mode: str | None = None):
         return self.supersuit_env.render()
