@@ -20,7 +20,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # the compiled core (src/core, C++ with nanobind, built by scikit-build-core through CMake when the
 # package installs): a change to its sources reinstalls, and its compiler and CMake come from Debian
-CORE_SOURCES := CMakeLists.txt $(wildcard src/core/*)
+CORE_SOURCES := CMakeLists.txt $(wildcard src/core/*.?pp src/core/rules/*)
 TOOLCHAIN := /usr/bin/g++ /usr/bin/cmake
 BUILD_FAILED = { echo "make: building dungeon_env (its compiled core in src/core) into $(1) failed; the \
 compiler's or pip's messages above say why. It needs g++ and cmake (make installs them with apt-get) \

@@ -60,3 +60,18 @@ def costs(tables, door_passable: np.ndarray, cost: list[int], targets, inf: int)
     ``q`` costs ``cost[q]`` (at least 1; ``inf`` or more: reached but never walked through),
     through passages whose door is absent or ``door_passable``; a square never reached holds ``inf``."""
     return _core.costs(board(tables), door_passable, cost, list(targets), inf)
+
+
+def content(game) -> _core.Content:
+    """The core's copy of what never changes in ``game``: its tables, adventure, cards and rules
+    (built once per adventure and variant, memoised in ``Tables.cache``)."""
+    key = ("core.content", game.variant)
+    found = game.tables.cache.get(key)
+    if found is None:
+        found = game.tables.cache[key] = _core.make_content(game, board(game.tables))
+    return found
+
+
+def engine(game) -> _core.Engine:
+    """A core engine playing on from ``game``'s state and dice (copied: the two then play apart)."""
+    return _core.make_engine(content(game), game.state, game.dice, game.max_turns, list(game.hero_ids))

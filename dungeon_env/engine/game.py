@@ -148,6 +148,11 @@ class Game:
         return game
 
     def _setup(self) -> None:
+        self._place()
+        self._advance()
+
+    def _place(self) -> None:
+        """Set-up up to the first automatic step: the board, the heroes, their items, the first look."""
         s, t = self.state, self.tables
         adv = t.adventure
         n = len(self.hero_ids)
@@ -189,7 +194,6 @@ class Game:
         )
         s.phase = Phase.TURN_START
         look(self, active_heroes(self))
-        self._advance()
 
     # ----- the public loop -----
     @property

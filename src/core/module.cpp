@@ -8,6 +8,9 @@
 #include <string>
 
 #include "movement.hpp"
+#ifdef DUNGEON_CORE_ENGINE
+#include "bridge.hpp"
+#endif
 #include "pursuit.hpp"
 
 namespace nb = nanobind;
@@ -211,6 +214,9 @@ std::vector<int32_t> hero_move_actions(const Board& board, nb::handle state, int
 
 NB_MODULE(_core, m) {
     m.doc() = "The compiled core of dungeon_env's rules engine (see docs/CORE.md).";
+#ifdef DUNGEON_CORE_ENGINE
+    dungeon_core::bind_engine(m);
+#endif
     nb::class_<Board>(m, "Board", "One adventure's static board: sides, furniture, blockages, traps.")
         .def(nb::new_(&make_board), "side_to"_a, "side_door"_a, "furniture"_a, "blockage"_a, "trap_square"_a)
         .def_ro("n_squares", &Board::n_squares)

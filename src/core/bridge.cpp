@@ -1,0 +1,571 @@
+#include "bridge.hpp"
+
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "game.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace dungeon_core {
+namespace {
+
+// ---------- Python -> core ----------
+
+template <typename T>
+using In = nb::ndarray<const T, nb::c_contig, nb::device::cpu>;
+
+template <typename T>
+In<T> array_of(nb::handle obj, const char* field) {
+    try {
+        return nb::cast<In<T>>(obj);
+    } catch (const std::exception&) {
+        throw std::invalid_argument(std::string("state field ") + field + ": expected a numpy array of " +
+                                    std::string(nb::type_name(nb::type<T>()).c_str()) + "-compatible values");
+    }
+}
+
+template <typename T, typename Out>
+void load_into(nb::handle state, const char* field, Out* out, size_t n) {
+    In<T> arr = array_of<T>(state.attr(field), field);
+    if (arr.size() != n) {
+        throw std::invalid_argument(std::string("state field ") + field + ": expected " + std::to_string(n) +
+                                    " entries, found " + std::to_string(arr.size()));
+    }
+    for (size_t k = 0; k < n; ++k) out[k] = static_cast<Out>(arr.data()[k]);
+}
+
+template <typename T, size_t N>
+void load(nb::handle state, const char* field, std::array<T, N>& out) {
+    load_into<T>(state, field, out.data(), N);
+}
+
+// a bool array sized by the adventure (its length is taken from the Python array)
+void load_flags(nb::handle state, const char* field, Flags& out) {
+    In<bool> arr = array_of<bool>(state.attr(field), field);
+    out.assign(arr.data(), arr.data() + arr.size());
+}
+
+std::vector<int> ints(nb::handle list) {
+    std::vector<int> out;
+    for (nb::handle item : list) out.push_back(nb::cast<int>(item));
+    return out;
+}
+
+std::vector<Row> rows(nb::handle list) {
+    std::vector<Row> out;
+    for (nb::handle item : list) out.push_back(ints(item));
+    return out;
+}
+
+std::vector<std::string> strings(nb::handle list) {
+    std::vector<std::string> out;
+    for (nb::handle item : list) out.push_back(nb::cast<std::string>(item));
+    return out;
+}
+
+uint64_t bits(nb::handle value, const char* field) {
+    uint64_t out = 0;
+    if (!nb::try_cast<uint64_t>(value, out)) {
+        throw std::invalid_argument(std::string("state field ") + field + ": expected a 64-bit mask (an int 0 <= x < 2**64)");
+    }
+    return out;
+}
+
+#define UNIT_FIELDS(X)                                                                                          \
+    X(int8_t, unit_status) X(int8_t, unit_side) X(int16_t, unit_card) X(int16_t, unit_uid) X(int8_t, unit_how)  \
+    X(uint8_t, unit_traits) X(int16_t, base_move) X(int16_t, base_fight) X(int16_t, base_damage)                \
+    X(int16_t, base_health) X(int16_t, base_stamina) X(int16_t, base_magic) X(int16_t, unit_pos)                \
+    X(int16_t, health) X(int16_t, stamina) X(int16_t, magic) X(bool, deaths_door) X(bool, exhausted)            \
+    X(bool, surprised) X(int16_t, surprise_until) X(bool, skip_move) X(bool, inactive) X(bool, acted)           \
+    X(bool, fought) X(bool, rested_last) X(int16_t, move_left) X(int8_t, move_bought) X(bool, move_done)        \
+    X(int16_t, move_from) X(bool, moved) X(bool, jumped) X(bool, deferred) X(int16_t, dragging)                 \
+    X(bool, double_ones)
+
+// fixed-size arrays outside the unit block: (dtype, name, shape...)
+#define FIXED_FIELDS(X)                                                                                        \
+    X(int16_t, occupant, N_SQUARES) X(int16_t, item_card, MAX_ITEMS) X(int16_t, item_holder, MAX_ITEMS)         \
+    X(bool, item_known, MAX_ITEMS) X(bool, item_locked, MAX_ITEMS) X(bool, item_claimed, MAX_ITEMS)             \
+    X(int16_t, deck_next, N_DECKS) X(int16_t, casting_spell, MAX_HEROES) X(int16_t, casting_item, MAX_HEROES)  \
+    X(bool, exploring, MAX_HEROES) X(bool, memorized, MAX_HEROES) X(bool, identified, MAX_HEROES)               \
+    X(bool, gave, MAX_HEROES) X(bool, received, MAX_HEROES) X(bool, disarm_tried, MAX_HEROES)                   \
+    X(int16_t, spell_turn, MAX_HEROES) X(int16_t, item_used_turn, MAX_ITEMS)
+
+#define FIXED_2D_FIELDS(X)                                                                         \
+    X(int16_t, deck_cards, N_DECKS, MAX_DECK) X(bool, declined_items, MAX_HEROES, MAX_ITEMS)       \
+    X(int16_t, ability_uses, MAX_HEROES, MAX_HERO_ABILITIES)                                       \
+    X(int16_t, ability_turn, MAX_HEROES, MAX_HERO_ABILITIES)
+
+#define FLAG_FIELDS(X)                                                                                       \
+    X(door_open) X(door_alert) X(revealed) X(visited) X(guard_slain) X(ambush_fired) X(patrol_corridors)      \
+    X(trap_armed) X(trap_detected) X(event_done) X(door_hidden)
+
+// [hero, x] bool fields sized by the adventure
+#define FLAG_2D_FIELDS(X) X(door_tried) X(spell_known) X(declined_spells)
+
+#define INT_SCALARS(X) \
+    X(turn) X(light) X(phase) X(n_heroes) X(next_uid) X(idle_handoffs) X(controller) X(fight_index) X(act_step)
+
+#define BOOL_SCALARS(X) X(phase_started) X(progress)
+#define STRING_SCALARS(X) X(outcome) X(end_reason)
+#define ROW_LISTS(X) X(effects) X(stack) X(fights)
+#define INT_LISTS(X) X(queue) X(cast) X(mental) X(mind_queue) X(act_todo)
+
+void load_state(nb::handle py, State& s) {
+#define LOAD_UNIT(T, name) load(py, #name, s.name);
+    UNIT_FIELDS(LOAD_UNIT)
+#define LOAD_FIXED(T, name, n) load(py, #name, s.name);
+    FIXED_FIELDS(LOAD_FIXED)
+#define LOAD_2D(T, name, a, b) load(py, #name, s.name);
+    FIXED_2D_FIELDS(LOAD_2D)
+#define LOAD_FLAGS(name) load_flags(py, #name, s.name);
+    FLAG_FIELDS(LOAD_FLAGS)
+    FLAG_2D_FIELDS(LOAD_FLAGS)
+    {
+        In<int16_t> guards = array_of<int16_t>(py.attr("guard_uid"), "guard_uid");
+        s.guard_uid.assign(guards.data(), guards.data() + guards.size());
+    }
+#define LOAD_INT(name) s.name = nb::cast<int>(py.attr(#name));
+    INT_SCALARS(LOAD_INT)
+#define LOAD_BOOL(name) s.name = nb::cast<bool>(py.attr(#name));
+    BOOL_SCALARS(LOAD_BOOL)
+#define LOAD_STRING(name) s.name = nb::cast<std::string>(py.attr(#name));
+    STRING_SCALARS(LOAD_STRING)
+#define LOAD_ROWS(name) s.name = rows(py.attr(#name));
+    ROW_LISTS(LOAD_ROWS)
+#define LOAD_INTS(name) s.name = ints(py.attr(#name));
+    INT_LISTS(LOAD_INTS)
+    s.closed_bits = bits(py.attr("closed_bits"), "closed_bits");
+    s.explored_bits = bits(py.attr("explored_bits"), "explored_bits");
+    nb::handle downed = py.attr("downed_by");
+    if (nb::len(downed) != MAX_HEROES) throw std::invalid_argument("state field downed_by: expected one list per hero slot");
+    for (int h = 0; h < MAX_HEROES; ++h) s.downed_by[h] = strings(downed[h]);
+    // the [hero, x] fields sized by the adventure must have whole rows
+    for (const Flags* f : {&s.door_tried, &s.spell_known, &s.declined_spells}) {
+        if (f->size() % MAX_HEROES) throw std::invalid_argument("state: a [hero, x] field has a partial row");
+    }
+    if (s.door_tried.size() != MAX_HEROES * s.door_open.size()) {
+        throw std::invalid_argument("state field door_tried: expected one row of door_open's length per hero slot");
+    }
+}
+
+// ---------- core -> Python ----------
+
+template <typename T>
+nb::object numpy(const T* data, std::initializer_list<size_t> shape) {
+    size_t n = 1;
+    for (size_t d : shape) n *= d;
+    T* copy = new T[n ? n : 1];
+    if (n) std::memcpy(copy, data, n * sizeof(T));
+    nb::capsule owner(copy, [](void* p) noexcept { delete[] static_cast<T*>(p); });
+    return nb::cast(nb::ndarray<nb::numpy, T>(copy, shape, owner));
+}
+
+nb::object flags_numpy(const Flags& f, std::initializer_list<size_t> shape) {
+    return numpy<bool>(reinterpret_cast<const bool*>(f.data()), shape);
+}
+
+nb::list list_of(const std::vector<int>& row) {
+    nb::list out;
+    for (int v : row) out.append(v);
+    return out;
+}
+
+nb::list list_of_rows(const std::vector<Row>& rows_) {
+    nb::list out;
+    for (const Row& r : rows_) out.append(list_of(r));
+    return out;
+}
+
+nb::dict dump_state(const State& s) {
+    nb::dict d;
+#define DUMP_UNIT(T, name) d[#name] = numpy<T>(s.name.data(), {MAX_UNITS});
+    UNIT_FIELDS(DUMP_UNIT)
+#define DUMP_FIXED(T, name, n) d[#name] = numpy<T>(s.name.data(), {static_cast<size_t>(n)});
+    FIXED_FIELDS(DUMP_FIXED)
+#define DUMP_2D(T, name, a, b) d[#name] = numpy<T>(s.name.data(), {static_cast<size_t>(a), static_cast<size_t>(b)});
+    FIXED_2D_FIELDS(DUMP_2D)
+#define DUMP_FLAGS(name) d[#name] = flags_numpy(s.name, {s.name.size()});
+    FLAG_FIELDS(DUMP_FLAGS)
+#define DUMP_FLAGS_2D(name) d[#name] = flags_numpy(s.name, {static_cast<size_t>(MAX_HEROES), s.name.size() / MAX_HEROES});
+    FLAG_2D_FIELDS(DUMP_FLAGS_2D)
+    d["guard_uid"] = numpy<int16_t>(s.guard_uid.data(), {s.guard_uid.size()});
+#define DUMP_SCALAR(name) d[#name] = s.name;
+    INT_SCALARS(DUMP_SCALAR)
+    BOOL_SCALARS(DUMP_SCALAR)
+    STRING_SCALARS(DUMP_SCALAR)
+#define DUMP_ROWS(name) d[#name] = list_of_rows(s.name);
+    ROW_LISTS(DUMP_ROWS)
+#define DUMP_INTS(name) d[#name] = list_of(s.name);
+    INT_LISTS(DUMP_INTS)
+    d["closed_bits"] = nb::int_(s.closed_bits);
+    d["explored_bits"] = nb::int_(s.explored_bits);
+    nb::list downed;
+    for (const auto& labels : s.downed_by) {
+        nb::list row;
+        for (const auto& l : labels) row.append(l);
+        downed.append(row);
+    }
+    d["downed_by"] = downed;
+    return d;
+}
+
+nb::object to_python(const Value& v) {
+    switch (v.kind) {
+        case Value::NONE:
+            return nb::none();
+        case Value::BOOL:
+            return nb::bool_(v.b);
+        case Value::INT:
+            return nb::int_(v.i);
+        case Value::STR:
+            return nb::str(v.s.c_str(), v.s.size());
+        case Value::LIST: {
+            nb::list out;
+            for (const Value& item : v.list) out.append(to_python(item));
+            return out;
+        }
+        case Value::OBJECT: {
+            nb::dict out;
+            for (const auto& item : v.object) out[nb::str(item.first.c_str(), item.first.size())] = to_python(item.second);
+            return out;
+        }
+    }
+    return nb::none();
+}
+
+// ---------- dice ----------
+
+void load_dice(nb::handle py, Dice& dice) {
+    nb::dict data = nb::cast<nb::dict>(py.attr("to_json")());
+    dice.seed = nb::cast<int64_t>(data["seed"]);
+    dice.forced.clear();
+    for (nb::handle f : data["forced"]) dice.forced.push_back(nb::cast<int>(f));
+    nb::dict streams = nb::cast<nb::dict>(data["streams"]);
+    for (auto [name, state] : streams) {
+        int k = stream_index(nb::cast<std::string>(name));
+        if (k < 0) throw std::invalid_argument("dice: unknown stream " + nb::cast<std::string>(name));
+        dice.state[k] = nb::cast<uint64_t>(state);
+    }
+    for (auto& q : dice.stream_forced) q.clear();
+    if (data.contains("forced_streams")) {
+        for (auto [name, faces] : nb::cast<nb::dict>(data["forced_streams"])) {
+            int k = stream_index(nb::cast<std::string>(name));
+            if (k < 0) throw std::invalid_argument("dice: unknown stream " + nb::cast<std::string>(name));
+            for (nb::handle f : faces) dice.stream_forced[k].push_back(nb::cast<int>(f));
+        }
+    }
+}
+
+// the dict Dice.from_json reads
+nb::dict dump_dice(const Dice& dice) {
+    nb::dict out;
+    out["seed"] = dice.seed;
+    nb::list forced;
+    for (int f : dice.forced) forced.append(f);
+    out["forced"] = forced;
+    nb::dict streams;
+    for (int k = 0; k < N_STREAMS; ++k) streams[STREAM_NAMES[k]] = nb::int_(dice.state[k]);
+    out["streams"] = streams;
+    nb::dict by_stream;
+    for (int k = 0; k < N_STREAMS; ++k) {
+        if (dice.stream_forced[k].empty()) continue;
+        nb::list q;
+        for (int f : dice.stream_forced[k]) q.append(f);
+        by_stream[STREAM_NAMES[k]] = q;
+    }
+    if (nb::len(by_stream)) out["forced_streams"] = by_stream;
+    return out;
+}
+
+// ---------- content ----------
+
+template <typename T>
+T get(nb::handle obj, const char* name) {
+    return nb::cast<T>(obj.attr(name));
+}
+
+std::optional<std::string> opt_string(nb::handle obj, const char* name) {
+    nb::object v = obj.attr(name);
+    if (v.is_none()) return std::nullopt;
+    return nb::cast<std::string>(v);
+}
+
+Square square_of(nb::handle sq) { return {nb::cast<int>(sq[0]), nb::cast<int>(sq[1])}; }
+
+std::vector<Square> squares_of(nb::handle list) {
+    std::vector<Square> out;
+    for (nb::handle sq : list) out.push_back(square_of(sq));
+    return out;
+}
+
+Effect effect_of(nb::handle e) { return {get<std::string>(e, "kind"), get<int>(e, "amount"), get<int>(e, "duration")}; }
+
+std::optional<Effect> opt_effect(nb::handle obj, const char* name) {
+    nb::object v = obj.attr(name);
+    if (v.is_none()) return std::nullopt;
+    return effect_of(v);
+}
+
+template <typename T>
+std::vector<T> vec(nb::handle array) {
+    In<T> arr = nb::cast<In<T>>(array);
+    return std::vector<T>(arr.data(), arr.data() + arr.size());
+}
+
+Adventure adventure_of(nb::handle a) {
+    Adventure adv;
+    adv.id = get<std::string>(a, "id");
+    adv.name = get<std::string>(a, "name");
+    adv.difficulty = get<int>(a, "difficulty");
+    adv.goal = get<std::string>(a, "goal");
+    adv.start = squares_of(a.attr("start"));
+    adv.exits = squares_of(a.attr("exits"));
+    for (nb::handle d : a.attr("doors")) adv.doors.push_back({square_of(d.attr("a")), square_of(d.attr("b")), get<bool>(d, "secret")});
+    adv.blockages = squares_of(a.attr("blockages"));
+    for (nb::handle f : a.attr("furniture")) {
+        adv.furniture.push_back(squares_of(f.attr("squares")));
+        adv.furniture_kind.push_back(get<std::string>(f, "kind"));
+    }
+    for (nb::handle g : a.attr("guards")) adv.guards.push_back({get<std::string>(g, "monster"), square_of(g.attr("at"))});
+    adv.patrol = strings(a.attr("patrol"));
+    for (nb::handle m : a.attr("ambushes")) {
+        adv.ambushes.push_back({get<std::string>(m, "area"), strings(m.attr("monsters")), squares_of(m.attr("at"))});
+    }
+    for (nb::handle o : a.attr("objectives")) {
+        Objective obj;
+        obj.kind = get<std::string>(o, "kind");
+        obj.text = get<std::string>(o, "text");
+        if (!o.attr("at").is_none()) obj.at = square_of(o.attr("at"));
+        obj.primary = get<bool>(o, "primary");
+        obj.area = opt_string(o, "area");
+        obj.item = opt_string(o, "item");
+        adv.objectives.push_back(obj);
+    }
+    adv.secret_rooms = strings(a.attr("secret_rooms"));
+    for (nb::handle t : a.attr("traps")) {
+        adv.traps.push_back({square_of(t.attr("at")), get<std::string>(t, "name"), effect_of(t.attr("effect")), get<bool>(t, "blocks")});
+    }
+    for (nb::handle e : a.attr("events")) {
+        RoomEvent ev;
+        ev.area = get<std::string>(e, "area");
+        ev.scope = get<std::string>(e, "scope");
+        ev.kind = get<std::string>(e, "kind");
+        ev.text = get<std::string>(e, "text");
+        ev.effect = opt_effect(e, "effect");
+        for (nb::handle o : e.attr("options")) {
+            EventOption opt;
+            opt.text = get<std::string>(o, "text");
+            opt.effect = opt_effect(o, "effect");
+            opt.trait = opt_string(o, "trait");
+            opt.fail = opt_effect(o, "fail");
+            opt.item = opt_string(o, "item");
+            opt.deck = opt_string(o, "deck");
+            ev.options.push_back(opt);
+        }
+        ev.item = opt_string(e, "item");
+        ev.deck = opt_string(e, "deck");
+        ev.monsters = strings(e.attr("monsters"));
+        ev.at = squares_of(e.attr("at"));
+        if (!e.attr("door").is_none()) ev.door = get<int>(e, "door");
+        adv.events.push_back(ev);
+    }
+    adv.final = get<bool>(a, "final");
+    return adv;
+}
+
+Tables tables_of(nb::handle t, const Board& board) {
+    Tables out;
+    out.area = vec<int16_t>(t.attr("area"));
+    out.neighbor = vec<int16_t>(t.attr("neighbor"));
+    {
+        auto w = vec<bool>(t.attr("wall"));
+        out.wall.assign(w.begin(), w.end());
+    }
+    out.edge_door = vec<int16_t>(t.attr("edge_door"));
+    for (auto [field, target] : {std::pair<const char*, std::vector<uint8_t>*>{"furniture", &out.furniture},
+                                 {"blockage", &out.blockage},
+                                 {"exit", &out.exit},
+                                 {"los_static", &out.los_static},
+                                 {"is_corridor", &out.is_corridor}}) {
+        In<bool> arr = nb::cast<In<bool>>(t.attr(field));
+        target->assign(arr.data(), arr.data() + arr.size());
+    }
+    out.los_doors = vec<uint64_t>(t.attr("los_doors"));
+    for (nb::handle sq : t.attr("area_squares")) out.area_squares.push_back(vec<int16_t>(sq));
+    out.patrol_rooms = vec<int16_t>(t.attr("patrol_rooms"));
+    for (nb::handle d : t.attr("door_squares")) out.door_squares.push_back({nb::cast<int>(d[0]), nb::cast<int>(d[1])});
+    nb::handle b = t.attr("board");
+    out.area_names = strings(b.attr("area_names"));
+    out.n_rooms = get<int>(b, "n_rooms");
+    out.board = board;
+    if (out.area.size() != static_cast<size_t>(N_SQUARES)) throw std::invalid_argument("tables: expected one area per square");
+    return out;
+}
+
+Rules rules_of(nb::handle r) {
+    Rules out;
+#define RULE(name) out.name = get<int>(r, #name);
+    RULE(light_start) RULE(light_max) RULE(light_per_turn) RULE(light_dark_penalty) RULE(surprise_max)
+    RULE(ambush_ready_min) RULE(patrol_max) RULE(patrol_board_max) RULE(deaths_door_max) RULE(door_alert_max)
+    RULE(door_open_min) RULE(jump_min) RULE(disarm_spring_max) RULE(disarm_min) RULE(identify_never_max)
+    RULE(identify_min) RULE(room_detect_min) RULE(trait_check_min) RULE(overcast_forget_max) RULE(overcast_safe_min)
+    RULE(recover_stamina) RULE(rest_stamina) RULE(rest_magic) RULE(rest_magic_learned) RULE(enemy_penalty)
+    RULE(fight_stamina_max) RULE(move_stamina_max) RULE(evade_cost) RULE(mental_bid_max) RULE(lash_range)
+    RULE(lash_damage) RULE(max_items) RULE(max_spells)
+#undef RULE
+    return out;
+}
+
+Ability ability_of(nb::handle a) {
+    Ability out;
+    out.id = get<std::string>(a, "id");
+    out.name = get<std::string>(a, "name");
+    out.use = get<std::string>(a, "use");
+    out.effect = effect_of(a.attr("effect"));
+    out.limit = get<std::string>(a, "limit");
+    out.uses = get<int>(a, "uses");
+    out.when = strings(a.attr("when"));
+    out.target = get<std::string>(a, "target");
+    out.condition = get<std::string>(a, "condition");
+    return out;
+}
+
+// game: a Python Game (its tables, rules and cards); board: its core.board(tables)
+std::shared_ptr<Content> make_content(nb::handle game, const Board& board) {
+    auto c = std::make_shared<Content>();
+    nb::handle tables = game.attr("tables");
+    c->tables = tables_of(tables, board);
+    c->adventure = adventure_of(tables.attr("adventure"));
+    c->rules = rules_of(game.attr("rules"));
+    for (nb::handle h : game.attr("heroes")) {
+        HeroCard card;
+        card.id = get<std::string>(h, "id");
+        card.name = get<std::string>(h, "name");
+        card.move = get<int>(h, "move");
+        card.fight = get<int>(h, "fight");
+        card.damage = get<int>(h, "damage");
+        card.health = get<int>(h, "health");
+        card.stamina = get<int>(h, "stamina");
+        card.magic = get<int>(h, "magic");
+        card.traits = strings(h.attr("traits"));
+        card.spells = strings(h.attr("spells"));
+        for (nb::handle a : h.attr("abilities")) card.abilities.push_back(ability_of(a));
+        card.caster = get<bool>(h, "caster");
+        c->heroes.push_back(card);
+    }
+    for (nb::handle m : game.attr("monsters")) {
+        MonsterCard card;
+        card.id = get<std::string>(m, "id");
+        card.name = get<std::string>(m, "name");
+        card.move = get<int>(m, "move");
+        card.fight = get<int>(m, "fight");
+        card.damage = get<int>(m, "damage");
+        card.health = get<int>(m, "health");
+        card.stamina = get<int>(m, "stamina");
+        card.magic = get<int>(m, "magic");
+        card.encounter = get<std::string>(m, "encounter");
+        card.abilities = strings(m.attr("abilities"));
+        c->monster_index[card.id] = static_cast<int>(c->monsters.size());
+        c->monsters.push_back(card);
+    }
+    for (nb::handle sp : game.attr("spells")) {
+        Spell spell;
+        spell.id = get<std::string>(sp, "id");
+        spell.name = get<std::string>(sp, "name");
+        spell.level = get<int>(sp, "level");
+        spell.casting = get<std::string>(sp, "casting");
+        spell.target = get<std::string>(sp, "target");
+        spell.range = get<int>(sp, "range");
+        spell.effect = effect_of(sp.attr("effect"));
+        spell.overcast = opt_effect(sp, "overcast");
+        spell.mental = get<bool>(sp, "mental");
+        spell.mental_tie = get<std::string>(sp, "mental_tie");
+        c->spell_index[spell.id] = static_cast<int>(c->spells.size());
+        c->spells.push_back(spell);
+    }
+    for (nb::handle it : game.attr("item_cards")) {
+        ItemCard card;
+        card.id = get<std::string>(it, "id");
+        card.name = get<std::string>(it, "name");
+        card.deck = get<std::string>(it, "deck");
+        card.use = get<std::string>(it, "use");
+        card.effect = opt_effect(it, "effect");
+        card.spell = opt_string(it, "spell");
+        card.target = get<std::string>(it, "target");
+        card.timing = get<std::string>(it, "timing");
+        card.copies = get<int>(it, "copies");
+        c->item_index[card.id] = static_cast<int>(c->item_cards.size());
+        c->item_cards.push_back(card);
+    }
+    nb::module_ model = nb::module_::import_("dungeon_env.content.model");
+    c->traits = strings(model.attr("TRAITS"));
+    c->decks = strings(model.attr("DECKS"));
+    return c;
+}
+
+// ---------- the engine ----------
+
+struct Engine {
+    Game game;
+
+    nb::list legal_actions() { return list_of(game.legal_actions()); }
+    void apply(int action) { game.apply(action); }
+    nb::list events(size_t start) const {
+        nb::list out;
+        for (size_t k = start; k < game.log_events.size(); ++k) out.append(to_python(game.log_events[k]));
+        return out;
+    }
+};
+
+Engine make_engine(std::shared_ptr<Content> content, nb::handle state, nb::handle dice, int max_turns,
+                   const std::vector<std::string>& hero_ids) {
+    Engine e;
+    e.game.content = std::move(content);
+    load_state(state, e.game.state);
+    load_dice(dice, e.game.dice);
+    e.game.max_turns = max_turns;
+    e.game.hero_ids = hero_ids;
+    return e;
+}
+
+}  // namespace
+
+void bind_engine(nb::module_& m) {
+    nb::class_<Content>(m, "Content", "What never changes in a game (tables, adventure, cards, rules), as the core holds it.");
+    m.def("make_content", &make_content, "game"_a, "board"_a,
+          "The core's static content of a Python Game (its tables, rules and cards) with its core board.");
+    nb::class_<Engine>(m, "Engine", "One game played in the core (docs/CORE.md).")
+        .def(nb::init<const Engine&>(), "A memory copy of the game.")
+        .def("legal_actions", &Engine::legal_actions)
+        .def("apply", &Engine::apply, "action"_a)
+        .def("advance", [](Engine& e) { e.game.advance(); })
+        .def("state", [](const Engine& e) { return dump_state(e.game.state); },
+             "The state as a dict of State's fields (numpy arrays, lists and scalars).")
+        .def("dice", [](const Engine& e) { return dump_dice(e.game.dice); }, "The dice as Dice.to_json gives them.")
+        .def("events", &Engine::events, "start"_a = 0, "The events from `start` on, as dicts.")
+        .def_prop_ro("n_events", [](const Engine& e) { return e.game.log_events.size(); })
+        .def_prop_ro("over", [](const Engine& e) { return e.game.over(); })
+        .def_prop_ro("moves", [](const Engine& e) { return e.game.moves; })
+        .def("set_state", [](Engine& e, nb::handle state) { load_state(state, e.game.state); e.game.legal_known = false; },
+             "state"_a, "Replace the state with a Python State's (a hand edit).")
+        .def("set_dice", [](Engine& e, nb::handle dice) { load_dice(dice, e.game.dice); }, "dice"_a);
+    m.def("make_engine", &make_engine, "content"_a, "state"_a, "dice"_a, "max_turns"_a, "hero_ids"_a,
+          "An engine playing from a Python State and Dice with the given content.");
+    nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+        try {
+            std::rethrow_exception(p);
+        } catch (const IllegalAction& e) {
+            PyErr_SetString(PyExc_ValueError, e.what());
+        }
+    });
+}
+
+}  // namespace dungeon_core
