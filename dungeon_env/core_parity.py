@@ -59,8 +59,9 @@ def new_pair(case: GameCase, variant=None, forced_dice: tuple[int, ...] = ()) ->
     return game, core.engine(game)
 
 
-def differences(game: Game, engine: Any, events_from: int) -> list[str]:
-    """What differs between the Python game and the core engine now (empty: nothing)."""
+def differences(game: Game, engine: Any, events_from: int, legal: bool = True) -> list[str]:
+    """What differs between the Python game and the core engine now (empty: nothing); ``legal``:
+    compare the legal actions too (not in the middle of a rule, where no decision is on top)."""
     out = []
     ours, theirs = game.events_since(events_from), engine.events(events_from)
     if len(ours) != len(theirs) or any(
@@ -69,7 +70,7 @@ def differences(game: Game, engine: Any, events_from: int) -> list[str]:
         out.append(_event_difference(ours, theirs, events_from))
     if game.over != engine.over:
         out.append(f"over: Python {game.over}, core {engine.over}")
-    elif not game.over and list(game.legal_actions()) != list(engine.legal_actions()):
+    elif legal and not game.over and list(game.legal_actions()) != list(engine.legal_actions()):
         out.append(f"legal actions: Python {game.legal_actions()}, core {engine.legal_actions()}")
     if game.dice.to_json() != engine.dice():
         out.append(f"dice: Python {game.dice.to_json()}, core {engine.dice()}")
@@ -118,6 +119,34 @@ def _event_difference(ours: list[dict], theirs: list[dict], start: int) -> str:
                 f"  {' ' * len(f'event {start + k}: ')}core   {json.dumps(b, sort_keys=True)}"
             )
     return "events differ"
+
+
+def shadow(game: Game, python_call: Callable[[Game], Any], core_call: Callable[[Any], Any]) -> list[str]:
+    """One rule function run on the same position by both engines: ``python_call(copy of game)`` and
+    ``core_call(engine)`` (an engine built from ``game``; ``_core.rules.<module>.<function>`` take it
+    first). What differs afterwards, the returned values included; ``game`` is left as it was."""
+    twin = game.copy()
+    engine = core.engine(game)
+    start = twin.n_events
+    want = python_call(twin)
+    got = core_call(engine)
+    out = differences(twin, engine, start, legal=False)
+    if _plain(want) != _plain(got):
+        out.insert(0, f"returned: Python {want!r}, core {got!r}")
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """Tuples, numpy arrays and numpy scalars as the lists and ints they hold."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def lockstep(

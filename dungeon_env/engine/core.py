@@ -73,5 +73,8 @@ def content(game) -> _core.Content:
 
 
 def engine(game) -> _core.Engine:
-    """A core engine playing on from ``game``'s state and dice (copied: the two then play apart)."""
-    return _core.make_engine(content(game), game.state, game.dice, game.max_turns, list(game.hero_ids))
+    """A core engine playing on from ``game``'s state, dice and event log (copied: the two then play
+    apart)."""
+    return _core.make_engine(
+        content(game), game.state, game.dice, game.max_turns, list(game.hero_ids), game.events_since(0)
+    )

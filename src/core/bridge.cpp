@@ -217,6 +217,8 @@ nb::dict dump_state(const State& s) {
     return d;
 }
 
+}  // namespace
+
 nb::object to_python(const Value& v) {
     switch (v.kind) {
         case Value::NONE:
@@ -239,6 +241,31 @@ nb::object to_python(const Value& v) {
         }
     }
     return nb::none();
+}
+
+Value value_of(nb::handle obj) {
+    if (obj.is_none()) return Value();
+    if (nb::isinstance<nb::bool_>(obj)) return Value(nb::cast<bool>(obj));
+    if (nb::isinstance<nb::int_>(obj)) return Value(nb::cast<long long>(obj));
+    if (nb::isinstance<nb::str>(obj)) return Value(nb::cast<std::string>(obj));
+    if (nb::isinstance<nb::dict>(obj)) {
+        Value out = Value::empty_obj();
+        for (auto [key, value] : nb::borrow<nb::dict>(obj)) out.object.emplace_back(nb::cast<std::string>(key), value_of(value));
+        return out;
+    }
+    if (nb::isinstance<nb::list>(obj) || nb::isinstance<nb::tuple>(obj)) {
+        Value out = Value::empty_list();
+        for (nb::handle item : obj) out.list.push_back(value_of(item));
+        return out;
+    }
+    throw std::invalid_argument("event: cannot hold a value of type " + std::string(nb::inst_name(obj).c_str()));
+}
+
+namespace {
+
+std::vector<std::pair<std::string, BindFn>>& binders() {
+    static std::vector<std::pair<std::string, BindFn>> all;
+    return all;
 }
 
 // ---------- dice ----------
@@ -513,26 +540,21 @@ std::shared_ptr<Content> make_content(nb::handle game, const Board& board) {
 
 // ---------- the engine ----------
 
-struct Engine {
-    Game game;
-
-    nb::list legal_actions() { return list_of(game.legal_actions()); }
-    void apply(int action) { game.apply(action); }
-    nb::list events(size_t start) const {
-        nb::list out;
-        for (size_t k = start; k < game.log_events.size(); ++k) out.append(to_python(game.log_events[k]));
-        return out;
-    }
-};
+nb::list engine_events(const Engine& e, size_t start) {
+    nb::list out;
+    for (size_t k = start; k < e.game.log_events.size(); ++k) out.append(to_python(e.game.log_events[k]));
+    return out;
+}
 
 Engine make_engine(std::shared_ptr<Content> content, nb::handle state, nb::handle dice, int max_turns,
-                   const std::vector<std::string>& hero_ids) {
+                   const std::vector<std::string>& hero_ids, nb::handle events) {
     Engine e;
     e.game.content = std::move(content);
     load_state(state, e.game.state);
     load_dice(dice, e.game.dice);
     e.game.max_turns = max_turns;
     e.game.hero_ids = hero_ids;
+    for (nb::handle event : events) e.game.log_events.push_back(value_of(event));
     return e;
 }
 
@@ -544,21 +566,27 @@ void bind_engine(nb::module_& m) {
           "The core's static content of a Python Game (its tables, rules and cards) with its core board.");
     nb::class_<Engine>(m, "Engine", "One game played in the core (docs/CORE.md).")
         .def(nb::init<const Engine&>(), "A memory copy of the game.")
-        .def("legal_actions", &Engine::legal_actions)
-        .def("apply", &Engine::apply, "action"_a)
+        .def("legal_actions", [](Engine& e) { return list_of(e.game.legal_actions()); })
+        .def("apply", [](Engine& e, int action) { e.game.apply(action); }, "action"_a)
         .def("advance", [](Engine& e) { e.game.advance(); })
         .def("state", [](const Engine& e) { return dump_state(e.game.state); },
              "The state as a dict of State's fields (numpy arrays, lists and scalars).")
         .def("dice", [](const Engine& e) { return dump_dice(e.game.dice); }, "The dice as Dice.to_json gives them.")
-        .def("events", &Engine::events, "start"_a = 0, "The events from `start` on, as dicts.")
+        .def("events", &engine_events, "start"_a = 0, "The events from `start` on, as dicts.")
         .def_prop_ro("n_events", [](const Engine& e) { return e.game.log_events.size(); })
         .def_prop_ro("over", [](const Engine& e) { return e.game.over(); })
         .def_prop_ro("moves", [](const Engine& e) { return e.game.moves; })
         .def("set_state", [](Engine& e, nb::handle state) { load_state(state, e.game.state); e.game.legal_known = false; },
              "state"_a, "Replace the state with a Python State's (a hand edit).")
         .def("set_dice", [](Engine& e, nb::handle dice) { load_dice(dice, e.game.dice); }, "dice"_a);
-    m.def("make_engine", &make_engine, "content"_a, "state"_a, "dice"_a, "max_turns"_a, "hero_ids"_a,
-          "An engine playing from a Python State and Dice with the given content.");
+    m.def("make_engine", &make_engine, "content"_a, "state"_a, "dice"_a, "max_turns"_a, "hero_ids"_a, "events"_a,
+          "An engine playing on from a Python State, Dice and event log with the given content.");
+    nb::module_ rules = m.def_submodule("rules", "The ported rule functions, one submodule per rule module (for tests).");
+    for (const auto& [name, fn] : binders()) {
+        nb::module_ sub = nb::hasattr(rules, name.c_str()) ? nb::borrow<nb::module_>(rules.attr(name.c_str()))
+                                                            : rules.def_submodule(name.c_str());
+        fn(sub);
+    }
     nb::register_exception_translator([](const std::exception_ptr& p, void*) {
         try {
             std::rethrow_exception(p);
@@ -567,5 +595,7 @@ void bind_engine(nb::module_& m) {
         }
     });
 }
+
+Binder::Binder(const char* module, BindFn fn) { binders().emplace_back(module, fn); }
 
 }  // namespace dungeon_core

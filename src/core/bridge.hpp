@@ -5,6 +5,27 @@
 
 #include <nanobind/nanobind.h>
 
+#include "game.hpp"
+
 namespace dungeon_core {
+
+// One game played in the core, as Python holds it (_core.Engine).
+struct Engine {
+    Game game;
+};
+
 void bind_engine(nanobind::module_& m);
-}
+
+// Conversions the rule modules' test bindings use.
+nanobind::object to_python(const Value& v);
+Value value_of(nanobind::handle obj);
+
+// A rule module's test bindings (src/core/rules/*_bind.cpp): `static Binder b("combat", fn);` adds
+// fn's functions to _core.rules.combat, each taking the Engine first, so that tests can call one
+// ported function on a position and compare it with its Python version (core_parity.shadow).
+using BindFn = void (*)(nanobind::module_& m);
+struct Binder {
+    Binder(const char* module, BindFn fn);
+};
+
+}  // namespace dungeon_core

@@ -9,7 +9,9 @@
 
 #include "movement.hpp"
 #ifdef DUNGEON_CORE_ENGINE
-#include "bridge.hpp"
+namespace dungeon_core {
+void bind_engine(nanobind::module_& m);  // bridge.hpp
+}
 #endif
 #include "pursuit.hpp"
 
@@ -214,9 +216,7 @@ std::vector<int32_t> hero_move_actions(const Board& board, nb::handle state, int
 
 NB_MODULE(_core, m) {
     m.doc() = "The compiled core of dungeon_env's rules engine (see docs/CORE.md).";
-#ifdef DUNGEON_CORE_ENGINE
-    dungeon_core::bind_engine(m);
-#endif
+
     nb::class_<Board>(m, "Board", "One adventure's static board: sides, furniture, blockages, traps.")
         .def(nb::new_(&make_board), "side_to"_a, "side_door"_a, "furniture"_a, "blockage"_a, "trap_square"_a)
         .def_ro("n_squares", &Board::n_squares)
@@ -247,4 +247,7 @@ NB_MODULE(_core, m) {
           "Walking distance from the nearest source to every square (a tuple; see dungeon_env.engine.core).");
     m.def("costs", &costs, "board"_a, "door_passable"_a, "cost"_a, "targets"_a, "inf"_a,
           "The cheapest way from every square to the nearest target (a list; see dungeon_env.engine.core).");
+#ifdef DUNGEON_CORE_ENGINE
+    dungeon_core::bind_engine(m);
+#endif
 }

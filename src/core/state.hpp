@@ -38,32 +38,32 @@ enum { MENTAL_AGGRESSOR, MENTAL_DEFENDER, MENTAL_BID, MENTAL_PURPOSE };
 enum { EFFECT_UNIT, EFFECT_KIND, EFFECT_AMOUNT, EFFECT_TURNS, EFFECT_SOURCE, EFFECT_UID };
 
 template <typename T>
-using Units = std::array<T, MAX_UNITS>;
+using PerUnit = std::array<T, MAX_UNITS>;
 using Flags = std::vector<uint8_t>;  // a bool array of the adventure's size (never std::vector<bool>)
 using Row = std::vector<int>;
 
 struct State {
     // --- units: identity and base profile ---
-    Units<int8_t> unit_status{};
-    Units<int8_t> unit_side;
-    Units<int16_t> unit_card;
-    Units<int16_t> unit_uid;
-    Units<int8_t> unit_how{};
-    Units<uint8_t> unit_traits{};
-    Units<int16_t> base_move{}, base_fight{}, base_damage{}, base_health{}, base_stamina{}, base_magic{};
+    PerUnit<int8_t> unit_status{};
+    PerUnit<int8_t> unit_side;
+    PerUnit<int16_t> unit_card;
+    PerUnit<int16_t> unit_uid;
+    PerUnit<int8_t> unit_how{};
+    PerUnit<uint8_t> unit_traits{};
+    PerUnit<int16_t> base_move{}, base_fight{}, base_damage{}, base_health{}, base_stamina{}, base_magic{};
     // --- units: current values ---
-    Units<int16_t> unit_pos;
-    Units<int16_t> health{}, stamina{}, magic{};
-    Units<bool> deaths_door{}, exhausted{}, surprised{};
-    Units<int16_t> surprise_until{};
-    Units<bool> skip_move{}, inactive{}, acted{}, fought{}, rested_last{};
+    PerUnit<int16_t> unit_pos;
+    PerUnit<int16_t> health{}, stamina{}, magic{};
+    PerUnit<bool> deaths_door{}, exhausted{}, surprised{};
+    PerUnit<int16_t> surprise_until{};
+    PerUnit<bool> skip_move{}, inactive{}, acted{}, fought{}, rested_last{};
     // --- units: this phase's movement ---
-    Units<int16_t> move_left{};
-    Units<int8_t> move_bought{};
-    Units<bool> move_done{};
-    Units<int16_t> move_from;
-    Units<bool> moved{}, jumped{}, deferred{};
-    Units<int16_t> dragging;
+    PerUnit<int16_t> move_left{};
+    PerUnit<int8_t> move_bought{};
+    PerUnit<bool> move_done{};
+    PerUnit<int16_t> move_from;
+    PerUnit<bool> moved{}, jumped{}, deferred{};
+    PerUnit<int16_t> dragging;
     // --- board ---
     std::array<int16_t, N_SQUARES> occupant;
     Flags door_open, door_alert;
@@ -81,7 +81,7 @@ struct State {
     std::array<bool, MAX_HEROES * MAX_ITEMS> declined_items{};  // [hero, item]
     Flags declined_spells;  // [hero, spell]
     std::array<int16_t, MAX_HEROES> casting_spell, casting_item;
-    Units<bool> double_ones{};
+    PerUnit<bool> double_ones{};
     std::vector<Row> effects;  // EFFECT_*
     // --- the Explore and Trade phases' flags, [hero] ---
     std::array<bool, MAX_HEROES> exploring{}, memorized{}, identified{}, gave{}, received{}, disarm_tried{};
