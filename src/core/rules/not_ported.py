@@ -24,7 +24,8 @@ PREAMBLE = """\
 NOT_PORTED = """
 namespace dungeon_core {
 struct NotPorted : std::logic_error {
-    explicit NotPorted(const char* what) : std::logic_error(std::string(what) + " is not ported to the core yet") {}
+    explicit NotPorted(const char* what)
+        : std::logic_error(std::string(what) + " is not ported to the core yet") {}
 };
 }  // namespace dungeon_core
 """
