@@ -575,6 +575,15 @@ void bind_engine(nb::module_& m) {
         .def("events", &engine_events, "start"_a = 0, "The events from `start` on, as dicts.")
         .def_prop_ro("n_events", [](const Engine& e) { return e.game.log_events.size(); })
         .def_prop_ro("over", [](const Engine& e) { return e.game.over(); })
+        .def_prop_ro("outcome", [](const Engine& e) { return e.game.state.outcome; })
+        .def_prop_ro(
+            "decision",
+            [](const Engine& e) -> nb::object {
+                const State& s = e.game.state;
+                if (e.game.over() || s.stack.empty()) return nb::none();
+                return nb::make_tuple(s.stack.back()[STACK_KIND], s.stack.back()[STACK_UNIT]);
+            },
+            "The decision asked, (kind, unit slot), or None.")
         .def_prop_ro("moves", [](const Engine& e) { return e.game.moves; })
         .def("set_state", [](Engine& e, nb::handle state) { load_state(state, e.game.state); e.game.legal_known = false; },
              "state"_a, "Replace the state with a Python State's (a hand edit).")
