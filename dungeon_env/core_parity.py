@@ -120,7 +120,7 @@ class CheckedGame(Game):
         return game
 
     def _check(self, action: int | None) -> None:
-        diff = differences(self, self.engine, 0, legal=False) if self.over != self.engine.over else []
+        diff = [] if self.over == self.engine.over else [f"over: Python {self.over}, core {self.engine.over}"]
         if list(Game.legal_actions(self)) != list(self.engine.legal_actions()):
             diff.append(
                 f"legal actions: Python {Game.legal_actions(self)}, core {self.engine.legal_actions()}"
