@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 from dungeon_env import core_parity
-from dungeon_env.content import adventure_names
+from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import Game
 
 
@@ -42,7 +42,7 @@ class Shadows:
 
     def wrap(self, name: str, original: Callable, core_fn: Callable, note: Callable | None = None) -> Callable:
         """``original`` compared with ``core_fn`` (same arguments, the engine first) at every call;
-        ``note(game, args, result)`` names the case the call reached (or None)."""
+        ``note(game, arguments, result)`` names the case the call reached (or None)."""
 
         def wrapper(g, *args, **kwargs):
             if self.busy:
@@ -53,7 +53,7 @@ class Shadows:
                 )
             result = original(g, *args, **kwargs)
             if note is not None:
-                case = note(g, args, result)
+                case = note(g, (*args, *kwargs.values()), result)
                 if case:
                     self.cases[case] += 1
             return result
@@ -66,12 +66,13 @@ class Shadows:
 
 
 def games(n_games: int, max_turns: int = 30, offset: int = 0) -> Iterator[tuple[Game, int]]:
-    """Random games over every adventure, 3-5 heroes: yields ``(game, action)`` before each action
-    (the caller may look at the game, not change it), then applies the action."""
-    names = adventure_names()
+    """Random games over every adventure, 3-5 heroes drawn from the whole roster: yields ``(game,
+    action)`` before each action (the caller may look at the game, not change it), then applies it."""
+    names, roster = adventure_names(), list(load_heroes())
     for k in range(offset, offset + n_games):
-        game = Game.new(adventure=names[k % len(names)], heroes=3 + k % 3, seed=k, max_turns=max_turns)
         rng = random.Random(k)
+        heroes = rng.sample(roster, 3 + k % 3)
+        game = Game.new(adventure=names[k % len(names)], heroes=heroes, seed=k, max_turns=max_turns)
         while not game.over:
             action = rng.choice(game.legal_actions())
             yield game, action
