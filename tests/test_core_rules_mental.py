@@ -34,7 +34,9 @@ def test_mental_combat_matches_python_where_the_engine_calls_it(monkeypatch):
     for _ in games(30, max_turns=25):
         pass
     assert not shadows.failures, shadows.report()
-    for name in (*HOOKS, "legal_bid"):
+    # a Mind Lash needs the Warlock's Crypt's boss, which random play seldom meets: the positions of
+    # the test below make every monster lash
+    for name in ("start", "do_bid", "roll", "lashers", "legal_bid"):
         assert shadows.calls[name] > 0, name
 
 
