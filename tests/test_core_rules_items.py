@@ -20,7 +20,7 @@ RATE = {f"items.{name}": 0.2 for name in ("item_actions", "item_verbs", "can_use
 CALLED = (
     "item_actions pick_item legal_item_verb do_item_verb decline identify use_item item_targets finish_use"
 )
-LOGGED = "item_used back roll memorize cast item_identified item_wasted"
+LOGGED = "item_used back roll memorize item_identified item_wasted"
 
 
 @pytest.fixture(scope="module")

@@ -47,7 +47,6 @@ LOGGED = [
     "back",
     "keep_casting",
     "spell_discarded",
-    "mental",
     "roll",
 ]
 
