@@ -114,12 +114,15 @@ def roster(k: int) -> list[str]:
 
 def kit(k: int, n_heroes: int) -> list[list[tuple[str, bool]]] | None:
     """In every other game, each hero brings three usable cards (potions, scrolls, magic items,
-    gear), some identified and some not (``Game.new``'s ``carried``, as from earlier adventures)."""
+    gear), some identified and some not (``Game.new``'s ``carried``, as from earlier adventures),
+    and hero_0 a face-down Elixir of Life."""
     if k % 2 == 0:
         return None
     rng = random.Random(k)
     usable = [c.id for c in load_items().values() if c.deck in ("potions", "spells", "magic_items", "gear")]
-    return [[(rng.choice(usable), rng.random() < 0.5) for _ in range(3)] for _ in range(n_heroes)]
+    kits = [[(rng.choice(usable), rng.random() < 0.5) for _ in range(3)] for _ in range(n_heroes)]
+    kits[0].append(("elixir_of_life", False))  # a face-down potion of campaign timing: wasted if drunk
+    return kits
 
 
 def play(n_games: int, max_turns: int = 40) -> Iterator[Game]:
