@@ -44,9 +44,16 @@ def _plain(x: Any) -> Any:
 class Shadows:
     """The hooks' record: calls compared per function, what differed, the events the calls made."""
 
-    def __init__(self, rate: dict[str, float] | None = None, cap: int = 400, seed: int = 0) -> None:
+    def __init__(
+        self,
+        rate: dict[str, float] | None = None,
+        cap: int = 400,
+        caps: dict[str, int] | None = None,
+        seed: int = 0,
+    ) -> None:
         self.rate = rate or {}  # the share of a function's calls compared (default: every call)
         self.cap = cap  # at most this many compared calls per function
+        self.caps = caps or {}  # ... or as many as this says for it
         self.rng = random.Random(seed)
         self.calls: Counter[str] = Counter()
         self.events: Counter[str] = Counter()  # event types the compared calls logged (Python side)
@@ -56,7 +63,11 @@ class Shadows:
 
     def _hook(self, key: str, original: Callable, core_fn: Callable) -> Callable:
         def call(g, *args):
-            if self.inside or self.calls[key] >= self.cap or self.rng.random() >= self.rate.get(key, 1.0):
+            if (
+                self.inside
+                or self.calls[key] >= self.caps.get(key, self.cap)
+                or self.rng.random() >= self.rate.get(key, 1.0)
+            ):
                 return original(g, *args)
             plain = [_plain(a) for a in args]
 

@@ -18,8 +18,20 @@ from tests.builders import add_statue, arena_game, place
 from tests.shadow_spells_items import Shadows, play, public_functions
 
 # the queries the legal lists ask at every step: a sample of them is enough
-QUERIES = ["known", "may_cast", "castable", "at_once_allowed", "spell_actions"]
+QUERIES = [
+    "known",
+    "may_cast",
+    "castable",
+    "at_once_allowed",
+    "spell_actions",
+    "scroll_spell",
+    "can_cast_scroll",
+    "can_memorize",
+    "selection_options",
+    "spell_level_total",
+]
 RATE = {f"spells.{name}": 0.2 for name in QUERIES}
+CAPS = {f"spells.{name}": 150 for name in QUERIES}
 # what real play must have reached for the comparison to mean something
 CALLED = [
     "spell_actions",
@@ -57,7 +69,7 @@ LOGGED = [
 
 @pytest.fixture(scope="module")
 def shadows() -> Shadows:
-    record = Shadows(rate=RATE, cap=300)
+    record = Shadows(rate=RATE, cap=300, caps=CAPS)
     with record.hooked(spells, public_functions(spells), _core.rules.spells):
         for _ in play(n_games=10):
             pass
