@@ -31,6 +31,7 @@ class Shadow:
         self.counts: Counter[str] = Counter()  # comparisons made, by name
         self.calls: Counter[str] = Counter()  # calls seen, by name
         self.failures: list[str] = []
+        self.not_ported: Counter[str] = Counter()  # comparisons the core could not make, by what it lacked
         self._busy = False
 
     def wrap(
@@ -64,7 +65,9 @@ class Shadow:
         finally:
             self._busy = False
         self.counts[name] += 1
-        if diff:
+        if len(diff) == 1 and "is not ported to the core yet" in diff[0]:
+            self.not_ported[diff[0].split(": ", 1)[1].split(" is not")[0]] += 1
+        elif diff:
             state = g.state
             where = f"{name} at turn {state.turn}, phase {state.phase}, {g.tables.adventure.id}"
             if len(self.failures) < MAX_REPORTED:
@@ -75,6 +78,7 @@ class Shadow:
     def check(self, **least: int) -> None:
         """No comparison differed, and each named function was compared at least that often."""
         assert not self.failures, f"{len(self.failures)} differences:\n" + "\n".join(self.failures[:MAX_REPORTED])
+        assert not self.not_ported, f"the core lacks (calls): {dict(self.not_ported)}"
         short = {name: self.counts[name] for name, n in least.items() if self.counts[name] < n}
         assert not short, f"too few comparisons: {short} (all: {dict(self.counts)})"
 
