@@ -30,6 +30,7 @@ class Shadow:
     def __init__(self) -> None:
         self.counts: Counter[str] = Counter()  # comparisons made, by name
         self.calls: Counter[str] = Counter()  # calls seen, by name
+        self.kinds: Counter[str] = Counter()  # comparisons made, by the kind of call (wrap's kind)
         self.failures: list[str] = []
         self.not_ported: Counter[str] = Counter()  # comparisons the core could not make, by what it lacked
         self._busy = False
@@ -41,17 +42,25 @@ class Shadow:
         core_call: Callable,
         python_call: Callable | None = None,
         every: int = 1,
-        when: Callable | None = None,
+        kind: Callable | None = None,
+        rare: Iterable[str] = (),
     ) -> Callable:
         """A stand-in for ``original(g, *args)``: compares ``python_call(twin, g, *args)`` (default
-        ``original(twin, *args)``) with ``core_call(engine, g, *args)`` on every ``every``-th call
-        (and only where ``when(g, *args)``), then returns ``original(g, *args)``."""
+        ``original(twin, *args)``) with ``core_call(engine, g, *args)``, then returns
+        ``original(g, *args)``. ``kind(g, *args)`` names the kind of call (counted in ``kinds``
+        when compared); every call of a ``rare`` kind is compared, of the others every
+        ``every``-th."""
+        rare = set(rare)
 
         def wrapper(g: Game, *args: Any) -> Any:
-            self.calls[name] += 1
-            if not self._busy and self.calls[name] % every == 0 and (when is None or when(g, *args)):
-                py = python_call or (lambda twin, _g, *a: original(twin, *a))
-                self.compare(name, g, lambda twin: py(twin, g, *args), lambda e: core_call(e, g, *args))
+            if not self._busy:
+                what = kind(g, *args) if kind is not None else None
+                self.calls[name] += 1
+                if what in rare or self.calls[name] % every == 0:
+                    if what is not None:
+                        self.kinds[what] += 1
+                    py = python_call or (lambda twin, _g, *a: original(twin, *a))
+                    self.compare(name, g, lambda twin: py(twin, g, *args), lambda e: core_call(e, g, *args))
             return original(g, *args)
 
         return wrapper
@@ -77,7 +86,9 @@ class Shadow:
 
     def check(self, **least: int) -> None:
         """No comparison differed, and each named function was compared at least that often."""
-        assert not self.failures, f"{len(self.failures)} differences:\n" + "\n".join(self.failures[:MAX_REPORTED])
+        assert not self.failures, f"{len(self.failures)} differences:\n" + "\n".join(
+            self.failures[:MAX_REPORTED]
+        )
         assert not self.not_ported, f"the core lacks (calls): {dict(self.not_ported)}"
         short = {name: self.counts[name] for name, n in least.items() if self.counts[name] < n}
         assert not short, f"too few comparisons: {short} (all: {dict(self.counts)})"

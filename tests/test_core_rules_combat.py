@@ -25,12 +25,14 @@ def test_combat_matches_python(monkeypatch):
 
     def count_winners(g):
         winners.update(row[FIGHT_WINNER] for row in g.state.fights)
-        return True
+        return "damage"
 
     def watch(module, name, core_call, **kw):
         monkeypatch.setattr(module, name, shadow.wrap(name, getattr(module, name), core_call, **kw))
 
-    originals = {name: getattr(combat, name) for name in ("hero_modifiers", "monster_modifiers", "resolve_fight")}
+    originals = {
+        name: getattr(combat, name) for name in ("hero_modifiers", "monster_modifiers", "resolve_fight")
+    }
     watch(combat, "gather_fights", lambda e, g: core.gather_fights(e))
     watch(turn, "begin_fighting", lambda e, g: core.begin_fighting(e))
     watch(combat, "legal_fight_stamina", lambda e, g, u: core.legal_fight_stamina(e, u))
@@ -52,14 +54,19 @@ def test_combat_matches_python(monkeypatch):
         combat,
         "resolve_fight",
         lambda e, g, row: core.resolve_fight(e, _row_index(g, row)),
-        python_call=lambda twin, g, row: originals["resolve_fight"](twin, twin.state.fights[_row_index(g, row)]),
+        python_call=lambda twin, g, row: originals["resolve_fight"](
+            twin, twin.state.fights[_row_index(g, row)]
+        ),
     )
-    watch(combat, "apply_fight_damage", lambda e, g: core.apply_fight_damage(e), when=lambda g: count_winners(g))
+    watch(combat, "apply_fight_damage", lambda e, g: core.apply_fight_damage(e), kind=count_winners)
 
     def enemy_counts(g):
         if g.decision[0] == Decision.FIGHT_STAMINA:
             shadow.compare(
-                "enemy_counts", g, lambda twin: combat.enemy_counts(twin.state.fights), lambda e: core.enemy_counts(e)
+                "enemy_counts",
+                g,
+                lambda twin: combat.enemy_counts(twin.state.fights),
+                lambda e: core.enemy_counts(e),
             )
 
     play(adventure_names(), seeds=range(3), on_decision=enemy_counts)

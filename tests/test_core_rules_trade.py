@@ -6,7 +6,6 @@ decisions' TRADE_ACT and TARGETS): the stand-ins go there."""
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 
 from dungeon_env import _core
 from dungeon_env.content import adventure_names
@@ -19,14 +18,10 @@ from tests.shadow_play import Shadow, play
 core = _core.rules.trade
 
 
-def _watch(monkeypatch) -> tuple[Shadow, Counter[str]]:
-    """Every trade function the engine calls is compared with its port from now on."""
+def _watch(monkeypatch) -> Shadow:
+    """Every trade function the engine calls is compared with its port from now on; ``shadow.kinds``
+    counts the gifts, loots and ENDs compared."""
     shadow = Shadow()
-    kinds: Counter[str] = Counter()
-
-    def seen(kind):
-        kinds[kind] += 1
-        return True
 
     def wrap(name, core_call, **kw):
         return shadow.wrap(name, getattr(trade, name), core_call, **kw)
@@ -42,7 +37,7 @@ def _watch(monkeypatch) -> tuple[Shadow, Counter[str]]:
     do_act = wrap(
         "do_trade_act",
         lambda e, g, *args: core.do_trade_act(e, *args),
-        when=lambda g, u, a, b, action: seen({END: "end", LOOT: "loot"}[action]),
+        kind=lambda g, u, a, b, action: {END: "end", LOOT: "loot"}[action],
     )
     giving = wrap("giving_items", lambda e, g, *args: core.giving_items(e, *args))
     act, items_part = decisions.TRADE_ACT.parts
@@ -56,12 +51,12 @@ def _watch(monkeypatch) -> tuple[Shadow, Counter[str]]:
             )
         ),
     )
-    give_to = wrap("give_to", lambda e, g, *args: core.give_to(e, *args), when=lambda g, *a: seen("give"))
+    give_to = wrap("give_to", lambda e, g, *args: core.give_to(e, *args), kind=lambda g, *a: "give")
     loot = wrap(
         "loot",
         lambda e, g, u, found: core.loot(e, u, found),
         python_call=lambda twin, g, u, found: trade.loot(twin, u, found),
-        when=lambda g, *a: seen("looted"),
+        kind=lambda g, *a: "looted",
     )
     monkeypatch.setitem(
         decisions.TARGETS, TARGET_GIVE, dataclasses.replace(decisions.TARGETS[TARGET_GIVE], choose=give_to)
@@ -71,11 +66,11 @@ def _watch(monkeypatch) -> tuple[Shadow, Counter[str]]:
         TARGET_LOOT,
         dataclasses.replace(decisions.TARGETS[TARGET_LOOT], choose=lambda g, u, b, found: loot(g, u, found)),
     )
-    return shadow, kinds
+    return shadow
 
 
 def test_trade_matches_python(monkeypatch):
-    shadow, kinds = _watch(monkeypatch)
+    shadow = _watch(monkeypatch)
     play(adventure_names(), seeds=range(4), max_turns=40)
     shadow.check(
         begin_trade=50,
@@ -87,13 +82,13 @@ def test_trade_matches_python(monkeypatch):
         do_trade_act=50,
         give_to=5,
     )
-    assert kinds["give"] >= 5 and kinds["end"] >= 50, kinds
+    assert shadow.kinds["give"] >= 5 and shadow.kinds["end"] >= 50, shadow.kinds
 
 
 def test_looting_matches_python(monkeypatch):
     """Random play seldom leaves a corpse with items beside a living hero out of combat: hero_1 lies
     dead in corridor a of the test arena with a sword and a torch (tests/test_rules_trade.py)."""
-    shadow, kinds = _watch(monkeypatch)
+    shadow = _watch(monkeypatch)
     g = arena_game(["corvin", "ysolde", "hob"])
     for u, (x, y) in enumerate(((1, 0), (2, 0), (4, 0))):
         place(g, u, x, y)
@@ -105,4 +100,4 @@ def test_looting_matches_python(monkeypatch):
     for action in (LOOT, TARGET_0 + 1, END, LOOT):  # hero_2 loots the one item left
         g.apply(action)
     shadow.check(loot=2, corpse_items=4, legal_trade_act=3, do_trade_act=3)
-    assert kinds["looted"] == 2
+    assert shadow.kinds["looted"] == 2
