@@ -1,5 +1,5 @@
 """The core's port of engine/combat.py against the Python module, at the moments random games over
-every adventure call each function (tests/shadow_play.py): same return values, events, dice and
+every adventure call each function (tests/shadow_fight.py): same return values, events, dice and
 state."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dungeon_env import _core, core_parity
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Decision, combat, turn
 from dungeon_env.engine.state import FIGHT_WINNER
-from tests.shadow_play import Shadow, play
+from tests.shadow_fight import Shadow, play
 
 core = _core.rules.combat
 

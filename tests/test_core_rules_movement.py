@@ -1,5 +1,5 @@
 """The core's port of engine/movement.py against the Python module, at the moments random games over
-every adventure call each function (tests/shadow_play.py): same return values, events, dice and
+every adventure call each function (tests/shadow_fight.py): same return values, events, dice and
 state. The legal lists are the compiled ones of src/core/movement.cpp (which the Python engine calls)
 and their Python references."""
 
@@ -14,7 +14,7 @@ from dungeon_env.engine.actions import DEFER, DRAG_N, END, EXTRA_MOVE, JUMP_N, M
 from dungeon_env.engine.state import NO_UNIT
 from dungeon_env.engine.units import kill_hero
 from tests.builders import apply_past_explore, arena_game, enter_phase, place
-from tests.shadow_play import Shadow, play
+from tests.shadow_fight import Shadow, play
 
 core = _core.rules.movement
 

@@ -1,5 +1,5 @@
 """The core's port of engine/trade.py against the Python module, at the moments random games over
-every adventure call each function (tests/shadow_play.py): same return values, events, dice and
+every adventure call each function (tests/shadow_fight.py): same return values, events, dice and
 state. The engine reaches the trade functions through tables built at import (turn's phase tables,
 decisions' TRADE_ACT and TARGETS): the stand-ins go there."""
 
@@ -13,7 +13,7 @@ from dungeon_env.engine import Decision, Phase, decisions, inventory, trade, tur
 from dungeon_env.engine.actions import END, LOOT, TARGET_0, TARGET_GIVE, TARGET_LOOT
 from dungeon_env.engine.units import kill_hero
 from tests.builders import arena_game, enter_phase, place
-from tests.shadow_play import Shadow, play
+from tests.shadow_fight import Shadow, play
 
 core = _core.rules.trade
 
