@@ -99,9 +99,10 @@ def play(
     seeds: Iterable[int],
     max_turns: int = 30,
     on_decision: Callable[[Game], None] | None = None,
+    on_end: Callable[[Game], None] | None = None,
 ) -> int:
-    """Random games (3-5 heroes) on each adventure; ``on_decision(g)`` before each action. Returns
-    the number of actions played."""
+    """Random games (3-5 heroes) on each adventure; ``on_decision(g)`` before each action,
+    ``on_end(g)`` after each game. Returns the number of actions played."""
     actions = 0
     seeds = list(seeds)
     for adventure in adventures:
@@ -113,4 +114,6 @@ def play(
                     on_decision(g)
                 g.apply(rng.choice(g.legal_actions()))
                 actions += 1
+            if on_end is not None:
+                on_end(g)
     return actions

@@ -9,8 +9,8 @@ import dataclasses
 
 from dungeon_env import _core
 from dungeon_env.content import adventure_names
-from dungeon_env.engine import Decision, Phase, decisions, inventory, trade, turn
-from dungeon_env.engine.actions import END, LOOT, TARGET_0, TARGET_GIVE, TARGET_LOOT
+from dungeon_env.engine import Decision, Game, Phase, decisions, inventory, trade, turn
+from dungeon_env.engine.actions import END, GIVE, ITEM_0, LOOT, TARGET_0, TARGET_GIVE, TARGET_LOOT
 from dungeon_env.engine.units import kill_hero
 from tests.builders import arena_game, enter_phase, place
 from tests.shadow_fight import Shadow, play
@@ -18,13 +18,14 @@ from tests.shadow_fight import Shadow, play
 core = _core.rules.trade
 
 
-def _watch(monkeypatch) -> Shadow:
-    """Every trade function the engine calls is compared with its port from now on; ``shadow.kinds``
-    counts the gifts, loots and ENDs compared."""
+def _watch(monkeypatch, every: int = 1) -> Shadow:
+    """Every trade function the engine calls is compared with its port from now on (on every
+    ``every``-th call; each gift and loot); ``shadow.kinds`` counts the gifts, loots and ENDs
+    compared."""
     shadow = Shadow()
 
     def wrap(name, core_call, **kw):
-        return shadow.wrap(name, getattr(trade, name), core_call, **kw)
+        return shadow.wrap(name, getattr(trade, name), core_call, every=every, rare=("give", "looted"), **kw)
 
     monkeypatch.setitem(turn._BEGIN, Phase.TRADE, wrap("begin_trade", lambda e, g: core.begin_trade(e)))
     monkeypatch.setitem(turn._RESUME, Phase.TRADE, wrap("resume_trade", lambda e, g: core.resume_trade(e)))
@@ -70,32 +71,53 @@ def _watch(monkeypatch) -> Shadow:
 
 
 def test_trade_matches_python(monkeypatch):
-    shadow = _watch(monkeypatch)
-    play(adventure_names(), seeds=range(4), max_turns=40)
+    """Random play: the phase opens, heroes are asked and pass (they seldom hold anything to give)."""
+    shadow = _watch(monkeypatch, every=3)
+    play(adventure_names(), seeds=range(3), max_turns=40)
     shadow.check(
         begin_trade=50,
-        resume_trade=50,
-        receivers=50,
-        corpse_items=50,
-        legal_trade_act=50,
-        giving_items=50,
-        do_trade_act=50,
-        give_to=5,
+        resume_trade=100,
+        receivers=100,
+        corpse_items=100,
+        legal_trade_act=100,
+        giving_items=100,
+        do_trade_act=100,
     )
-    assert shadow.kinds["give"] >= 5 and shadow.kinds["end"] >= 50, shadow.kinds
+
+
+def _party(gear, dead=None) -> Game:
+    """hero_0, hero_1, hero_2 at (1, 0), (2, 0), (4, 0) in corridor a of the test arena with
+    ``gear`` ((hero, card) pairs), ``dead`` killed, at the start of the Trade phase (as in
+    tests/test_rules_trade.py)."""
+    g = arena_game(["corvin", "ysolde", "hob"])
+    for u in range(3):
+        place(g, u, 20 + u, 26)
+    for u, (x, y) in enumerate(((1, 0), (2, 0), (4, 0))):
+        place(g, u, x, y)
+    for u, card in gear:
+        inventory.give(g, inventory.create(g, card), u)
+    if dead is not None:
+        kill_hero(g, dead)
+    enter_phase(g, Phase.TRADE)
+    return g
+
+
+def test_giving_matches_python(monkeypatch):
+    """hero_0 gives its sword to hero_2 (the second receiver), then hero_1 its torch back to hero_0."""
+    shadow = _watch(monkeypatch)
+    g = _party(((0, "short_sword"), (1, "torch")))
+    assert g.decision == (Decision.HERO_ACT, 0)
+    for action in (ITEM_0, GIVE, TARGET_0 + 1, ITEM_0, GIVE, TARGET_0, END):
+        g.apply(action)
+    shadow.check(give_to=2, receivers=4, giving_items=3, legal_trade_act=3)
+    assert shadow.kinds["give"] == 2
 
 
 def test_looting_matches_python(monkeypatch):
     """Random play seldom leaves a corpse with items beside a living hero out of combat: hero_1 lies
     dead in corridor a of the test arena with a sword and a torch (tests/test_rules_trade.py)."""
     shadow = _watch(monkeypatch)
-    g = arena_game(["corvin", "ysolde", "hob"])
-    for u, (x, y) in enumerate(((1, 0), (2, 0), (4, 0))):
-        place(g, u, x, y)
-    for u, card in ((1, "short_sword"), (1, "torch"), (2, "battle_axe")):
-        inventory.give(g, inventory.create(g, card), u)
-    kill_hero(g, 1)
-    enter_phase(g, Phase.TRADE)
+    g = _party(((1, "short_sword"), (1, "torch"), (2, "battle_axe")), dead=1)
     assert g.decision == (Decision.HERO_ACT, 0)
     for action in (LOOT, TARGET_0 + 1, END, LOOT):  # hero_2 loots the one item left
         g.apply(action)
