@@ -15,7 +15,9 @@ from dungeon_env.engine import items
 from tests.shadow_spells_items import Shadows, play, public_functions
 
 # the queries the legal lists ask at every step: a sample of them is enough
-RATE = {f"items.{name}": 0.2 for name in ("item_actions", "item_verbs", "can_use", "can_identify")}
+QUERIES = ("item_actions", "item_verbs", "can_use", "can_identify")
+RATE = {f"items.{name}": 0.2 for name in QUERIES}
+CAPS = {f"items.{name}": 150 for name in QUERIES}
 # what real play must have reached for the comparison to mean something
 CALLED = (
     "item_actions pick_item legal_item_verb do_item_verb decline identify use_item item_targets finish_use"
@@ -25,7 +27,7 @@ LOGGED = "item_used back roll memorize item_identified item_wasted"
 
 @pytest.fixture(scope="module")
 def shadows() -> Shadows:
-    record = Shadows(rate=RATE, cap=300)
+    record = Shadows(rate=RATE, cap=300, caps=CAPS)
     with record.hooked(items, public_functions(items), _core.rules.items):
         for _ in play(n_games=10):
             pass
