@@ -15,6 +15,8 @@
 namespace dungeon_core::items {
 
 // python constant: ITEM_MOMENTS = (IN_MOVEMENT, IN_EVASION, IN_EXPLORE, IN_TRADE)
+// ITEM_VERB's ``b`` is the index of its moment here
+constexpr const char* ITEM_MOMENTS[4] = {IN_MOVEMENT, IN_EVASION, IN_EXPLORE, IN_TRADE};
 // items.can_use(g: Context, h: int, item: int, when: str) -> bool
 // USE is legal for this item now (timing A-58; R-IDENT-05/06; scrolls follow their spell).
 bool can_use(Game& g, int h, int item, const std::string& when);

@@ -15,10 +15,14 @@
 namespace dungeon_core::spells {
 
 // python constant: SPELL_MOMENTS = (IN_COMBAT, IN_MOVEMENT, IN_EXPLORE)
+// a cast row's moment (CAST_MOMENT) is the index of its moment here
+constexpr const char* SPELL_MOMENTS[3] = {IN_COMBAT, IN_MOVEMENT, IN_EXPLORE};
+// CAST_MODE values
+constexpr int NORMAL = 0, OVERCAST_MODE = 1;
 // python constant: COMBAT_TURN_CASTING = ('combat', 'any', 'movement')
 // spells.fits(spell: Spell, when: str) -> bool
 // The spell's Casting field allows this moment (R-SPELL-10). In a combat turn (``IN_COMBAT``:
-bool fits(/*TODO Spell*/ int spell, const std::string& when);
+bool fits(const Spell& spell, const std::string& when);
 
 // spells.at_once_allowed(g: Context, when: str) -> bool
 // A spell may be cast to resolve at once (Movement, Explore) only outside combat: while any

@@ -1,0 +1,86 @@
+"""The core's port of engine/combat.py against the Python module, at the moments random games over
+every adventure call each function (tests/shadow_play.py): same return values, events, dice and
+state."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from dungeon_env import _core, core_parity
+from dungeon_env.content import adventure_names
+from dungeon_env.engine import Decision, combat, turn
+from dungeon_env.engine.state import FIGHT_WINNER
+from tests.shadow_play import Shadow, play
+
+core = _core.rules.combat
+
+
+def _row_index(g, row) -> int:
+    return next(i for i, r in enumerate(g.state.fights) if r is row)
+
+
+def test_combat_matches_python(monkeypatch):
+    shadow = Shadow()
+    winners: Counter[int] = Counter()
+
+    def count_winners(g):
+        winners.update(row[FIGHT_WINNER] for row in g.state.fights)
+        return True
+
+    def watch(module, name, core_call, **kw):
+        monkeypatch.setattr(module, name, shadow.wrap(name, getattr(module, name), core_call, **kw))
+
+    originals = {name: getattr(combat, name) for name in ("hero_modifiers", "monster_modifiers", "resolve_fight")}
+    watch(combat, "gather_fights", lambda e, g: core.gather_fights(e))
+    watch(turn, "begin_fighting", lambda e, g: core.begin_fighting(e))
+    watch(combat, "legal_fight_stamina", lambda e, g, u: core.legal_fight_stamina(e, u))
+    watch(combat, "do_fight_stamina", lambda e, g, u, action: core.do_fight_stamina(e, u, action))
+    # the modifiers in their order: (name, amount) pairs
+    watch(
+        combat,
+        "hero_modifiers",
+        lambda e, g, *args: core.hero_modifiers(e, *args),
+        python_call=lambda twin, g, *args: list(originals["hero_modifiers"](twin, *args).items()),
+    )
+    watch(
+        combat,
+        "monster_modifiers",
+        lambda e, g, *args: core.monster_modifiers(e, *args),
+        python_call=lambda twin, g, *args: list(originals["monster_modifiers"](twin, *args).items()),
+    )
+    watch(
+        combat,
+        "resolve_fight",
+        lambda e, g, row: core.resolve_fight(e, _row_index(g, row)),
+        python_call=lambda twin, g, row: originals["resolve_fight"](twin, twin.state.fights[_row_index(g, row)]),
+    )
+    watch(combat, "apply_fight_damage", lambda e, g: core.apply_fight_damage(e), when=lambda g: count_winners(g))
+
+    def enemy_counts(g):
+        if g.decision[0] == Decision.FIGHT_STAMINA:
+            shadow.compare(
+                "enemy_counts", g, lambda twin: combat.enemy_counts(twin.state.fights), lambda e: core.enemy_counts(e)
+            )
+
+    play(adventure_names(), seeds=range(3), on_decision=enemy_counts)
+    shadow.check(
+        gather_fights=100,
+        begin_fighting=100,
+        legal_fight_stamina=200,
+        do_fight_stamina=200,
+        hero_modifiers=100,
+        monster_modifiers=100,
+        resolve_fight=100,
+        apply_fight_damage=50,
+        enemy_counts=200,
+    )
+    # every outcome of a Fight reached the damage step
+    assert min(winners[w] for w in (0, 1, 2)) >= 10, winners
+
+
+def test_core_parity_shadow_reports_a_difference():
+    """The harness itself: a core call that does something else is reported."""
+    from dungeon_env.engine import Game
+
+    g = Game.new(adventure=adventure_names()[0], heroes=3, seed=1, max_turns=10)
+    assert core_parity.shadow(g, lambda t: combat.gather_fights(t), lambda e: [[0, 0, 0, 0, -1]])
