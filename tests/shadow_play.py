@@ -11,16 +11,20 @@ calling another) are not compared again.
                         lambda e, g, u, action: _core.rules.combat.do_fight_stamina(e, u, action)))
     play(adventure_names(), seeds=range(4))
     shadow.check(do_fight_stamina=50)
+
+MERGED (port-turn): ``Shadows``, ``games`` and ``popped`` below are port-effects' helpers of the same
+name-free kind, kept side by side with ``Shadow``/``play`` until the owners settle on one.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from dungeon_env import core_parity
+from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
 
 MAX_REPORTED = 5
@@ -99,3 +103,70 @@ def play(
                 g.apply(rng.choice(g.legal_actions()))
                 actions += 1
     return actions
+
+
+class Shadows:
+    def __init__(self, budget: int = 150):
+        self.busy = False
+        self.budget = budget
+        self.calls: Counter[str] = Counter()  # comparisons made, per function
+        self.cases: Counter[str] = Counter()  # the interesting cases reached (named by the tests)
+        self.failures: list[tuple[str, tuple, list[str]]] = []
+
+    def compare(self, name: str, game: Game, python_call: Callable, core_call: Callable, args=()) -> None:
+        """One comparison on ``game`` (left as it was)."""
+        self.busy = True
+        try:
+            diff = core_parity.shadow(game, python_call, core_call)
+        except Exception as error:  # noqa: BLE001 - the core's error is the finding
+            diff = [f"raised {type(error).__name__}: {error}"]
+        finally:
+            self.busy = False
+        self.calls[name] += 1
+        if diff:
+            self.failures.append((name, args, diff[:6]))
+
+    def wrap(self, name: str, original: Callable, core_fn: Callable, note: Callable | None = None) -> Callable:
+        """``original`` compared with ``core_fn`` (same arguments, the engine first) at every call;
+        ``note(game, args, result)`` names the case the call reached (or None)."""
+
+        def wrapper(g, *args, **kwargs):
+            if self.busy:
+                return original(g, *args, **kwargs)
+            if self.calls[name] < self.budget:
+                self.compare(
+                    name, g, lambda t: original(t, *args, **kwargs), lambda e: core_fn(e, *args, **kwargs), args
+                )
+            result = original(g, *args, **kwargs)
+            if note is not None:
+                case = note(g, args, result)
+                if case:
+                    self.cases[case] += 1
+            return result
+
+        return wrapper
+
+    def report(self) -> str:
+        lines = [f"{name}{args}: " + "; ".join(diff) for name, args, diff in self.failures[:10]]
+        return f"{len(self.failures)} differences:\n" + "\n".join(lines)
+
+
+def games(n_games: int, max_turns: int = 30, offset: int = 0) -> Iterator[tuple[Game, int]]:
+    """Random games over every adventure, 3-5 heroes: yields ``(game, action)`` before each action
+    (the caller may look at the game, not change it), then applies the action."""
+    names = adventure_names()
+    for k in range(offset, offset + n_games):
+        game = Game.new(adventure=names[k % len(names)], heroes=3 + k % 3, seed=k, max_turns=max_turns)
+        rng = random.Random(k)
+        while not game.over:
+            action = rng.choice(game.legal_actions())
+            yield game, action
+            game.apply(action)
+
+
+def popped(game: Game) -> tuple[Game, list[int]]:
+    """A copy of ``game`` with the decision on top taken off, as ``Game.apply`` does before it
+    routes the action (the position the decision's apply function sees), and that decision."""
+    twin = game.copy()
+    top = twin.state.stack.pop()
+    return twin, top

@@ -27,7 +27,7 @@ std::string source_name(Game& g, int code);
 
 // effects.ability_codes(heroes: tuple[HeroCard, ...]) -> dict[str, int]
 // Every hero ability id of a roster, numbered in card order (ids are unique in a roster).
-Mods ability_codes(/*TODO tuple[HeroCard, ...]*/ int heroes);
+Mods ability_codes(const std::vector<HeroCard>& heroes);
 
 // effects.live(g: Context, row: list[int]) -> bool
 bool live(Game& g, const std::vector<int>& row);
