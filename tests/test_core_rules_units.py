@@ -1,0 +1,158 @@
+"""The core's unit rules (src/core/rules/units.cpp) against engine/units.py: every call random games
+make to the rules that change units (placing, damage, Death's Door, death, corpses, Stamina) is run
+by both engines on the same position and compared (events, dice, every state field, the result),
+and so are calls made on purpose where play rarely goes (a blow on Death's Door, every monster slain)."""
+
+from __future__ import annotations
+
+from core_low import Shadowed, play_shadowed, positions
+
+from dungeon_env import _core, core_parity
+from dungeon_env.engine import board, units
+from dungeon_env.engine.state import ACTIVE, CORPSE, How
+
+U = _core.rules.units
+
+
+def _hurt_case(g, u, amount, source, killers=(), down_before=None):
+    s = g.state
+    if s.unit_status[u] != ACTIVE:
+        return "inactive"
+    down = s.health[u] == 0 if down_before is None else down_before
+    if down:
+        return "roll"
+    if s.health[u] <= amount:
+        return "further" if s.deaths_door[u] else "down"
+    return "hurt"
+
+
+def _shadows() -> dict[str, Shadowed]:
+    return {
+        s.name: s
+        for s in [
+            Shadowed(units, "place_hero", U.place_hero),
+            Shadowed(units, "place_monster", U.place_monster, classify=lambda g, m, sq, how: How(how).name),
+            Shadowed(units, "put", U.put),
+            Shadowed(units, "take_off", U.take_off),
+            Shadowed(
+                units,
+                "spend_stamina",
+                U.spend_stamina,
+                classify=lambda g, u, n: "exhausts" if n and n == g.state.stamina[u] else "spends",
+            ),
+            Shadowed(
+                units,
+                "gain_stamina",
+                U.gain_stamina,
+                classify=lambda g, u, n: "recovers" if g.state.exhausted[u] else "gains",
+            ),
+            Shadowed(
+                units,
+                "heal",
+                U.heal,
+                classify=lambda g, u, n: "revives" if g.state.deaths_door[u] else "heals",
+            ),
+            Shadowed(units, "hurt_hero", U.hurt_hero, classify=_hurt_case),
+            Shadowed(units, "deaths_door_roll", U.deaths_door_roll),
+            Shadowed(units, "kill_hero", U.kill_hero),
+            Shadowed(units, "slay_monster", U.slay_monster),
+            Shadowed(
+                units,
+                "check_corpses",
+                U.check_corpses,
+                classify=lambda g: "corpse" if CORPSE in g.state.unit_status[: g.state.n_heroes] else "none",
+            ),
+        ]
+    }
+
+
+def test_unit_rules_match_python_in_play():
+    shadows = _shadows()
+    play_shadowed(list(shadows.values()), n_games=15, max_turns=40)
+    failures = [f for s in shadows.values() for f in s.failures]
+    assert failures == [], "\n\n".join(failures)
+    calls = {name: s.calls for name, s in shadows.items()}
+    assert all(n > 0 for name, n in calls.items() if name != "heal"), calls
+    assert shadows["place_monster"].cases.keys() >= {"GUARD", "PATROL"}, shadows["place_monster"].cases
+    assert shadows["hurt_hero"].cases.keys() >= {"hurt", "down"}, shadows["hurt_hero"].cases
+    assert shadows["check_corpses"].cases["corpse"] > 0
+
+
+def _same(game, python_call, core_call) -> None:
+    diff = core_parity.shadow(game, python_call, core_call)
+    assert diff == [], "\n".join(diff)
+
+
+def _corpse(g, c) -> None:
+    """The hero dies where it stands: its corpse is lost unless a living hero is with it."""
+    units.kill_hero(g, c, ["m1"])
+    units.check_corpses(g)
+
+
+def _core_corpse(e, c) -> None:
+    U.kill_hero(e, c, ["m1"])
+    U.check_corpses(e)
+
+
+def test_unit_rules_match_python_where_play_rarely_goes():
+    seen = {"roll": 0, "further": 0, "down": 0, "revive": 0, "exhaust": 0, "slay": 0, "spawn": 0, "lost": 0}
+    for k, game in enumerate(positions(n_games=5, every=97, max_turns=30)):
+        s = game.state
+        heroes = units.active_heroes(game)
+        for h in heroes:
+            health = int(s.health[h])
+            _same(
+                game,
+                lambda g, h=h, n=health: units.hurt_hero(g, h, n, "m1"),
+                lambda e, h=h, n=health: U.hurt_hero(e, h, n, "m1"),
+            )
+            seen["down"] += health > 0
+            _same(
+                game,
+                lambda g, h=h: units.hurt_hero(g, h, 1, "trap", ("m2", "m3", "m2"), True),
+                lambda e, h=h: U.hurt_hero(e, h, 1, "trap", ["m2", "m3", "m2"], True),
+            )
+            seen["roll"] += 1
+            if s.deaths_door[h]:
+                _same(
+                    game,
+                    lambda g, h=h: units.hurt_hero(g, h, 2, "m4", ["m4", "m1"], False),
+                    lambda e, h=h: U.hurt_hero(e, h, 2, "m4", ["m4", "m1"], False),
+                )
+                _same(game, lambda g, h=h: units.heal(g, h, 1), lambda e, h=h: U.heal(e, h, 1))
+                seen["further"] += 1
+                seen["revive"] += 1
+            stamina = int(s.stamina[h])
+            if not s.exhausted[h]:
+                _same(
+                    game,
+                    lambda g, h=h, n=stamina: units.spend_stamina(g, h, n),
+                    lambda e, h=h, n=stamina: U.spend_stamina(e, h, n),
+                )
+                seen["exhaust"] += stamina > 0
+            _same(game, lambda g, h=h: units.gain_stamina(g, h, 2), lambda e, h=h: U.gain_stamina(e, h, 2))
+            _same(
+                game, lambda g, h=h: units.kill_hero(g, h, ["m1"]), lambda e, h=h: U.kill_hero(e, h, ["m1"])
+            )
+        for u in units.active_monsters(game)[:2]:
+            _same(
+                game,
+                lambda g, u=u: units.slay_monster(g, u, ["hero_0"]),
+                lambda e, u=u: U.slay_monster(e, u, ["hero_0"]),
+            )
+            seen["slay"] += 1
+        if heroes:
+            _same(game, lambda g, c=heroes[0]: _corpse(g, c), lambda e, c=heroes[0]: _core_corpse(e, c))
+            twin = game.copy()
+            _corpse(twin, heroes[0])
+            seen["lost"] += any(ev["type"] == "corpse_lost" for ev in twin.events_since(game.n_events))
+        free = [q for q in range(game.tables.n_squares) if board.free(game, q)][k % 7 :: 211]
+        for q in free:
+            monster = game.monsters[q % len(game.monsters)].id
+            _same(
+                game,
+                lambda g, q=q, m=monster: units.place_monster(g, m, q, How.EVENT),
+                lambda e, q=q, m=monster: U.place_monster(e, m, q, int(How.EVENT)),
+            )
+            seen["spawn"] += 1
+    assert all(n > 0 for n in seen.values()), seen
