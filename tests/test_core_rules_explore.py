@@ -8,39 +8,18 @@ and returned values.
 
 from __future__ import annotations
 
-import random
-from collections import Counter
+from turn_play import Compared, play
 
-from dungeon_env import _core, core_parity
-from dungeon_env.content import adventure_names
-from dungeon_env.engine import Game, decisions, explore, turn
+from dungeon_env import _core
+from dungeon_env.engine import decisions, explore, turn
 from dungeon_env.engine.actions import Decision, Phase
 
 
-def _play(n_games: int, max_turns: int = 25, first_seed: int = 200) -> None:
-    names = adventure_names()
-    for k in range(first_seed, first_seed + n_games):
-        game = Game.new(adventure=names[k % len(names)], heroes=3 + k % 3, seed=k, max_turns=max_turns)
-        rng = random.Random(k)
-        while not game.over:
-            game.apply(rng.choice(game.legal_actions()))
-
-
-def _compare(name: str, original, core_call, seen: Counter, label=None):
-    def wrapper(g, *args):
-        diff = core_parity.shadow(g, lambda twin: original(twin, *args), lambda e: core_call(e, *args))
-        assert diff == [], f"{name}{args} at turn {g.state.turn}: {diff}"
-        seen[label(g, *args) if label else name] += 1
-        return original(g, *args)
-
-    return wrapper
-
-
 def test_the_explore_phase_matches_python(monkeypatch):
-    seen: Counter = Counter()
+    compared = Compared(budget=60)
     core = _core.rules.explore
-    kind_of = lambda g, e: "fire_event:" + g.tables.adventure.events[e].kind  # noqa: E731
-    for name, label in [
+    kind_of = lambda g, e: "fire_event " + g.tables.adventure.events[e].kind  # noqa: E731
+    for name, case in [
         ("fire_event", kind_of),
         ("affected", None),
         ("trait_check", None),
@@ -48,26 +27,28 @@ def test_the_explore_phase_matches_python(monkeypatch):
         ("reveal_door", None),
         ("area_order", None),
     ]:
-        monkeypatch.setattr(explore, name, _compare(name, getattr(explore, name), getattr(core, name), seen, label))
-    # resolve_option: the core binding takes the option's index
+        monkeypatch.setattr(
+            explore, name, compared.wrap(name, getattr(explore, name), getattr(core, name), case)
+        )
     original_resolve = explore.resolve_option
 
-    def resolve_option(g, e, option, h):
+    def resolve_option(g, e, option, h):  # the core binding takes the option's index
         k = g.tables.adventure.events[e].options.index(option)
-        diff = core_parity.shadow(
-            g, lambda twin: original_resolve(twin, e, option, h), lambda en: core.resolve_option(en, e, k, h)
+        compared.check(
+            g,
+            "resolve_option",
+            lambda t: original_resolve(t, e, option, h),
+            lambda en: core.resolve_option(en, e, k, h),
         )
-        assert diff == [], f"resolve_option({e}, {k}, {h}): {diff}"
-        seen["resolve_option"] += 1
         return original_resolve(g, e, option, h)
 
     monkeypatch.setattr(explore, "resolve_option", resolve_option)
     # the phase's hooks in the turn's tables, and the decisions it owns
     monkeypatch.setitem(
-        turn._BEGIN, Phase.EXPLORE, _compare("begin_explore", explore.begin_explore, core.begin_explore, seen)
+        turn._BEGIN, Phase.EXPLORE, compared.wrap("begin", explore.begin_explore, core.begin_explore)
     )
     monkeypatch.setitem(
-        turn._RESUME, Phase.EXPLORE, _compare("resume_explore", explore.resume_explore, core.resume_explore, seen)
+        turn._RESUME, Phase.EXPLORE, compared.wrap("resume", explore.resume_explore, core.resume_explore)
     )
     for kind, legal, apply in [
         (Decision.EXPLORE_CHOICE, "legal_explore_choice", "do_explore_choice"),
@@ -78,11 +59,13 @@ def test_the_explore_phase_matches_python(monkeypatch):
             decisions.HANDLERS,
             kind,
             (
-                _compare(legal, getattr(explore, legal), getattr(core, legal), seen),
-                _compare(apply, getattr(explore, apply), getattr(core, apply), seen),
+                compared.wrap(legal, getattr(explore, legal), getattr(core, legal)),
+                compared.wrap(apply, getattr(explore, apply), getattr(core, apply)),
             ),
         )
-    _play(15)
-    assert seen["begin_explore"] > 20 and seen["resume_explore"] > 20, seen
-    assert seen["do_explore_choice"] > 50 and seen["fire_event:item"] > 0, seen
-    assert seen["do_claim"] > 0 and seen["trait_check"] > 0, seen
+    play(30, max_turns=40, first_seed=200)
+    seen = compared.seen
+    assert seen["begin"] == 60 and seen["resume"] == 60 and seen["do_explore_choice"] == 60, seen
+    for case in ("fire_event item", "fire_event check", "fire_event choice", "fire_event ambush", "do_claim"):
+        assert seen[case] > 0, seen
+    assert seen["trait_check"] > 0 and seen["resolve_option"] > 0 and seen["do_event_choice"] > 0, seen
