@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from dungeon_env import core_parity
-from dungeon_env.content import adventure_names
+from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import Game
 
 MAX_REPORTED = 5
@@ -35,6 +35,7 @@ class Shadow:
         self.counts: Counter[str] = Counter()  # comparisons made, by name
         self.calls: Counter[str] = Counter()  # calls seen, by name
         self.failures: list[str] = []
+        self.not_ported: Counter[str] = Counter()  # comparisons the core could not make, by what it lacked
         self._busy = False
 
     def wrap(
@@ -68,7 +69,9 @@ class Shadow:
         finally:
             self._busy = False
         self.counts[name] += 1
-        if diff:
+        if len(diff) == 1 and "is not ported to the core yet" in diff[0]:
+            self.not_ported[diff[0].split(": ", 1)[1].split(" is not")[0]] += 1
+        elif diff:
             state = g.state
             where = f"{name} at turn {state.turn}, phase {state.phase}, {g.tables.adventure.id}"
             if len(self.failures) < MAX_REPORTED:
@@ -79,6 +82,7 @@ class Shadow:
     def check(self, **least: int) -> None:
         """No comparison differed, and each named function was compared at least that often."""
         assert not self.failures, f"{len(self.failures)} differences:\n" + "\n".join(self.failures[:MAX_REPORTED])
+        assert not self.not_ported, f"the core lacks (calls): {dict(self.not_ported)}"
         short = {name: self.counts[name] for name, n in least.items() if self.counts[name] < n}
         assert not short, f"too few comparisons: {short} (all: {dict(self.counts)})"
 
@@ -128,7 +132,7 @@ class Shadows:
 
     def wrap(self, name: str, original: Callable, core_fn: Callable, note: Callable | None = None) -> Callable:
         """``original`` compared with ``core_fn`` (same arguments, the engine first) at every call;
-        ``note(game, args, result)`` names the case the call reached (or None)."""
+        ``note(game, arguments, result)`` names the case the call reached (or None)."""
 
         def wrapper(g, *args, **kwargs):
             if self.busy:
@@ -139,7 +143,7 @@ class Shadows:
                 )
             result = original(g, *args, **kwargs)
             if note is not None:
-                case = note(g, args, result)
+                case = note(g, (*args, *kwargs.values()), result)
                 if case:
                     self.cases[case] += 1
             return result
@@ -152,12 +156,13 @@ class Shadows:
 
 
 def games(n_games: int, max_turns: int = 30, offset: int = 0) -> Iterator[tuple[Game, int]]:
-    """Random games over every adventure, 3-5 heroes: yields ``(game, action)`` before each action
-    (the caller may look at the game, not change it), then applies the action."""
-    names = adventure_names()
+    """Random games over every adventure, 3-5 heroes drawn from the whole roster: yields ``(game,
+    action)`` before each action (the caller may look at the game, not change it), then applies it."""
+    names, roster = adventure_names(), list(load_heroes())
     for k in range(offset, offset + n_games):
-        game = Game.new(adventure=names[k % len(names)], heroes=3 + k % 3, seed=k, max_turns=max_turns)
         rng = random.Random(k)
+        heroes = rng.sample(roster, 3 + k % 3)
+        game = Game.new(adventure=names[k % len(names)], heroes=heroes, seed=k, max_turns=max_turns)
         while not game.over:
             action = rng.choice(game.legal_actions())
             yield game, action

@@ -49,7 +49,7 @@ def test_the_hooks_match_python_where_the_engine_calls_them(monkeypatch):
     for name in HOOKS:
         wrapped = shadows.wrap(name, getattr(effects, name), getattr(core, name), _note(name))
         monkeypatch.setattr(effects, name, wrapped)
-    for _ in games(15, max_turns=25):
+    for _ in games(12, max_turns=25):
         pass
     assert not shadows.failures, shadows.report()
     for name in ("apply_effect", "tick", "fight_modifiers", "damage_of", "move_bonus", "check_modifiers", "usable_now"):
@@ -70,7 +70,7 @@ def test_every_effect_kind_on_every_unit_matches_python():
     shadows = Shadows()
     kinds = [k for k in EFFECT_KINDS if k not in ("treasure", "revive")] + ["treasure"]
     checked = 0
-    for game in _positions(10, every=40):
+    for game in _positions(8, every=60):
         s = game.state
         units = [u for u in range(64) if s.unit_status[u] == ACTIVE]
         for i, u in enumerate(units):

@@ -9,9 +9,11 @@ from collections import Counter
 
 from dungeon_env import _core
 from dungeon_env.content import adventure_names
-from dungeon_env.engine import Decision, movement
-from dungeon_env.engine.actions import DEFER, DRAG_N, END, EXTRA_MOVE, JUMP_N
+from dungeon_env.engine import Decision, Phase, movement
+from dungeon_env.engine.actions import DEFER, DRAG_N, END, EXTRA_MOVE, JUMP_N, MOVE_N
 from dungeon_env.engine.state import NO_UNIT
+from dungeon_env.engine.units import kill_hero
+from tests.builders import apply_past_explore, arena_game, enter_phase, place
 from tests.shadow_play import Shadow, play
 
 core = _core.rules.movement
@@ -28,7 +30,9 @@ def _hero_action(g, h, action) -> str:
     return {EXTRA_MOVE: "extra_move", END: "end"}[action]
 
 
-def test_movement_matches_python(monkeypatch):
+def _watch(monkeypatch) -> tuple[Shadow, Counter[str]]:
+    """Every movement function the engine calls is compared with its port from now on (the legal
+    lists of a Movement on every third call); the counter counts the kinds of moves compared."""
     shadow = Shadow()
     kinds: Counter[str] = Counter()
 
@@ -65,6 +69,11 @@ def test_movement_matches_python(monkeypatch):
         when=lambda g, h: seen("drag_ends") if g.state.dragging[h] != NO_UNIT else True,
     )
     watch("leave_dungeon", lambda e, g, h: core.leave_dungeon(e, h))
+    return shadow, kinds
+
+
+def test_movement_matches_python(monkeypatch):
+    shadow, kinds = _watch(monkeypatch)
 
     def references(g):
         kind, unit = g.decision
@@ -103,3 +112,26 @@ def test_movement_matches_python(monkeypatch):
     # the rarer moves were reached: Open Doors attempts, Jumps, bought squares, Evade steps, deferring
     rare = ("hero_door", "hero_jump", "hero_extra_move", "monster_extra", "defer", "evade_step")
     assert all(kinds[k] >= 3 for k in rare), kinds
+
+
+def test_drags_match_python(monkeypatch):
+    """Random play seldom puts a hero's corpse beside a living hero: the R-DEATH-04 positions of
+    tests/test_rules_end_death.py on the test arena, a drag along corridor b and one out through
+    the exit (23, 27)."""
+    shadow, kinds = _watch(monkeypatch)
+    for corpse_at, hero_at, moves in (
+        ((9, 0), (10, 0), (DRAG_N + 3, *[MOVE_N + 1] * 4, END)),
+        ((21, 27), (22, 27), (DRAG_N + 3, MOVE_N + 1)),
+    ):
+        g = arena_game()
+        place(g, 0, *corpse_at)
+        kill_hero(g, 0)
+        place(g, 1, 1, 0)
+        place(g, 2, *hero_at)
+        enter_phase(g, Phase.HERO_MOVEMENT)
+        apply_past_explore(g, END)
+        assert g.decision == (Decision.HERO_MOVE, 2)
+        for action in moves:
+            g.apply(action)
+    shadow.check(leave_dungeon=1, do_hero_move=8)
+    assert kinds["hero_drag"] == 2 and kinds["drag_ends"] == 1, kinds

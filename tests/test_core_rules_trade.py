@@ -10,15 +10,17 @@ from collections import Counter
 
 from dungeon_env import _core
 from dungeon_env.content import adventure_names
-from dungeon_env.engine import Phase, decisions, trade, turn
-from dungeon_env.engine.actions import END, LOOT, TARGET_GIVE, TARGET_LOOT
-from dungeon_env.engine.state import CORPSE
+from dungeon_env.engine import Decision, Phase, decisions, inventory, trade, turn
+from dungeon_env.engine.actions import END, LOOT, TARGET_0, TARGET_GIVE, TARGET_LOOT
+from dungeon_env.engine.units import kill_hero
+from tests.builders import arena_game, enter_phase, place
 from tests.shadow_play import Shadow, play
 
 core = _core.rules.trade
 
 
-def test_trade_matches_python(monkeypatch):
+def _watch(monkeypatch) -> tuple[Shadow, Counter[str]]:
+    """Every trade function the engine calls is compared with its port from now on."""
     shadow = Shadow()
     kinds: Counter[str] = Counter()
 
@@ -69,7 +71,11 @@ def test_trade_matches_python(monkeypatch):
         TARGET_LOOT,
         dataclasses.replace(decisions.TARGETS[TARGET_LOOT], choose=lambda g, u, b, found: loot(g, u, found)),
     )
+    return shadow, kinds
 
+
+def test_trade_matches_python(monkeypatch):
+    shadow, kinds = _watch(monkeypatch)
     play(adventure_names(), seeds=range(4), max_turns=40)
     shadow.check(
         begin_trade=50,
@@ -82,3 +88,21 @@ def test_trade_matches_python(monkeypatch):
         give_to=5,
     )
     assert kinds["give"] >= 5 and kinds["end"] >= 50, kinds
+
+
+def test_looting_matches_python(monkeypatch):
+    """Random play seldom leaves a corpse with items beside a living hero out of combat: hero_1 lies
+    dead in corridor a of the test arena with a sword and a torch (tests/test_rules_trade.py)."""
+    shadow, kinds = _watch(monkeypatch)
+    g = arena_game(["corvin", "ysolde", "hob"])
+    for u, (x, y) in enumerate(((1, 0), (2, 0), (4, 0))):
+        place(g, u, x, y)
+    for u, card in ((1, "short_sword"), (1, "torch"), (2, "battle_axe")):
+        inventory.give(g, inventory.create(g, card), u)
+    kill_hero(g, 1)
+    enter_phase(g, Phase.TRADE)
+    assert g.decision == (Decision.HERO_ACT, 0)
+    for action in (LOOT, TARGET_0 + 1, END, LOOT):  # hero_2 loots the one item left
+        g.apply(action)
+    shadow.check(loot=2, corpse_items=4, legal_trade_act=3, do_trade_act=3)
+    assert kinds["looted"] == 2

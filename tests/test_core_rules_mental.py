@@ -1,0 +1,88 @@
+"""The core's port of engine/mental.py against the Python module (core_parity.shadow): the duel's
+steps (start, bids, roll, the Mind Lash's outcome) where the engine makes them in random games over
+every adventure, and the Mind Lash on every monster and every duel result of the positions reached."""
+
+from __future__ import annotations
+
+import random
+
+from dungeon_env import _core
+from dungeon_env.engine import decisions, mental
+from dungeon_env.engine.actions import Decision
+from dungeon_env.engine.state import ACTIVE
+
+from shadow_play import Shadows, games
+
+core = _core.rules.mental
+
+HOOKS = ("start", "do_bid", "roll", "lashers", "monster_attack")
+
+
+def test_mental_combat_matches_python_where_the_engine_calls_it(monkeypatch):
+    shadows = Shadows(budget=200)
+    for name in HOOKS:
+        monkeypatch.setattr(mental, name, shadows.wrap(name, getattr(mental, name), getattr(core, name)))
+    legal, apply = decisions.HANDLERS[Decision.MENTAL_BID]
+    monkeypatch.setitem(
+        decisions.HANDLERS, Decision.MENTAL_BID, (shadows.wrap("legal_bid", legal, core.legal_bid), apply)
+    )
+    monkeypatch.setitem(
+        decisions.MENTAL_OUTCOMES,
+        mental.PURPOSE_LASH,
+        shadows.wrap("lash_lands", mental.lash_lands, core.lash_lands, lambda g, args, r: f"lash:{args[2]}"),
+    )
+    for _ in games(30, max_turns=25):
+        pass
+    assert not shadows.failures, shadows.report()
+    # a Mind Lash needs the Warlock's Crypt's boss, which random play seldom meets: the positions of
+    # the test below make every monster lash
+    for name in ("start", "do_bid", "roll", "lashers", "legal_bid"):
+        assert shadows.calls[name] > 0, name
+
+
+def test_duels_and_the_mind_lash_match_python_on_random_positions():
+    shadows = Shadows(budget=10**6)
+    pick = random.Random(2)
+    for game, _ in games(10, max_turns=30, offset=50):
+        if pick.random() > 0.02:
+            continue
+        s = game.state
+        heroes = [u for u in range(s.n_heroes) if s.unit_status[u] == ACTIVE]
+        monsters = [u for u in range(s.n_heroes, 64) if s.unit_status[u] == ACTIVE]
+        shadows.compare("lashers", game, mental.lashers, core.lashers)
+        for h in heroes:
+            shadows.compare(
+                "legal_bid", game, lambda t: mental.legal_bid(t, h, -1, -1), lambda e: core.legal_bid(e, h, -1, -1)
+            )
+        for m in pick.sample(monsters, min(2, len(monsters))):
+            h = pick.choice(heroes)
+            shadows.compare("lash_target", game, lambda t: mental.lash_target(t, m), lambda e: core.lash_target(e, m))
+            shadows.compare(
+                "monster_attack", game, lambda t: mental.monster_attack(t, m), lambda e: core.monster_attack(e, m)
+            )
+            result = pick.choice((1, 0, -1))
+            shadows.compare(
+                "lash_lands", game, lambda t: mental.lash_lands(t, m, h, result), lambda e: core.lash_lands(e, m, h, result)
+            )
+            # a duel, bid by bid: a hero's Mental Combat spell at the monster, or the monster's Mind Lash
+            a, b, purpose = (h, m, mental.PURPOSE_SPELL) if pick.random() < 0.5 else (m, h, mental.PURPOSE_LASH)
+            shadows.compare(
+                "start", game, lambda t: mental.start(t, a, b, purpose), lambda e: core.start(e, a, b, purpose)
+            )
+            duel = game.copy()
+            mental.start(duel, a, b, purpose)
+            duel.state.stack.pop()
+            a_bid = pick.choice(mental.legal_bid(duel, a, b, -1))
+            shadows.compare(
+                "do_bid", duel, lambda t: mental.do_bid(t, a, b, -1, a_bid), lambda e: core.do_bid(e, a, b, -1, a_bid)
+            )
+            mental.do_bid(duel, a, b, -1, a_bid)
+            _, _, _, bid = duel.state.stack.pop()
+            b_bid = pick.choice(mental.legal_bid(duel, b, a, bid))
+            shadows.compare(
+                "do_bid", duel, lambda t: mental.do_bid(t, b, a, bid, b_bid), lambda e: core.do_bid(e, b, a, bid, b_bid)
+            )
+    assert not shadows.failures, shadows.report()
+    assert shadows.calls["lash_target"] >= 30
+    assert shadows.calls["lash_lands"] >= 30
+    assert shadows.calls["do_bid"] >= 60

@@ -1,0 +1,77 @@
+"""The core's port of engine/traps.py against the Python module (core_parity.shadow): springing,
+the Detect Traps rolls, room detection and disarming where the engine does them in random games
+over every adventure, and detection from every hero of the positions reached."""
+
+from __future__ import annotations
+
+import random
+
+from dungeon_env import _core
+from dungeon_env.engine import decisions, traps
+from dungeon_env.engine.actions import Decision
+from dungeon_env.engine.state import ACTIVE
+
+from shadow_play import Shadows, games
+
+core = _core.rules.traps
+
+HOOKS = ("on_enter", "spring", "detect_traps", "room_detect", "disarm_actions")
+
+
+def _note(name):
+    if name == "spring":
+        return lambda g, args, result: f"spring:hazard={args[2]}"
+    if name == "disarm_actions":
+        return lambda g, args, result: "disarm offered" if result else None
+    if name == "detect_traps":
+        return lambda g, args, result: "detect_traps"
+    return None
+
+
+def test_traps_match_python_where_the_engine_springs_detects_and_disarms_them(monkeypatch):
+    shadows = Shadows(budget=250)
+    for name in HOOKS:
+        monkeypatch.setattr(traps, name, shadows.wrap(name, getattr(traps, name), getattr(core, name), _note(name)))
+    monkeypatch.setitem(
+        decisions.HANDLERS,
+        Decision.DISARM,
+        (
+            shadows.wrap("legal_disarm", traps.legal_disarm, core.legal_disarm),
+            shadows.wrap("do_disarm", traps.do_disarm, core.do_disarm, lambda g, args, r: f"disarm:{args[3]}"),
+        ),
+    )
+    for _ in games(30, max_turns=30):
+        pass
+    assert not shadows.failures, shadows.report()
+    for name in ("on_enter", "spring", "detect_traps", "disarm_actions", "legal_disarm", "do_disarm"):
+        assert shadows.calls[name] > 0, name
+    assert shadows.cases["disarm offered"] > 0
+
+
+def test_detection_from_every_hero_matches_python_on_random_positions():
+    shadows = Shadows(budget=10**6)
+    pick = random.Random(3)
+    for game, _ in games(10, max_turns=30, offset=200):
+        if pick.random() > 0.02:
+            continue
+        s = game.state
+        for h in range(s.n_heroes):
+            if s.unit_status[h] != ACTIVE:
+                continue
+            limit = pick.randint(-1, 9)
+            shadows.compare(
+                "detect_from", game, lambda t: traps.detect_from(t, h, limit), lambda e: core.detect_from(e, h, limit)
+            )
+            shadows.compare(
+                "disarm_actions", game, lambda t: traps.disarm_actions(t, h), lambda e: core.disarm_actions(e, h)
+            )
+            if game.tables.adventure.traps:
+                trap = pick.choice(game.tables.adventure.traps)
+                area = int(game.tables.area[game.square(*trap.at)])
+                shadows.compare(
+                    "room_detect", game, lambda t: traps.room_detect(t, h, area), lambda e: core.room_detect(e, h, area)
+                )
+        shadows.compare("detect_traps", game, traps.detect_traps, core.detect_traps)
+    assert not shadows.failures, shadows.report()
+    assert shadows.calls["detect_from"] >= 50
+    assert shadows.calls["room_detect"] >= 20

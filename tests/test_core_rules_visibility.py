@@ -1,0 +1,117 @@
+"""The core's sight and monster arrival rules (src/core/rules/visibility.cpp, encounters.cpp) against
+engine/visibility.py and engine/encounters.py: every call random games make to reveal areas, place
+and wake Guards, roll and spawn Patrols, spring Ambushers and roll Surprise, run by both engines on
+the same position and compared (events, dice, every state field, the result); and the sight lines
+and visible areas of every square on positions random games reach."""
+
+from __future__ import annotations
+
+from core_low import Shadowed, play_shadowed, positions
+
+from dungeon_env import _core, core_parity
+from dungeon_env.engine import board, core, encounters, units, visibility
+from dungeon_env.engine.state import How
+
+V, E = _core.rules.visibility, _core.rules.encounters
+
+
+def _events(game, call) -> list[str]:
+    twin = game.copy()
+    call(twin)
+    return [ev["type"] for ev in twin.events_since(game.n_events)]
+
+
+def test_sight_and_arrivals_match_python_in_play():
+    shadows = {
+        s.name: s
+        for s in [
+            Shadowed(visibility, "look", V.look, classify=lambda g, heroes, alert=False: alert),
+            Shadowed(visibility, "wake_guards", V.wake_guards),
+            Shadowed(
+                encounters,
+                "encounter",
+                E.encounter,
+                classify=lambda g, group, how, unsurprisable=False: How(how).name,
+            ),
+            Shadowed(encounters, "roll_patrols", E.roll_patrols),
+            Shadowed(encounters, "spawn_patrol", E.spawn_patrol),
+            Shadowed(encounters, "trigger_ambushes", E.trigger_ambushes),
+        ]
+    }
+    play_shadowed(list(shadows.values()), n_games=15, max_turns=40)
+    failures = [f for s in shadows.values() for f in s.failures]
+    assert failures == [], "\n\n".join(failures)
+    calls = {name: s.calls for name, s in shadows.items()}
+    assert all(n > 0 for n in calls.values()), calls
+    assert shadows["encounter"].cases.keys() >= {"GUARD", "PATROL", "AMBUSH"}, shadows["encounter"].cases
+    assert shadows["look"].cases[True] > 0, shadows["look"].cases
+
+
+def test_sight_lines_and_visible_areas_match_python():
+    seen = {"positions": 0, "blocked": 0, "seen": 0}
+    for game in positions(n_games=5, every=41):
+        e = core.engine(game)
+        t = game.tables
+        for sq in range(t.n_squares):
+            assert V.visible_areas(e, sq) == list(visibility.visible_areas(game, sq)), sq
+            for b in range(sq % 13, t.n_squares, 13):
+                got = V.sees(e, sq, b)
+                assert got == visibility.sees(game, sq, b), (sq, b)
+                seen["seen" if got else "blocked"] += 1
+        assert E.surprise_lasts_until(e) == encounters.surprise_lasts_until(game)
+        assert E.patrols_relevant(e) == encounters.patrols_relevant(game)
+        assert E.patrol_monsters_on_board(e) == encounters.patrol_monsters_on_board(game)
+        assert E.patrols_paused(e) == encounters.patrols_paused(game)
+        seen["positions"] += 1
+    assert all(n > 0 for n in seen.values()), seen
+
+
+def test_arrivals_match_python_where_play_rarely_goes():
+    """A Patrol spawned in every corridor, every hero looking round with an alerted door, the
+    Ambushers of every area sprung by every hero in turn, Surprise with and without Light."""
+    seen = {"patrol": 0, "ambush": 0, "surprise_fail": 0}
+    for k, game in enumerate(positions(n_games=5, every=97, max_turns=30)):
+        t, s = game.tables, game.state
+        heroes = [h for h in range(s.n_heroes) if s.unit_status[h] == 1]
+        for area in range(t.n_areas):
+            if t.is_corridor[area] and area % 3 == k % 3:
+                diff = core_parity.shadow(
+                    game,
+                    lambda g, a=area: encounters.spawn_patrol(g, a),
+                    lambda e, a=area: E.spawn_patrol(e, a),
+                )
+                assert diff == [], "\n".join(diff)
+                seen["patrol"] += "spawn" in _events(game, lambda g, a=area: encounters.spawn_patrol(g, a))
+        for h in heroes:
+            diff = core_parity.shadow(
+                game, lambda g, h=h: visibility.look(g, [h], True), lambda e, h=h: V.look(e, [h], True)
+            )
+            assert diff == [], "\n".join(diff)
+            for sq in [int(q) for q in t.area_squares[(k + h) % t.n_areas] if board.free(game, int(q))][:1]:
+                moved = game.copy()
+                units.take_off(moved, h)
+                units.put(moved, h, sq)
+                moved.state.ambush_fired[:] = False
+                diff = core_parity.shadow(
+                    moved,
+                    lambda g, h=h: encounters.trigger_ambushes(g, h),
+                    lambda e, h=h: E.trigger_ambushes(e, h),
+                )
+                assert diff == [], "\n".join(diff)
+                seen["ambush"] += "spawn" in _events(moved, lambda g, h=h: encounters.trigger_ambushes(g, h))
+        if heroes and s.unit_status[s.n_heroes :].any():
+            dark = game.copy()
+            dark.state.light = 0
+            dark.state.casting_spell[heroes[0]] = 0
+            monsters = [u for u in range(s.n_heroes, 64) if s.unit_status[u] == 1][:2]
+            for how in (How.GUARD, How.AMBUSH):
+                diff = core_parity.shadow(
+                    dark,
+                    lambda g, how=how, m=monsters: encounters.encounter(g, m, how),
+                    lambda e, how=how, m=monsters: E.encounter(e, m, int(how)),
+                )
+                assert diff == [], "\n".join(diff)
+            seen["surprise_fail"] += "spell_fail" in _events(
+                dark, lambda g, m=monsters: encounters.encounter(g, m, How.AMBUSH)
+            )
+    assert all(n > 0 for n in seen.values()), seen
