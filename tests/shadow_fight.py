@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from dungeon_env import core_parity
+from dungeon_env.content import load_heroes
 from dungeon_env.engine import Game
 
 MAX_REPORTED = 5
@@ -101,14 +102,16 @@ def play(
     on_decision: Callable[[Game], None] | None = None,
     on_end: Callable[[Game], None] | None = None,
 ) -> int:
-    """Random games (3-5 heroes) on each adventure; ``on_decision(g)`` before each action,
-    ``on_end(g)`` after each game. Returns the number of actions played."""
+    """Random games on each adventure, 3-5 heroes drawn from the whole roster; ``on_decision(g)``
+    before each action, ``on_end(g)`` after each game. Returns the number of actions played."""
     actions = 0
     seeds = list(seeds)
+    roster = list(load_heroes())
     for adventure in adventures:
         for seed in seeds:
             rng = random.Random(f"{adventure}/{seed}")
-            g = Game.new(adventure=adventure, heroes=3 + seed % 3, seed=seed, max_turns=max_turns)
+            heroes = rng.sample(roster, 3 + seed % 3)
+            g = Game.new(adventure=adventure, heroes=heroes, seed=seed, max_turns=max_turns)
             while not g.over:
                 if on_decision is not None:
                     on_decision(g)
