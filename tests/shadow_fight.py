@@ -15,6 +15,8 @@ calling another) are not compared again.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -120,3 +122,23 @@ def play(
             if on_end is not None:
                 on_end(g)
     return actions
+
+
+def run_rule_tests(*modules: str, skip: Iterable[str] = ()) -> int:
+    """Run the rule tests of ``tests/<module>.py`` that take no fixture nor parameter and are not
+    statistical nor in ``skip`` (their hand-built positions reach cases random play seldom does:
+    forced dice, traits, items). Returns how many ran."""
+    skip = set(skip)
+    ran = 0
+    for name in modules:
+        module = importlib.import_module(f"tests.{name}")
+        for test_name, test in inspect.getmembers(module, inspect.isfunction):
+            plain = not inspect.signature(test).parameters and not hasattr(test, "pytestmark")
+            own = test.__module__ == module.__name__
+            chosen = (
+                test_name.startswith("test_") and "statistical" not in test_name and test_name not in skip
+            )
+            if chosen and plain and own:
+                test()
+                ran += 1
+    return ran
