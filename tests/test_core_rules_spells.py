@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from dungeon_env import _core
+from dungeon_env import _core, core_parity
 from dungeon_env.engine import Game, core, spells
 from dungeon_env.engine.actions import Moment
-from tests.builders import add_statue, arena_game, place
+from tests.builders import add_statue, arena_game, give_item, place
 from tests.shadow_spells_items import Shadows, play, public_functions
 
 # the queries the legal lists ask at every step: a sample of them is enough
@@ -109,3 +109,25 @@ def test_fits_matches_python():
     for sp, spell in enumerate(game.spells):
         for when in (Moment.COMBAT, Moment.MOVEMENT, Moment.EXPLORE):
             assert _core.rules.spells.fits(engine, sp, when.value) == spells.fits(spell, when)
+
+
+@pytest.mark.parametrize("why", ["magic", "in_play", "gone", "cast"])
+def test_a_selected_spell_resolving_matches_python(why):
+    """Maelis selected Valor at 2.1; at 2.5 it fails for want of Magic (A-57), because Valor already
+    lasts on someone (A-23) or because its scroll is no longer hers, or it is cast."""
+    game = arena_game(["orwin", "maelis", "hob"], seed=3)
+    s, valor = game.state, game.spell_index["valor"]
+    s.casting_spell[1] = valor
+    if why == "magic":
+        s.magic[1] = 0
+    elif why == "in_play":
+        s.effects.append([2, 5, 1, 2, valor, int(s.unit_uid[2])])
+    elif why == "gone":
+        s.casting_item[1] = give_item(game, 0, "scroll_valor", known=True)
+    game.state_edited()
+    assert (
+        core_parity.shadow(
+            game, lambda g: spells.resolve_selected(g, 1), lambda e: _core.rules.spells.resolve_selected(e, 1)
+        )
+        == []
+    )
