@@ -12,15 +12,23 @@ from collections import Counter
 import numpy as np
 
 from dungeon_env import core_parity
-from dungeon_env.content import adventure_names
+from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import Game
+
+
+def new_game(k: int, max_turns: int, variant=None) -> Game:
+    """Game k of the random ones: adventure k (cycling), 3-5 heroes drawn from the whole roster."""
+    names, roster = adventure_names(), sorted(load_heroes())
+    heroes = random.Random(k).sample(roster, 3 + k % 3)
+    return Game.new(
+        adventure=names[k % len(names)], heroes=heroes, seed=k, max_turns=max_turns, variant=variant
+    )
 
 
 def positions(n_games: int = 10, every: int = 7, max_turns: int = 30, first: int = 0):
     """The positions random games reach, one every ``every`` actions, and each game's last."""
-    names = adventure_names()
     for k in range(first, first + n_games):
-        game = Game.new(adventure=names[k % len(names)], heroes=3 + k % 3, seed=k, max_turns=max_turns)
+        game = new_game(k, max_turns)
         rng = random.Random(k)
         step = 0
         while not game.over:
@@ -97,15 +105,16 @@ class Shadowed:
             setattr(mod, self.name, self._original)
 
 
-def play_shadowed(shadows: list[Shadowed], n_games: int = 10, max_turns: int = 30, first: int = 0) -> None:
-    """Play random games with every one of ``shadows`` in force."""
+def play_shadowed(
+    shadows: list[Shadowed], n_games: int = 10, max_turns: int = 30, first: int = 0, variant=None
+) -> None:
+    """Play random games (with the rules of ``variant``) with every one of ``shadows`` in force."""
     entered = []
     try:
         for s in shadows:
             entered.append(s.__enter__())
-        names = adventure_names()
         for k in range(first, first + n_games):
-            game = Game.new(adventure=names[k % len(names)], heroes=3 + k % 3, seed=k, max_turns=max_turns)
+            game = new_game(k, max_turns, variant)
             rng = random.Random(k)
             while not game.over:
                 game.apply(rng.choice(game.legal_actions()))

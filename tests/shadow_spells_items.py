@@ -44,9 +44,16 @@ def _plain(x: Any) -> Any:
 class Shadows:
     """The hooks' record: calls compared per function, what differed, the events the calls made."""
 
-    def __init__(self, rate: dict[str, float] | None = None, cap: int = 400, seed: int = 0) -> None:
+    def __init__(
+        self,
+        rate: dict[str, float] | None = None,
+        cap: int = 400,
+        caps: dict[str, int] | None = None,
+        seed: int = 0,
+    ) -> None:
         self.rate = rate or {}  # the share of a function's calls compared (default: every call)
         self.cap = cap  # at most this many compared calls per function
+        self.caps = caps or {}  # ... or as many as this says for it
         self.rng = random.Random(seed)
         self.calls: Counter[str] = Counter()
         self.events: Counter[str] = Counter()  # event types the compared calls logged (Python side)
@@ -56,7 +63,11 @@ class Shadows:
 
     def _hook(self, key: str, original: Callable, core_fn: Callable) -> Callable:
         def call(g, *args):
-            if self.inside or self.calls[key] >= self.cap or self.rng.random() >= self.rate.get(key, 1.0):
+            if (
+                self.inside
+                or self.calls[key] >= self.caps.get(key, self.cap)
+                or self.rng.random() >= self.rate.get(key, 1.0)
+            ):
                 return original(g, *args)
             plain = [_plain(a) for a in args]
 
@@ -114,12 +125,15 @@ def roster(k: int) -> list[str]:
 
 def kit(k: int, n_heroes: int) -> list[list[tuple[str, bool]]] | None:
     """In every other game, each hero brings three usable cards (potions, scrolls, magic items,
-    gear), some identified and some not (``Game.new``'s ``carried``, as from earlier adventures)."""
+    gear), some identified and some not (``Game.new``'s ``carried``, as from earlier adventures),
+    and hero_0 a face-down Elixir of Life."""
     if k % 2 == 0:
         return None
     rng = random.Random(k)
     usable = [c.id for c in load_items().values() if c.deck in ("potions", "spells", "magic_items", "gear")]
-    return [[(rng.choice(usable), rng.random() < 0.5) for _ in range(3)] for _ in range(n_heroes)]
+    kits = [[(rng.choice(usable), rng.random() < 0.5) for _ in range(3)] for _ in range(n_heroes)]
+    kits[0].append(("elixir_of_life", False))  # a face-down potion of campaign timing: wasted if drunk
+    return kits
 
 
 def play(n_games: int, max_turns: int = 40) -> Iterator[Game]:

@@ -40,7 +40,7 @@ def test_abilities_match_python_where_the_engine_uses_them(monkeypatch):
         top = game.state.stack[-1]
         kind, unit, a, b = top[STACK_KIND], top[STACK_UNIT], top[STACK_A], top[STACK_B]
         moment = _moment(game, kind)
-        if moment is not None and pick.random() < 0.03:
+        if moment is not None and pick.random() < 0.015:
             shadows.compare(
                 "ability_actions",
                 game,
@@ -60,7 +60,7 @@ def test_abilities_match_python_where_the_engine_uses_them(monkeypatch):
             shadows.compare(
                 "land_on", twin, lambda t: abilities.land_on(t, unit, b, target), lambda e: core.land_on(e, unit, b, target)
             )
-        if pick.random() < 0.008:
+        if pick.random() < 0.004:
             for h in range(game.state.n_heroes):
                 if game.state.unit_pos[h] >= 0:
                     for k, ability in enumerate(abilities.card_abilities(game, h)):

@@ -1,5 +1,5 @@
 """The core's port of engine/combat.py against the Python module, at the moments random games over
-every adventure call each function (tests/shadow_play.py): same return values, events, dice and
+every adventure call each function (tests/shadow_fight.py): same return values, events, dice and
 state."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dungeon_env import _core, core_parity
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Decision, combat, turn
 from dungeon_env.engine.state import FIGHT_WINNER
-from tests.shadow_play import Shadow, play
+from tests.shadow_fight import Shadow, play
 
 core = _core.rules.combat
 
@@ -25,57 +25,85 @@ def test_combat_matches_python(monkeypatch):
 
     def count_winners(g):
         winners.update(row[FIGHT_WINNER] for row in g.state.fights)
-        return True
+        return "damage"
 
     def watch(module, name, core_call, **kw):
         monkeypatch.setattr(module, name, shadow.wrap(name, getattr(module, name), core_call, **kw))
 
-    originals = {name: getattr(combat, name) for name in ("hero_modifiers", "monster_modifiers", "resolve_fight")}
+    originals = {
+        name: getattr(combat, name) for name in ("hero_modifiers", "monster_modifiers", "resolve_fight")
+    }
     watch(combat, "gather_fights", lambda e, g: core.gather_fights(e))
     watch(turn, "begin_fighting", lambda e, g: core.begin_fighting(e))
-    watch(combat, "legal_fight_stamina", lambda e, g, u: core.legal_fight_stamina(e, u))
-    watch(combat, "do_fight_stamina", lambda e, g, u, action: core.do_fight_stamina(e, u, action))
+    watch(combat, "legal_fight_stamina", lambda e, g, u: core.legal_fight_stamina(e, u), every=3)
+    # the hero's declaration resolves the Fight, and the last one deals the damage
+    watch(
+        combat,
+        "do_fight_stamina",
+        lambda e, g, u, action: core.do_fight_stamina(e, u, action),
+        every=2,
+        kind=lambda g, u, action: (
+            "last" if g.state.fight_index == len(g.state.fights) - 1 and u < g.state.n_heroes else None
+        ),
+        rare=("last",),
+    )
     # the modifiers in their order: (name, amount) pairs
     watch(
         combat,
         "hero_modifiers",
         lambda e, g, *args: core.hero_modifiers(e, *args),
         python_call=lambda twin, g, *args: list(originals["hero_modifiers"](twin, *args).items()),
+        every=2,
     )
     watch(
         combat,
         "monster_modifiers",
         lambda e, g, *args: core.monster_modifiers(e, *args),
         python_call=lambda twin, g, *args: list(originals["monster_modifiers"](twin, *args).items()),
+        every=2,
     )
     watch(
         combat,
         "resolve_fight",
         lambda e, g, row: core.resolve_fight(e, _row_index(g, row)),
-        python_call=lambda twin, g, row: originals["resolve_fight"](twin, twin.state.fights[_row_index(g, row)]),
+        python_call=lambda twin, g, row: originals["resolve_fight"](
+            twin, twin.state.fights[_row_index(g, row)]
+        ),
+        every=2,
     )
-    watch(combat, "apply_fight_damage", lambda e, g: core.apply_fight_damage(e), when=lambda g: count_winners(g))
+    watch(combat, "apply_fight_damage", lambda e, g: core.apply_fight_damage(e), kind=count_winners)
 
     def enemy_counts(g):
         if g.decision[0] == Decision.FIGHT_STAMINA:
             shadow.compare(
-                "enemy_counts", g, lambda twin: combat.enemy_counts(twin.state.fights), lambda e: core.enemy_counts(e)
+                "enemy_counts",
+                g,
+                lambda twin: combat.enemy_counts(twin.state.fights),
+                lambda e: core.enemy_counts(e),
             )
 
-    play(adventure_names(), seeds=range(3), on_decision=enemy_counts)
+    outcomes: Counter[str] = Counter()
+
+    def count_outcomes(g):
+        outcomes.update(
+            e["type"] for e in g.events_since(0) if e["type"] in ("slain", "deaths_door", "death")
+        )
+
+    play(adventure_names(), seeds=range(3), on_decision=enemy_counts, on_end=count_outcomes)
     shadow.check(
         gather_fights=100,
         begin_fighting=100,
-        legal_fight_stamina=200,
+        legal_fight_stamina=100,
         do_fight_stamina=200,
         hero_modifiers=100,
         monster_modifiers=100,
         resolve_fight=100,
         apply_fight_damage=50,
-        enemy_counts=200,
+        enemy_counts=100,
     )
-    # every outcome of a Fight reached the damage step
+    # every outcome of a Fight reached the damage step, which slew monsters and downed heroes
     assert min(winners[w] for w in (0, 1, 2)) >= 10, winners
+    assert shadow.kinds["last"] >= 50 and outcomes["slain"] >= 10 and outcomes["deaths_door"] >= 3, outcomes
 
 
 def test_core_parity_shadow_reports_a_difference():

@@ -19,7 +19,7 @@ HOOKS = ("start", "do_bid", "roll", "lashers", "monster_attack")
 
 
 def test_mental_combat_matches_python_where_the_engine_calls_it(monkeypatch):
-    shadows = Shadows(budget=200)
+    shadows = Shadows(budget=60)
     for name in HOOKS:
         monkeypatch.setattr(mental, name, shadows.wrap(name, getattr(mental, name), getattr(core, name)))
     legal, apply = decisions.HANDLERS[Decision.MENTAL_BID]
@@ -44,7 +44,7 @@ def test_duels_and_the_mind_lash_match_python_on_random_positions():
     shadows = Shadows(budget=10**6)
     pick = random.Random(2)
     for game, _ in games(10, max_turns=30, offset=50):
-        if pick.random() > 0.02:
+        if pick.random() > 0.01:
             continue
         s = game.state
         heroes = [u for u in range(s.n_heroes) if s.unit_status[u] == ACTIVE]

@@ -7,16 +7,31 @@ runs on the same position and must return the same value and leave the same even
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from dungeon_env import _core
+from dungeon_env import _core, core_parity
 from dungeon_env.engine import Game, core, spells
 from dungeon_env.engine.actions import Moment
+from tests.builders import add_statue, arena_game, give_item, place
 from tests.shadow_spells_items import Shadows, play, public_functions
 
 # the queries the legal lists ask at every step: a sample of them is enough
-QUERIES = ["known", "may_cast", "castable", "at_once_allowed", "spell_actions"]
+QUERIES = [
+    "known",
+    "may_cast",
+    "castable",
+    "at_once_allowed",
+    "spell_actions",
+    "scroll_spell",
+    "can_cast_scroll",
+    "can_memorize",
+    "selection_options",
+    "spell_level_total",
+]
 RATE = {f"spells.{name}": 0.2 for name in QUERIES}
+CAPS = {f"spells.{name}": 150 for name in QUERIES}
 # what real play must have reached for the comparison to mean something
 CALLED = [
     "spell_actions",
@@ -48,16 +63,31 @@ LOGGED = [
     "keep_casting",
     "spell_discarded",
     "roll",
+    "mind_lash",
 ]
 
 
 @pytest.fixture(scope="module")
 def shadows() -> Shadows:
-    record = Shadows(rate=RATE, cap=300)
+    record = Shadows(rate=RATE, cap=300, caps=CAPS)
     with record.hooked(spells, public_functions(spells), _core.rules.spells):
         for _ in play(n_games=10):
             pass
+        warlock_games(n_games=4)
     return record
+
+
+def warlock_games(n_games: int) -> None:
+    """Random play on the arena with the Dread Warlock (Mental Combat) in sight of the casters: its
+    Mind Lash comes first in Spell Resolution (the random adventures seldom reach it)."""
+    for k in range(n_games):
+        game = arena_game(["orwin", "maelis", "hob"], seed=k, max_turns=12)
+        add_statue(game, "dread_warlock", 9, 1)
+        place(game, 1, 9, 4)
+        place(game, 0, 9, 5)
+        rng = random.Random(k)
+        while not game.over:
+            game.apply(rng.choice(game.legal_actions()))
 
 
 def test_every_call_matches_python(shadows):
@@ -79,3 +109,25 @@ def test_fits_matches_python():
     for sp, spell in enumerate(game.spells):
         for when in (Moment.COMBAT, Moment.MOVEMENT, Moment.EXPLORE):
             assert _core.rules.spells.fits(engine, sp, when.value) == spells.fits(spell, when)
+
+
+@pytest.mark.parametrize("why", ["magic", "in_play", "gone", "cast"])
+def test_a_selected_spell_resolving_matches_python(why):
+    """Maelis selected Valor at 2.1; at 2.5 it fails for want of Magic (A-57), because Valor already
+    lasts on someone (A-23) or because its scroll is no longer hers, or it is cast."""
+    game = arena_game(["orwin", "maelis", "hob"], seed=3)
+    s, valor = game.state, game.spell_index["valor"]
+    s.casting_spell[1] = valor
+    if why == "magic":
+        s.magic[1] = 0
+    elif why == "in_play":
+        s.effects.append([2, 5, 1, 2, valor, int(s.unit_uid[2])])
+    elif why == "gone":
+        s.casting_item[1] = give_item(game, 0, "scroll_valor", known=True)
+    game.state_edited()
+    assert (
+        core_parity.shadow(
+            game, lambda g: spells.resolve_selected(g, 1), lambda e: _core.rules.spells.resolve_selected(e, 1)
+        )
+        == []
+    )

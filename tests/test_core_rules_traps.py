@@ -49,29 +49,81 @@ def test_traps_match_python_where_the_engine_springs_detects_and_disarms_them(mo
 
 
 def test_detection_from_every_hero_matches_python_on_random_positions():
+    """Positions of random games, as they are and with every armed trap hidden again (as at set-up):
+    Detect Traps from each hero at every reach, the room text's roll, the phase's rolls."""
     shadows = Shadows(budget=10**6)
     pick = random.Random(3)
+    found = 0
     for game, _ in games(10, max_turns=30, offset=200):
-        if pick.random() > 0.02:
+        if pick.random() > 0.008:
             continue
         s = game.state
         for h in range(s.n_heroes):
-            if s.unit_status[h] != ACTIVE:
-                continue
-            limit = pick.randint(-1, 9)
-            shadows.compare(
-                "detect_from", game, lambda t: traps.detect_from(t, h, limit), lambda e: core.detect_from(e, h, limit)
-            )
-            shadows.compare(
-                "disarm_actions", game, lambda t: traps.disarm_actions(t, h), lambda e: core.disarm_actions(e, h)
-            )
-            if game.tables.adventure.traps:
-                trap = pick.choice(game.tables.adventure.traps)
-                area = int(game.tables.area[game.square(*trap.at)])
+            if s.unit_status[h] == ACTIVE:
                 shadows.compare(
-                    "room_detect", game, lambda t: traps.room_detect(t, h, area), lambda e: core.room_detect(e, h, area)
+                    "disarm_actions", game, lambda t: traps.disarm_actions(t, h), lambda e: core.disarm_actions(e, h)
                 )
-        shadows.compare("detect_traps", game, traps.detect_traps, core.detect_traps)
+        hidden = game.copy()
+        hidden.state.trap_detected[hidden.state.trap_armed] = False
+        for position in (game, hidden):
+            for h in range(s.n_heroes):
+                if s.unit_status[h] != ACTIVE:
+                    continue
+                limit = pick.randint(-1, 9)
+                found += bool(traps.detect_from(position, h, limit))
+                shadows.compare(
+                    "detect_from",
+                    position,
+                    lambda t: traps.detect_from(t, h, limit),
+                    lambda e: core.detect_from(e, h, limit),
+                )
+                if game.tables.adventure.traps:
+                    trap = pick.choice(game.tables.adventure.traps)
+                    area = int(game.tables.area[game.square(*trap.at)])
+                    shadows.compare(
+                        "room_detect",
+                        position,
+                        lambda t: traps.room_detect(t, h, area),
+                        lambda e: core.room_detect(e, h, area),
+                    )
+            shadows.compare("detect_traps", position, traps.detect_traps, core.detect_traps)
     assert not shadows.failures, shadows.report()
     assert shadows.calls["detect_from"] >= 50
+    assert found >= 20
     assert shadows.calls["room_detect"] >= 20
+
+
+def test_every_disarm_outcome_matches_python():
+    """Heroes of random games standing next to an armed trap: with the trap known to them (as after
+    a Detect Traps roll), the DISARM actions offered, and each attempt with a die of every outcome
+    (sprung, failed, disarmed), on the position Game.apply gives do_disarm."""
+    shadows = Shadows(budget=10**6)
+    outcomes = set()
+    for game, _ in games(20, max_turns=30, offset=300):
+        s = game.state
+        if not game.tables.adventure.traps or not s.trap_armed.any() or shadows.calls["do_disarm"] >= 120:
+            continue
+        twin = game.copy()
+        twin.state.trap_detected[:] = twin.state.trap_armed
+        twin.state.disarm_tried[:] = False
+        for h in range(s.n_heroes):
+            acts = traps.disarm_actions(twin, h)
+            if not acts:
+                continue
+            shadows.compare(
+                "legal_disarm", twin, lambda t: traps.legal_disarm(t, h, -1, -1), lambda e: core.legal_disarm(e, h, -1, -1)
+            )
+            for face in (1, 2, 4, 6):
+                attempt = twin.copy()
+                attempt.dice.force(face, stream="traps")
+                for action in acts:
+                    shadows.compare(
+                        "do_disarm",
+                        attempt,
+                        lambda t: traps.do_disarm(t, h, -1, -1, action),
+                        lambda e: core.do_disarm(e, h, -1, -1, action),
+                    )
+                outcomes.add(face)
+    assert not shadows.failures, shadows.report()
+    assert shadows.calls["do_disarm"] >= 40
+    assert outcomes == {1, 2, 4, 6}

@@ -53,7 +53,14 @@ def _shadows() -> dict[str, Shadowed]:
                 classify=lambda g, u, n: "revives" if g.state.deaths_door[u] else "heals",
             ),
             Shadowed(units, "hurt_hero", U.hurt_hero, classify=_hurt_case),
-            Shadowed(units, "deaths_door_roll", U.deaths_door_roll),
+            Shadowed(
+                units,
+                "deaths_door_roll",
+                U.deaths_door_roll,
+                classify=lambda g, u, killers=(): (
+                    "iron_willed" if units.has_trait(g, u, "iron_willed") else "plain"
+                ),
+            ),
             Shadowed(units, "kill_hero", U.kill_hero),
             Shadowed(units, "slay_monster", U.slay_monster),
             Shadowed(
@@ -76,6 +83,9 @@ def test_unit_rules_match_python_in_play():
     assert shadows["place_monster"].cases.keys() >= {"GUARD", "PATROL"}, shadows["place_monster"].cases
     assert shadows["hurt_hero"].cases.keys() >= {"hurt", "down"}, shadows["hurt_hero"].cases
     assert shadows["check_corpses"].cases["corpse"] > 0
+    assert shadows["deaths_door_roll"].cases.keys() == {"iron_willed", "plain"}, shadows[
+        "deaths_door_roll"
+    ].cases
 
 
 def _same(game, python_call, core_call) -> None:

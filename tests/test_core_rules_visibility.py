@@ -47,6 +47,32 @@ def test_sight_and_arrivals_match_python_in_play():
     assert shadows["look"].cases[True] > 0, shadows["look"].cases
 
 
+def test_patrols_and_surprise_under_variant_rules_match_python():
+    """More Patrols, paused while two are on the board (rules.patrol_board_max), Surprise on 1-3,
+    and Light running out (its Surprise penalty)."""
+    variant = ["rules.patrol_max=3", "rules.patrol_board_max=2", "rules.surprise_max=3", "light.start=6"]
+    shadows = [
+        Shadowed(
+            encounters,
+            "roll_patrols",
+            E.roll_patrols,
+            classify=lambda g: "paused" if encounters.patrols_paused(g) else "rolls",
+        ),
+        Shadowed(encounters, "spawn_patrol", E.spawn_patrol),
+        Shadowed(
+            encounters,
+            "encounter",
+            E.encounter,
+            classify=lambda g, group, how, unsurprisable=False: "dark" if g.state.light == 0 else "light",
+        ),
+    ]
+    play_shadowed(shadows, n_games=10, max_turns=30, variant=variant)
+    failures = [f for s in shadows for f in s.failures]
+    assert failures == [], "\n\n".join(failures)
+    assert shadows[0].cases.keys() == {"paused", "rolls"}, shadows[0].cases
+    assert shadows[1].calls > 0 and shadows[2].cases.keys() == {"dark", "light"}, shadows[2].cases
+
+
 def test_sight_lines_and_visible_areas_match_python():
     seen = {"positions": 0, "blocked": 0, "seen": 0}
     for game in positions(n_games=5, every=41):

@@ -13,8 +13,6 @@ namespace dungeon_core::inventory {
 
 namespace {
 
-constexpr int NOBODY = -1, DESTROYED = -2;
-
 // Potions, Scrolls and Magic Items are drawn face-down (R-IDENT-01): ItemCard.face_down.
 bool face_down(const ItemCard& card) {
     return card.deck == "potions" || card.deck == "spells" || card.deck == "magic_items";

@@ -14,6 +14,9 @@
 
 namespace dungeon_core::inventory {
 
+// item_holder of an item lying unclaimed, and of a used-up or lost card
+constexpr int NOBODY = -1, DESTROYED = -2;
+
 // inventory.uniform(g: Context, n: int) -> int
 // A uniform integer in ``0..n-1`` from d6 rolls only (R-BOARD-03): base-6 digits, redrawn when
 int uniform(Game& g, int n);
