@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from turn_play import Compared, play
 
-from dungeon_env import _core
-from dungeon_env.engine import decisions, explore, turn
+from dungeon_env import _core, core_parity
+from dungeon_env.content import adventure_names
+from dungeon_env.engine import Game, decisions, explore, turn
 from dungeon_env.engine.actions import Decision, Phase
 
 
@@ -69,3 +70,41 @@ def test_the_explore_phase_matches_python(monkeypatch):
     for case in ("fire_event item", "fire_event check", "fire_event choice", "fire_event ambush", "do_claim"):
         assert seen[case] > 0, seen
     assert seen["trait_check"] > 0 and seen["resolve_option"] > 0 and seen["do_event_choice"] > 0, seen
+
+
+def _placed(adventure: str, e: int, on_spawn: bool) -> Game:
+    """A new game with every hero moved into event ``e``'s area, exploring; with ``on_spawn`` the
+    first hero stands on the event's first monster square (an ambush then looks for the nearest
+    free square)."""
+    game = Game.new(adventure=adventure, heroes=["orwin", "bram", "sela", "maelis"], seed=e)
+    s, t = game.state, game.tables
+    event = t.adventure.events[e]
+    area = t.board.area_names.index(event.area)
+    free = [
+        int(q) for q in t.area_squares[area] if s.occupant[q] < 0 and not t.furniture[q] and not t.blockage[q]
+    ]
+    if on_spawn and event.at:
+        spot = game.square(*event.at[0])
+        free = [spot] + [q for q in free if q != spot]
+    for h in range(s.n_heroes):
+        s.occupant[s.unit_pos[h]] = -1
+        s.unit_pos[h] = free[h]
+        s.occupant[free[h]] = h
+        s.exploring[h] = True
+    game.state_edited()
+    return game
+
+
+def test_every_room_event_of_every_adventure_fires_as_in_python():
+    core = _core.rules.explore
+    kinds: set[str] = set()
+    for adventure in adventure_names():
+        for e, event in enumerate(Game.new(adventure=adventure, heroes=3).tables.adventure.events):
+            for on_spawn in (False, True) if event.kind == "ambush" else (False,):
+                game = _placed(adventure, e, on_spawn)
+                diff = core_parity.shadow(
+                    game, lambda g, e=e: explore.fire_event(g, e), lambda en, e=e: core.fire_event(en, e)
+                )
+                assert diff == [], f"{adventure} event {e} ({event.kind}): {diff}"
+                kinds.add(event.kind)
+    assert kinds == {"effect", "check", "choice", "item", "detect", "ambush", "secret"}, kinds
