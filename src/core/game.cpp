@@ -33,6 +33,17 @@ Value mods_value(const Mods& mods) {
     return v;
 }
 
+// game.py's _phase_name and _action_name: a name, or what is wrong with the value (a corrupt state)
+std::string phase_name(int phase) {
+    if (phase >= 0 && phase < Phase::N_PHASES) return PHASE_NAMES[phase];
+    return std::to_string(phase) + " (not a Phase)";
+}
+
+std::string action_name(int action) {
+    if (action >= 0 && action < N_ACTIONS) return ACTION_NAMES[action];
+    return "not an action of 0.." + std::to_string(N_ACTIONS - 1);
+}
+
 std::string stack_text(const State& s) {
     std::string out = "[";
     for (size_t i = 0; i < s.stack.size(); ++i) {
@@ -49,6 +60,7 @@ const std::vector<int>& Game::legal_actions() {
     static const std::vector<int> none;
     if (over()) return none;
     if (!legal_known) {
+        if (state.stack.empty()) throw std::logic_error("no decision is being asked: advance() the game first");
         const Row& top = state.stack.back();
         legal_cache = decisions::legal(*this, top[STACK_KIND], top[STACK_UNIT], top[STACK_A], top[STACK_B]);
         legal_known = true;
@@ -65,8 +77,11 @@ void Game::apply(int action) {
         std::string names;
         for (int a : legal) names += (names.empty() ? "" : ", ") + std::to_string(a) + " (" + ACTION_NAMES[a] + ")";
         const Row& top = state.stack.back();
-        throw IllegalAction("action " + std::to_string(action) + " is not legal at decision " +
-                            DECISION_NAMES[top[STACK_KIND]] + " for " + label(top[STACK_UNIT]) + "; legal: " + names);
+        int unit = top[STACK_UNIT];
+        std::string agent = unit < state.n_heroes ? "hero_" + std::to_string(unit) : "dm";
+        throw IllegalAction(agent + " cannot play action " + std::to_string(action) + " (" + action_name(action) +
+                            ") at decision " + DECISION_NAMES[top[STACK_KIND]] + " for " + label(unit) +
+                            "; legal: " + names);
     }
     Row top = state.stack.back();
     state.stack.pop_back();
@@ -84,7 +99,8 @@ void Game::advance() {
             if (s.turn == turn_seen) {
                 throw std::runtime_error("the engine made no progress in " + std::to_string(MAX_AUTO_STEPS) +
                                          " automatic steps of turn " + std::to_string(s.turn) + ": phase " +
-                                         PHASE_NAMES[s.phase] + ", stack " + stack_text(s) +
+                                         phase_name(s.phase) + ", phase_started " +
+                                         (s.phase_started ? "True" : "False") + ", stack " + stack_text(s) +
                                          " (a corrupt or hand-edited state?)");
             }
             steps = 0;

@@ -19,7 +19,7 @@ namespace dungeon_core::combat {
 std::vector<Row> gather_fights(Game& g);
 
 // combat.enemy_counts(fights: list[list[int]]) -> dict[int, int]
-std::map<int, int> enemy_counts(/*TODO list[list[int]]*/ int fights);
+std::map<int, int> enemy_counts(const std::vector<Row>& fights);
 
 // combat.begin_fighting(g: Context) -> bool
 // Set up the phase's Fights; returns False if there are none.
@@ -40,7 +40,8 @@ Mods monster_modifiers(Game& g, int m, int enemies, int spend);
 
 // combat.resolve_fight(g: Context, row: list[int]) -> None
 // Each side rolls 2d6 + modified Fighting Score; higher total wins, ties go to a Strong hero,
-void resolve_fight(Game& g, const std::vector<int>& row);
+// (`row` is a row of state.fights: its winner is written in place)
+void resolve_fight(Game& g, Row& row);
 
 // combat.apply_fight_damage(g: Context) -> None
 // All Fight damage lands together after the last Fight (R-DMG-01..05): each winner deals its

@@ -21,7 +21,8 @@ namespace dungeon_core::decisions {
 // python constant: TRADE_ACT = Route((Part((END, LOOT), trade.legal_trade_act, trade.do_trade_act), Part(ITEM_ACTIONS, trade.giving_items, lambda g, u, a, b, action: ite
 // decisions.target_candidates(g: Context, unit: int, a: int, b: int) -> list
 // The candidates of a CHOOSE_TARGET decision ``(unit, a, b)``: figures, or ``(corpse, item)``
-std::vector<int> target_candidates(Game& g, int unit, int a, int b);
+// pairs for LOOT, in TARGET_k order. Core: each candidate is a pair, (figure, -1) for a figure.
+std::vector<std::pair<int, int>> target_candidates(Game& g, int unit, int a, int b);
 
 // decisions.HANDLERS[kind][0]: the legal actions (sorted) of the decision (kind, unit, a, b)
 std::vector<int> legal(Game& g, int kind, int unit, int a, int b);
