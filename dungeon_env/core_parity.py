@@ -105,8 +105,8 @@ class CoreGame:
 
 
 class CheckedGame(Game):
-    """A Python game shadowed by a core engine: each action is applied to both, and ``events``,
-    ``legal_actions()``, ``over`` and ``outcome`` are the core's. Agents read the Python game, so
+    """A Python game shadowed by a core engine: each action is applied to both, the legal actions
+    and the end are compared after each, and ``events`` is the core's log. Agents read the Python game, so
     the golden logs' scripted games can check the core: ``scripts/golden_logs.py check --engine
     dungeon_env.core_parity:CheckedGame``. A RuntimeError names what differs where the two part."""
 
@@ -128,12 +128,9 @@ class CheckedGame(Game):
         if diff:
             raise RuntimeError(f"the engines part after action {action}: " + "; ".join(diff))
 
-    def legal_actions(self) -> list[int]:
-        return self.engine.legal_actions()
-
     def apply(self, action: int) -> None:
-        self.engine.apply(action)
         super().apply(action)
+        self.engine.apply(action)
         self._check(action)
 
     @property
