@@ -15,12 +15,15 @@ calling another) are not compared again.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from dungeon_env import core_parity
+from dungeon_env.content import load_heroes
 from dungeon_env.engine import Game
 
 MAX_REPORTED = 5
@@ -101,14 +104,16 @@ def play(
     on_decision: Callable[[Game], None] | None = None,
     on_end: Callable[[Game], None] | None = None,
 ) -> int:
-    """Random games (3-5 heroes) on each adventure; ``on_decision(g)`` before each action,
-    ``on_end(g)`` after each game. Returns the number of actions played."""
+    """Random games on each adventure, 3-5 heroes drawn from the whole roster; ``on_decision(g)``
+    before each action, ``on_end(g)`` after each game. Returns the number of actions played."""
     actions = 0
     seeds = list(seeds)
+    roster = list(load_heroes())
     for adventure in adventures:
         for seed in seeds:
             rng = random.Random(f"{adventure}/{seed}")
-            g = Game.new(adventure=adventure, heroes=3 + seed % 3, seed=seed, max_turns=max_turns)
+            heroes = rng.sample(roster, 3 + seed % 3)
+            g = Game.new(adventure=adventure, heroes=heroes, seed=seed, max_turns=max_turns)
             while not g.over:
                 if on_decision is not None:
                     on_decision(g)
@@ -117,3 +122,23 @@ def play(
             if on_end is not None:
                 on_end(g)
     return actions
+
+
+def run_rule_tests(*modules: str, skip: Iterable[str] = ()) -> int:
+    """Run the rule tests of ``tests/<module>.py`` that take no fixture nor parameter and are not
+    statistical nor in ``skip`` (their hand-built positions reach cases random play seldom does:
+    forced dice, traits, items). Returns how many ran."""
+    skip = set(skip)
+    ran = 0
+    for name in modules:
+        module = importlib.import_module(f"tests.{name}")
+        for test_name, test in inspect.getmembers(module, inspect.isfunction):
+            plain = not inspect.signature(test).parameters and not hasattr(test, "pytestmark")
+            own = test.__module__ == module.__name__
+            chosen = (
+                test_name.startswith("test_") and "statistical" not in test_name and test_name not in skip
+            )
+            if chosen and plain and own:
+                test()
+                ran += 1
+    return ran

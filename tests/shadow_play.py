@@ -27,11 +27,12 @@ class Shadows:
         self.cases: Counter[str] = Counter()  # the interesting cases reached (named by the tests)
         self.failures: list[tuple[str, tuple, list[str]]] = []
 
-    def compare(self, name: str, game: Game, python_call: Callable, core_call: Callable, args=()) -> None:
-        """One comparison on ``game`` (left as it was)."""
+    def compare(self, name: str, game: Game, python_fn: Callable, core_fn: Callable, *args) -> None:
+        """``python_fn(copy of game, *args)`` against ``core_fn(engine, *args)``; ``game`` is left as
+        it was."""
         self.busy = True
         try:
-            diff = core_parity.shadow(game, python_call, core_call)
+            diff = core_parity.shadow(game, lambda t: python_fn(t, *args), lambda e: core_fn(e, *args))
         except Exception as error:  # noqa: BLE001 - the core's error is the finding
             diff = [f"raised {type(error).__name__}: {error}"]
         finally:
@@ -40,7 +41,9 @@ class Shadows:
         if diff:
             self.failures.append((name, args, diff[:6]))
 
-    def wrap(self, name: str, original: Callable, core_fn: Callable, note: Callable | None = None) -> Callable:
+    def wrap(
+        self, name: str, original: Callable, core_fn: Callable, note: Callable | None = None
+    ) -> Callable:
         """``original`` compared with ``core_fn`` (same arguments, the engine first) at every call;
         ``note(game, arguments, result)`` names the case the call reached (or None)."""
 
@@ -49,7 +52,11 @@ class Shadows:
                 return original(g, *args, **kwargs)
             if self.calls[name] < self.budget:
                 self.compare(
-                    name, g, lambda t: original(t, *args, **kwargs), lambda e: core_fn(e, *args, **kwargs), args
+                    name,
+                    g,
+                    lambda t, *a: original(t, *a, **kwargs),
+                    lambda e, *a: core_fn(e, *a, **kwargs),
+                    *args,
                 )
             result = original(g, *args, **kwargs)
             if note is not None:

@@ -7,12 +7,20 @@ from __future__ import annotations
 
 import random
 
+from shadow_play import Shadows, games, popped
+
 from dungeon_env import _core
 from dungeon_env.engine import abilities
-from dungeon_env.engine.actions import ABILITY_0, MAX_ABILITIES, TARGET_0, TARGET_ABILITY, Decision, Moment, Phase
+from dungeon_env.engine.actions import (
+    ABILITY_0,
+    MAX_ABILITIES,
+    TARGET_0,
+    TARGET_ABILITY,
+    Decision,
+    Moment,
+    Phase,
+)
 from dungeon_env.engine.state import STACK_A, STACK_B, STACK_KIND, STACK_UNIT
-
-from shadow_play import Shadows, games, popped
 
 core = _core.rules.abilities
 
@@ -27,12 +35,31 @@ def _moment(game, kind):
     return None
 
 
+def _look_ups(g, h, on_board):
+    return (
+        [x.id for x in abilities.card_abilities(g, h)],
+        [abilities.ready(g, h, k) for k in range(3)],
+        abilities.targets(g, h) if on_board else [],
+        abilities.ready_pairs(g),
+    )
+
+
+def _core_look_ups(e, h, on_board):
+    return (
+        core.card_abilities(e, h),
+        [core.ready(e, h, k) for k in range(3)],
+        core.targets(e, h) if on_board else [],
+        core.ready_pairs(e),
+    )
+
+
 def test_abilities_match_python_where_the_engine_uses_them(monkeypatch):
     shadows = Shadows(budget=300)
     # turn.py asks in the Evasion whether a hero has anything to do; decisions' tables hold their own
     # reference to the function, so the heroes' decisions are compared below, step by step
+    offer = abilities.ability_actions
     monkeypatch.setattr(
-        abilities, "ability_actions", shadows.wrap("ability_actions", abilities.ability_actions, core.ability_actions)
+        abilities, "ability_actions", shadows.wrap("ability_actions", offer, core.ability_actions)
     )
     pick = random.Random(1)
     offered = 0
@@ -41,53 +68,22 @@ def test_abilities_match_python_where_the_engine_uses_them(monkeypatch):
         kind, unit, a, b = top[STACK_KIND], top[STACK_UNIT], top[STACK_A], top[STACK_B]
         moment = _moment(game, kind)
         if moment is not None and pick.random() < 0.015:
-            shadows.compare(
-                "ability_actions",
-                game,
-                lambda t: abilities.ability_actions(t, unit, moment),
-                lambda e: core.ability_actions(e, unit, moment),
-            )
-            offered += bool(abilities.ability_actions(game, unit, moment))
+            shadows.compare("ability_actions", game, offer, core.ability_actions, unit, moment)
+            offered += bool(offer(game, unit, moment))
         if moment is not None and ABILITY_0 <= action < ABILITY_0 + MAX_ABILITIES:
             twin, _ = popped(game)
-            k = action - ABILITY_0
-            shadows.compare(
-                "use", twin, lambda t: abilities.use(t, unit, k, moment), lambda e: core.use(e, unit, k, moment)
-            )
+            shadows.compare("use", twin, abilities.use, core.use, unit, action - ABILITY_0, moment)
         if kind == Decision.CHOOSE_TARGET and a == TARGET_ABILITY and action >= TARGET_0:
             twin, _ = popped(game)
             target = abilities.targets(game, unit)[action - TARGET_0]
-            shadows.compare(
-                "land_on", twin, lambda t: abilities.land_on(t, unit, b, target), lambda e: core.land_on(e, unit, b, target)
-            )
+            shadows.compare("land_on", twin, abilities.land_on, core.land_on, unit, b, target)
         if pick.random() < 0.004:
             for h in range(game.state.n_heroes):
-                if game.state.unit_pos[h] >= 0:
-                    for k, ability in enumerate(abilities.card_abilities(game, h)):
-                        for target in abilities.targets(game, h) if ability.target == "ally" else ():
-                            shadows.compare(
-                                "land_on",
-                                game,
-                                lambda t: abilities.land_on(t, h, k, target),
-                                lambda e: core.land_on(e, h, k, target),
-                            )
-                shadows.compare(
-                    "look-ups",
-                    game,
-                    lambda t: (
-                        [x.id for x in abilities.card_abilities(t, h)],
-                        [abilities.ready(t, h, k) for k in range(3)],
-                        abilities.targets(t, h) if t.state.unit_pos[h] >= 0 else [],
-                        abilities.ready_pairs(t),
-                    ),
-                    lambda e: (
-                        core.card_abilities(e, h),
-                        [core.ready(e, h, k) for k in range(3)],
-                        core.targets(e, h) if game.state.unit_pos[h] >= 0 else [],
-                        core.ready_pairs(e),
-                    ),
-                    (h,),
-                )
+                on_board = bool(game.state.unit_pos[h] >= 0)
+                for k, ability in enumerate(abilities.card_abilities(game, h)):
+                    for target in abilities.targets(game, h) if ability.target == "ally" and on_board else ():
+                        shadows.compare("land_on", game, abilities.land_on, core.land_on, h, k, target)
+                shadows.compare("look-ups", game, _look_ups, _core_look_ups, h, on_board)
     assert not shadows.failures, shadows.report()
     assert offered >= 20
     assert shadows.calls["use"] >= 10

@@ -10,7 +10,7 @@ from dungeon_env import _core, core_parity
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Decision, combat, turn
 from dungeon_env.engine.state import FIGHT_WINNER
-from tests.shadow_fight import Shadow, play
+from tests.shadow_fight import Shadow, play, run_rule_tests
 
 core = _core.rules.combat
 
@@ -19,12 +19,14 @@ def _row_index(g, row) -> int:
     return next(i for i, r in enumerate(g.state.fights) if r is row)
 
 
-def test_combat_matches_python(monkeypatch):
+def _watch(monkeypatch, every: int = 1) -> Shadow:
+    """Every combat function the engine calls is compared with its port from now on (the frequent
+    ones on every ``every``-th call); ``shadow.kinds`` counts the Fights' outcomes at the damage
+    step ("winner_0" a tie, "winner_1" the hero, "winner_2" the monster) and the last declarations."""
     shadow = Shadow()
-    winners: Counter[int] = Counter()
 
     def count_winners(g):
-        winners.update(row[FIGHT_WINNER] for row in g.state.fights)
+        shadow.kinds.update(f"winner_{row[FIGHT_WINNER]}" for row in g.state.fights)
         return "damage"
 
     def watch(module, name, core_call, **kw):
@@ -35,13 +37,13 @@ def test_combat_matches_python(monkeypatch):
     }
     watch(combat, "gather_fights", lambda e, g: core.gather_fights(e))
     watch(turn, "begin_fighting", lambda e, g: core.begin_fighting(e))
-    watch(combat, "legal_fight_stamina", lambda e, g, u: core.legal_fight_stamina(e, u), every=3)
+    watch(combat, "legal_fight_stamina", lambda e, g, u: core.legal_fight_stamina(e, u), every=every)
     # the hero's declaration resolves the Fight, and the last one deals the damage
     watch(
         combat,
         "do_fight_stamina",
         lambda e, g, u, action: core.do_fight_stamina(e, u, action),
-        every=2,
+        every=every,
         kind=lambda g, u, action: (
             "last" if g.state.fight_index == len(g.state.fights) - 1 and u < g.state.n_heroes else None
         ),
@@ -53,14 +55,14 @@ def test_combat_matches_python(monkeypatch):
         "hero_modifiers",
         lambda e, g, *args: core.hero_modifiers(e, *args),
         python_call=lambda twin, g, *args: list(originals["hero_modifiers"](twin, *args).items()),
-        every=2,
+        every=every,
     )
     watch(
         combat,
         "monster_modifiers",
         lambda e, g, *args: core.monster_modifiers(e, *args),
         python_call=lambda twin, g, *args: list(originals["monster_modifiers"](twin, *args).items()),
-        every=2,
+        every=every,
     )
     watch(
         combat,
@@ -69,9 +71,14 @@ def test_combat_matches_python(monkeypatch):
         python_call=lambda twin, g, row: originals["resolve_fight"](
             twin, twin.state.fights[_row_index(g, row)]
         ),
-        every=2,
+        every=every,
     )
     watch(combat, "apply_fight_damage", lambda e, g: core.apply_fight_damage(e), kind=count_winners)
+    return shadow
+
+
+def test_combat_matches_python(monkeypatch):
+    shadow = _watch(monkeypatch, every=2)
 
     def enemy_counts(g):
         if g.decision[0] == Decision.FIGHT_STAMINA:
@@ -102,8 +109,16 @@ def test_combat_matches_python(monkeypatch):
         enemy_counts=100,
     )
     # every outcome of a Fight reached the damage step, which slew monsters and downed heroes
-    assert min(winners[w] for w in (0, 1, 2)) >= 10, winners
+    assert min(shadow.kinds[f"winner_{w}"] for w in (0, 1, 2)) >= 10, shadow.kinds
     assert shadow.kinds["last"] >= 50 and outcomes["slain"] >= 10 and outcomes["deaths_door"] >= 3, outcomes
+
+
+def test_combat_rule_positions_match_python(monkeypatch):
+    """The hand-built positions of the combat and damage rule tests (forced dice, Strong ties,
+    surprise, Light 0, items, Death's Door), each call compared."""
+    shadow = _watch(monkeypatch)
+    assert run_rule_tests("test_rules_combat", "test_rules_damage") >= 40
+    shadow.check(begin_fighting=20, do_fight_stamina=20, resolve_fight=20, apply_fight_damage=20)
 
 
 def test_core_parity_shadow_reports_a_difference():

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
+from shadow_play import Shadows, games
+
 from dungeon_env import _core
 from dungeon_env.engine import decisions, mental
 from dungeon_env.engine.actions import Decision
 from dungeon_env.engine.state import ACTIVE
-
-from shadow_play import Shadows, games
 
 core = _core.rules.mental
 
@@ -51,37 +51,27 @@ def test_duels_and_the_mind_lash_match_python_on_random_positions():
         monsters = [u for u in range(s.n_heroes, 64) if s.unit_status[u] == ACTIVE]
         shadows.compare("lashers", game, mental.lashers, core.lashers)
         for h in heroes:
-            shadows.compare(
-                "legal_bid", game, lambda t: mental.legal_bid(t, h, -1, -1), lambda e: core.legal_bid(e, h, -1, -1)
-            )
+            shadows.compare("legal_bid", game, mental.legal_bid, core.legal_bid, h, -1, -1)
         for m in pick.sample(monsters, min(2, len(monsters))):
             h = pick.choice(heroes)
-            shadows.compare("lash_target", game, lambda t: mental.lash_target(t, m), lambda e: core.lash_target(e, m))
-            shadows.compare(
-                "monster_attack", game, lambda t: mental.monster_attack(t, m), lambda e: core.monster_attack(e, m)
-            )
+            shadows.compare("lash_target", game, mental.lash_target, core.lash_target, m)
+            shadows.compare("monster_attack", game, mental.monster_attack, core.monster_attack, m)
             result = pick.choice((1, 0, -1))
-            shadows.compare(
-                "lash_lands", game, lambda t: mental.lash_lands(t, m, h, result), lambda e: core.lash_lands(e, m, h, result)
-            )
+            shadows.compare("lash_lands", game, mental.lash_lands, core.lash_lands, m, h, result)
             # a duel, bid by bid: a hero's Mental Combat spell at the monster, or the monster's Mind Lash
-            a, b, purpose = (h, m, mental.PURPOSE_SPELL) if pick.random() < 0.5 else (m, h, mental.PURPOSE_LASH)
-            shadows.compare(
-                "start", game, lambda t: mental.start(t, a, b, purpose), lambda e: core.start(e, a, b, purpose)
+            a, b, purpose = (
+                (h, m, mental.PURPOSE_SPELL) if pick.random() < 0.5 else (m, h, mental.PURPOSE_LASH)
             )
+            shadows.compare("start", game, mental.start, core.start, a, b, purpose)
             duel = game.copy()
             mental.start(duel, a, b, purpose)
             duel.state.stack.pop()
             a_bid = pick.choice(mental.legal_bid(duel, a, b, -1))
-            shadows.compare(
-                "do_bid", duel, lambda t: mental.do_bid(t, a, b, -1, a_bid), lambda e: core.do_bid(e, a, b, -1, a_bid)
-            )
+            shadows.compare("do_bid", duel, mental.do_bid, core.do_bid, a, b, -1, a_bid)
             mental.do_bid(duel, a, b, -1, a_bid)
             _, _, _, bid = duel.state.stack.pop()
             b_bid = pick.choice(mental.legal_bid(duel, b, a, bid))
-            shadows.compare(
-                "do_bid", duel, lambda t: mental.do_bid(t, b, a, bid, b_bid), lambda e: core.do_bid(e, b, a, bid, b_bid)
-            )
+            shadows.compare("do_bid", duel, mental.do_bid, core.do_bid, b, a, bid, b_bid)
     assert not shadows.failures, shadows.report()
     assert shadows.calls["lash_target"] >= 30
     assert shadows.calls["lash_lands"] >= 30

@@ -14,7 +14,7 @@ from dungeon_env.engine.actions import DEFER, DRAG_N, END, EXTRA_MOVE, JUMP_N, M
 from dungeon_env.engine.state import NO_UNIT
 from dungeon_env.engine.units import kill_hero
 from tests.builders import apply_past_explore, arena_game, enter_phase, place
-from tests.shadow_fight import Shadow, play
+from tests.shadow_fight import Shadow, play, run_rule_tests
 
 core = _core.rules.movement
 
@@ -165,3 +165,18 @@ def test_drags_match_python(monkeypatch):
             g.apply(action)
     shadow.check(leave_dungeon=2, do_hero_move=9)
     assert shadow.kinds["hero_drag"] == 2 and shadow.kinds["drag_ends"] == 1, shadow.kinds
+
+
+def test_movement_rule_positions_match_python(monkeypatch):
+    """The hand-built positions of the movement, doors and jumps, and end and death rule tests
+    (forced Open Doors and Jump rolls, traps, exits, drags), each call compared."""
+    shadow = _watch(monkeypatch)
+    long = ("test_every_phase_ends_under_a_stalling_policy",)  # whole games: random play's share
+    assert (
+        run_rule_tests("test_rules_movement", "test_rules_doors_jumps", "test_rules_end_death", skip=long)
+        >= 40
+    )
+    shadow.check(do_hero_move=50, step=50, legal_hero_move=50, leave_dungeon=3)
+    assert all(shadow.kinds[k] >= 2 for k in ("hero_door", "hero_jump", "hero_drag", "drag_ends")), (
+        shadow.kinds
+    )

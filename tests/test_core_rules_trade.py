@@ -13,7 +13,7 @@ from dungeon_env.engine import Decision, Game, Phase, decisions, inventory, trad
 from dungeon_env.engine.actions import END, GIVE, ITEM_0, LOOT, TARGET_0, TARGET_GIVE, TARGET_LOOT
 from dungeon_env.engine.units import kill_hero
 from tests.builders import arena_game, enter_phase, place
-from tests.shadow_fight import Shadow, play
+from tests.shadow_fight import Shadow, play, run_rule_tests
 
 core = _core.rules.trade
 
@@ -123,3 +123,10 @@ def test_looting_matches_python(monkeypatch):
         g.apply(action)
     shadow.check(loot=2, corpse_items=4, legal_trade_act=3, do_trade_act=3)
     assert shadow.kinds["looted"] == 2
+
+
+def test_trade_rule_positions_match_python(monkeypatch):
+    """The hand-built positions of the trade rule tests, each call compared."""
+    shadow = _watch(monkeypatch)
+    assert run_rule_tests("test_rules_trade") >= 8
+    shadow.check(begin_trade=5, give_to=3, loot=1, receivers=5, legal_trade_act=5)

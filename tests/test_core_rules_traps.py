@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
+from shadow_play import Shadows, games
+
 from dungeon_env import _core
 from dungeon_env.engine import decisions, traps
 from dungeon_env.engine.actions import Decision
 from dungeon_env.engine.state import ACTIVE
-
-from shadow_play import Shadows, games
 
 core = _core.rules.traps
 
@@ -31,13 +31,17 @@ def _note(name):
 def test_traps_match_python_where_the_engine_springs_detects_and_disarms_them(monkeypatch):
     shadows = Shadows(budget=250)
     for name in HOOKS:
-        monkeypatch.setattr(traps, name, shadows.wrap(name, getattr(traps, name), getattr(core, name), _note(name)))
+        monkeypatch.setattr(
+            traps, name, shadows.wrap(name, getattr(traps, name), getattr(core, name), _note(name))
+        )
     monkeypatch.setitem(
         decisions.HANDLERS,
         Decision.DISARM,
         (
             shadows.wrap("legal_disarm", traps.legal_disarm, core.legal_disarm),
-            shadows.wrap("do_disarm", traps.do_disarm, core.do_disarm, lambda g, args, r: f"disarm:{args[3]}"),
+            shadows.wrap(
+                "do_disarm", traps.do_disarm, core.do_disarm, lambda g, args, r: f"disarm:{args[3]}"
+            ),
         ),
     )
     for _ in games(30, max_turns=30):
@@ -58,39 +62,25 @@ def test_detection_from_every_hero_matches_python_on_random_positions():
         if pick.random() > 0.008:
             continue
         s = game.state
-        for h in range(s.n_heroes):
-            if s.unit_status[h] == ACTIVE:
-                shadows.compare(
-                    "disarm_actions", game, lambda t: traps.disarm_actions(t, h), lambda e: core.disarm_actions(e, h)
-                )
+        heroes = [h for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE]
+        for h in heroes:
+            shadows.compare("disarm_actions", game, traps.disarm_actions, core.disarm_actions, h)
         hidden = game.copy()
         hidden.state.trap_detected[hidden.state.trap_armed] = False
         for position in (game, hidden):
-            for h in range(s.n_heroes):
-                if s.unit_status[h] != ACTIVE:
-                    continue
+            for h in heroes:
                 limit = pick.randint(-1, 9)
                 found += bool(traps.detect_from(position, h, limit))
-                shadows.compare(
-                    "detect_from",
-                    position,
-                    lambda t: traps.detect_from(t, h, limit),
-                    lambda e: core.detect_from(e, h, limit),
-                )
+                shadows.compare("detect_from", position, traps.detect_from, core.detect_from, h, limit)
                 if game.tables.adventure.traps:
                     trap = pick.choice(game.tables.adventure.traps)
                     area = int(game.tables.area[game.square(*trap.at)])
-                    shadows.compare(
-                        "room_detect",
-                        position,
-                        lambda t: traps.room_detect(t, h, area),
-                        lambda e: core.room_detect(e, h, area),
-                    )
+                    shadows.compare("room_detect", position, traps.room_detect, core.room_detect, h, area)
             shadows.compare("detect_traps", position, traps.detect_traps, core.detect_traps)
     assert not shadows.failures, shadows.report()
     assert shadows.calls["detect_from"] >= 50
-    assert found >= 20
     assert shadows.calls["room_detect"] >= 20
+    assert found >= 20
 
 
 def test_every_disarm_outcome_matches_python():
@@ -110,19 +100,12 @@ def test_every_disarm_outcome_matches_python():
             acts = traps.disarm_actions(twin, h)
             if not acts:
                 continue
-            shadows.compare(
-                "legal_disarm", twin, lambda t: traps.legal_disarm(t, h, -1, -1), lambda e: core.legal_disarm(e, h, -1, -1)
-            )
+            shadows.compare("legal_disarm", twin, traps.legal_disarm, core.legal_disarm, h, -1, -1)
             for face in (1, 2, 4, 6):
                 attempt = twin.copy()
                 attempt.dice.force(face, stream="traps")
                 for action in acts:
-                    shadows.compare(
-                        "do_disarm",
-                        attempt,
-                        lambda t: traps.do_disarm(t, h, -1, -1, action),
-                        lambda e: core.do_disarm(e, h, -1, -1, action),
-                    )
+                    shadows.compare("do_disarm", attempt, traps.do_disarm, core.do_disarm, h, -1, -1, action)
                 outcomes.add(face)
     assert not shadows.failures, shadows.report()
     assert shadows.calls["do_disarm"] >= 40

@@ -97,7 +97,8 @@ void give_to(Game& g, int unit, int item, int to) {
     inventory::give(g, item, to);
     s.gave[unit] = true;
     s.received[to] = true;
-    g.log(Value::obj({{"type", "trade"}, {"from", g.label(unit)}, {"to", g.label(to)}, {"item", item}, {"turn", s.turn}}));
+    g.log(Value::obj(
+        {{"type", "trade"}, {"from", g.label(unit)}, {"to", g.label(to)}, {"item", item}, {"turn", s.turn}}));
 }
 
 // LOOT: the chosen (corpse, item)'s item goes to the looter, which counts as its receive (R-TRADE-04,
