@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from dungeon_env.content import adventure_names, load_heroes
+from dungeon_env.content import adventure_names
 from dungeon_env.engine import core
 from dungeon_env.engine.actions import ACTION_NAMES, DECISION_NAMES
 from dungeon_env.engine.game import Game
@@ -52,11 +52,94 @@ class Divergence:
 def new_pair(case: GameCase, variant=None, forced_dice: tuple[int, ...] = ()) -> tuple[Game, Any]:
     """The Python game and a core engine, both set up for ``case`` up to the set-up's automatic
     steps (``advance()`` on each runs them)."""
-    roster = list(load_heroes())
-    game = Game(case.adventure, roster[: case.heroes], case.seed, case.max_turns, variant)
-    game.dice.force(*forced_dice)
-    game._place()
+    game = Game._new_placed(
+        case.adventure, case.heroes, case.seed, case.max_turns, forced_dice, None, variant
+    )
     return game, core.engine(game)
+
+
+class CoreGame:
+    """A game played by the core engine alone, with the play interface of the golden logs' games
+    (``over``, ``outcome``, ``legal_actions()``, ``apply()``, ``agent``, ``decision``, ``events``): the
+    set-up is Python's (``Game.new`` up to its first automatic step), every rule after it the core's.
+    ``scripts/golden_logs.py check --engine dungeon_env.core_parity:CoreGame --kind random``."""
+
+    def __init__(self, engine: Any, n_heroes: int) -> None:
+        self.engine, self.n_heroes = engine, n_heroes
+
+    @classmethod
+    def new(cls, **options: Any) -> CoreGame:
+        placed = Game._new_placed(**options)
+        engine = core.engine(placed)
+        engine.advance()
+        return cls(engine, placed.state.n_heroes)
+
+    @property
+    def over(self) -> bool:
+        return self.engine.over
+
+    @property
+    def outcome(self) -> str:
+        return self.engine.outcome
+
+    def legal_actions(self) -> list[int]:
+        return self.engine.legal_actions()
+
+    def apply(self, action: int) -> None:
+        self.engine.apply(action)
+
+    @property
+    def decision(self) -> tuple[int, int] | None:
+        return self.engine.decision
+
+    @property
+    def agent(self) -> str | None:
+        found = self.engine.decision
+        if found is None:
+            return None
+        return f"hero_{found[1]}" if found[1] < self.n_heroes else "dm"
+
+    @property
+    def events(self) -> list[dict]:
+        return self.engine.events(0)
+
+
+class CheckedGame(Game):
+    """A Python game shadowed by a core engine: each action is applied to both, and ``events``,
+    ``legal_actions()``, ``over`` and ``outcome`` are the core's. Agents read the Python game, so
+    the golden logs' scripted games can check the core: ``scripts/golden_logs.py check --engine
+    dungeon_env.core_parity:CheckedGame``. A RuntimeError names what differs where the two part."""
+
+    @classmethod
+    def new(cls, **options: Any) -> CheckedGame:
+        game = cls._new_placed(**options)
+        game.engine = core.engine(game)
+        game._advance()
+        game.engine.advance()
+        game._check(None)
+        return game
+
+    def _check(self, action: int | None) -> None:
+        diff = [] if self.over == self.engine.over else [f"over: Python {self.over}, core {self.engine.over}"]
+        if list(Game.legal_actions(self)) != list(self.engine.legal_actions()):
+            diff.append(
+                f"legal actions: Python {Game.legal_actions(self)}, core {self.engine.legal_actions()}"
+            )
+        if diff:
+            raise RuntimeError(f"the engines part after action {action}: " + "; ".join(diff))
+
+    def legal_actions(self) -> list[int]:
+        return self.engine.legal_actions()
+
+    def apply(self, action: int) -> None:
+        self.engine.apply(action)
+        super().apply(action)
+        self._check(action)
+
+    @property
+    def events(self) -> list[dict]:
+        """The core's event log (the digest a golden check computes is the core's)."""
+        return self.engine.events(0)
 
 
 def differences(game: Game, engine: Any, events_from: int, legal: bool = True) -> list[str]:

@@ -84,3 +84,25 @@ def test_a_state_the_core_cannot_hold_is_refused_by_name(field, value, expected)
     setattr(game.state, field, value)
     with pytest.raises(ValueError, match=expected):
         core.engine(game)
+
+
+def test_views_are_the_engines_own_memory():
+    game = Game.new(heroes=4, seed=2)
+    engine = core.engine(game)
+    views = engine.views()
+    assert set(views) == {
+        f.name for f in dataclasses.fields(State) if isinstance(getattr(game.state, f.name), np.ndarray)
+    }
+    for name, array in views.items():
+        expected = getattr(game.state, name)
+        assert array.dtype == expected.dtype and np.array_equal(array, expected), name
+    views["health"][1] = 1  # a write through the view is the engine's
+    views["door_open"][:] = True
+    state = engine.state()
+    assert state["health"][1] == 1 and state["door_open"].all()
+    edited = dataclasses.replace(game.state, health=game.state.health.copy())
+    edited.health[2] = 3  # and the engine's changes show in the view
+    engine.set_state(edited)
+    assert views["health"][2] == 3
+    del engine  # the views keep the engine's memory alive
+    assert views["health"][2] == 3

@@ -128,6 +128,22 @@ class Game:
         ``carried`` gives, per hero, the items it brings from earlier adventures as
         ``(item card id, identified)`` pairs (campaigns, R-CAMP-01). ``variant``: the rules and cards
         to play with (``dungeon_env.content.variants``; None: the rules as written)."""
+        game = cls._new_placed(adventure, heroes, seed, max_turns, forced_dice, carried, variant)
+        game._advance()
+        return game
+
+    @classmethod
+    def _new_placed(
+        cls,
+        adventure: str | None = None,
+        heroes: list[str] | int = 3,
+        seed: int = 0,
+        max_turns: int = 100,
+        forced_dice: tuple[int, ...] = (),
+        carried: list[list[tuple[str, bool]]] | None = None,
+        variant: Variant | list[str] | dict | None = None,
+    ) -> Game:
+        """``new`` up to the set-up's automatic steps (the set-up placed, nothing run yet)."""
         adventure = adventure or adventure_names()[0]
         if not isinstance(adventure, str | os.PathLike):
             raise ValueError(
@@ -144,7 +160,7 @@ class Game:
         game = cls(adventure, list(heroes), seed, max_turns, variant)
         game.carried = carried
         game.dice.force(*forced_dice)
-        game._setup()
+        game._place()
         return game
 
     def _setup(self) -> None:

@@ -172,6 +172,16 @@ nb::object flags_numpy(const Flags& f, std::initializer_list<size_t> shape) {
     return numpy<bool>(reinterpret_cast<const bool*>(f.data()), shape);
 }
 
+// a numpy array over the core's own memory (writes go to the core); `owner` keeps the engine alive
+template <typename T>
+nb::object view(T* data, std::initializer_list<size_t> shape, nb::handle owner) {
+    return nb::cast(nb::ndarray<nb::numpy, T>(data, shape, owner));
+}
+
+nb::object flags_view(Flags& f, std::initializer_list<size_t> shape, nb::handle owner) {
+    return view<bool>(reinterpret_cast<bool*>(f.data()), shape, owner);
+}
+
 nb::list list_of(const std::vector<int>& row) {
     nb::list out;
     for (int v : row) out.append(v);
@@ -214,6 +224,24 @@ nb::dict dump_state(const State& s) {
         downed.append(row);
     }
     d["downed_by"] = downed;
+    return d;
+}
+
+// Every array field of the state as a numpy view of the engine's memory (see Engine.views).
+nb::dict state_views(State& s, nb::handle owner) {
+    nb::dict d;
+#define VIEW_UNIT(T, name) d[#name] = view<T>(s.name.data(), {MAX_UNITS}, owner);
+    UNIT_FIELDS(VIEW_UNIT)
+#define VIEW_FIXED(T, name, n) d[#name] = view<T>(s.name.data(), {static_cast<size_t>(n)}, owner);
+    FIXED_FIELDS(VIEW_FIXED)
+#define VIEW_2D(T, name, a, b) d[#name] = view<T>(s.name.data(), {static_cast<size_t>(a), static_cast<size_t>(b)}, owner);
+    FIXED_2D_FIELDS(VIEW_2D)
+#define VIEW_FLAGS(name) d[#name] = flags_view(s.name, {s.name.size()}, owner);
+    FLAG_FIELDS(VIEW_FLAGS)
+#define VIEW_FLAGS_2D(name) \
+    d[#name] = flags_view(s.name, {static_cast<size_t>(MAX_HEROES), s.name.size() / MAX_HEROES}, owner);
+    FLAG_2D_FIELDS(VIEW_FLAGS_2D)
+    d["guard_uid"] = view<int16_t>(s.guard_uid.data(), {s.guard_uid.size()}, owner);
     return d;
 }
 
@@ -572,9 +600,24 @@ void bind_engine(nb::module_& m) {
         .def("state", [](const Engine& e) { return dump_state(e.game.state); },
              "The state as a dict of State's fields (numpy arrays, lists and scalars).")
         .def("dice", [](const Engine& e) { return dump_dice(e.game.dice); }, "The dice as Dice.to_json gives them.")
+        .def(
+            "views",
+            [](nb::handle self) { return state_views(nb::cast<Engine&>(self).game.state, self); },
+            "Every array field of the state as a numpy view of the engine's own memory: reads see the "
+            "engine's moves, writes change its state. set_state() with an adventure of another size "
+            "leaves the adventure-sized views stale: take them again.")
         .def("events", &engine_events, "start"_a = 0, "The events from `start` on, as dicts.")
         .def_prop_ro("n_events", [](const Engine& e) { return e.game.log_events.size(); })
         .def_prop_ro("over", [](const Engine& e) { return e.game.over(); })
+        .def_prop_ro("outcome", [](const Engine& e) { return e.game.state.outcome; })
+        .def_prop_ro(
+            "decision",
+            [](const Engine& e) -> nb::object {
+                const State& s = e.game.state;
+                if (e.game.over() || s.stack.empty()) return nb::none();
+                return nb::make_tuple(s.stack.back()[STACK_KIND], s.stack.back()[STACK_UNIT]);
+            },
+            "The decision asked, (kind, unit slot), or None.")
         .def_prop_ro("moves", [](const Engine& e) { return e.game.moves; })
         .def("set_state", [](Engine& e, nb::handle state) { load_state(state, e.game.state); e.game.legal_known = false; },
              "state"_a, "Replace the state with a Python State's (a hand edit).")
