@@ -132,8 +132,8 @@ class CheckedGame(Game):
         return self.engine.legal_actions()
 
     def apply(self, action: int) -> None:
+        super().apply(action)  # checks the action against legal_actions(): the core's, before it moves on
         self.engine.apply(action)
-        super().apply(action)
         self._check(action)
 
     @property
