@@ -12,7 +12,8 @@ CORE_TESTS := tests/test_rules_*.py tests/test_env_api.py tests/test_env_observa
 	tests/test_role_env.py tests/test_tasks.py tests/test_agents.py tests/test_content.py \
 	tests/test_content_cards.py tests/test_variants.py tests/test_state_io.py \
 	tests/test_save_validation.py tests/test_hidden_information.py tests/test_side_view.py \
-	tests/test_campaign_env.py tests/test_event_log.py tests/test_dice.py tests/test_layers.py tests/test_core_*.py \
+	tests/test_campaign_env.py tests/test_event_log.py tests/test_dice.py tests/test_layers.py \
+	tests/test_core_engine.py tests/test_core_pursuit.py tests/test_core_searches.py \
 	tests/test_batched.py
 # the page's browser tests drive Debian's Chromium through its ChromeDriver (system packages)
 BROWSER := /usr/bin/chromium /usr/bin/chromedriver

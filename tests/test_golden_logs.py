@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from dungeon_env.content import adventure_names
+from dungeon_env.core_parity import CheckedGame, CoreGame
 from dungeon_env.engine import Game
 from dungeon_env.parity import (
     FORMAT,
@@ -263,4 +264,27 @@ def test_the_last_stored_random_game_of_every_cell_replays_to_its_digest(store):
     assert len(last) == len(adventure_names()) * len(HERO_COUNTS)
     for case in last.values():
         verdict = compare(store.row(case), play(Game.new, case))
+        assert verdict.ok, describe_mismatch(verdict, None, None)
+
+
+CORE_CELLS = [c for c in CELLS if c[0] == "random" or c[2] == 3]  # the scripted games cost seconds each
+
+
+@pytest.mark.parametrize("cell", CORE_CELLS, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}h")
+def test_the_core_engine_plays_a_stored_game_to_its_digest(store, cell):
+    """The engine in the core (docs/CORE.md): the random games by their driver with the core alone,
+    the scripted ones (3 heroes, every adventure) by the agents reading a Python game that the core
+    shadows (its log is the digest's)."""
+    stored = sample_of(store, cell)
+    case = case_of(stored)
+    engine = CoreGame.new if case.kind == "random" else CheckedGame.new
+    played = play(engine, case, scripted_specs(store.header))
+    verdict = compare(store.row(case), played)
+    assert verdict.ok, describe_mismatch(verdict, stored["events"], played.events)
+
+
+def test_the_core_engine_plays_the_last_stored_random_game_of_every_cell(store):
+    last = {case.cell: case for case in store.cases() if case.kind == "random"}
+    for case in last.values():
+        verdict = compare(store.row(case), play(CoreGame.new, case))
         assert verdict.ok, describe_mismatch(verdict, None, None)
