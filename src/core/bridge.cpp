@@ -582,6 +582,7 @@ Engine make_engine(std::shared_ptr<Content> content, nb::handle state, nb::handl
     load_dice(dice, e.game.dice);
     e.game.max_turns = max_turns;
     e.game.hero_ids = hero_ids;
+    e.game.log_events.reserve(4096);  // a game logs a few thousand events
     for (nb::handle event : events) e.game.log_events.push_back(value_of(event));
     return e;
 }

@@ -56,16 +56,27 @@ std::vector<int> visible_areas(Game& g, int sq) {
 // be surprised (R-SURP-13).
 void look(Game& g, const std::vector<int>& heroes, bool alert) {
     State& s = g.state;
+    // the areas not revealed yet that a hero sees a square of (visible_areas restricted to them:
+    // most areas are revealed early, and one square in sight is enough)
+    const Tables& t = g.tables();
     std::vector<int> new_areas;
-    for (int h : heroes) {
-        for (int a : visible_areas(g, s.unit_pos[h])) {
-            if (!s.revealed[a]) {
-                s.revealed[a] = true;
-                new_areas.push_back(a);
+    for (int a = 0; a < t.n_areas(); ++a) {
+        if (s.revealed[a]) continue;
+        bool seen = false;
+        for (int h : heroes) {
+            for (int b : t.area_squares[a]) {
+                if (sees(g, s.unit_pos[h], b)) {
+                    seen = true;
+                    break;
+                }
             }
+            if (seen) break;
+        }
+        if (seen) {
+            s.revealed[a] = true;
+            new_areas.push_back(a);
         }
     }
-    std::sort(new_areas.begin(), new_areas.end());
     std::vector<int> group;
     for (int a : new_areas) {
         g.log(Value::obj({{"type", "reveal"}, {"area", g.tables().area_names[a]}, {"turn", s.turn}}));
