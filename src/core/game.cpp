@@ -129,7 +129,7 @@ void Game::advance() {
 }
 
 int Game::check(const std::string& check, const std::string& actor, Stream stream, const Mods& modifiers,
-                const std::function<std::string(int)>& classify) {
+                const std::function<Value(int)>& classify) {
     int face = dice.d6(stream);
     int modifier = mods_total(modifiers);
     int total = face + modifier;

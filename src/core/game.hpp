@@ -54,9 +54,10 @@ struct Game {
 
     // ----- what the rules call (context.py) -----
     void log(Value event) { log_events.push_back(std::move(event)); }
-    // roll one d6 check, log it as a "roll" event and return the modified total
+    // roll one d6 check, log it as a "roll" event whose result is classify(total) (a word, or a
+    // number for Detect Traps), and return the modified total
     int check(const std::string& check, const std::string& actor, Stream stream, const Mods& modifiers,
-              const std::function<std::string(int)>& classify);
+              const std::function<Value(int)>& classify);
     void push(int kind, int unit, int a = -1, int b = -1) { state.stack.push_back({kind, unit, a, b}); }
     void goto_phase(int phase) {
         state.phase = phase;

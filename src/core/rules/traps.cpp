@@ -22,26 +22,6 @@ Value xy_of(Game& g, int i) {
     return Value::pair(at[0], at[1]);
 }
 
-// Game::check for a check whose result is the (clamped) total itself, an int in the event, as the
-// Python classify `lambda v: max(v, 0)` gives: Game::check's classify can only return a string.
-int check_counted(Game& g, const std::string& check, const std::string& actor, Stream stream, const Mods& modifiers) {
-    const int face = g.dice.d6(stream);
-    const int modifier = mods_total(modifiers);
-    const int total = face + modifier;
-    Value mods = Value::empty_obj();
-    for (const auto& m : modifiers) mods.object.emplace_back(m.first, Value(m.second));
-    g.log(Value::obj({{"type", "roll"},
-                      {"check", check},
-                      {"actor", actor},
-                      {"dice", std::vector<int>{face}},
-                      {"modifiers", mods},
-                      {"modifier", modifier},
-                      {"total", total},
-                      {"result", std::max(total, 0)},
-                      {"turn", g.state.turn}}));
-    return total;
-}
-
 // Perceptive +1, Light 0 -1 (R-TRAP-04; light.dark_penalty), abilities (detect_bonus).
 Mods detect_modifiers(Game& g, int h) {
     Mods modifiers;
@@ -125,7 +105,9 @@ void detect_traps(Game& g) {
             mark(g, h, {});
             continue;
         }
-        const int total = check_counted(g, "detect_traps", g.label(h), SECRET_STREAM, detect_modifiers(g, h));
+        // the result is the (clamped) total itself, a number in the event (Python: lambda v: max(v, 0))
+        const int total = g.check("detect_traps", g.label(h), SECRET_STREAM, detect_modifiers(g, h),
+                                  [](int v) { return Value(std::max(v, 0)); });
         mark(g, h, detect_from(g, h, total));
     }
 }
