@@ -26,12 +26,23 @@ void mods_add(Mods& mods, const std::string& name, int amount) {
     mods.emplace_back(name, amount);
 }
 
-namespace {
+void mods_set(Mods& mods, const std::string& name, int amount) {
+    for (auto& m : mods) {
+        if (m.first == name) {
+            m.second = amount;
+            return;
+        }
+    }
+    mods.emplace_back(name, amount);
+}
+
 Value mods_value(const Mods& mods) {
     Value v = Value::empty_obj();
     for (const auto& m : mods) v.object.emplace_back(m.first, Value(m.second));
     return v;
 }
+
+namespace {
 
 // game.py's _phase_name and _action_name: a name, or what is wrong with the value (a corrupt state)
 std::string phase_name(int phase) {

@@ -22,6 +22,8 @@ namespace dungeon_core {
 using Mods = std::vector<std::pair<std::string, int>>;
 int mods_total(const Mods& mods);
 void mods_add(Mods& mods, const std::string& name, int amount);  // add to the named one, or append
+void mods_set(Mods& mods, const std::string& name, int amount);  // mods[name] = amount: a key keeps its place
+Value mods_value(const Mods& mods);  // as an event's object
 
 constexpr int MAX_AUTO_STEPS = 100000;
 

@@ -19,26 +19,9 @@ namespace {
 
 enum { UNRESOLVED = -1, TIE = 0, HERO_WON = 1, MONSTER_WON = 2 };
 
-// mods[name] = amount (a Python dict's assignment: a key already there keeps its place)
-void mods_set(Mods& mods, const std::string& name, int amount) {
-    for (auto& m : mods) {
-        if (m.first == name) {
-            m.second = amount;
-            return;
-        }
-    }
-    mods.emplace_back(name, amount);
-}
-
 // mods.update(more)
 void mods_update(Mods& mods, const Mods& more) {
     for (const auto& m : more) mods_set(mods, m.first, m.second);
-}
-
-Value mods_value(const Mods& mods) {
-    Value v = Value::empty_obj();
-    for (const auto& m : mods) v.object.emplace_back(m.first, Value(m.second));
-    return v;
 }
 
 // The DM declares the monster's Stamina first, then the hero: the hero's question is pushed

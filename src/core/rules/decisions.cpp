@@ -35,9 +35,6 @@ namespace {
 using Legal = std::function<std::vector<int>(Game&, int unit, int a, int b)>;
 using Apply = std::function<void(Game&, int unit, int a, int b, int action)>;
 
-// mental.PURPOSE_SPELL, mental.PURPOSE_LASH: what a Mental Combat decides (state.mental's purpose)
-constexpr int PURPOSE_SPELL = 0, PURPOSE_LASH = 1;
-
 std::vector<int> span(int first, int count) {
     std::vector<int> out(count);
     std::iota(out.begin(), out.end(), first);
@@ -228,8 +225,8 @@ void mental_bid(Game& g, int unit, int a, int b, int action) {
     if (!duel) return;
     auto [purpose, aggressor, defender, result] = *duel;
     switch (purpose) {  // Python's MENTAL_OUTCOMES
-        case PURPOSE_SPELL: spells::after_mental(g, aggressor, defender, result); break;
-        case PURPOSE_LASH: mental::lash_lands(g, aggressor, defender, result); break;
+        case mental::PURPOSE_SPELL: spells::after_mental(g, aggressor, defender, result); break;
+        case mental::PURPOSE_LASH: mental::lash_lands(g, aggressor, defender, result); break;
         default: throw std::logic_error("mental combat: no purpose " + std::to_string(purpose));
     }
 }

@@ -23,7 +23,6 @@ const std::array<const char*, 18> EFFECT_KINDS = {
 
 constexpr int OTHER = -1000;            // the source of a lasting effect from a trap or a room event
 constexpr int ABILITY_SOURCE = -2000;   // an Active ability's lasting effect: ABILITY_SOURCE - its index
-constexpr int FIGHT = 5, SLEEP = 9;  // KIND["fight_bonus"], KIND["sleep"]
 
 int kind_index(const std::string& kind) {  // KIND[kind]
     for (size_t i = 0; i < EFFECT_KINDS.size(); ++i) {
@@ -40,17 +39,6 @@ const char* check_kind(const std::string& check) {
     if (check == "detect_traps" || check == "room_detect") return "detect_bonus";
     if (check == "identify") return "identify_bonus";
     return nullptr;
-}
-
-// mods[name] = amount, as a Python dict assignment (an existing key keeps its place)
-void mods_set(Mods& mods, const std::string& name, int amount) {
-    for (auto& m : mods) {
-        if (m.first == name) {
-            m.second = amount;
-            return;
-        }
-    }
-    mods.emplace_back(name, amount);
 }
 
 bool holds(Game& g, int u, const std::string& condition) {

@@ -14,6 +14,9 @@
 
 namespace dungeon_core::effects {
 
+// effects.py's KIND of the kinds other rules test (the index of the kind in EFFECT_KINDS)
+constexpr int FIGHT = 5, SLEEP = 9;
+
 // python constant: KIND = {kind: i for i, kind in enumerate(EFFECT_KINDS)}
 // python constant: OTHER = -1000
 // python constant: ABILITY_SOURCE = -2000

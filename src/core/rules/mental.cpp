@@ -14,15 +14,7 @@ namespace dungeon_core::mental {
 
 namespace {
 
-constexpr int PURPOSE_LASH = 1;
 constexpr const char* ABILITY = "mental_combat";
-constexpr int AGGRESSOR_WINS = 1, TIE = 0, DEFENDER_WINS = -1;
-
-Value mods_value(const Mods& mods) {
-    Value v = Value::empty_obj();
-    for (const auto& m : mods) v.object.emplace_back(m.first, Value(m.second));
-    return v;
-}
 
 }  // namespace
 

@@ -14,6 +14,10 @@
 
 namespace dungeon_core::mental {
 
+// what a Mental Combat is for, and its result (mental.py's PURPOSE_* and AGGRESSOR_WINS, TIE, DEFENDER_WINS)
+constexpr int PURPOSE_SPELL = 0, PURPOSE_LASH = 1;
+constexpr int AGGRESSOR_WINS = 1, TIE = 0, DEFENDER_WINS = -1;
+
 // python constant: ABILITY = 'mental_combat'
 // mental.start(g: Context, aggressor: int, defender: int, purpose: int) -> None
 // Begin a Mental Combat: the aggressor is asked its bid first.

@@ -18,11 +18,6 @@ namespace dungeon_core::spells {
 
 namespace {
 
-constexpr int SLEEP = 9;  // effects.SLEEP: the index of "sleep" in EFFECT_KINDS
-// mental.PURPOSE_SPELL, mental.AGGRESSOR_WINS, mental.TIE
-constexpr int PURPOSE_SPELL = 0;
-constexpr int AGGRESSOR_WINS = 1, TIE = 0;
-
 // the Casting lines a combat turn has moments of
 const std::vector<std::string> COMBAT_TURN_CASTING = {"combat", "any", "movement"};
 
@@ -63,7 +58,7 @@ void pay(Game& g) {
                       {"scroll", item >= 0},
                       {"turn", s.turn}}));
     if (spell.mental) {
-        mental::start(g, h, target, PURPOSE_SPELL);
+        mental::start(g, h, target, mental::PURPOSE_SPELL);
     } else {
         land(g, true);
     }
@@ -308,7 +303,7 @@ void memorize(Game& g, int h, int item) {
 void begin_spell_selection(Game& g) {
     State& s = g.state;
     for (const Row& row : s.effects) {
-        if (row[EFFECT_KIND] == SLEEP && effects::live(g, row)) s.skip_move[row[EFFECT_UNIT]] = true;
+        if (row[EFFECT_KIND] == effects::SLEEP && effects::live(g, row)) s.skip_move[row[EFFECT_UNIT]] = true;
     }
     for (int h = s.n_heroes - 1; h >= 0; --h) {
         if (!selection_options(g, h).empty()) g.push(Decision::SPELL_SELECT, h);
@@ -479,7 +474,7 @@ void cast_at(Game& g, int /*unit*/, int /*sp*/, int target) {
 // ties favour the caster.
 void after_mental(Game& g, int /*caster*/, int /*target*/, int result) {
     const Spell& spell = spell_card(g, g.state.cast[CAST_SPELL]);
-    land(g, result == AGGRESSOR_WINS || (result == TIE && spell.mental_tie == "caster"));
+    land(g, result == mental::AGGRESSOR_WINS || (result == mental::TIE && spell.mental_tie == "caster"));
 }
 
 // After an Overcast, d6: 1 the spell is forgotten (from a scroll: the scroll is simply gone), 2-5 the
