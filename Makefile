@@ -73,10 +73,11 @@ test-core: $(CORE_STAMP)
 play: $(STAMP)
 	$(VENV)/bin/dungeon-env play
 
-# bench_aims first (issue 54's aims, MET or MISSED); bench_learning and bench_policy need torch and SB3
+# bench_aims first (issue 54's aims, MET or MISSED; then the engine aim of a game played in the core alone); bench_learning and bench_policy need torch and SB3
 # (the training extra)
 bench: $(TRAIN_STAMP)
 	$(PY) scripts/bench_aims.py
+	$(PY) scripts/bench_aims.py --only engine --candidate dungeon_env.core_parity:CoreGame
 	$(PY) scripts/bench.py
 	$(PY) scripts/bench_env.py
 	$(PY) scripts/bench_balance.py
