@@ -88,8 +88,12 @@ bench: $(TRAIN_STAMP)
 
 # every stored golden game (tests/data/golden/, recorded by the Python engine before the compiled
 # core) played again by the engine as it is, compiled pieces included, on two processes (docs/CORE.md)
+# every stored golden game: the Python engine, then the core engine (the random games with the core
+# alone, the scripted ones with the core shadowing a Python game: docs/CORE.md)
 parity: $(STAMP)
 	$(PY) scripts/golden_logs.py check --workers 2
+	$(PY) scripts/golden_logs.py check --workers 2 --kind random --engine dungeon_env.core_parity:CoreGame
+	$(PY) scripts/golden_logs.py check --workers 2 --kind scripted --engine dungeon_env.core_parity:CheckedGame
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
