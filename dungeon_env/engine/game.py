@@ -16,6 +16,8 @@ import numbers
 import os
 import pickle
 import zlib
+from collections.abc import MutableMapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -24,10 +26,10 @@ from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.content.model import WIDTH, HeroCard, ItemCard, MonsterCard, Spell
 from dungeon_env.content.rules import Rules
 from dungeon_env.content.variants import Variant
-from dungeon_env.engine import inventory, spells, turn
+from dungeon_env.engine import core, inventory, spells, turn
 from dungeon_env.engine.actions import ACTION_NAMES, MAX_HEROES, MIN_HEROES, Action, Decision, Phase
 from dungeon_env.engine.decisions import HANDLERS
-from dungeon_env.engine.dice import Dice
+from dungeon_env.engine.dice import STREAMS, Dice
 from dungeon_env.engine.objectives import ending, goals_met, objectives_report
 from dungeon_env.engine.savecheck import SaveDomain, SaveError, check_state
 from dungeon_env.engine.state import (
@@ -68,6 +70,9 @@ class Game:
     takes; None: the rules as written) gives the cards and ``rules``, the rules' constants."""
 
     read_only = False  # a view sharing another game's state (``heroes_view(..., playable=False)``)
+    # the compiled core's engine this game plays on (docs/CORE.md); None: it plays on the Python
+    # rules (the reference the core is checked against, and the side views)
+    _engine = None
     # the agent asked, for a side's view whose stack holds no decision (the heroes' view while the DM
     # decides about a figure they do not see: who is asked is public, what about is not)
     asked: str | None = None
@@ -98,13 +103,13 @@ class Game:
         max_turns = int(max_turns)
         self.max_turns = max_turns
         self.vis_cache = self.tables.cache
-        self.dice = Dice(self.seed)
+        self._dice = Dice(self.seed)
         self._log: list[dict] = []  # the newest events (all of them once the log is plain)
         self._log_chunks: list[bytes] = []  # the older ones, LOG_CHUNK a chunk, compressed
         self._log_frozen = 0  # events in _log_chunks
         self._log_compact = True  # False once someone took the whole list (Game.events)
         self.log_token = object()  # the same while the log is only added to (see events.setter)
-        self.state = State()
+        self._state = State()
         self._legal: list[int] | None = None
         self.moves = 0  # actions applied (a position's number, with the log's length)
         # each side's knowledge of this game (``side_knowledge.knowledge_of``), kept up to date
@@ -121,14 +126,18 @@ class Game:
         forced_dice: tuple[int, ...] = (),
         carried: list[list[tuple[str, bool]]] | None = None,
         variant: Variant | list[str] | dict | None = None,
+        engine: str = "core",
     ) -> Game:
         """Set up an adventure: heroes on the start squares, Light 20 (``light.start``), first phase
         Turn Start.
 
         ``carried`` gives, per hero, the items it brings from earlier adventures as
         ``(item card id, identified)`` pairs (campaigns, R-CAMP-01). ``variant``: the rules and cards
-        to play with (``dungeon_env.content.variants``; None: the rules as written)."""
+        to play with (``dungeon_env.content.variants``; None: the rules as written). ``engine``:
+        ``"core"``, the compiled core (docs/CORE.md), or ``"python"``, the Python rules it is
+        checked against; both play every game alike."""
         game = cls._new_placed(adventure, heroes, seed, max_turns, forced_dice, carried, variant)
+        game.use_engine(engine)
         game._advance()
         return game
 
@@ -162,6 +171,77 @@ class Game:
         game.dice.force(*forced_dice)
         game._place()
         return game
+
+    def use_engine(self, engine: str) -> None:
+        """Play on from here on ``engine``: ``"core"`` (the compiled core) or ``"python"``."""
+        if engine == "core":
+            if self._engine is None:
+                self._attach(core.engine(self))
+        elif engine == "python":
+            if self._engine is not None:
+                self._detach()
+        else:
+            raise ValueError(f"engine must be 'core' or 'python', got {engine!r}")
+
+    @property
+    def engine(self) -> str:
+        """``"core"`` or ``"python"``: what this game plays on (see :meth:`use_engine`)."""
+        return "python" if self._engine is None else "core"
+
+    def _attach(self, eng) -> None:
+        """Play on ``eng``, a core engine holding this game's position: the state's arrays become
+        views of its memory, and the dice and the log are its."""
+        self._engine = eng
+        state = self._state
+        for name, view in eng.views().items():
+            setattr(state, name, view)
+        eng.pull(state)
+        self._dice = CoreDice(eng)
+        self._log, self._log_chunks, self._log_frozen, self._log_compact = [], [], 0, False
+        self._core_events: list[dict] = []
+        self._legal = None
+
+    def _detach(self) -> None:
+        """Back to the Python rules, with the engine's position, dice and log as plain objects."""
+        eng = self._engine
+        self._push()
+        state, dice, events = self._state.copy(), Dice.from_json(eng.dice()), eng.events(0)
+        self._engine = None
+        self.__dict__.pop("_core_events", None)
+        self._state, self._dice = state, dice
+        self.events = events
+        self._legal = None
+
+    def _push(self, edited: bool = False) -> None:
+        """Hand the Python state's scalars and lists (and, when ``edited``, any array put in place
+        of a view) to the engine before it moves."""
+        if self._engine.push(self._state, edited, edited):
+            self._legal = None
+
+    @property
+    def state(self) -> State:
+        """The position: arrays, scalars and lists (``engine/state.py``). On the core its arrays
+        are views of the engine's memory, and its scalars and lists copies refreshed at each move:
+        after editing any of them by hand, call :meth:`state_edited`."""
+        return self._state
+
+    @state.setter
+    def state(self, state: State) -> None:
+        self._state = state
+        if self._engine is not None:
+            self._push(edited=True)
+
+    @property
+    def dice(self):
+        """The dice (:class:`~dungeon_env.engine.dice.Dice`'s API); on the core, the engine's."""
+        return self._dice
+
+    @dice.setter
+    def dice(self, dice) -> None:
+        if self._engine is None:
+            self._dice = dice
+        else:
+            self._engine.set_dice(dice)
 
     def _setup(self) -> None:
         self._place()
@@ -256,7 +336,11 @@ class Game:
         if self.over:
             return []
         if self._legal is None:
-            self._legal = self._legal_for_top()
+            if self._engine is None:
+                self._legal = self._legal_for_top()
+            else:
+                self._push()
+                self._legal = self._engine.legal_actions()
         return self._legal
 
     def state_edited(self) -> None:
@@ -264,6 +348,8 @@ class Game:
         the next ``legal_actions()`` recomputes them from the decision on top, and each side's
         knowledge catches up with the edited position."""
         self._legal = None
+        if self._engine is not None:
+            self._push(edited=True)
         for side in self.knowledge.values():
             side.state_edited()
 
@@ -285,8 +371,14 @@ class Game:
                 f"{kind.name.lower()} for {label(self, unit)}; legal: "
                 + ", ".join(f"{a} ({ACTION_NAMES[a]})" for a in legal)
             )
-        self._apply_top(int(action))
-        self._advance()
+        if self._engine is None:
+            self._apply_top(int(action))
+            self._advance()
+        else:
+            self._push()
+            self._legal = None
+            self._engine.apply(int(action))
+            self._engine.pull(self._state)
         self.moves += 1
         for side in self.knowledge.values():
             side.after_apply()
@@ -306,6 +398,12 @@ class Game:
         single legal action is taken at once) or the game is over. A state that makes no progress (a
         turn that is still the same after ``MAX_AUTO_STEPS`` steps) raises a RuntimeError naming
         the phase and the stack, instead of spinning for ever."""
+        if self._engine is not None:
+            self._push()
+            self._legal = None
+            self._engine.advance()
+            self._engine.pull(self._state)
+            return
         s = self.state
         steps, turn_seen = 0, s.turn
         while not s.outcome:
@@ -350,6 +448,9 @@ class Game:
         self.state.phase_started = False
 
     def log(self, event: dict) -> None:
+        if self._engine is not None:
+            self._engine.log(event)
+            return
         log = self._log
         log.append(event)
         if self._log_compact and len(log) >= 2 * LOG_CHUNK:  # keep at least LOG_CHUNK as dicts
@@ -367,7 +468,15 @@ class Game:
         dicts equal to those logged (same keys in the same order, values of the same types) and
         makes the log plain: from then on this list is the log itself, which later events are
         appended to, as before. :attr:`n_events` and
-        :meth:`events_since` read the log without making it plain (the env reads only those)."""
+        :meth:`events_since` read the log without making it plain (the env reads only those).
+        On the core, the log is the engine's, and this list a copy brought up to date at each read."""
+        if self._engine is not None:
+            known, n = self._core_events, self._engine.n_events
+            if len(known) > n:
+                known.clear()
+            if len(known) < n:
+                known += self._engine.events(len(known))
+            return known
         if self._log_chunks:
             self._log[:0] = _thaw(self._log_chunks)
             self._log_chunks, self._log_frozen = [], 0
@@ -376,17 +485,25 @@ class Game:
 
     @events.setter
     def events(self, events: list[dict]) -> None:
-        self._log, self._log_chunks, self._log_frozen, self._log_compact = events, [], 0, False
+        if self._engine is not None:
+            self._engine.set_events(events)
+            self._core_events = []
+        else:
+            self._log, self._log_chunks, self._log_frozen, self._log_compact = events, [], 0, False
         self.log_token = object()  # a new log: what was read of the old one no longer holds
 
     @property
     def n_events(self) -> int:
         """``len(game.events)``, without decoding a compact log."""
+        if self._engine is not None:
+            return self._engine.n_events
         return self._log_frozen + len(self._log)
 
     def events_since(self, start: int) -> list[dict]:
         """``game.events[start:]`` (``start`` >= 0) as a new list, without making a compact log
         plain (only the chunks holding events from ``start`` on are decoded)."""
+        if self._engine is not None:
+            return self._engine.events(start)
         frozen = self._log_frozen
         if start >= frozen:
             return self._log[start - frozen :]
@@ -477,17 +594,29 @@ class Game:
         """What pickling keeps: all but the tables of a bundled adventure, which the loading process
         builds (or has) itself; a game of an adventure file, or with tables of its own, keeps them."""
         state = self.__dict__.copy()
+        if self._engine is not None:  # the position as plain objects, played on by a new engine
+            self._push()
+            del state["_engine"], state["_core_events"]
+            state["_state"], state["_dice"] = self._state.copy(), Dice.from_json(self._engine.dice())
+            state["_log"], state["_log_chunks"], state["_log_frozen"] = self._engine.events(0), [], 0
+            state["_on_core"] = True
         if _bundled_tables(self):
             del state["tables"], state["vis_cache"]
         return state
 
     def __setstate__(self, state: dict) -> None:
+        for old, new in (("state", "_state"), ("dice", "_dice")):  # pickled before the core
+            if old in state:
+                state[new] = state.pop(old)
+        on_core = state.pop("_on_core", False)
         self.__dict__.update(state)
         self.__dict__.setdefault("moves", 0)  # pickled before positions were counted
         self.__dict__.setdefault("knowledge", {})
         if "tables" not in state:
             self.tables = _tables(self.adventure_ref, self.variant.content().difficulty)
             self.vis_cache = self.tables.cache
+        if on_core:
+            self._attach(core.engine(self))
 
     def __deepcopy__(self, memo: dict) -> Game:
         """``copy.deepcopy`` of a game (or of an env or agent holding one): independent like
@@ -497,20 +626,34 @@ class Game:
         memo[id(self.vis_cache)] = self.vis_cache
         clone = Game.__new__(Game)
         memo[id(self)] = clone
+        on_core = self._engine is not None
+        if on_core:
+            self._push()
         for name, value in self.__dict__.items():
-            clone.__dict__[name] = copy.deepcopy(value, memo)
+            if not (on_core and name in _ENGINE_HELD):
+                clone.__dict__[name] = copy.deepcopy(value, memo)
         clone.__dict__.pop("read_only", None)  # its own state now: playable
+        if on_core:
+            clone._state = copy.copy(self._state)  # its arrays become the new engine's views
+            clone._attach(self._engine.copy())
+            clone._legal = self._legal
         return clone
 
     def copy(self) -> Game:
         """An independent game at the same decision (shares only the never-changing tables)."""
         clone = Game.__new__(Game)
         clone.__dict__.update(self.__dict__)
-        clone.state = self.state.copy()
-        clone.dice = self.dice.copy()
-        clone._log = list(self._log)
-        clone._log_chunks = list(self._log_chunks)
-        clone._legal = None
+        if self._engine is not None:
+            self._push()
+            clone._state = copy.copy(self._state)  # its arrays become the new engine's views
+            clone._attach(self._engine.copy())
+            clone._legal = self._legal
+        else:
+            clone._state = self._state.copy()
+            clone._dice = self._dice.copy()
+            clone._log = list(self._log)
+            clone._log_chunks = list(self._log_chunks)
+            clone._legal = None
         clone.__dict__.pop("read_only", None)
         clone.__dict__.pop("asked", None)
         clone.knowledge = {side: known.copy_for(clone) for side, known in self.knowledge.items()}
@@ -530,7 +673,7 @@ class Game:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Game:
+    def from_json(cls, data: dict, engine: str = "core") -> Game:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
             raise ValueError(f"not a saved game: expected format {SAVE_FORMAT!r}, found {found!r}")
@@ -550,6 +693,7 @@ class Game:
         if not (isinstance(data["events"], list) and all(isinstance(e, dict) for e in data["events"])):
             raise ValueError("saved game: events must be a list of event objects")
         game.events = list(data["events"])
+        game.use_engine(engine)
         return game
 
     def _fresh_state(self) -> State:
@@ -586,12 +730,97 @@ class Game:
         Path(path).write_text(json.dumps(self.to_json()))
 
     @classmethod
-    def load(cls, path: str | Path) -> Game:
+    def load(cls, path: str | Path, engine: str = "core") -> Game:
         try:
             data = json.loads(Path(path).read_text())
         except json.JSONDecodeError as err:
             raise ValueError(f"{path}: not valid JSON ({err})") from err
-        return cls.from_json(data)
+        return cls.from_json(data, engine)
+
+
+_ENGINE_HELD = ("_engine", "_state", "_dice", "_core_events")  # a core game's: not deep-copied
+
+
+class CoreDice:
+    """The dice of a game on the core: :class:`Dice`'s API over the engine's own streams."""
+
+    __slots__ = ("_engine",)
+
+    def __init__(self, engine) -> None:
+        self._engine = engine
+
+    @property
+    def seed(self) -> int:
+        return self._engine.dice_seed
+
+    @property
+    def _state(self) -> _StreamStates:
+        return _StreamStates(self._engine)
+
+    def force(self, *faces: int, stream: str | None = None) -> None:
+        Dice(0).force(*faces, stream=stream)  # the same checks, the same errors
+        if faces:
+            self._engine.force(list(faces), stream)
+
+    @contextmanager
+    def unforced(self):
+        saved = self._engine.dice()
+        plain = Dice.from_json({**saved, "forced": [], "forced_streams": {}})
+        self._engine.set_dice(plain)
+        try:
+            yield self
+        finally:
+            now = self._engine.dice()
+            merged = Dice.from_json(saved)
+            merged._state = dict(now["streams"])
+            merged.force(*now["forced"])
+            for name, faces in now.get("forced_streams", {}).items():
+                merged.force(*faces, stream=name)
+            self._engine.set_dice(merged)
+
+    @property
+    def forced_left(self) -> int:
+        return self._engine.forced_left
+
+    def forced_for(self, stream: str | None = None) -> list[int]:
+        return self._engine.forced_for(stream)
+
+    def d6(self, stream: str) -> int:
+        return self._engine.d6(stream)
+
+    def roll(self, stream: str, n: int) -> list[int]:
+        return [self._engine.d6(stream) for _ in range(n)]
+
+    def copy(self) -> Dice:
+        """A plain :class:`Dice` with these dice's streams and queues."""
+        return Dice.from_json(self._engine.dice())
+
+    def to_json(self) -> dict:
+        return self._engine.dice()
+
+
+class _StreamStates(MutableMapping):
+    """Each stream's generator state, read and written in the engine (``Dice._state``'s API)."""
+
+    def __init__(self, engine) -> None:
+        self._engine = engine
+
+    def __getitem__(self, name: str) -> int:
+        if name not in STREAMS:
+            raise KeyError(name)
+        return self._engine.stream_state(name)
+
+    def __setitem__(self, name: str, value: int) -> None:
+        self._engine.set_stream_state(name, value)
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError("a dice stream cannot be removed")
+
+    def __iter__(self):
+        return iter(STREAMS)
+
+    def __len__(self) -> int:
+        return len(STREAMS)
 
 
 def _freeze(events: list[dict]) -> bytes:

@@ -3,6 +3,7 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstring>
@@ -243,6 +244,126 @@ nb::dict state_views(State& s, nb::handle owner) {
     FLAG_2D_FIELDS(VIEW_FLAGS_2D)
     d["guard_uid"] = view<int16_t>(s.guard_uid.data(), {s.guard_uid.size()}, owner);
     return d;
+}
+
+
+// ---------- a Python State kept in step with the engine (Game on the core) ----------
+// A core-backed Game's State holds numpy views of the engine's arrays (written through) and copies
+// of its scalars and lists: pull_state refreshes the copies after the engine moved; push_state
+// hands Python's edits back before it moves again.
+
+template <typename T>
+T scalar_of(nb::handle py, const char* field, const char* expected) {
+    T out{};
+    if (!nb::try_cast<T>(py.attr(field), out)) {
+        throw std::invalid_argument(std::string("state field ") + field + ": expected " + expected + ", found " +
+                                    nb::cast<std::string>(nb::repr(py.attr(field))));
+    }
+    return out;
+}
+
+nb::list labels_of(const std::array<std::vector<std::string>, MAX_HEROES>& rows_) {
+    nb::list out;
+    for (const auto& labels : rows_) {
+        nb::list row;
+        for (const auto& l : labels) row.append(l);
+        out.append(row);
+    }
+    return out;
+}
+
+void pull_state(const State& s, nb::handle py) {
+#define PULL_INT(name) nb::setattr(py, #name, nb::int_(s.name));
+    INT_SCALARS(PULL_INT)
+#define PULL_BOOL(name) nb::setattr(py, #name, nb::bool_(s.name));
+    BOOL_SCALARS(PULL_BOOL)
+#define PULL_STRING(name) nb::setattr(py, #name, nb::str(s.name.c_str(), s.name.size()));
+    STRING_SCALARS(PULL_STRING)
+#define PULL_ROWS(name) nb::setattr(py, #name, list_of_rows(s.name));
+    ROW_LISTS(PULL_ROWS)
+#define PULL_INTS(name) nb::setattr(py, #name, list_of(s.name));
+    INT_LISTS(PULL_INTS)
+    nb::setattr(py, "closed_bits", nb::int_(s.closed_bits));
+    nb::setattr(py, "explored_bits", nb::int_(s.explored_bits));
+    nb::setattr(py, "downed_by", labels_of(s.downed_by));
+}
+
+// the scalars and lists of a Python State into the engine's; whether any differed
+bool push_state(nb::handle py, State& s) {
+    bool changed = false;
+    auto set = [&changed](auto& field, auto&& value) {
+        if (!(field == value)) {
+            field = std::move(value);
+            changed = true;
+        }
+    };
+#define PUSH_INT(name) set(s.name, scalar_of<int>(py, #name, "an int"));
+    INT_SCALARS(PUSH_INT)
+#define PUSH_BOOL(name) set(s.name, scalar_of<bool>(py, #name, "a bool"));
+    BOOL_SCALARS(PUSH_BOOL)
+#define PUSH_STRING(name) set(s.name, scalar_of<std::string>(py, #name, "a str"));
+    STRING_SCALARS(PUSH_STRING)
+#define PUSH_ROWS(name) set(s.name, rows(py.attr(#name)));
+    ROW_LISTS(PUSH_ROWS)
+#define PUSH_INTS(name) set(s.name, ints(py.attr(#name)));
+    INT_LISTS(PUSH_INTS)
+    set(s.closed_bits, bits(py.attr("closed_bits"), "closed_bits"));
+    set(s.explored_bits, bits(py.attr("explored_bits"), "explored_bits"));
+    nb::handle downed = py.attr("downed_by");
+    if (nb::len(downed) != MAX_HEROES) throw std::invalid_argument("state field downed_by: expected one list per hero slot");
+    for (int h = 0; h < MAX_HEROES; ++h) set(s.downed_by[h], strings(downed[h]));
+    return changed;
+}
+
+// One array field: if the Python attribute is not the engine's own memory (a new array was put in
+// its place), copy it into the engine and put the view back; whether it was copied.
+template <typename T>
+bool adopt_array(nb::handle py, const char* field, T* data, size_t n, std::initializer_list<size_t> shape, nb::handle owner) {
+    nb::ndarray<> arr;
+    if (nb::try_cast(py.attr(field), arr, false) && arr.data() == static_cast<void*>(data) && arr.size() == n) {
+        return false;
+    }
+    load_into<T>(py, field, data, n);
+    nb::setattr(py, field, view<T>(data, shape, owner));
+    return true;
+}
+
+// Every array field of a Python State adopted into the engine (see adopt_array); whether any was.
+bool adopt_arrays(nb::handle py, State& s, nb::handle owner) {
+    bool copied = false;
+#define ADOPT_UNIT(T, name) copied |= adopt_array<T>(py, #name, s.name.data(), MAX_UNITS, {MAX_UNITS}, owner);
+    UNIT_FIELDS(ADOPT_UNIT)
+#define ADOPT_FIXED(T, name, n) \
+    copied |= adopt_array<T>(py, #name, s.name.data(), n, {static_cast<size_t>(n)}, owner);
+    FIXED_FIELDS(ADOPT_FIXED)
+#define ADOPT_2D(T, name, a, b) \
+    copied |= adopt_array<T>(py, #name, s.name.data(), (a) * (b), {static_cast<size_t>(a), static_cast<size_t>(b)}, owner);
+    FIXED_2D_FIELDS(ADOPT_2D)
+#define ADOPT_FLAGS(name) \
+    copied |= adopt_array<bool>(py, #name, reinterpret_cast<bool*>(s.name.data()), s.name.size(), {s.name.size()}, owner);
+    FLAG_FIELDS(ADOPT_FLAGS)
+#define ADOPT_FLAGS_2D(name)                                                                             \
+    copied |= adopt_array<bool>(py, #name, reinterpret_cast<bool*>(s.name.data()), s.name.size(),        \
+                                {static_cast<size_t>(MAX_HEROES), s.name.size() / MAX_HEROES}, owner);
+    FLAG_2D_FIELDS(ADOPT_FLAGS_2D)
+    copied |= adopt_array<int16_t>(py, "guard_uid", s.guard_uid.data(), s.guard_uid.size(), {s.guard_uid.size()}, owner);
+    return copied;
+}
+
+Stream stream_of(const std::string& name) {
+    int k = stream_index(name);
+    if (k < 0) {
+        std::string names;
+        for (const char* n : STREAM_NAMES) names += (names.empty() ? "" : ", ") + std::string(n);
+        throw std::invalid_argument("unknown dice stream '" + name + "'; the streams are " + names);
+    }
+    return static_cast<Stream>(k);
+}
+
+nb::list faces_of(const std::deque<int>& q) {
+    nb::list out;
+    for (int f : q) out.append(f);
+    return out;
 }
 
 }  // namespace
@@ -622,7 +743,61 @@ void bind_engine(nb::module_& m) {
         .def_prop_ro("moves", [](const Engine& e) { return e.game.moves; })
         .def("set_state", [](Engine& e, nb::handle state) { load_state(state, e.game.state); e.game.legal_known = false; },
              "state"_a, "Replace the state with a Python State's (a hand edit).")
-        .def("set_dice", [](Engine& e, nb::handle dice) { load_dice(dice, e.game.dice); }, "dice"_a);
+        .def("set_dice", [](Engine& e, nb::handle dice) { load_dice(dice, e.game.dice); }, "dice"_a)
+        .def("copy", [](const Engine& e) { return Engine(e); }, "A memory copy of the game.")
+        .def("__copy__", [](const Engine& e) { return Engine(e); })
+        .def("__deepcopy__", [](const Engine& e, nb::handle) { return Engine(e); }, "memo"_a)
+        // ----- a Python State kept in step (Game on the core) -----
+        .def("pull", [](const Engine& e, nb::handle state) { pull_state(e.game.state, state); }, "state"_a,
+             "Copy the state's scalars and lists onto a Python State (its arrays are the engine's views).")
+        .def(
+            "push",
+            [](nb::handle self, nb::handle state, bool arrays, bool edited) {
+                Engine& e = nb::cast<Engine&>(self);
+                bool changed = push_state(state, e.game.state);
+                if (arrays) changed |= adopt_arrays(state, e.game.state, self);
+                if (changed || edited) e.game.legal_known = false;
+                return changed;
+            },
+            "state"_a, "arrays"_a = false, "edited"_a = false,
+            "Take a Python State's scalars and lists (and, with arrays=True, any array put in place of "
+            "the engine's view: copied in, and the view put back); with edited=True, or when anything "
+            "differed, the legal actions are computed again. Whether anything differed.")
+        // ----- the dice (Dice's API, for a Game on the core) -----
+        .def("d6", [](Engine& e, const std::string& stream) { return e.game.dice.d6(stream_of(stream)); }, "stream"_a)
+        .def(
+            "force",
+            [](Engine& e, const std::vector<int>& faces, std::optional<std::string> stream) {
+                auto& q = stream ? e.game.dice.stream_forced[stream_of(*stream)] : e.game.dice.forced;
+                for (int f : faces) q.push_back(f);
+            },
+            "faces"_a, "stream"_a = nb::none())
+        .def(
+            "forced_for",
+            [](const Engine& e, std::optional<std::string> stream) {
+                return faces_of(stream ? e.game.dice.stream_forced[stream_of(*stream)] : e.game.dice.forced);
+            },
+            "stream"_a = nb::none())
+        .def_prop_ro("forced_left", [](const Engine& e) { return e.game.dice.forced_left(); })
+        .def_prop_ro("dice_seed", [](const Engine& e) { return e.game.dice.seed; })
+        .def("stream_state", [](const Engine& e, const std::string& stream) { return e.game.dice.state[stream_of(stream)]; },
+             "stream"_a)
+        .def(
+            "set_stream_state",
+            [](Engine& e, const std::string& stream, uint64_t value) { e.game.dice.state[stream_of(stream)] = value; },
+            "stream"_a, "value"_a)
+        // ----- the event log -----
+        .def("log", [](Engine& e, nb::handle event) { e.game.log(value_of(event)); }, "event"_a,
+             "Append an event (a dict of JSON-like values) to the log.")
+        .def(
+            "set_events",
+            [](Engine& e, nb::handle events) {
+                std::vector<Value> out;
+                out.reserve(4096);
+                for (nb::handle event : events) out.push_back(value_of(event));
+                e.game.log_events = std::move(out);
+            },
+            "events"_a, "Replace the log.");
     m.def("make_engine", &make_engine, "content"_a, "state"_a, "dice"_a, "max_turns"_a, "hero_ids"_a, "events"_a,
           "An engine playing on from a Python State, Dice and event log with the given content.");
     nb::module_ rules = m.def_submodule("rules", "The ported rule functions, one submodule per rule module (for tests).");
