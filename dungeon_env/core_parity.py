@@ -104,6 +104,15 @@ class CoreGame:
         return self.engine.events(0)
 
 
+class PythonGame:
+    """``Game.new`` on the Python rules, the reference (``--engine dungeon_env.core_parity:PythonGame``
+    of ``scripts/golden_logs.py``)."""
+
+    @staticmethod
+    def new(**options: Any) -> Game:
+        return Game.new(engine="python", **options)
+
+
 class CheckedGame(Game):
     """A Python game shadowed by a core engine: each action is applied to both, the legal actions
     and the end are compared after each, and ``events`` is the core's log. Agents read the Python game, so
@@ -113,30 +122,30 @@ class CheckedGame(Game):
     @classmethod
     def new(cls, **options: Any) -> CheckedGame:
         game = cls._new_placed(**options)
-        game.engine = core.engine(game)
+        game.core = core.engine(game)
         game._advance()
-        game.engine.advance()
+        game.core.advance()
         game._check(None)
         return game
 
     def _check(self, action: int | None) -> None:
-        diff = [] if self.over == self.engine.over else [f"over: Python {self.over}, core {self.engine.over}"]
-        if list(Game.legal_actions(self)) != list(self.engine.legal_actions()):
+        diff = [] if self.over == self.core.over else [f"over: Python {self.over}, core {self.core.over}"]
+        if list(Game.legal_actions(self)) != list(self.core.legal_actions()):
             diff.append(
-                f"legal actions: Python {Game.legal_actions(self)}, core {self.engine.legal_actions()}"
+                f"legal actions: Python {Game.legal_actions(self)}, core {self.core.legal_actions()}"
             )
         if diff:
             raise RuntimeError(f"the engines part after action {action}: " + "; ".join(diff))
 
     def apply(self, action: int) -> None:
         super().apply(action)
-        self.engine.apply(action)
+        self.core.apply(action)
         self._check(action)
 
     @property
     def events(self) -> list[dict]:
         """The core's event log (the digest a golden check computes is the core's)."""
-        return self.engine.events(0)
+        return self.core.events(0)
 
 
 def differences(game: Game, engine: Any, events_from: int, legal: bool = True) -> list[str]:
@@ -206,6 +215,7 @@ def shadow(game: Game, python_call: Callable[[Game], Any], core_call: Callable[[
     ``core_call(engine)`` (an engine built from ``game``; ``_core.rules.<module>.<function>`` take it
     first). What differs afterwards, the returned values included; ``game`` is left as it was."""
     twin = game.copy()
+    twin.use_engine("python")  # the reference: the Python rules on a plain copy
     engine = core.engine(game)
     start = twin.n_events
     want = python_call(twin)

@@ -22,7 +22,7 @@ from dungeon_env.engine.state import State
 def _positions(n_games: int = 10, every: int = 37):
     for k in range(n_games):
         adventure = adventure_names()[k % len(adventure_names())]
-        game = Game.new(adventure=adventure, heroes=3 + k % 3, seed=k, max_turns=30)
+        game = Game.new(adventure=adventure, heroes=3 + k % 3, seed=k, max_turns=30, engine="python")
         rng = random.Random(k)
         step = 0
         while not game.over:
@@ -45,7 +45,7 @@ def test_every_state_field_crosses_to_the_core_and_back():
 
 
 def test_lists_and_masks_cross_whole():
-    game = Game.new(heroes=4, seed=3)
+    game = Game.new(heroes=4, seed=3, engine="python")
     s = game.state
     s.stack = [[0, 1, 2, 3], [4, 5, -1, -1]]
     s.effects = [[1, 2, 3, 4, 5, 6]]
@@ -57,14 +57,14 @@ def test_lists_and_masks_cross_whole():
 
 
 def test_the_dice_cross_whole_with_their_forced_faces():
-    game = Game.new(heroes=3, seed=11, forced_dice=(6, 1, 2))
+    game = Game.new(heroes=3, seed=11, forced_dice=(6, 1, 2), engine="python")
     game.dice.force(3, 4, stream="combat")
     game.dice.d6("doors")
     assert core.engine(game).dice() == game.dice.to_json()
 
 
 def test_an_engine_copy_is_a_separate_game():
-    game = Game.new(heroes=3, seed=5)
+    game = Game.new(heroes=3, seed=5, engine="python")
     engine = core.engine(game)
     twin = type(engine)(engine)
     twin.set_state(dataclasses.replace(game.state, turn=7))
@@ -80,14 +80,14 @@ def test_an_engine_copy_is_a_separate_game():
     ],
 )
 def test_a_state_the_core_cannot_hold_is_refused_by_name(field, value, expected):
-    game = Game.new(heroes=3, seed=1)
+    game = Game.new(heroes=3, seed=1, engine="python")
     setattr(game.state, field, value)
     with pytest.raises(ValueError, match=expected):
         core.engine(game)
 
 
 def test_views_are_the_engines_own_memory():
-    game = Game.new(heroes=4, seed=2)
+    game = Game.new(heroes=4, seed=2, engine="python")
     engine = core.engine(game)
     views = engine.views()
     assert set(views) == {

@@ -1,10 +1,13 @@
 """The compact event log (``Game.events``, issue 13 "Memory"): a game keeps its older events
 compressed until someone reads the whole log, and whoever reads it gets exactly the list of dicts
 a plain log holds; the env reads only what rewards and infos need, and drops the heroes' view of
-what no reward or info reads any more. (Memory itself is measured in scripts/bench_env.py.)"""
+what no reward or info reads any more. On the Python rules the chunks are pickled dicts; on the
+compiled core they are the engine's own encoding (``src/core/event_log.hpp``), shared by copies.
+(Memory itself is measured in scripts/bench_env.py.)"""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -28,11 +31,18 @@ def same(a, b) -> bool:
     return a == b
 
 
-def play_pair(adventure: str, seed: int, max_turns: int = 20):
-    """The same random game twice: ``compact`` as a game keeps its log, ``plain`` with its log read
-    from the start (so a plain list all along); yields both after every action."""
-    compact = Game.new(adventure=adventure, heroes=4, seed=seed, max_turns=max_turns)
-    plain = Game.new(adventure=adventure, heroes=4, seed=seed, max_turns=max_turns)
+def same_json(a, b) -> bool:
+    """Equal as JSON, key order included (the core logs plain strings where the Python rules log a
+    ``str`` enum: the same in every save, replay and digest)."""
+    return json.dumps(a) == json.dumps(b)
+
+
+def play_pair(adventure: str, seed: int, max_turns: int = 20, engine: str = "python"):
+    """The same random game twice: ``compact`` as a game keeps its log (on ``engine``), ``plain``
+    on the Python rules with its log read from the start (so a plain list all along); yields both
+    after every action."""
+    compact = Game.new(adventure=adventure, heroes=4, seed=seed, max_turns=max_turns, engine=engine)
+    plain = Game.new(adventure=adventure, heroes=4, seed=seed, max_turns=max_turns, engine="python")
     assert plain.events is plain.events  # read: plain from now on
     rng = random.Random(seed)
     yield compact, plain
@@ -78,8 +88,30 @@ def test_copies_and_saves_of_a_compact_game_keep_the_whole_log():
         action = rng.choice(compact.legal_actions())
         for g in (compact, plain, clone, loaded):
             g.apply(action)
-    for g in (clone, loaded, compact):
+    for g in (clone, compact):
         assert same(g.events, plain.events)
+    assert loaded.engine == "core" and same_json(loaded.events, plain.events)
+
+
+@pytest.mark.parametrize("adventure", adventure_names()[:2])
+def test_the_cores_log_reads_as_the_plain_log_from_any_event_on(adventure):
+    """The core freezes its older events into encoded chunks: read from any index on (inside a
+    chunk, on a chunk's edge, in the newest events), they are the plain log's dicts, types and key
+    order included; a copy shares the chunks and goes on apart."""
+    rng = random.Random(7)
+    clone = plain_clone = None
+    for i, (core_game, plain) in enumerate(play_pair(adventure, seed=7, max_turns=30, engine="core")):
+        n = plain.n_events
+        assert core_game.n_events == n
+        starts = {max(0, n - 3), n} | ({0, 63, 64, 65, rng.randrange(n + 1)} if i % 97 == 0 else set())
+        for start in starts:
+            assert same_json(core_game.events_since(start), plain.events[start:])
+        if i == 400:
+            clone, plain_clone = core_game.copy(), plain.copy()
+    assert n > 10 * 64, "the game is long enough to have many frozen chunks"
+    clone.log({"type": "phase", "phase": "test", "turn": 0})
+    assert clone.events[:-1] == plain_clone.events and clone.events[-1]["phase"] == "test"
+    assert same_json(core_game.events, plain.events), "the copy's own event is not in the game it came from"
 
 
 def test_the_env_log_is_complete_and_infos_and_rewards_are_unchanged():
@@ -138,4 +170,4 @@ def test_each_sides_knowledge_keeps_only_the_events_a_reward_or_an_info_may_stil
         heroes = told.knowledge["heroes"]
         oldest = min(told._seen[a] for a in told.possible_agents if a != "dm")
         assert heroes.events == heroes.events_since(oldest)  # nothing older than an unread step
-    assert plain.game._log_chunks, "the knowledge leaves the log compact"
+    assert not plain.game._core_events, "the knowledge leaves the log in the core, unread"

@@ -75,6 +75,9 @@ def content(game) -> _core.Content:
 def engine(game) -> _core.Engine:
     """A core engine playing on from ``game``'s state, dice and event log (copied: the two then play
     apart)."""
+    if game.engine == "core":  # a game on the core: a copy of its engine, with its hand edits
+        game.state_edited()
+        return game._engine.copy()
     return _core.make_engine(
         content(game), game.state, game.dice, game.max_turns, list(game.hero_ids), game.events_since(0)
     )

@@ -188,6 +188,12 @@ class Game:
         """``"core"`` or ``"python"``: what this game plays on (see :meth:`use_engine`)."""
         return "python" if self._engine is None else "core"
 
+    @property
+    def engine_nbytes(self) -> int:
+        """The memory the compiled engine holds (state, dice, log), which Python's own allocator
+        does not count; 0 on the Python rules."""
+        return 0 if self._engine is None else self._engine.nbytes
+
     def _attach(self, eng) -> None:
         """Play on ``eng``, a core engine holding this game's position: the state's arrays become
         views of its memory, and the dice and the log are its."""

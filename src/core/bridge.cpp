@@ -689,9 +689,29 @@ std::shared_ptr<Content> make_content(nb::handle game, const Board& board) {
 
 // ---------- the engine ----------
 
+size_t engine_nbytes(const Engine& e) {
+    const Game& g = e.game;
+    const State& s = g.state;
+    // std::deque holds a map and a 512-byte node even when empty: the dice's queues, one per stream and one global
+    size_t n = sizeof(Engine) + g.log_events.nbytes() + g.legal_cache.capacity() * sizeof(int) + (1 + N_STREAMS) * 576;
+    for (const Flags* f : {&s.door_open, &s.door_alert, &s.door_tried, &s.revealed, &s.visited, &s.guard_slain,
+                           &s.ambush_fired, &s.patrol_corridors, &s.spell_known, &s.declined_spells, &s.trap_armed,
+                           &s.trap_detected, &s.event_done, &s.door_hidden}) {
+        n += f->capacity();
+    }
+    n += s.guard_uid.capacity() * sizeof(int16_t);
+    for (const std::vector<Row>* rows_ : {&s.effects, &s.stack, &s.fights}) {
+        n += rows_->capacity() * sizeof(Row);
+        for (const Row& r : *rows_) n += r.capacity() * sizeof(int);
+    }
+    for (const Row* r : {&s.queue, &s.cast, &s.mental, &s.mind_queue, &s.act_todo}) n += r->capacity() * sizeof(int);
+    for (const auto& labels : s.downed_by) n += labels.capacity() * sizeof(std::string);
+    return n;
+}
+
 nb::list engine_events(const Engine& e, size_t start) {
     nb::list out;
-    for (size_t k = start; k < e.game.log_events.size(); ++k) out.append(to_python(e.game.log_events[k]));
+    e.game.log_events.visit_from(start, [&out](const Value& event) { out.append(to_python(event)); });
     return out;
 }
 
@@ -703,7 +723,6 @@ Engine make_engine(std::shared_ptr<Content> content, nb::handle state, nb::handl
     load_dice(dice, e.game.dice);
     e.game.max_turns = max_turns;
     e.game.hero_ids = hero_ids;
-    e.game.log_events.reserve(4096);  // a game logs a few thousand events
     for (nb::handle event : events) e.game.log_events.push_back(value_of(event));
     return e;
 }
@@ -745,6 +764,7 @@ void bind_engine(nb::module_& m) {
              "state"_a, "Replace the state with a Python State's (a hand edit).")
         .def("set_dice", [](Engine& e, nb::handle dice) { load_dice(dice, e.game.dice); }, "dice"_a)
         .def("copy", [](const Engine& e) { return Engine(e); }, "A memory copy of the game.")
+        .def_prop_ro("nbytes", &engine_nbytes, "The memory the engine holds, about (state, dice, log), in bytes.")
         .def("__copy__", [](const Engine& e) { return Engine(e); })
         .def("__deepcopy__", [](const Engine& e, nb::handle) { return Engine(e); }, "memo"_a)
         // ----- a Python State kept in step (Game on the core) -----
@@ -792,10 +812,9 @@ void bind_engine(nb::module_& m) {
         .def(
             "set_events",
             [](Engine& e, nb::handle events) {
-                std::vector<Value> out;
-                out.reserve(4096);
-                for (nb::handle event : events) out.push_back(value_of(event));
-                e.game.log_events = std::move(out);
+                EventLog log;
+                for (nb::handle event : events) log.push_back(value_of(event));
+                e.game.log_events = std::move(log);
             },
             "events"_a, "Replace the log.");
     m.def("make_engine", &make_engine, "content"_a, "state"_a, "dice"_a, "max_turns"_a, "hero_ids"_a, "events"_a,

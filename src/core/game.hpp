@@ -13,6 +13,7 @@
 #include "actions.hpp"
 #include "content.hpp"
 #include "dice.hpp"
+#include "event_log.hpp"
 #include "state.hpp"
 #include "value.hpp"
 
@@ -36,7 +37,7 @@ struct Game {
     std::shared_ptr<const Content> content;
     State state;
     Dice dice;
-    std::vector<Value> log_events;
+    EventLog log_events;
     int max_turns = 100;
     std::vector<std::string> hero_ids;  // the heroes in play, in seat order
     std::vector<int> legal_cache;       // the legal actions of the decision on top, once computed

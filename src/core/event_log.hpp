@@ -1,0 +1,55 @@
+// The event log of a game in the core: events appended in order and read from any index on.
+//
+// The newest events are kept as values; every CHUNK events the oldest are frozen into a compact
+// byte encoding (each chunk's strings stored once, numbers as varints: some tens of bytes an event
+// instead of about a kilobyte as value trees), decoded again only when read. Frozen chunks never
+// change, so copies of a game share them: copying a game (a search takes many copies) costs a few
+// pointers and the newest events, not the whole log.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "value.hpp"
+
+namespace dungeon_core {
+
+class EventLog {
+public:
+    static constexpr size_t CHUNK = 64;  // events a frozen chunk holds
+
+    void push_back(Value event) {
+        tail_.push_back(std::move(event));
+        if (tail_.size() == CHUNK) freeze();
+    }
+    size_t size() const { return frozen_.size() * CHUNK + tail_.size(); }
+    bool empty() const { return size() == 0; }
+    void clear() {
+        frozen_.clear();
+        tail_.clear();
+    }
+    // the events from `start` on, in order, each passed to visit(const Value&)
+    template <typename Visit>
+    void visit_from(size_t start, Visit&& visit) const {
+        for (size_t c = start / CHUNK; c < frozen_.size(); ++c) {
+            std::vector<Value> events = decode(*frozen_[c]);
+            for (size_t k = (c == start / CHUNK ? start % CHUNK : 0); k < events.size(); ++k) visit(events[k]);
+        }
+        size_t first = frozen_.size() * CHUNK;
+        for (size_t k = start > first ? start - first : 0; k < tail_.size(); ++k) visit(tail_[k]);
+    }
+    size_t nbytes() const;  // the memory the log holds, about (frozen chunks and newest values)
+
+private:
+    void freeze();
+    static std::vector<Value> decode(const std::string& chunk);
+
+    std::vector<std::shared_ptr<const std::string>> frozen_;
+    std::vector<Value> tail_;
+};
+
+}  // namespace dungeon_core
