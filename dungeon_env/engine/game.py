@@ -368,26 +368,42 @@ class Game:
                 "this view shares the real game's state and is for reading only: "
                 "apply actions to a copy of it (view.copy()), or build it with playable=True"
             )
-        legal = self.legal_actions()
-        if not _is_int(action) or action not in legal:
-            kind, unit = self.decision
-            raise IllegalActionError(
-                f"{self.agent} cannot play action {int(action) if _is_int(action) else repr(action)} "
-                f"({_action_name(action)}) at decision "
-                f"{kind.name.lower()} for {label(self, unit)}; legal: "
-                + ", ".join(f"{a} ({ACTION_NAMES[a]})" for a in legal)
-            )
-        if self._engine is None:
+        if self._engine is not None:
+            self._apply_on_core(action)
+        else:
+            legal = self.legal_actions()
+            if not _is_int(action) or action not in legal:
+                raise self._illegal(action, legal)
             self._apply_top(int(action))
             self._advance()
-        else:
-            self._push()
-            self._legal = None
-            self._engine.apply(int(action))
-            self._engine.pull(self._state)
         self.moves += 1
         for side in self.knowledge.values():
             side.after_apply()
+
+    def _apply_on_core(self, action) -> None:
+        """``apply`` on the core: the engine checks the action itself (an illegal one changes
+        nothing there) and this game names it as the Python rules do."""
+        if _is_int(action):
+            self._push()
+            self._legal = None
+            try:
+                self._engine.apply(int(action))
+            except (ValueError, TypeError, OverflowError):
+                if -(2**31) <= action < 2**31 and int(action) in self._engine.legal_actions():
+                    raise  # not the action's fault: let the engine's error through
+            else:
+                self._engine.pull(self._state)
+                return
+        raise self._illegal(action, self.legal_actions())
+
+    def _illegal(self, action, legal: list[int]) -> IllegalActionError:
+        kind, unit = self.decision
+        return IllegalActionError(
+            f"{self.agent} cannot play action {int(action) if _is_int(action) else repr(action)} "
+            f"({_action_name(action)}) at decision "
+            f"{kind.name.lower()} for {label(self, unit)}; legal: "
+            + ", ".join(f"{a} ({ACTION_NAMES[a]})" for a in legal)
+        )
 
     # ----- the engine loop -----
     def _legal_for_top(self) -> list[int]:
