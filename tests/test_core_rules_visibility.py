@@ -6,11 +6,10 @@ and visible areas of every square on positions random games reach."""
 
 from __future__ import annotations
 
-from core_low import Shadowed, play_shadowed, positions
-
 from dungeon_env import _core, core_parity
-from dungeon_env.engine import board, core, encounters, units, visibility
+from dungeon_env.engine import board, encounters, units, visibility
 from dungeon_env.engine.state import How
+from tests.core_shadow import Shadows, engine, play_out, positions
 
 V, E = _core.rules.visibility, _core.rules.encounters
 
@@ -21,62 +20,55 @@ def _events(game, call) -> list[str]:
     return [ev["type"] for ev in twin.events_since(game.n_events)]
 
 
-def test_sight_and_arrivals_match_python_in_play():
-    shadows = {
-        s.name: s
-        for s in [
-            Shadowed(visibility, "look", V.look, classify=lambda g, heroes, alert=False: alert),
-            Shadowed(visibility, "wake_guards", V.wake_guards),
-            Shadowed(
-                encounters,
-                "encounter",
-                E.encounter,
-                classify=lambda g, group, how, unsurprisable=False: How(how).name,
-            ),
-            Shadowed(encounters, "roll_patrols", E.roll_patrols),
-            Shadowed(encounters, "spawn_patrol", E.spawn_patrol),
-            Shadowed(encounters, "trigger_ambushes", E.trigger_ambushes),
-        ]
-    }
-    play_shadowed(list(shadows.values()), n_games=15, max_turns=40)
-    failures = [f for s in shadows.values() for f in s.failures]
-    assert failures == [], "\n\n".join(failures)
-    calls = {name: s.calls for name, s in shadows.items()}
-    assert all(n > 0 for n in calls.values()), calls
-    assert shadows["encounter"].cases.keys() >= {"GUARD", "PATROL", "AMBUSH"}, shadows["encounter"].cases
-    assert shadows["look"].cases[True] > 0, shadows["look"].cases
+def test_sight_and_arrivals_match_python_in_play(monkeypatch):
+    shadows = Shadows(budget=60)
+    shadows.hook(monkeypatch, visibility, "look", V.look, case=lambda g, heroes, alert=False: alert)
+    shadows.hook(monkeypatch, visibility, "wake_guards", V.wake_guards)
+    shadows.hook(
+        monkeypatch,
+        encounters,
+        "encounter",
+        E.encounter,
+        case=lambda g, group, how, unsurprisable=False: How(how).name,
+    )
+    for name in ("roll_patrols", "spawn_patrol", "trigger_ambushes"):
+        shadows.hook(monkeypatch, encounters, name, getattr(E, name))
+    play_out(range(15), max_turns=40)
+    shadows.check(look=1, wake_guards=1, encounter=1, roll_patrols=1, spawn_patrol=1, trigger_ambushes=1)
+    assert shadows.cases_of("encounter").keys() >= {"GUARD", "PATROL", "AMBUSH"}, shadows.cases
+    assert shadows.cases["look", True] > 0, shadows.cases
 
 
-def test_patrols_and_surprise_under_variant_rules_match_python():
+def test_patrols_and_surprise_under_variant_rules_match_python(monkeypatch):
     """More Patrols, paused while two are on the board (rules.patrol_board_max), Surprise on 1-3,
     and Light running out (its Surprise penalty)."""
     variant = ["rules.patrol_max=3", "rules.patrol_board_max=2", "rules.surprise_max=3", "light.start=6"]
-    shadows = [
-        Shadowed(
-            encounters,
-            "roll_patrols",
-            E.roll_patrols,
-            classify=lambda g: "paused" if encounters.patrols_paused(g) else "rolls",
-        ),
-        Shadowed(encounters, "spawn_patrol", E.spawn_patrol),
-        Shadowed(
-            encounters,
-            "encounter",
-            E.encounter,
-            classify=lambda g, group, how, unsurprisable=False: "dark" if g.state.light == 0 else "light",
-        ),
-    ]
-    play_shadowed(shadows, n_games=10, max_turns=30, variant=variant)
-    failures = [f for s in shadows for f in s.failures]
-    assert failures == [], "\n\n".join(failures)
-    assert shadows[0].cases.keys() == {"paused", "rolls"}, shadows[0].cases
-    assert shadows[1].calls > 0 and shadows[2].cases.keys() == {"dark", "light"}, shadows[2].cases
+    shadows = Shadows(budget=60)
+    shadows.hook(
+        monkeypatch,
+        encounters,
+        "roll_patrols",
+        E.roll_patrols,
+        case=lambda g: "paused" if encounters.patrols_paused(g) else "rolls",
+    )
+    shadows.hook(monkeypatch, encounters, "spawn_patrol", E.spawn_patrol)
+    shadows.hook(
+        monkeypatch,
+        encounters,
+        "encounter",
+        E.encounter,
+        case=lambda g, group, how, unsurprisable=False: "dark" if g.state.light == 0 else "light",
+    )
+    play_out(range(10), max_turns=30, variant=variant)
+    shadows.check(spawn_patrol=1)
+    assert shadows.cases_of("roll_patrols").keys() == {"paused", "rolls"}, shadows.cases
+    assert shadows.cases_of("encounter").keys() == {"dark", "light"}, shadows.cases
 
 
 def test_sight_lines_and_visible_areas_match_python():
     seen = {"positions": 0, "blocked": 0, "seen": 0}
-    for game in positions(n_games=5, every=41):
-        e = core.engine(game)
+    for game in positions(range(5), every=41):
+        e = engine(game)
         t = game.tables
         for sq in range(t.n_squares):
             assert V.visible_areas(e, sq) == list(visibility.visible_areas(game, sq)), sq
@@ -96,7 +88,7 @@ def test_arrivals_match_python_where_play_rarely_goes():
     """A Patrol spawned in every corridor, every hero looking round with an alerted door, the
     Ambushers of every area sprung by every hero in turn, Surprise with and without Light."""
     seen = {"patrol": 0, "ambush": 0, "surprise_fail": 0}
-    for k, game in enumerate(positions(n_games=5, every=97, max_turns=30)):
+    for k, game in enumerate(positions(range(5), every=97, max_turns=30)):
         t, s = game.tables, game.state
         heroes = [h for h in range(s.n_heroes) if s.unit_status[h] == 1]
         for area in range(t.n_areas):
