@@ -41,10 +41,17 @@ def test_every_decision_is_listed_and_applied_as_in_python(monkeypatch):
 
     for kind, (legal, apply) in list(decisions.HANDLERS.items()):
         monkeypatch.setitem(decisions.HANDLERS, kind, wrap(kind, legal, apply))
-    play_out(range(100, 110), max_turns=15, bold=True)
-    shadows.check(candidates=1)
-    applied = set(shadows.cases_of("apply"))
     common = {"HERO_MOVE", "HERO_EVADE", "MONSTER_MOVE", "FIGHT_STAMINA", "EXPLORE_CHOICE", "HERO_ACT"}
     rare = {"SPELL_SELECT", "CAST_MODE", "CHOOSE_TARGET", "ITEM_VERB", "SPELL_VERB", "CLAIM_ITEM"}
-    assert common | rare <= applied, shadows.cases
-    assert shadows.cases["apply", "HERO_MOVE"] == 40, shadows.cases
+
+    def done():
+        applied = set(shadows.cases_of("apply"))
+        return (
+            common | rare <= applied
+            and shadows.cases["apply", "HERO_MOVE"] == 40
+            and shadows.reached(candidates=1)
+        )
+
+    play_out(range(100, 120), max_turns=15, bold=True, until=done)
+    shadows.check(candidates=1)
+    assert done(), shadows.cases

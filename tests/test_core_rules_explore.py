@@ -51,11 +51,17 @@ def test_the_explore_phase_matches_python(monkeypatch):
             t, e, t.tables.adventure.events[e].options[k], h
         ),
     )
-    play_out(range(200, 230), max_turns=40, bold=True)
-    shadows.check(trait_check=1, resolve_option=1, do_event_choice=1, do_claim=1)
+    called = dict(trait_check=1, resolve_option=1, do_event_choice=1, do_claim=1)
     calls = shadows.calls
-    assert calls["begin_explore"] == calls["resume_explore"] == calls["do_explore_choice"] == 60, calls
-    assert shadows.cases_of("fire_event").keys() >= {"item", "check", "choice", "ambush"}, shadows.cases
+
+    def done():
+        kinds = shadows.cases_of("fire_event").keys() >= {"item", "check", "choice", "ambush"}
+        full = calls["begin_explore"] == calls["resume_explore"] == calls["do_explore_choice"] == 60
+        return kinds and full and shadows.reached(**called)
+
+    play_out(range(200, 230), max_turns=40, bold=True, until=done)
+    shadows.check(**called)
+    assert done(), (calls, shadows.cases)
 
 
 def _placed(adventure: str, e: int, on_spawn: bool) -> Game:

@@ -17,22 +17,24 @@ HOOKS = ("start", "do_bid", "roll", "lashers", "monster_attack")
 
 
 def test_mental_combat_matches_python_where_the_engine_calls_it(monkeypatch):
-    shadows = Shadows(budget=60)
+    shadows = Shadows(budget=30)
     for name in HOOKS:
         shadows.hook(monkeypatch, mental, name, getattr(core, name))
     shadows.hook(monkeypatch, mental, "legal_bid", core.legal_bid)
     shadows.hook(monkeypatch, mental, "lash_lands", core.lash_lands, case=lambda g, m, h, result: result)
-    play_out(range(30), max_turns=25)
     # a Mind Lash needs the Warlock's Crypt's boss, which random play seldom meets: the positions of
     # the test below make every monster lash
-    shadows.check(start=1, do_bid=1, roll=1, lashers=1, legal_bid=1)
+    called = dict(start=1, do_bid=1, roll=1, lashers=1, legal_bid=1)
+    play_out(range(30), max_turns=25, until=lambda: shadows.reached(**called))
+    shadows.check(**called)
 
 
 def test_duels_and_the_mind_lash_match_python_on_random_positions():
     shadows = Shadows(budget=10**6)
     pick = random.Random(2)
-    for game, action in play(range(50, 60), max_turns=30):
-        if action is None or pick.random() > 0.01:
+    enough = lambda: shadows.reached(lash_target=30, lash_lands=30, do_bid=60)  # noqa: E731
+    for game, action in play(range(50, 60), max_turns=30, until=enough):
+        if action is None or pick.random() > 0.03:
             continue
         s = game.state
         heroes = [u for u in range(s.n_heroes) if s.unit_status[u] == ACTIVE]

@@ -15,7 +15,7 @@ from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import turn
 from dungeon_env.engine.actions import Phase
 from dungeon_env.parity import GameCase, game_list
-from tests.core_shadow import Shadows, bold_choice, engine, play_out, reference_game
+from tests.core_shadow import Shadows, bold_choice, engine, play, play_out, reference_game
 
 core = _core.rules.turn
 
@@ -25,14 +25,20 @@ def test_every_phase_begins_and_resumes_as_in_python(monkeypatch):
     phase = lambda g: Phase(g.state.phase).name  # noqa: E731
     shadows.hook(monkeypatch, turn, "begin", core.begin, case=phase)
     shadows.hook(monkeypatch, turn, "resume", core.resume, case=phase)
-    outcomes = Counter(g.outcome for g in play_out(range(12), max_turns=15, bold=True))
+    outcomes = Counter()
+    resumable = {"HERO_MOVEMENT", "EVASION", "MONSTER_MOVEMENT", "SPELL_RESOLUTION", "EXPLORE", "TRADE"}
+
+    def done():
+        begun = set(shadows.cases_of("begin")) == {p.name for p in Phase} - {"GAME_OVER"}
+        resumed = resumable <= set(shadows.cases_of("resume"))
+        # the turn cap (Turn End's finish)
+        return begun and resumed and shadows.cases["begin", "TURN_END"] == 40 and outcomes["truncated"] > 0
+
+    for g, action in play(range(40), max_turns=15, bold=True, until=done):
+        if action is None:
+            outcomes[g.outcome] += 1
     shadows.check()
-    assert outcomes["truncated"] > 0, outcomes  # the turn cap (Turn End's finish)
-    begun = set(shadows.cases_of("begin"))
-    assert begun == {p.name for p in Phase} - {"GAME_OVER"}, shadows.cases
-    resumed = set(shadows.cases_of("resume"))
-    assert {"HERO_MOVEMENT", "EVASION", "MONSTER_MOVEMENT", "SPELL_RESOLUTION", "EXPLORE", "TRADE"} <= resumed
-    assert shadows.cases["begin", "TURN_END"] == 40, shadows.cases
+    assert done(), (outcomes, shadows.cases)
 
 
 def test_handoffs_match_python(monkeypatch):
