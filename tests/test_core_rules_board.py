@@ -30,7 +30,7 @@ def _with_traps_sprung(games):
 
 def test_board_lookups_match_python_on_every_square():
     seen = {"positions": 0, "hazard": 0, "jumpable": 0, "corpse": 0, "closed_side": 0, "beside": 0}
-    for game in _with_traps_sprung(positions(range(10), every=61)):
+    for game in _with_traps_sprung(positions(range(10), every=150)):
         e = engine(game)
         t = game.tables
         assert B.trap_squares(e) == board.trap_squares(game)
@@ -67,7 +67,7 @@ def test_board_lookups_match_python_on_every_square():
 
 def test_unit_queries_match_python():
     seen = {"positions": 0, "monsters": 0, "traits": 0, "together": 0, "apart": 0}
-    for game in positions(range(10), every=23):
+    for game in positions(range(10), every=60):
         e = engine(game)
         s = game.state
         for u in range(MAX_UNITS):

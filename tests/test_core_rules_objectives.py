@@ -42,7 +42,7 @@ def _variations(game, rng: random.Random):
 def test_objectives_and_ending_match_python():
     rng = random.Random(5)
     met, kinds, endings = 0, set(), set()
-    for game in positions(range(10), every=101, max_turns=40):
+    for game in positions(range(10), every=200, max_turns=40):
         for g in _variations(game, rng):
             e = engine(g)
             for i, o in enumerate(g.tables.adventure.objectives):

@@ -84,7 +84,7 @@ def _core_corpse(e, c) -> None:
 
 def test_unit_rules_match_python_where_play_rarely_goes():
     seen = {"roll": 0, "further": 0, "down": 0, "revive": 0, "exhaust": 0, "slay": 0, "spawn": 0, "lost": 0}
-    for k, game in enumerate(positions(range(5), every=97, max_turns=30)):
+    for k, game in enumerate(positions(range(5), every=200, max_turns=30)):
         s = game.state
         heroes = units.active_heroes(game)
         for h in heroes:

@@ -33,10 +33,15 @@ def test_sight_and_arrivals_match_python_in_play(monkeypatch):
     )
     for name in ("roll_patrols", "spawn_patrol", "trigger_ambushes"):
         shadows.hook(monkeypatch, encounters, name, getattr(E, name))
-    play_out(range(15), max_turns=40)
-    shadows.check(look=1, wake_guards=1, encounter=1, roll_patrols=1, spawn_patrol=1, trigger_ambushes=1)
-    assert shadows.cases_of("encounter").keys() >= {"GUARD", "PATROL", "AMBUSH"}, shadows.cases
-    assert shadows.cases["look", True] > 0, shadows.cases
+    called = dict(look=1, wake_guards=1, encounter=1, roll_patrols=1, spawn_patrol=1, trigger_ambushes=1)
+
+    def done():
+        met = shadows.cases_of("encounter").keys() >= {"GUARD", "PATROL", "AMBUSH"}
+        return met and shadows.cases["look", True] > 0 and shadows.reached(**called)
+
+    play_out(range(15), max_turns=40, until=done)
+    shadows.check(**called)
+    assert done(), shadows.cases
 
 
 def test_patrols_and_surprise_under_variant_rules_match_python(monkeypatch):
@@ -59,15 +64,23 @@ def test_patrols_and_surprise_under_variant_rules_match_python(monkeypatch):
         E.encounter,
         case=lambda g, group, how, unsurprisable=False: "dark" if g.state.light == 0 else "light",
     )
-    play_out(range(10), max_turns=30, variant=variant)
+
+    def done():
+        paused = shadows.cases_of("roll_patrols").keys() == {"paused", "rolls"}
+        return (
+            paused
+            and shadows.cases_of("encounter").keys() == {"dark", "light"}
+            and shadows.reached(spawn_patrol=1)
+        )
+
+    play_out(range(10), max_turns=30, variant=variant, until=done)
     shadows.check(spawn_patrol=1)
-    assert shadows.cases_of("roll_patrols").keys() == {"paused", "rolls"}, shadows.cases
-    assert shadows.cases_of("encounter").keys() == {"dark", "light"}, shadows.cases
+    assert done(), shadows.cases
 
 
 def test_sight_lines_and_visible_areas_match_python():
     seen = {"positions": 0, "blocked": 0, "seen": 0}
-    for game in positions(range(5), every=41):
+    for game in positions(range(5), every=100):
         e = engine(game)
         t = game.tables
         for sq in range(t.n_squares):
@@ -88,7 +101,7 @@ def test_arrivals_match_python_where_play_rarely_goes():
     """A Patrol spawned in every corridor, every hero looking round with an alerted door, the
     Ambushers of every area sprung by every hero in turn, Surprise with and without Light."""
     seen = {"patrol": 0, "ambush": 0, "surprise_fail": 0}
-    for k, game in enumerate(positions(range(5), every=97, max_turns=30)):
+    for k, game in enumerate(positions(range(5), every=200, max_turns=30)):
         t, s = game.tables, game.state
         heroes = [h for h in range(s.n_heroes) if s.unit_status[h] == 1]
         for area in range(t.n_areas):
