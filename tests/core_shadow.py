@@ -16,8 +16,8 @@ One owner per idea:
   not compared again; a budget per case and a sampling rate keep the frequent calls cheap.
 - **Random play.** :func:`play` (every action of games over every adventure), :func:`positions`
   (some of their positions), :func:`play_out` (whole games, for the calls the hooks see).
-- **Hand-built positions.** :func:`arena` (tests/builders.py places the figures), :func:`popped`,
-  and :func:`run_rule_tests` (the Python rule tests' own positions, run under the hooks).
+- **Hand-built positions.** :func:`arena` (tests/builders.py places the figures), and
+  :func:`run_rule_tests` (the Python rule tests' own positions, run under the hooks).
 
     shadows = Shadows(budget=50)
     shadows.hook(monkeypatch, combat, "do_fight_stamina", _core.rules.combat.do_fight_stamina)
@@ -176,14 +176,6 @@ def positions(games: Iterable[int], every: int, max_turns: int = 30, **kwargs: A
             step += 1
 
 
-def popped(game: Game) -> tuple[Game, list[int]]:
-    """A copy of ``game`` with the decision on top taken off, as ``Game.apply`` does before it
-    routes the action (the position the decision's apply function sees), and that decision."""
-    twin = game.copy()
-    top = twin.state.stack.pop()
-    return twin, top
-
-
 # ------------------------------------------------------------------------------------ the comparing
 
 
@@ -290,9 +282,11 @@ class Shadows:
         :meth:`wrap`'s stand-in (``options`` are its own), until ``monkeypatch`` undoes it. Returns
         the original function."""
         f = getattr(module, name)
+        key = f"__core_shadow_{name}__"
+        if key in f.__globals__:
+            raise ValueError(f"{module.__name__}.{name} is hooked already")
         original = types.FunctionType(f.__code__, f.__globals__, name, f.__defaults__, f.__closure__)
         original.__kwdefaults__ = f.__kwdefaults__
-        key = f"__core_shadow_{name}__"
         monkeypatch.setitem(f.__globals__, key, self.wrap(name, original, core_fn, **options))
         heading, passing, starred = [], [], False
         for p in inspect.signature(f).parameters.values():
@@ -359,7 +353,8 @@ def public_functions(module: types.ModuleType, skip: tuple[str, ...] = ()) -> li
 def run_rule_tests(*modules: str, skip: Iterable[str] = ()) -> int:
     """Run the rule tests of ``tests/<module>.py`` that take no fixture nor parameter and are not
     statistical nor in ``skip`` (their hand-built positions reach cases random play seldom does:
-    forced dice, traits, items). Returns how many ran."""
+    forced dice, traits, items). Returns how many ran. Those tests make their own games
+    (tests/builders.py's ``arena_game``, ``Game.new``), not :func:`reference_game`'s."""
     skip = set(skip)
     ran = 0
     for name in modules:
