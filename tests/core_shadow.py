@@ -333,10 +333,11 @@ class Shadows:
         return Counter({case: n for (f, case), n in self.cases.items() if f == name})
 
 
-def same(game: Game, python_call: Callable, core_call: Callable) -> None:
-    """One comparison made on purpose (``core_parity.shadow``): nothing may differ."""
+def same(game: Game, python_call: Callable, core_call: Callable, what: str = "") -> None:
+    """One comparison made on purpose (``core_parity.shadow``): nothing may differ (``what`` names
+    the position in the report)."""
     diff = core_parity.shadow(game, python_call, core_call)
-    assert diff == [], "\n".join(diff)
+    assert diff == [], "\n".join([what, *diff] if what else diff)
 
 
 def public_functions(module: types.ModuleType, skip: tuple[str, ...] = ()) -> list[str]:

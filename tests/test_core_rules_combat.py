@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from dungeon_env import _core, core_parity
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Decision, combat
 from dungeon_env.engine.state import FIGHT_WINNER
-from tests.core_shadow import Shadows, play, reference_game, run_rule_tests
+from tests.core_shadow import Shadows, play, play_out, reference_game, run_rule_tests, same
 
 core = _core.rules.combat
 
@@ -116,3 +118,19 @@ def test_core_parity_shadow_reports_a_difference():
     """The harness itself: a core call that does something else is reported."""
     g = reference_game(adventure=adventure_names()[0], heroes=3, seed=1, max_turns=10)
     assert core_parity.shadow(g, lambda t: combat.gather_fights(t), lambda e: [[0, 0, 0, 0, -1]])
+    with pytest.raises(AssertionError, match="returned"):
+        same(g, lambda t: combat.gather_fights(t), lambda e: [[0, 0, 0, 0, -1]])
+
+
+def test_a_hooked_function_with_a_wrong_port_is_reported_then_unhooked():
+    """The harness itself: a hook whose port does something else fails the check, and the function
+    is itself again once the hooks come off."""
+    code = combat.gather_fights.__code__
+    with pytest.MonkeyPatch.context() as mp:
+        shadows = Shadows(budget=3)
+        shadows.hook(mp, combat, "gather_fights", lambda e: [[0, 0, 0, 0, -1]])
+        play_out(range(2), max_turns=5, until=lambda: shadows.reached(gather_fights=3))
+        assert shadows.calls["gather_fights"] == 3
+        with pytest.raises(AssertionError, match="differences"):
+            shadows.check()
+    assert combat.gather_fights.__code__ is code

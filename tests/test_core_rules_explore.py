@@ -8,10 +8,10 @@ and returned values.
 
 from __future__ import annotations
 
-from dungeon_env import _core, core_parity
+from dungeon_env import _core
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game, explore
-from tests.core_shadow import Shadows, play_out, reference_game
+from tests.core_shadow import Shadows, play_out, reference_game, same
 
 core = _core.rules.explore
 
@@ -93,9 +93,11 @@ def test_every_room_event_of_every_adventure_fires_as_in_python():
         for e, event in enumerate(reference_game(adventure=adventure, heroes=3).tables.adventure.events):
             for on_spawn in (False, True) if event.kind == "ambush" else (False,):
                 game = _placed(adventure, e, on_spawn)
-                diff = core_parity.shadow(
-                    game, lambda g, e=e: explore.fire_event(g, e), lambda en, e=e: core.fire_event(en, e)
+                same(
+                    game,
+                    lambda g, e=e: explore.fire_event(g, e),
+                    lambda en, e=e: core.fire_event(en, e),
+                    f"{adventure} event {e} ({event.kind})",
                 )
-                assert diff == [], f"{adventure} event {e} ({event.kind}): {diff}"
                 kinds.add(event.kind)
     assert kinds == {"effect", "check", "choice", "item", "detect", "ambush", "secret"}, kinds

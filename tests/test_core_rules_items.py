@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from dungeon_env import _core, core_parity
+from dungeon_env import _core
 from dungeon_env.engine import inventory, items
 from tests.builders import give_item
-from tests.core_shadow import Shadows, arena, play_out, public_functions
+from tests.core_shadow import Shadows, arena, play_out, public_functions, same
 
 BUDGET = 100  # comparisons of each function at most
 # the queries the legal lists ask at every step: every fifth call is enough
@@ -53,9 +53,4 @@ def test_identify_every_roll_matches_python(face):
     game = arena(["orwin", "maelis", "hob"], seed=face)
     item = give_item(game, 0, "healing_potion", known=False)
     game.dice.force(face, stream="misc")
-    assert (
-        core_parity.shadow(
-            game, lambda g: items.identify(g, 0, item), lambda e: _core.rules.items.identify(e, 0, item)
-        )
-        == []
-    )
+    same(game, lambda g: items.identify(g, 0, item), lambda e: _core.rules.items.identify(e, 0, item))

@@ -6,10 +6,10 @@ and visible areas of every square on positions random games reach."""
 
 from __future__ import annotations
 
-from dungeon_env import _core, core_parity
+from dungeon_env import _core
 from dungeon_env.engine import board, encounters, units, visibility
 from dungeon_env.engine.state import How
-from tests.core_shadow import Shadows, engine, play_out, positions
+from tests.core_shadow import Shadows, engine, play_out, positions, same
 
 V, E = _core.rules.visibility, _core.rules.encounters
 
@@ -106,29 +106,24 @@ def test_arrivals_match_python_where_play_rarely_goes():
         heroes = [h for h in range(s.n_heroes) if s.unit_status[h] == 1]
         for area in range(t.n_areas):
             if t.is_corridor[area] and area % 3 == k % 3:
-                diff = core_parity.shadow(
+                same(
                     game,
                     lambda g, a=area: encounters.spawn_patrol(g, a),
                     lambda e, a=area: E.spawn_patrol(e, a),
                 )
-                assert diff == [], "\n".join(diff)
                 seen["patrol"] += "spawn" in _events(game, lambda g, a=area: encounters.spawn_patrol(g, a))
         for h in heroes:
-            diff = core_parity.shadow(
-                game, lambda g, h=h: visibility.look(g, [h], True), lambda e, h=h: V.look(e, [h], True)
-            )
-            assert diff == [], "\n".join(diff)
+            same(game, lambda g, h=h: visibility.look(g, [h], True), lambda e, h=h: V.look(e, [h], True))
             for sq in [int(q) for q in t.area_squares[(k + h) % t.n_areas] if board.free(game, int(q))][:1]:
                 moved = game.copy()
                 units.take_off(moved, h)
                 units.put(moved, h, sq)
                 moved.state.ambush_fired[:] = False
-                diff = core_parity.shadow(
+                same(
                     moved,
                     lambda g, h=h: encounters.trigger_ambushes(g, h),
                     lambda e, h=h: E.trigger_ambushes(e, h),
                 )
-                assert diff == [], "\n".join(diff)
                 seen["ambush"] += "spawn" in _events(moved, lambda g, h=h: encounters.trigger_ambushes(g, h))
         if heroes and s.unit_status[s.n_heroes :].any():
             dark = game.copy()
@@ -136,12 +131,11 @@ def test_arrivals_match_python_where_play_rarely_goes():
             dark.state.casting_spell[heroes[0]] = 0
             monsters = [u for u in range(s.n_heroes, 64) if s.unit_status[u] == 1][:2]
             for how in (How.GUARD, How.AMBUSH):
-                diff = core_parity.shadow(
+                same(
                     dark,
                     lambda g, how=how, m=monsters: encounters.encounter(g, m, how),
                     lambda e, how=how, m=monsters: E.encounter(e, m, int(how)),
                 )
-                assert diff == [], "\n".join(diff)
             seen["surprise_fail"] += "spell_fail" in _events(
                 dark, lambda g, m=monsters: encounters.encounter(g, m, How.AMBUSH)
             )
