@@ -7,20 +7,14 @@ from __future__ import annotations
 
 import random
 
-from shadow_play import Shadows, games, popped
-
 from dungeon_env import _core
 from dungeon_env.engine import abilities
 from dungeon_env.engine.actions import (
-    ABILITY_0,
-    MAX_ABILITIES,
-    TARGET_0,
-    TARGET_ABILITY,
     Decision,
     Moment,
     Phase,
 )
-from dungeon_env.engine.state import STACK_A, STACK_B, STACK_KIND, STACK_UNIT
+from tests.core_shadow import Shadows, play
 
 core = _core.rules.abilities
 
@@ -54,38 +48,33 @@ def _core_look_ups(e, h, on_board):
 
 
 def test_abilities_match_python_where_the_engine_uses_them(monkeypatch):
-    shadows = Shadows(budget=300)
-    # turn.py asks in the Evasion whether a hero has anything to do; decisions' tables hold their own
-    # reference to the function, so the heroes' decisions are compared below, step by step
-    offer = abilities.ability_actions
-    monkeypatch.setattr(
-        abilities, "ability_actions", shadows.wrap("ability_actions", offer, core.ability_actions)
+    """The offers (turn.py asks in the Evasion whether a hero has anything to do; the heroes'
+    decisions list them), each ability used and each ally target chosen, where the engine calls
+    them; the look-ups on some of the positions reached."""
+    shadows = Shadows(budget=150)
+    offer = {}
+    offered = lambda g, h, when: bool(offer["ability_actions"](g, h, when))  # noqa: E731
+    offer["ability_actions"] = shadows.hook(
+        monkeypatch, abilities, "ability_actions", core.ability_actions, case=offered
     )
+    for name in ("use", "land_on"):
+        shadows.hook(monkeypatch, abilities, name, getattr(core, name))
+
+    def done():
+        return (
+            shadows.reached(use=10, land_on=20, look_ups=100)
+            and shadows.results["ability_actions", True] >= 20
+        )
+
     pick = random.Random(1)
-    offered = 0
-    for game, action in games(25, max_turns=25):
-        top = game.state.stack[-1]
-        kind, unit, a, b = top[STACK_KIND], top[STACK_UNIT], top[STACK_A], top[STACK_B]
-        moment = _moment(game, kind)
-        if moment is not None and pick.random() < 0.015:
-            shadows.compare("ability_actions", game, offer, core.ability_actions, unit, moment)
-            offered += bool(offer(game, unit, moment))
-        if moment is not None and ABILITY_0 <= action < ABILITY_0 + MAX_ABILITIES:
-            twin, _ = popped(game)
-            shadows.compare("use", twin, abilities.use, core.use, unit, action - ABILITY_0, moment)
-        if kind == Decision.CHOOSE_TARGET and a == TARGET_ABILITY and action >= TARGET_0:
-            twin, _ = popped(game)
-            target = abilities.targets(game, unit)[action - TARGET_0]
-            shadows.compare("land_on", twin, abilities.land_on, core.land_on, unit, b, target)
-        if pick.random() < 0.004:
-            for h in range(game.state.n_heroes):
-                on_board = bool(game.state.unit_pos[h] >= 0)
-                for k, ability in enumerate(abilities.card_abilities(game, h)):
-                    for target in abilities.targets(game, h) if ability.target == "ally" and on_board else ():
-                        shadows.compare("land_on", game, abilities.land_on, core.land_on, h, k, target)
-                shadows.compare("look-ups", game, _look_ups, _core_look_ups, h, on_board)
-    assert not shadows.failures, shadows.report()
-    assert offered >= 20
-    assert shadows.calls["use"] >= 10
-    assert shadows.calls["land_on"] >= 20
-    assert shadows.calls["look-ups"] >= 100
+    for game, action in play(range(40), max_turns=25, until=done):
+        if action is None or pick.random() >= 0.004 or shadows.reached(look_ups=100):
+            continue
+        for h in range(game.state.n_heroes):
+            on_board = bool(game.state.unit_pos[h] >= 0)
+            for k, ability in enumerate(abilities.card_abilities(game, h)):
+                for target in abilities.targets(game, h) if ability.target == "ally" and on_board else ():
+                    shadows.compare("land_on", game, abilities.land_on, core.land_on, h, k, target)
+            shadows.compare("look_ups", game, _look_ups, _core_look_ups, h, on_board)
+    shadows.check(use=10, land_on=20, look_ups=100)
+    assert done(), (shadows.calls, shadows.results)

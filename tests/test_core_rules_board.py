@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import random
 
-from core_low import positions
-
 from dungeon_env import _core
 from dungeon_env.content.model import TRAITS
-from dungeon_env.engine import board, core, units
+from dungeon_env.engine import board, units
 from dungeon_env.engine.state import MAX_UNITS
+from tests.core_shadow import engine, positions
 
 B, U = _core.rules.board, _core.rules.units
 
@@ -31,8 +30,8 @@ def _with_traps_sprung(games):
 
 def test_board_lookups_match_python_on_every_square():
     seen = {"positions": 0, "hazard": 0, "jumpable": 0, "corpse": 0, "closed_side": 0, "beside": 0}
-    for game in _with_traps_sprung(positions(n_games=10, every=61)):
-        e = core.engine(game)
+    for game in _with_traps_sprung(positions(range(10), every=150)):
+        e = engine(game)
         t = game.tables
         assert B.trap_squares(e) == board.trap_squares(game)
         for sq in range(t.n_squares):
@@ -68,8 +67,8 @@ def test_board_lookups_match_python_on_every_square():
 
 def test_unit_queries_match_python():
     seen = {"positions": 0, "monsters": 0, "traits": 0, "together": 0, "apart": 0}
-    for game in positions(n_games=10, every=23):
-        e = core.engine(game)
+    for game in positions(range(10), every=60):
+        e = engine(game)
         s = game.state
         for u in range(MAX_UNITS):
             if s.unit_status[u] == 0:

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import random
 
-from shadow_play import Shadows, games
-
 from dungeon_env import _core
 from dungeon_env.content.model import EFFECT_KINDS, Effect
 from dungeon_env.core_parity import _plain
-from dungeon_env.engine import core as engine_core
 from dungeon_env.engine import effects
 from dungeon_env.engine.state import ACTIVE, EFFECT_SOURCE
+from tests.core_shadow import Shadows, engine, play_out, positions
 
 core = _core.rules.effects
 
@@ -31,48 +29,36 @@ HOOKS = (
 )
 
 
-def _note(name):
-    if name == "apply_effect":
-        return lambda g, args, result: f"apply:{args[0].kind}"
-    if name == "tick":
-        return lambda g, args, result: "tick:rows" if g.state.effects else None
-    if name == "fight_modifiers":
-        return lambda g, args, result: "fight_modifiers:some" if result else None
-    if name == "check_modifiers":
-        return lambda g, args, result: "check_modifiers:some" if result else None
-    if name == "asleep":
-        return lambda g, args, result: "asleep:yes" if result else None
-    return None
+CASES = {
+    "apply_effect": lambda g, effect, *rest, **kw: effect.kind,
+    "tick": lambda g: "rows" if g.state.effects else "none",
+}
 
 
 def test_the_hooks_match_python_where_the_engine_calls_them(monkeypatch):
-    shadows = Shadows(budget=120)
+    shadows = Shadows(budget=40)
     for name in HOOKS:
-        wrapped = shadows.wrap(name, getattr(effects, name), getattr(core, name), _note(name))
-        monkeypatch.setattr(effects, name, wrapped)
-    for _ in games(10, max_turns=25):
-        pass
-    assert not shadows.failures, shadows.report()
-    for name in HOOKS:
-        if name not in ("spell_in_play", "asleep"):  # the tests below ask these
-            assert shadows.calls[name] > 0, name
-    assert shadows.calls["apply_effect"] >= 20
-    assert shadows.cases["tick:rows"] > 0
-    assert shadows.cases["fight_modifiers:some"] > 0
+        shadows.hook(monkeypatch, effects, name, getattr(core, name), case=CASES.get(name))
+    called = {
+        name: 1 for name in HOOKS if name not in ("spell_in_play", "asleep")
+    }  # the tests below ask these
 
+    def done():
+        reached = shadows.reached(**called) and shadows.calls["apply_effect"] >= 20
+        return reached and shadows.cases["tick", "rows"] > 0 and shadows.results["fight_modifiers", True] > 0
 
-def _positions(n_games: int, every: int):
-    pick = random.Random(n_games)
-    for game, _ in games(n_games, max_turns=30, offset=100):
-        if pick.random() < 1 / every:
-            yield game
+    play_out(range(20), max_turns=25, until=done)
+    shadows.check(**called)
+    assert done(), (shadows.calls, shadows.cases, shadows.results)
 
 
 def test_every_effect_kind_on_every_unit_matches_python():
     shadows = Shadows()
     kinds = [k for k in EFFECT_KINDS if k not in ("treasure", "revive")] + ["treasure"]
     checked = 0
-    for game in _positions(8, every=80):
+    for game in positions(range(100, 108), every=80):
+        if checked > 150:  # every kind on 10 units at least
+            break
         s = game.state
         units = [u for u in range(64) if s.unit_status[u] == ACTIVE]
         for i, u in enumerate(units):
@@ -92,7 +78,7 @@ def test_every_effect_kind_on_every_unit_matches_python():
             shadows.compare(
                 "apply_effect", position, effects.apply_effect, core.apply_effect, light, "item:torch", -1
             )
-    assert not shadows.failures, shadows.report()
+    shadows.check()
     assert checked > 150
 
 
@@ -100,9 +86,9 @@ def test_the_look_ups_match_python_on_random_positions():
     shadows = Shadows(budget=10**6)
     bonus_kinds = [k for k in EFFECT_KINDS if k.endswith("_bonus") or k == "armour"]
     rows_seen = found = 0
-    for game in _positions(6, every=60):
+    for game in positions(range(100, 106), every=60, bold=True):
         s = game.state
-        e = engine_core.engine(game)
+        e = engine(game)
         for u in range(64):
             if s.unit_status[u] != ACTIVE:
                 continue
@@ -127,15 +113,15 @@ def test_the_look_ups_match_python_on_random_positions():
             assert effects.live(game, row) == core.live(e, row)
             assert effects.source_name(game, row[EFFECT_SOURCE]) == core.source_name(e, row[EFFECT_SOURCE])
             rows_seen += 1
-    assert not shadows.failures, shadows.report()
+    shadows.check()
     assert shadows.calls["detect_traps_near"] > 20
     assert found >= 10
     assert rows_seen > 0
 
 
 def test_sources_and_ability_codes_match_python():
-    for game, _ in games(5, max_turns=1):
-        e = engine_core.engine(game)
+    for game in positions(range(1), every=1, max_turns=1):
+        e = engine(game)
         assert effects.ability_codes(tuple(game.heroes)) == core.ability_codes(e)
         labels = ["effect", "nothing", "spell:", "trap:pit", "event:hall", "item:no_such"]
         labels += [f"spell:{sp.id}" for sp in game.spells]
@@ -184,7 +170,7 @@ def test_lasting_effects_count_down_and_give_their_bonuses_as_in_python():
     pick = random.Random(4)
     kinds = ("fight_bonus", "move_bonus", "damage_bonus", "armour", "sleep")
     ended = 0
-    for n, game in enumerate(_positions(6, every=80)):
+    for n, game in enumerate(positions(range(100, 106), every=80)):
         if n == 25:
             break
         twin = game.copy()
@@ -204,6 +190,6 @@ def test_lasting_effects_count_down_and_give_their_bonuses_as_in_python():
             start = twin.n_events
             effects.tick(twin)
             ended += sum(ev["type"] == "effect_ends" for ev in twin.events_since(start))
-    assert not shadows.failures, shadows.report()
+    shadows.check()
     assert shadows.calls["tick"] == 75
     assert ended >= 50

@@ -8,75 +8,67 @@ and returned values.
 
 from __future__ import annotations
 
-from turn_play import Compared, play
-
-from dungeon_env import _core, core_parity
+from dungeon_env import _core
 from dungeon_env.content import adventure_names
-from dungeon_env.engine import Game, decisions, explore, turn
-from dungeon_env.engine.actions import Decision, Phase
+from dungeon_env.engine import Game, explore
+from tests.core_shadow import Shadows, play_out, reference_game, same
+
+core = _core.rules.explore
+
+
+def _option_index(g, e, option, h):  # the core binding takes the option's index
+    return e, g.tables.adventure.events[e].options.index(option), h
 
 
 def test_the_explore_phase_matches_python(monkeypatch):
-    compared = Compared(budget=60)
-    core = _core.rules.explore
-    kind_of = lambda g, e: "fire_event " + g.tables.adventure.events[e].kind  # noqa: E731
-    for name, case in [
-        ("fire_event", kind_of),
-        ("affected", None),
-        ("trait_check", None),
-        ("spawn_event_monsters", None),
-        ("reveal_door", None),
-        ("area_order", None),
-    ]:
-        monkeypatch.setattr(
-            explore, name, compared.wrap(name, getattr(explore, name), getattr(core, name), case)
-        )
-    original_resolve = explore.resolve_option
-
-    def resolve_option(g, e, option, h):  # the core binding takes the option's index
-        k = g.tables.adventure.events[e].options.index(option)
-        compared.check(
-            g,
-            "resolve_option",
-            lambda t: original_resolve(t, e, option, h),
-            lambda en: core.resolve_option(en, e, k, h),
-        )
-        return original_resolve(g, e, option, h)
-
-    monkeypatch.setattr(explore, "resolve_option", resolve_option)
-    # the phase's hooks in the turn's tables, and the decisions it owns
-    monkeypatch.setitem(
-        turn._BEGIN, Phase.EXPLORE, compared.wrap("begin", explore.begin_explore, core.begin_explore)
+    shadows = Shadows(budget=60)
+    kind_of = lambda g, e: g.tables.adventure.events[e].kind  # noqa: E731
+    shadows.hook(monkeypatch, explore, "fire_event", core.fire_event, case=kind_of)
+    for name in (
+        "affected",
+        "trait_check",
+        "spawn_event_monsters",
+        "reveal_door",
+        "area_order",
+        # the phase's hooks in the turn's tables, and the decisions it owns
+        "begin_explore",
+        "resume_explore",
+        "legal_explore_choice",
+        "do_explore_choice",
+        "legal_event_choice",
+        "do_event_choice",
+        "legal_claim",
+        "do_claim",
+    ):
+        shadows.hook(monkeypatch, explore, name, getattr(core, name))
+    shadows.hook(
+        monkeypatch,
+        explore,
+        "resolve_option",
+        core.resolve_option,
+        args=_option_index,
+        python_call=lambda t, e, k, h: explore.resolve_option(
+            t, e, t.tables.adventure.events[e].options[k], h
+        ),
     )
-    monkeypatch.setitem(
-        turn._RESUME, Phase.EXPLORE, compared.wrap("resume", explore.resume_explore, core.resume_explore)
-    )
-    for kind, legal, apply in [
-        (Decision.EXPLORE_CHOICE, "legal_explore_choice", "do_explore_choice"),
-        (Decision.EVENT_CHOICE, "legal_event_choice", "do_event_choice"),
-        (Decision.CLAIM_ITEM, "legal_claim", "do_claim"),
-    ]:
-        monkeypatch.setitem(
-            decisions.HANDLERS,
-            kind,
-            (
-                compared.wrap(legal, getattr(explore, legal), getattr(core, legal)),
-                compared.wrap(apply, getattr(explore, apply), getattr(core, apply)),
-            ),
-        )
-    play(30, max_turns=40, first_seed=200)
-    seen = compared.seen
-    assert seen["begin"] == 60 and seen["resume"] == 60 and seen["do_explore_choice"] == 60, seen
-    for case in ("fire_event item", "fire_event check", "fire_event choice", "fire_event ambush", "do_claim"):
-        assert seen[case] > 0, seen
-    assert seen["trait_check"] > 0 and seen["resolve_option"] > 0 and seen["do_event_choice"] > 0, seen
+    called = dict(trait_check=1, resolve_option=1, do_event_choice=1, do_claim=1)
+    calls = shadows.calls
+
+    def done():
+        kinds = shadows.cases_of("fire_event").keys() >= {"item", "check", "choice", "ambush"}
+        full = calls["begin_explore"] == calls["resume_explore"] == calls["do_explore_choice"] == 60
+        return kinds and full and shadows.reached(**called)
+
+    play_out(range(200, 230), max_turns=40, bold=True, until=done)
+    shadows.check(**called)
+    assert done(), (calls, shadows.cases)
 
 
 def _placed(adventure: str, e: int, on_spawn: bool) -> Game:
     """A new game with every hero moved into event ``e``'s area, exploring; with ``on_spawn`` the
     first hero stands on the event's first monster square (an ambush then looks for the nearest
     free square)."""
-    game = Game.new(adventure=adventure, heroes=["orwin", "bram", "sela", "maelis"], seed=e)
+    game = reference_game(adventure=adventure, heroes=["orwin", "bram", "sela", "maelis"], seed=e)
     s, t = game.state, game.tables
     event = t.adventure.events[e]
     area = t.board.area_names.index(event.area)
@@ -96,15 +88,16 @@ def _placed(adventure: str, e: int, on_spawn: bool) -> Game:
 
 
 def test_every_room_event_of_every_adventure_fires_as_in_python():
-    core = _core.rules.explore
     kinds: set[str] = set()
     for adventure in adventure_names():
-        for e, event in enumerate(Game.new(adventure=adventure, heroes=3).tables.adventure.events):
+        for e, event in enumerate(reference_game(adventure=adventure, heroes=3).tables.adventure.events):
             for on_spawn in (False, True) if event.kind == "ambush" else (False,):
                 game = _placed(adventure, e, on_spawn)
-                diff = core_parity.shadow(
-                    game, lambda g, e=e: explore.fire_event(g, e), lambda en, e=e: core.fire_event(en, e)
+                same(
+                    game,
+                    lambda g, e=e: explore.fire_event(g, e),
+                    lambda en, e=e: core.fire_event(en, e),
+                    f"{adventure} event {e} ({event.kind})",
                 )
-                assert diff == [], f"{adventure} event {e} ({event.kind}): {diff}"
                 kinds.add(event.kind)
     assert kinds == {"effect", "check", "choice", "item", "detect", "ambush", "secret"}, kinds

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import random
 
-from shadow_play import Shadows, games
-
 from dungeon_env import _core
-from dungeon_env.engine import decisions, mental
-from dungeon_env.engine.actions import Decision
+from dungeon_env.engine import mental
 from dungeon_env.engine.state import ACTIVE
+from tests.core_shadow import Shadows, play, play_out
 
 core = _core.rules.mental
 
@@ -19,32 +17,24 @@ HOOKS = ("start", "do_bid", "roll", "lashers", "monster_attack")
 
 
 def test_mental_combat_matches_python_where_the_engine_calls_it(monkeypatch):
-    shadows = Shadows(budget=60)
+    shadows = Shadows(budget=30)
     for name in HOOKS:
-        monkeypatch.setattr(mental, name, shadows.wrap(name, getattr(mental, name), getattr(core, name)))
-    legal, apply = decisions.HANDLERS[Decision.MENTAL_BID]
-    monkeypatch.setitem(
-        decisions.HANDLERS, Decision.MENTAL_BID, (shadows.wrap("legal_bid", legal, core.legal_bid), apply)
-    )
-    monkeypatch.setitem(
-        decisions.MENTAL_OUTCOMES,
-        mental.PURPOSE_LASH,
-        shadows.wrap("lash_lands", mental.lash_lands, core.lash_lands, lambda g, args, r: f"lash:{args[2]}"),
-    )
-    for _ in games(30, max_turns=25):
-        pass
-    assert not shadows.failures, shadows.report()
+        shadows.hook(monkeypatch, mental, name, getattr(core, name))
+    shadows.hook(monkeypatch, mental, "legal_bid", core.legal_bid)
+    shadows.hook(monkeypatch, mental, "lash_lands", core.lash_lands, case=lambda g, m, h, result: result)
     # a Mind Lash needs the Warlock's Crypt's boss, which random play seldom meets: the positions of
     # the test below make every monster lash
-    for name in ("start", "do_bid", "roll", "lashers", "legal_bid"):
-        assert shadows.calls[name] > 0, name
+    called = dict(start=1, do_bid=1, roll=1, lashers=1, legal_bid=1)
+    play_out(range(30), max_turns=25, until=lambda: shadows.reached(**called))
+    shadows.check(**called)
 
 
 def test_duels_and_the_mind_lash_match_python_on_random_positions():
     shadows = Shadows(budget=10**6)
     pick = random.Random(2)
-    for game, _ in games(10, max_turns=30, offset=50):
-        if pick.random() > 0.01:
+    enough = lambda: shadows.reached(lash_target=30, lash_lands=30, do_bid=60)  # noqa: E731
+    for game, action in play(range(50, 60), max_turns=30, until=enough):
+        if action is None or pick.random() > 0.03:
             continue
         s = game.state
         heroes = [u for u in range(s.n_heroes) if s.unit_status[u] == ACTIVE]
@@ -72,7 +62,4 @@ def test_duels_and_the_mind_lash_match_python_on_random_positions():
             _, _, _, bid = duel.state.stack.pop()
             b_bid = pick.choice(mental.legal_bid(duel, b, a, bid))
             shadows.compare("do_bid", duel, mental.do_bid, core.do_bid, b, a, bid, b_bid)
-    assert not shadows.failures, shadows.report()
-    assert shadows.calls["lash_target"] >= 30
-    assert shadows.calls["lash_lands"] >= 30
-    assert shadows.calls["do_bid"] >= 60
+    shadows.check(lash_target=30, lash_lands=30, do_bid=60)

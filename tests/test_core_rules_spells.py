@@ -1,7 +1,7 @@
 """The core's port of engine/spells.py against the Python module, call by call in real play.
 
 Random games over every adventure, with both casters in the party, run with every public function of
-``spells`` hooked (tests/shadow_spells_items.py): at each call the engine makes, the core's version
+``spells`` hooked (tests/core_shadow.py): at each call the engine makes, the core's version
 runs on the same position and must return the same value and leave the same events, dice and state.
 """
 
@@ -11,13 +11,14 @@ import random
 
 import pytest
 
-from dungeon_env import _core, core_parity
-from dungeon_env.engine import Game, core, spells
+from dungeon_env import _core
+from dungeon_env.engine import spells
 from dungeon_env.engine.actions import Moment
-from tests.builders import add_statue, arena_game, give_item, place
-from tests.shadow_spells_items import Shadows, play, public_functions
+from tests.builders import add_statue, give_item, place
+from tests.core_shadow import Shadows, arena, engine, play_out, public_functions, reference_game, same
 
-# the queries the legal lists ask at every step: a sample of them is enough
+BUDGET = 100  # comparisons of each function at most
+# the queries the legal lists ask at every step: every fifth call is enough
 QUERIES = [
     "known",
     "may_cast",
@@ -30,8 +31,6 @@ QUERIES = [
     "selection_options",
     "spell_level_total",
 ]
-RATE = {f"spells.{name}": 0.2 for name in QUERIES}
-CAPS = {f"spells.{name}": 150 for name in QUERIES}
 # what real play must have reached for the comparison to mean something
 CALLED = [
     "spell_actions",
@@ -67,21 +66,11 @@ LOGGED = [
 ]
 
 
-@pytest.fixture(scope="module")
-def shadows() -> Shadows:
-    record = Shadows(rate=RATE, cap=300, caps=CAPS)
-    with record.hooked(spells, public_functions(spells), _core.rules.spells):
-        for _ in play(n_games=10):
-            pass
-        warlock_games(n_games=4)
-    return record
-
-
 def warlock_games(n_games: int) -> None:
     """Random play on the arena with the Dread Warlock (Mental Combat) in sight of the casters: its
     Mind Lash comes first in Spell Resolution (the random adventures seldom reach it)."""
     for k in range(n_games):
-        game = arena_game(["orwin", "maelis", "hob"], seed=k, max_turns=12)
+        game = arena(["orwin", "maelis", "hob"], seed=k, max_turns=12)
         add_statue(game, "dread_warlock", 9, 1)
         place(game, 1, 9, 4)
         place(game, 0, 9, 5)
@@ -90,32 +79,35 @@ def warlock_games(n_games: int) -> None:
             game.apply(rng.choice(game.legal_actions()))
 
 
-def test_every_call_matches_python(shadows):
-    assert shadows.failures == []
+def test_every_call_matches_python_and_the_hard_cases_were_reached(monkeypatch):
+    shadows = Shadows(budget=BUDGET)
+    for name in public_functions(spells):
+        every = 5 if name in QUERIES else 1
+        shadows.hook(monkeypatch, spells, name, getattr(_core.rules.spells, name), every=every)
 
+    def done():
+        logged = all(shadows.events[kind] > 0 for kind in LOGGED)
+        return logged and shadows.reached(**dict.fromkeys(CALLED, 1)) and shadows.results["targets", True] > 0
 
-def test_the_hard_cases_were_reached(shadows):
-    calls, events = shadows.calls, shadows.events
-    for name in CALLED:
-        assert calls[f"spells.{name}"] > 0, name
-    for kind in LOGGED:
-        assert events[kind] > 0, kind
-    assert shadows.results["spells.targets", True] > 0
+    warlock_games(n_games=4)
+    play_out(range(20), max_turns=40, casters=True, until=done)
+    shadows.check(**dict.fromkeys(CALLED, 1))
+    assert done(), (shadows.calls, shadows.events)
 
 
 def test_fits_matches_python():
-    game = Game.new(heroes=3, seed=0)
-    engine = core.engine(game)
+    game = reference_game(heroes=3, seed=0)
+    e = engine(game)
     for sp, spell in enumerate(game.spells):
         for when in (Moment.COMBAT, Moment.MOVEMENT, Moment.EXPLORE):
-            assert _core.rules.spells.fits(engine, sp, when.value) == spells.fits(spell, when)
+            assert _core.rules.spells.fits(e, sp, when.value) == spells.fits(spell, when)
 
 
 @pytest.mark.parametrize("why", ["magic", "in_play", "gone", "cast"])
 def test_a_selected_spell_resolving_matches_python(why):
     """Maelis selected Valor at 2.1; at 2.5 it fails for want of Magic (A-57), because Valor already
     lasts on someone (A-23) or because its scroll is no longer hers, or it is cast."""
-    game = arena_game(["orwin", "maelis", "hob"], seed=3)
+    game = arena(["orwin", "maelis", "hob"], seed=3)
     s, valor = game.state, game.spell_index["valor"]
     s.casting_spell[1] = valor
     if why == "magic":
@@ -125,9 +117,4 @@ def test_a_selected_spell_resolving_matches_python(why):
     elif why == "gone":
         s.casting_item[1] = give_item(game, 0, "scroll_valor", known=True)
     game.state_edited()
-    assert (
-        core_parity.shadow(
-            game, lambda g: spells.resolve_selected(g, 1), lambda e: _core.rules.spells.resolve_selected(e, 1)
-        )
-        == []
-    )
+    same(game, lambda g: spells.resolve_selected(g, 1), lambda e: _core.rules.spells.resolve_selected(e, 1))

@@ -6,50 +6,36 @@ from __future__ import annotations
 
 import random
 
-from shadow_play import Shadows, games
-
 from dungeon_env import _core
-from dungeon_env.engine import decisions, traps
-from dungeon_env.engine.actions import Decision
+from dungeon_env.engine import traps
 from dungeon_env.engine.state import ACTIVE
+from tests.core_shadow import Shadows, play, play_out
 
 core = _core.rules.traps
 
 HOOKS = ("on_enter", "spring", "detect_traps", "room_detect", "disarm_actions")
 
 
-def _note(name):
-    if name == "spring":
-        return lambda g, args, result: f"spring:hazard={args[2]}"
-    if name == "disarm_actions":
-        return lambda g, args, result: "disarm offered" if result else None
-    if name == "detect_traps":
-        return lambda g, args, result: "detect_traps"
-    return None
+CASES = {
+    "spring": lambda g, *args: f"hazard={args[1]}",
+    "do_disarm": lambda g, h, a, b, action: action,
+}
 
 
 def test_traps_match_python_where_the_engine_springs_detects_and_disarms_them(monkeypatch):
-    shadows = Shadows(budget=250)
-    for name in HOOKS:
-        monkeypatch.setattr(
-            traps, name, shadows.wrap(name, getattr(traps, name), getattr(core, name), _note(name))
-        )
-    monkeypatch.setitem(
-        decisions.HANDLERS,
-        Decision.DISARM,
-        (
-            shadows.wrap("legal_disarm", traps.legal_disarm, core.legal_disarm),
-            shadows.wrap(
-                "do_disarm", traps.do_disarm, core.do_disarm, lambda g, args, r: f"disarm:{args[3]}"
-            ),
-        ),
-    )
-    for _ in games(30, max_turns=30):
-        pass
-    assert not shadows.failures, shadows.report()
-    for name in ("on_enter", "spring", "detect_traps", "disarm_actions", "legal_disarm", "do_disarm"):
-        assert shadows.calls[name] > 0, name
-    assert shadows.cases["disarm offered"] > 0
+    shadows = Shadows(budget=100)
+    original = {}
+    cases = {**CASES, "disarm_actions": lambda g, h: bool(original["disarm_actions"](g, h))}  # offered?
+    for name in (*HOOKS, "legal_disarm", "do_disarm"):
+        original[name] = shadows.hook(monkeypatch, traps, name, getattr(core, name), case=cases.get(name))
+    called = dict(on_enter=1, spring=1, detect_traps=1, disarm_actions=1, legal_disarm=1, do_disarm=1)
+
+    def done():
+        return shadows.reached(**called) and shadows.cases["disarm_actions", True] > 0
+
+    play_out(range(40), max_turns=30, until=done)
+    shadows.check(**called)
+    assert done(), (shadows.calls, shadows.cases)
 
 
 def test_detection_from_every_hero_matches_python_on_random_positions():
@@ -58,8 +44,9 @@ def test_detection_from_every_hero_matches_python_on_random_positions():
     shadows = Shadows(budget=10**6)
     pick = random.Random(3)
     found = 0
-    for game, _ in games(10, max_turns=30, offset=200):
-        if pick.random() > 0.008:
+    enough = lambda: shadows.reached(detect_from=50, room_detect=20) and found >= 20  # noqa: E731
+    for game, action in play(range(200, 210), max_turns=30, until=enough):
+        if action is None or pick.random() > 0.03:
             continue
         s = game.state
         heroes = [h for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE]
@@ -77,9 +64,7 @@ def test_detection_from_every_hero_matches_python_on_random_positions():
                     area = int(game.tables.area[game.square(*trap.at)])
                     shadows.compare("room_detect", position, traps.room_detect, core.room_detect, h, area)
             shadows.compare("detect_traps", position, traps.detect_traps, core.detect_traps)
-    assert not shadows.failures, shadows.report()
-    assert shadows.calls["detect_from"] >= 50
-    assert shadows.calls["room_detect"] >= 20
+    shadows.check(detect_from=50, room_detect=20)
     assert found >= 20
 
 
@@ -89,9 +74,11 @@ def test_every_disarm_outcome_matches_python():
     (sprung, failed, disarmed), on the position Game.apply gives do_disarm."""
     shadows = Shadows(budget=10**6)
     outcomes = set()
-    for game, _ in games(20, max_turns=30, offset=300):
+    for game, _ in play(range(300, 320), max_turns=30):
         s = game.state
-        if not game.tables.adventure.traps or not s.trap_armed.any() or shadows.calls["do_disarm"] >= 120:
+        if len(outcomes) == 4 and shadows.calls["do_disarm"] >= 60:
+            break
+        if not game.tables.adventure.traps or not s.trap_armed.any():
             continue
         twin = game.copy()
         twin.state.trap_detected[:] = twin.state.trap_armed
@@ -107,6 +94,5 @@ def test_every_disarm_outcome_matches_python():
                 for action in acts:
                     shadows.compare("do_disarm", attempt, traps.do_disarm, core.do_disarm, h, -1, -1, action)
                 outcomes.add(face)
-    assert not shadows.failures, shadows.report()
-    assert shadows.calls["do_disarm"] >= 40
+    shadows.check(do_disarm=40)
     assert outcomes == {1, 2, 4, 6}

@@ -8,50 +8,57 @@ adventure call them (``core_parity.shadow``): the same events, dice, state and d
 from __future__ import annotations
 
 import random
-
-from turn_play import BOLD, Compared, play
+from collections import Counter
 
 from dungeon_env import _core, core_parity
 from dungeon_env.content import adventure_names, load_heroes
-from dungeon_env.engine import Game, core, turn
+from dungeon_env.engine import turn
 from dungeon_env.engine.actions import Phase
 from dungeon_env.parity import GameCase, game_list
+from tests.core_shadow import Shadows, bold_choice, engine, play, play_out, reference_game
+
+core = _core.rules.turn
 
 
 def test_every_phase_begins_and_resumes_as_in_python(monkeypatch):
-    compared = Compared(budget=40)
-    core = _core.rules.turn
-    phase = lambda what: lambda g: f"{what} {Phase(g.state.phase).name}"  # noqa: E731
-    monkeypatch.setattr(turn, "begin", compared.wrap("begin", turn.begin, core.begin, phase("begin")))
-    monkeypatch.setattr(turn, "resume", compared.wrap("resume", turn.resume, core.resume, phase("resume")))
-    outcomes = play(12, max_turns=15, first_seed=0)
-    assert outcomes["truncated"] > 0, outcomes  # the turn cap (Turn End's finish)
-    begun = {key.split()[1] for key in compared.seen if key.startswith("begin")}
-    assert begun == {p.name for p in Phase} - {"GAME_OVER"}, compared.seen
-    resumed = {key.split()[1] for key in compared.seen if key.startswith("resume")}
-    assert {"HERO_MOVEMENT", "EVASION", "MONSTER_MOVEMENT", "SPELL_RESOLUTION", "EXPLORE", "TRADE"} <= resumed
-    assert compared.seen["begin TURN_END"] == 40, compared.seen
+    shadows = Shadows(budget=40)
+    phase = lambda g: Phase(g.state.phase).name  # noqa: E731
+    shadows.hook(monkeypatch, turn, "begin", core.begin, case=phase)
+    shadows.hook(monkeypatch, turn, "resume", core.resume, case=phase)
+    outcomes = Counter()
+    resumable = {"HERO_MOVEMENT", "EVASION", "MONSTER_MOVEMENT", "SPELL_RESOLUTION", "EXPLORE", "TRADE"}
+
+    def done():
+        begun = set(shadows.cases_of("begin")) == {p.name for p in Phase} - {"GAME_OVER"}
+        resumed = resumable <= set(shadows.cases_of("resume"))
+        # the turn cap (Turn End's finish)
+        return begun and resumed and shadows.cases["begin", "TURN_END"] == 40 and outcomes["truncated"] > 0
+
+    for g, action in play(range(40), max_turns=15, bold=True, until=done):
+        if action is None:
+            outcomes[g.outcome] += 1
+    shadows.check()
+    assert done(), (outcomes, shadows.cases)
 
 
 def test_handoffs_match_python(monkeypatch):
-    compared = Compared(budget=50)
-    core = _core.rules.turn
+    shadows = Shadows(budget=50)
+    original = {}
 
     def offered(g, h):
         if not g.state.progress and g.state.idle_handoffs >> h & 1:
-            return "handoffs: idle one spent"
-        return "handoffs: some" if turn.handoffs.__wrapped__(g, h) else "handoffs: none"
+            return "idle one spent"
+        return "some" if original["handoffs"](g, h) else "none"
 
     def made(g, to):
-        return "handoff: idle" if not g.state.progress else "handoff: after acting"
+        return "idle" if not g.state.progress else "after acting"
 
-    original = turn.handoffs
-    wrapped = compared.wrap("handoffs", original, core.handoffs, offered)
-    wrapped.__wrapped__ = original
-    monkeypatch.setattr(turn, "handoffs", wrapped)
-    monkeypatch.setattr(turn, "handoff", compared.wrap("handoff", turn.handoff, core.handoff, made))
-    play(4, max_turns=10, first_seed=10)
-    assert min(compared.seen.values()) > 0 and len(compared.seen) == 5, compared.seen
+    original["handoffs"] = shadows.hook(monkeypatch, turn, "handoffs", core.handoffs, case=offered)
+    shadows.hook(monkeypatch, turn, "handoff", core.handoff, case=made)
+    play_out(range(10, 14), max_turns=10, bold=True)
+    shadows.check()
+    assert set(shadows.cases_of("handoffs")) == {"idle one spent", "some", "none"}, shadows.cases
+    assert set(shadows.cases_of("handoff")) == {"idle", "after acting"}, shadows.cases
 
 
 def test_whole_games_play_the_same_on_both_engines(monkeypatch):
@@ -63,9 +70,15 @@ def test_whole_games_play_the_same_on_both_engines(monkeypatch):
     roster, heroes = list(load_heroes()), {}
 
     def new_pair(case, variant=None, forced_dice=()):
-        game = Game(case.adventure, heroes[case.seed], case.seed, case.max_turns, variant)
-        game._place()
-        return game, core.engine(game)
+        game = reference_game(
+            placed=True,
+            adventure=case.adventure,
+            heroes=heroes[case.seed],
+            seed=case.seed,
+            max_turns=case.max_turns,
+            variant=variant,
+        )
+        return game, engine(game)
 
     monkeypatch.setattr(core_parity, "new_pair", new_pair)
     for k in range(3):
@@ -74,9 +87,7 @@ def test_whole_games_play_the_same_on_both_engines(monkeypatch):
         case = GameCase("random", adventure_names()[k], len(heroes[k]), k, 30)
 
         def choose(g, rng=rng):
-            legal = g.legal_actions()
-            bold = [a for a in legal if a in BOLD]
-            return rng.choice(bold if bold and rng.random() < 0.6 else legal)
+            return bold_choice(rng, g.legal_actions())
 
         assert (
             core_parity.lockstep(case, choose=choose, variant=["rules.patrol_max=3", "light.start=8"]) is None

@@ -5,11 +5,10 @@ and so are calls made on purpose where play rarely goes (a blow on Death's Door,
 
 from __future__ import annotations
 
-from core_low import Shadowed, play_shadowed, positions
-
-from dungeon_env import _core, core_parity
+from dungeon_env import _core
 from dungeon_env.engine import board, units
 from dungeon_env.engine.state import ACTIVE, CORPSE, How
+from tests.core_shadow import Shadows, play_out, positions, same
 
 U = _core.rules.units
 
@@ -26,71 +25,50 @@ def _hurt_case(g, u, amount, source, killers=(), down_before=None):
     return "hurt"
 
 
-def _shadows() -> dict[str, Shadowed]:
-    return {
-        s.name: s
-        for s in [
-            Shadowed(units, "place_hero", U.place_hero),
-            Shadowed(units, "place_monster", U.place_monster, classify=lambda g, m, sq, how: How(how).name),
-            Shadowed(units, "put", U.put),
-            Shadowed(units, "take_off", U.take_off),
-            Shadowed(
-                units,
-                "spend_stamina",
-                U.spend_stamina,
-                classify=lambda g, u, n: "exhausts" if n and n == g.state.stamina[u] else "spends",
-            ),
-            Shadowed(
-                units,
-                "gain_stamina",
-                U.gain_stamina,
-                classify=lambda g, u, n: "recovers" if g.state.exhausted[u] else "gains",
-            ),
-            Shadowed(
-                units,
-                "heal",
-                U.heal,
-                classify=lambda g, u, n: "revives" if g.state.deaths_door[u] else "heals",
-            ),
-            Shadowed(units, "hurt_hero", U.hurt_hero, classify=_hurt_case),
-            Shadowed(
-                units,
-                "deaths_door_roll",
-                U.deaths_door_roll,
-                classify=lambda g, u, killers=(): (
-                    "iron_willed" if units.has_trait(g, u, "iron_willed") else "plain"
-                ),
-            ),
-            Shadowed(units, "kill_hero", U.kill_hero),
-            Shadowed(units, "slay_monster", U.slay_monster),
-            Shadowed(
-                units,
-                "check_corpses",
-                U.check_corpses,
-                classify=lambda g: "corpse" if CORPSE in g.state.unit_status[: g.state.n_heroes] else "none",
-            ),
-        ]
-    }
+CASES = {
+    "place_monster": lambda g, m, sq, how: How(how).name,
+    "spend_stamina": lambda g, u, n: "exhausts" if n and n == g.state.stamina[u] else "spends",
+    "gain_stamina": lambda g, u, n: "recovers" if g.state.exhausted[u] else "gains",
+    "heal": lambda g, u, n: "revives" if g.state.deaths_door[u] else "heals",
+    "hurt_hero": _hurt_case,
+    "deaths_door_roll": lambda g, u, killers=(): (
+        "iron_willed" if units.has_trait(g, u, "iron_willed") else "plain"
+    ),
+    "check_corpses": lambda g: "corpse" if CORPSE in g.state.unit_status[: g.state.n_heroes] else "none",
+}
+HOOKED = [
+    "place_hero",
+    "place_monster",
+    "put",
+    "take_off",
+    "spend_stamina",
+    "gain_stamina",
+    "heal",
+    "hurt_hero",
+    "deaths_door_roll",
+    "kill_hero",
+    "slay_monster",
+    "check_corpses",
+]
 
 
-def test_unit_rules_match_python_in_play():
-    shadows = _shadows()
-    play_shadowed(list(shadows.values()), n_games=15, max_turns=40)
-    failures = [f for s in shadows.values() for f in s.failures]
-    assert failures == [], "\n\n".join(failures)
-    calls = {name: s.calls for name, s in shadows.items()}
-    assert all(n > 0 for name, n in calls.items() if name != "heal"), calls
-    assert shadows["place_monster"].cases.keys() >= {"GUARD", "PATROL"}, shadows["place_monster"].cases
-    assert shadows["hurt_hero"].cases.keys() >= {"hurt", "down"}, shadows["hurt_hero"].cases
-    assert shadows["check_corpses"].cases["corpse"] > 0
-    assert shadows["deaths_door_roll"].cases.keys() == {"iron_willed", "plain"}, shadows[
-        "deaths_door_roll"
-    ].cases
+def test_unit_rules_match_python_in_play(monkeypatch):
+    shadows = Shadows(budget=60)
+    for name in HOOKED:
+        shadows.hook(monkeypatch, units, name, getattr(U, name), case=CASES.get(name))
 
+    def done():
+        return (
+            shadows.reached(**{name: 1 for name in HOOKED if name != "heal"})
+            and shadows.cases_of("place_monster").keys() >= {"GUARD", "PATROL"}
+            and shadows.cases_of("hurt_hero").keys() >= {"hurt", "down"}
+            and shadows.cases["check_corpses", "corpse"] > 0
+            and shadows.cases_of("deaths_door_roll").keys() == {"iron_willed", "plain"}
+        )
 
-def _same(game, python_call, core_call) -> None:
-    diff = core_parity.shadow(game, python_call, core_call)
-    assert diff == [], "\n".join(diff)
+    play_out(range(30), max_turns=40, until=done)
+    shadows.check()
+    assert done(), shadows.cases
 
 
 def _corpse(g, c) -> None:
@@ -106,60 +84,58 @@ def _core_corpse(e, c) -> None:
 
 def test_unit_rules_match_python_where_play_rarely_goes():
     seen = {"roll": 0, "further": 0, "down": 0, "revive": 0, "exhaust": 0, "slay": 0, "spawn": 0, "lost": 0}
-    for k, game in enumerate(positions(n_games=5, every=97, max_turns=30)):
+    for k, game in enumerate(positions(range(5), every=200, max_turns=30)):
         s = game.state
         heroes = units.active_heroes(game)
         for h in heroes:
             health = int(s.health[h])
-            _same(
+            same(
                 game,
                 lambda g, h=h, n=health: units.hurt_hero(g, h, n, "m1"),
                 lambda e, h=h, n=health: U.hurt_hero(e, h, n, "m1"),
             )
             seen["down"] += health > 0
-            _same(
+            same(
                 game,
                 lambda g, h=h: units.hurt_hero(g, h, 1, "trap", ("m2", "m3", "m2"), True),
                 lambda e, h=h: U.hurt_hero(e, h, 1, "trap", ["m2", "m3", "m2"], True),
             )
             seen["roll"] += 1
             if s.deaths_door[h]:
-                _same(
+                same(
                     game,
                     lambda g, h=h: units.hurt_hero(g, h, 2, "m4", ["m4", "m1"], False),
                     lambda e, h=h: U.hurt_hero(e, h, 2, "m4", ["m4", "m1"], False),
                 )
-                _same(game, lambda g, h=h: units.heal(g, h, 1), lambda e, h=h: U.heal(e, h, 1))
+                same(game, lambda g, h=h: units.heal(g, h, 1), lambda e, h=h: U.heal(e, h, 1))
                 seen["further"] += 1
                 seen["revive"] += 1
             stamina = int(s.stamina[h])
             if not s.exhausted[h]:
-                _same(
+                same(
                     game,
                     lambda g, h=h, n=stamina: units.spend_stamina(g, h, n),
                     lambda e, h=h, n=stamina: U.spend_stamina(e, h, n),
                 )
                 seen["exhaust"] += stamina > 0
-            _same(game, lambda g, h=h: units.gain_stamina(g, h, 2), lambda e, h=h: U.gain_stamina(e, h, 2))
-            _same(
-                game, lambda g, h=h: units.kill_hero(g, h, ["m1"]), lambda e, h=h: U.kill_hero(e, h, ["m1"])
-            )
+            same(game, lambda g, h=h: units.gain_stamina(g, h, 2), lambda e, h=h: U.gain_stamina(e, h, 2))
+            same(game, lambda g, h=h: units.kill_hero(g, h, ["m1"]), lambda e, h=h: U.kill_hero(e, h, ["m1"]))
         for u in units.active_monsters(game)[:2]:
-            _same(
+            same(
                 game,
                 lambda g, u=u: units.slay_monster(g, u, ["hero_0"]),
                 lambda e, u=u: U.slay_monster(e, u, ["hero_0"]),
             )
             seen["slay"] += 1
         if heroes:
-            _same(game, lambda g, c=heroes[0]: _corpse(g, c), lambda e, c=heroes[0]: _core_corpse(e, c))
+            same(game, lambda g, c=heroes[0]: _corpse(g, c), lambda e, c=heroes[0]: _core_corpse(e, c))
             twin = game.copy()
             _corpse(twin, heroes[0])
             seen["lost"] += any(ev["type"] == "corpse_lost" for ev in twin.events_since(game.n_events))
         free = [q for q in range(game.tables.n_squares) if board.free(game, q)][k % 7 :: 211]
         for q in free:
             monster = game.monsters[q % len(game.monsters)].id
-            _same(
+            same(
                 game,
                 lambda g, q=q, m=monster: units.place_monster(g, m, q, How.EVENT),
                 lambda e, q=q, m=monster: U.place_monster(e, m, q, int(How.EVENT)),
