@@ -131,9 +131,7 @@ class CheckedGame(Game):
     def _check(self, action: int | None) -> None:
         diff = [] if self.over == self.core.over else [f"over: Python {self.over}, core {self.core.over}"]
         if list(Game.legal_actions(self)) != list(self.core.legal_actions()):
-            diff.append(
-                f"legal actions: Python {Game.legal_actions(self)}, core {self.core.legal_actions()}"
-            )
+            diff.append(f"legal actions: Python {Game.legal_actions(self)}, core {self.core.legal_actions()}")
         if diff:
             raise RuntimeError(f"the engines part after action {action}: " + "; ".join(diff))
 

@@ -27,6 +27,7 @@ One owner per idea:
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import random
@@ -70,7 +71,7 @@ def reference_game(**kwargs: Any) -> Game:
     it (set up, the automatic first steps not yet run)."""
     if kwargs.pop("placed", False):
         return Game._new_placed(**kwargs)
-    return Game.new(**kwargs)
+    return Game.new(engine="python", **kwargs)
 
 
 def engine(game: Game) -> Any:
@@ -354,19 +355,31 @@ def public_functions(module: types.ModuleType, skip: tuple[str, ...] = ()) -> li
 def run_rule_tests(*modules: str, skip: Iterable[str] = ()) -> int:
     """Run the rule tests of ``tests/<module>.py`` that take no fixture nor parameter and are not
     statistical nor in ``skip`` (their hand-built positions reach cases random play seldom does:
-    forced dice, traits, items). Returns how many ran. Those tests make their own games
-    (tests/builders.py's ``arena_game``, ``Game.new``), not :func:`reference_game`'s."""
+    forced dice, traits, items), on the Python rules (:func:`python_rules`: their games come from
+    tests/builders.py's ``arena_game`` and ``Game.new``). Returns how many ran."""
     skip = set(skip)
     ran = 0
-    for name in modules:
-        module = importlib.import_module(f"tests.{name}")
-        for test_name, test in inspect.getmembers(module, inspect.isfunction):
-            bare = not inspect.signature(test).parameters and not hasattr(test, "pytestmark")
-            own = test.__module__ == module.__name__
-            chosen = (
-                test_name.startswith("test_") and "statistical" not in test_name and test_name not in skip
-            )
-            if chosen and bare and own:
-                test()
-                ran += 1
+    with python_rules():
+        for name in modules:
+            module = importlib.import_module(f"tests.{name}")
+            for test_name, test in inspect.getmembers(module, inspect.isfunction):
+                bare = not inspect.signature(test).parameters and not hasattr(test, "pytestmark")
+                own = test.__module__ == module.__name__
+                chosen = (
+                    test_name.startswith("test_") and "statistical" not in test_name and test_name not in skip
+                )
+                if chosen and bare and own:
+                    test()
+                    ran += 1
     return ran
+
+
+@contextlib.contextmanager
+def python_rules():
+    """New games play on the Python rules inside this block (``Game.default_engine``), so that a
+    rule test written for the public API reaches the Python functions the hooks shadow."""
+    saved, Game.default_engine = Game.default_engine, "python"
+    try:
+        yield
+    finally:
+        Game.default_engine = saved

@@ -19,12 +19,15 @@ import pytest
 from dungeon_env.engine import Game, Phase
 from dungeon_env.engine.actions import END
 from dungeon_env.engine.dice import Dice
-from tests.builders import add_monster, arena_game, enter_phase, place, rolls
+from tests.builders import add_monster, arena_game, enter_phase, place
 
 
 def _pair(seed: int = 3, heroes: int = 4, adventure: str = "goblin_warrens", steps: int = 150):
     """The same random game on the core and on the Python rules, ``steps`` actions in."""
-    games = [Game.new(adventure=adventure, heroes=heroes, seed=seed, max_turns=40, engine=e) for e in ("core", "python")]
+    games = [
+        Game.new(adventure=adventure, heroes=heroes, seed=seed, max_turns=40, engine=e)
+        for e in ("core", "python")
+    ]
     rng = random.Random(seed)
     for _ in range(steps):
         if games[0].over:
@@ -137,7 +140,12 @@ def test_the_dice_are_the_engines():
 
 def test_copies_pickles_and_saves_play_on_apart():
     game, reference = _pair(steps=120)
-    for clone in (game.copy(), copy.deepcopy(game), pickle.loads(pickle.dumps(game)), Game.from_json(game.to_json())):
+    for clone in (
+        game.copy(),
+        copy.deepcopy(game),
+        pickle.loads(pickle.dumps(game)),
+        Game.from_json(game.to_json()),
+    ):
         assert clone.engine == "core"
         _same_game(clone, reference)
         clone.apply(clone.legal_actions()[-1])

@@ -370,6 +370,7 @@ def test_R_BOARD_04_an_active_ability_for_the_explore_phase_is_offered_there():
     card = g.heroes[int(g.state.unit_card[0])]
     focus = dataclasses.replace(card.abilities[0], when=("explore",))
     g.heroes[int(g.state.unit_card[0])] = dataclasses.replace(card, abilities=(focus,))
+    g.content_edited()
     set_unit(g, 0, magic=1)
     my_move(g, 0)
     assert ABILITY_0 not in g.legal_actions()

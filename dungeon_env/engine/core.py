@@ -62,9 +62,12 @@ def costs(tables, door_passable: np.ndarray, cost: list[int], targets, inf: int)
     return _core.costs(board(tables), door_passable, cost, list(targets), inf)
 
 
-def content(game) -> _core.Content:
+def content(game, fresh: bool = False) -> _core.Content:
     """The core's copy of what never changes in ``game``: its tables, adventure, cards and rules
-    (built once per adventure and variant, memoised in ``Tables.cache``)."""
+    (built once per adventure and variant, memoised in ``Tables.cache``; ``fresh``: built anew from
+    the game's own cards, for a game whose cards were changed by hand)."""
+    if fresh:
+        return _core.make_content(game, board(game.tables))
     key = ("core.content", game.variant)
     found = game.tables.cache.get(key)
     if found is None:

@@ -73,6 +73,8 @@ class Game:
     # the compiled core's engine this game plays on (docs/CORE.md); None: it plays on the Python
     # rules (the reference the core is checked against, and the side views)
     _engine = None
+    # what ``new`` and ``from_json`` play on when not told (tests may switch it for a block)
+    default_engine = "core"
     # the agent asked, for a side's view whose stack holds no decision (the heroes' view while the DM
     # decides about a figure they do not see: who is asked is public, what about is not)
     asked: str | None = None
@@ -126,7 +128,7 @@ class Game:
         forced_dice: tuple[int, ...] = (),
         carried: list[list[tuple[str, bool]]] | None = None,
         variant: Variant | list[str] | dict | None = None,
-        engine: str = "core",
+        engine: str | None = None,
     ) -> Game:
         """Set up an adventure: heroes on the start squares, Light 20 (``light.start``), first phase
         Turn Start.
@@ -135,9 +137,9 @@ class Game:
         ``(item card id, identified)`` pairs (campaigns, R-CAMP-01). ``variant``: the rules and cards
         to play with (``dungeon_env.content.variants``; None: the rules as written). ``engine``:
         ``"core"``, the compiled core (docs/CORE.md), or ``"python"``, the Python rules it is
-        checked against; both play every game alike."""
+        checked against; both play every game alike (None: ``Game.default_engine``, the core)."""
         game = cls._new_placed(adventure, heroes, seed, max_turns, forced_dice, carried, variant)
-        game.use_engine(engine)
+        game.use_engine(engine or cls.default_engine)
         game._advance()
         return game
 
@@ -358,6 +360,13 @@ class Game:
             self._push(edited=True)
         for side in self.knowledge.values():
             side.state_edited()
+
+    def content_edited(self) -> None:
+        """After changing this game's cards or rules by hand (tests): the legal actions are computed
+        anew, and a game on the core plays on with the changed content."""
+        self._legal = None
+        if self._engine is not None:
+            self._engine.set_content(core.content(self, fresh=True))
 
     def apply(self, action: int) -> None:
         """Apply one legal action of the current decision, then run the game on to the next one."""
@@ -695,7 +704,7 @@ class Game:
         }
 
     @classmethod
-    def from_json(cls, data: dict, engine: str = "core") -> Game:
+    def from_json(cls, data: dict, engine: str | None = None) -> Game:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
             raise ValueError(f"not a saved game: expected format {SAVE_FORMAT!r}, found {found!r}")
@@ -715,7 +724,7 @@ class Game:
         if not (isinstance(data["events"], list) and all(isinstance(e, dict) for e in data["events"])):
             raise ValueError("saved game: events must be a list of event objects")
         game.events = list(data["events"])
-        game.use_engine(engine)
+        game.use_engine(engine or cls.default_engine)
         return game
 
     def _fresh_state(self) -> State:
@@ -752,7 +761,7 @@ class Game:
         Path(path).write_text(json.dumps(self.to_json()))
 
     @classmethod
-    def load(cls, path: str | Path, engine: str = "core") -> Game:
+    def load(cls, path: str | Path, engine: str | None = None) -> Game:
         try:
             data = json.loads(Path(path).read_text())
         except json.JSONDecodeError as err:

@@ -763,6 +763,13 @@ void bind_engine(nb::module_& m) {
         .def("set_state", [](Engine& e, nb::handle state) { load_state(state, e.game.state); e.game.legal_known = false; },
              "state"_a, "Replace the state with a Python State's (a hand edit).")
         .def("set_dice", [](Engine& e, nb::handle dice) { load_dice(dice, e.game.dice); }, "dice"_a)
+        .def(
+            "set_content",
+            [](Engine& e, std::shared_ptr<Content> content) {
+                e.game.content = std::move(content);
+                e.game.legal_known = false;
+            },
+            "content"_a, "Play on with other content (a game whose cards or tables were changed by hand).")
         .def("copy", [](const Engine& e) { return Engine(e); }, "A memory copy of the game.")
         .def_prop_ro("nbytes", &engine_nbytes, "The memory the engine holds, about (state, dice, log), in bytes.")
         .def("__copy__", [](const Engine& e) { return Engine(e); })
