@@ -200,11 +200,10 @@ class Game:
         """Play on ``eng``, a core engine holding this game's position: the state's arrays become
         views of its memory, and the dice and the log are its."""
         self._engine = eng
-        state = self._state
-        for name, view in eng.views().items():
-            setattr(state, name, view)
+        self._state = state = CoreState.of(eng)
         eng.pull(state)
         self._dice = CoreDice(eng)
+        self._bound_dice = None
         self._log, self._log_chunks, self._log_frozen, self._log_compact = [], [], 0, False
         self._core_events: list[dict] = []
         self._legal = None
@@ -213,18 +212,41 @@ class Game:
         """Back to the Python rules, with the engine's position, dice and log as plain objects."""
         eng = self._engine
         self._push()
-        state, dice, events = self._state.copy(), Dice.from_json(eng.dice()), eng.events(0)
+        state, dice, events = (
+            self._state.copy(),
+            self._bound_dice or Dice.from_json(eng.dice()),
+            eng.events(0),
+        )
         self._engine = None
         self.__dict__.pop("_core_events", None)
+        self.__dict__.pop("_bound_dice", None)
         self._state, self._dice = state, dice
         self.events = events
         self._legal = None
 
     def _push(self, edited: bool = False) -> None:
         """Hand the Python state's scalars and lists (and, when ``edited``, any array put in place
-        of a view) to the engine before it moves."""
+        of a view) to the engine before it moves, and the dice given to the game, if any."""
         if self._engine.push(self._state, edited, edited):
             self._legal = None
+        if self._bound_dice is not None:
+            self._engine.set_dice(self._bound_dice)
+
+    def _pull(self) -> None:
+        """After the engine moved: its scalars and lists into the Python state, and its dice into
+        the dice given to the game, if any."""
+        self._engine.pull(self._state)
+        bound = self._bound_dice
+        if bound is not None:
+            moved = Dice.from_json(self._engine.dice())
+            if isinstance(bound, CoreDice):  # another core game's dice
+                bound._engine.set_dice(moved)
+            else:
+                bound._state, bound._forced, bound._stream_forced = (
+                    moved._state,
+                    moved._forced,
+                    moved._stream_forced,
+                )
 
     @property
     def state(self) -> State:
@@ -246,10 +268,23 @@ class Game:
 
     @dice.setter
     def dice(self, dice) -> None:
+        """The game rolls ``dice`` from now on: the object itself, so that games given the same
+        dice share their streams (on the core, the engine rolls a copy brought back after each
+        move; :meth:`take_dice` saves that cost where nobody else holds the dice)."""
+        self._dice = dice
+        if self._engine is not None:
+            own = isinstance(dice, CoreDice) and dice._engine is self._engine
+            self._bound_dice = None if own else dice
+            self._engine.set_dice(dice)
+
+    def take_dice(self, dice) -> None:
+        """The game rolls ``dice`` from now on, which the caller gives up (on the core, the engine
+        takes their streams and queues once)."""
         if self._engine is None:
             self._dice = dice
         else:
             self._engine.set_dice(dice)
+            self._dice, self._bound_dice = CoreDice(self._engine), None
 
     def _setup(self) -> None:
         self._place()
@@ -401,7 +436,7 @@ class Game:
                 if -(2**31) <= action < 2**31 and int(action) in self._engine.legal_actions():
                     raise  # not the action's fault: let the engine's error through
             else:
-                self._engine.pull(self._state)
+                self._pull()
                 return
         raise self._illegal(action, self.legal_actions())
 
@@ -433,7 +468,7 @@ class Game:
             self._push()
             self._legal = None
             self._engine.advance()
-            self._engine.pull(self._state)
+            self._pull()
             return
         s = self.state
         steps, turn_seen = 0, s.turn
@@ -627,7 +662,7 @@ class Game:
         state = self.__dict__.copy()
         if self._engine is not None:  # the position as plain objects, played on by a new engine
             self._push()
-            del state["_engine"], state["_core_events"]
+            del state["_engine"], state["_core_events"], state["_bound_dice"]
             state["_state"], state["_dice"] = self._state.copy(), Dice.from_json(self._engine.dice())
             state["_log"], state["_log_chunks"], state["_log_frozen"] = self._engine.events(0), [], 0
             state["_on_core"] = True
@@ -665,7 +700,6 @@ class Game:
                 clone.__dict__[name] = copy.deepcopy(value, memo)
         clone.__dict__.pop("read_only", None)  # its own state now: playable
         if on_core:
-            clone._state = copy.copy(self._state)  # its arrays become the new engine's views
             clone._attach(self._engine.copy())
             clone._legal = self._legal
         return clone
@@ -676,7 +710,6 @@ class Game:
         clone.__dict__.update(self.__dict__)
         if self._engine is not None:
             self._push()
-            clone._state = copy.copy(self._state)  # its arrays become the new engine's views
             clone._attach(self._engine.copy())
             clone._legal = self._legal
         else:
@@ -769,7 +802,29 @@ class Game:
         return cls.from_json(data, engine)
 
 
-_ENGINE_HELD = ("_engine", "_state", "_dice", "_core_events")  # a core game's: not deep-copied
+class CoreState(State):
+    """The state of a game on the core: each array field is a view of the engine's memory, made the
+    first time it is read (a copy for a search that never reads an array costs none), and the
+    scalars and lists are copies that ``Game`` refreshes at each move. Assigning a field replaces
+    the attribute, as on a plain :class:`State`; ``Game.state_edited()`` copies a new array into
+    the engine and puts the view back."""
+
+    @classmethod
+    def of(cls, engine) -> CoreState:
+        state = cls.__new__(cls)
+        state.__dict__["_engine"] = engine
+        return state
+
+    def __getattr__(self, name: str):
+        engine = self.__dict__.get("_engine")
+        view = None if engine is None else engine.view(name)
+        if view is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.__dict__[name] = view
+        return view
+
+
+_ENGINE_HELD = ("_engine", "_state", "_dice", "_core_events", "_bound_dice")  # a core game's: not deep-copied
 
 
 class CoreDice:

@@ -157,6 +157,7 @@ _COPY = tuple(  # (field, 0: array, 1: list of lists, 2: list, 3: a plain value)
     if f.name not in _REPLACED
     for v in (getattr(_BLANK, f.name),)
 )
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(State))
 _EDITED = ("unit_uid", "occupant", "item_card", "casting_spell", "cast")  # what _redact edits in place
 _DICE: dict[int, Dice] = {}
 _NONE = np.zeros(0, bool)
@@ -190,7 +191,7 @@ def dm_view(game: Game, *, seed: int = 0) -> Game:
     view = game.copy()
     view.knowledge = {}  # its own, made when asked (the real game's would refold a new log)
     view.seed = None
-    view.dice = fresh_dice(seed)
+    view.take_dice(fresh_dice(seed))
     view.events = _dm_log(game)
     _settle(view, DM, legal, game)
     return view
@@ -743,10 +744,10 @@ def _copy_state(s: State, hidden: list[int]) -> State:
     """A copy of the state's fields but those the view rebuilds (``_REPLACED``), the slots of
     ``hidden`` emptied in the per-unit arrays."""
     out = State.__new__(State)
-    values, source = out.__dict__, s.__dict__
+    values = out.__dict__
     index = np.array(hidden, np.intp) if hidden else None
     for name, kind in _COPY:
-        value = source[name]
+        value = getattr(s, name)
         if kind == 0:
             value = value.copy()
             if index is not None and name in _UNIT_BLANK:
@@ -763,14 +764,15 @@ def _share_state(s: State, hidden: list[int]) -> State:
     """``_copy_state`` for a view read only: the fields ``_redact`` edits in place (``_EDITED``) and,
     if ``hidden`` has slots, the per-unit arrays are copied; every other field is ``s``'s own."""
     out = State.__new__(State)
-    values, source = out.__dict__, s.__dict__
-    values.update(source)
+    values = out.__dict__
+    for name in _FIELD_NAMES:
+        values[name] = getattr(s, name)  # a core game's state makes its views as they are read
     for name in _EDITED:
-        value = source[name]
+        value = values[name]
         values[name] = value.copy() if isinstance(value, np.ndarray) else list(value)
     if hidden:
         for name, blank in UNIT_FIELDS:
-            value = values[name] = source[name].copy()
+            value = values[name] = values[name].copy()
             for u in hidden:
                 value[u] = blank
     return out

@@ -317,10 +317,14 @@ bool push_state(nb::handle py, State& s) {
 
 // One array field: if the Python attribute is not the engine's own memory (a new array was put in
 // its place), copy it into the engine and put the view back; whether it was copied.
+// A field missing from the State's own attributes is one it has not read yet (a lazy view: see
+// dungeon_env.engine.game.CoreState): the engine's memory is its value already.
 template <typename T>
 bool adopt_array(nb::handle py, const char* field, T* data, size_t n, std::initializer_list<size_t> shape, nb::handle owner) {
+    PyObject* own = PyDict_GetItemString(nb::getattr(py, "__dict__").ptr(), field);  // borrowed
+    if (own == nullptr) return false;
     nb::ndarray<> arr;
-    if (nb::try_cast(py.attr(field), arr, false) && arr.data() == static_cast<void*>(data) && arr.size() == n) {
+    if (nb::try_cast(nb::handle(own), arr, false) && arr.data() == static_cast<void*>(data) && arr.size() == n) {
         return false;
     }
     load_into<T>(py, field, data, n);
@@ -364,6 +368,24 @@ nb::list faces_of(const std::deque<int>& q) {
     nb::list out;
     for (int f : q) out.append(f);
     return out;
+}
+
+// One array field of the state as a view of the engine's memory; None for a name that is not one.
+nb::object state_view(State& s, const std::string& name, nb::handle owner) {
+#define ONE_UNIT(T, field) if (name == #field) return view<T>(s.field.data(), {MAX_UNITS}, owner);
+    UNIT_FIELDS(ONE_UNIT)
+#define ONE_FIXED(T, field, n) if (name == #field) return view<T>(s.field.data(), {static_cast<size_t>(n)}, owner);
+    FIXED_FIELDS(ONE_FIXED)
+#define ONE_2D(T, field, a, b) \
+    if (name == #field) return view<T>(s.field.data(), {static_cast<size_t>(a), static_cast<size_t>(b)}, owner);
+    FIXED_2D_FIELDS(ONE_2D)
+#define ONE_FLAGS(field) if (name == #field) return flags_view(s.field, {s.field.size()}, owner);
+    FLAG_FIELDS(ONE_FLAGS)
+#define ONE_FLAGS_2D(field) \
+    if (name == #field) return flags_view(s.field, {static_cast<size_t>(MAX_HEROES), s.field.size() / MAX_HEROES}, owner);
+    FLAG_2D_FIELDS(ONE_FLAGS_2D)
+    if (name == "guard_uid") return view<int16_t>(s.guard_uid.data(), {s.guard_uid.size()}, owner);
+    return nb::none();
 }
 
 }  // namespace
@@ -747,6 +769,12 @@ void bind_engine(nb::module_& m) {
             "Every array field of the state as a numpy view of the engine's own memory: reads see the "
             "engine's moves, writes change its state. set_state() with an adventure of another size "
             "leaves the adventure-sized views stale: take them again.")
+        .def(
+            "view",
+            [](nb::handle self, const std::string& name) {
+                return state_view(nb::cast<Engine&>(self).game.state, name, self);
+            },
+            "name"_a, "One array field of the state as a view of the engine's memory (None: no such array field).")
         .def("events", &engine_events, "start"_a = 0, "The events from `start` on, as dicts.")
         .def_prop_ro("n_events", [](const Engine& e) { return e.game.log_events.size(); })
         .def_prop_ro("over", [](const Engine& e) { return e.game.over(); })
