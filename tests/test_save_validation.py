@@ -244,7 +244,9 @@ def test_a_state_that_makes_no_progress_raises_instead_of_spinning():
 
 
 def test_a_resume_that_does_nothing_is_caught(monkeypatch):
-    g = Game.new(adventure="flooded_cellar", heroes=3, seed=0)
+    """A rule that stalls (the Python rules' ``turn.resume`` patched to do nothing: the core's loop
+    has the same guard, which the test above reaches)."""
+    g = Game.new(adventure="flooded_cellar", heroes=3, seed=0, engine="python")
     monkeypatch.setattr(turn, "resume", lambda game: None)
     with pytest.raises(RuntimeError, match=r"no progress in 100000 automatic steps .*phase hero_movement"):
         for _ in range(10):  # the heroes end their Movement: the phase would move on in resume
