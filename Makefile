@@ -92,7 +92,7 @@ bench: $(TRAIN_STAMP)
 # alone, the scripted ones with the core shadowing a Python game: docs/CORE.md)
 parity: $(STAMP)
 	$(PY) scripts/golden_logs.py check --workers 2
-	$(PY) scripts/golden_logs.py check --workers 2 --kind random --engine dungeon_env.core_parity:CoreGame
+	$(PY) scripts/golden_logs.py check --workers 2 --kind random --engine dungeon_env.core_parity:PythonGame
 	$(PY) scripts/golden_logs.py check --workers 2 --kind scripted --engine dungeon_env.core_parity:CheckedGame
 
 lint: $(STAMP)
