@@ -1,9 +1,9 @@
 """The golden event logs (``tests/data/golden/``, ``dungeon_env.parity``, ``scripts/golden_logs.py``):
 the reference a compiled core of the rules must play to, event for event.
 
-Here the Python engine replays one stored game of every (kind, adventure, heroes) cell to its stored
-digest, the very log stored in full for it, and the same actions; the whole set is checked by
-``make parity``. A changed event changes the digest and the check names the game, the first
+Here ``Game`` (on the compiled core) replays one stored game of every (kind, adventure, heroes)
+cell to its stored digest, the very log stored in full for it, and the same actions, and the Python
+rules (the reference) replay the same cells; the whole set is checked by ``make parity``. A changed event changes the digest and the check names the game, the first
 differing event and both events; a broken store gives an error naming the file and what is wrong.
 
 When a rule change legitimately changes these games, record the set again
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from dungeon_env.content import adventure_names
-from dungeon_env.core_parity import CheckedGame, CoreGame
+from dungeon_env.core_parity import CheckedGame, CoreGame, PythonGame
 from dungeon_env.engine import Game
 from dungeon_env.parity import (
     FORMAT,
@@ -267,24 +267,27 @@ def test_the_last_stored_random_game_of_every_cell_replays_to_its_digest(store):
         assert verdict.ok, describe_mismatch(verdict, None, None)
 
 
-CORE_CELLS = [c for c in CELLS if c[0] == "random" or c[2] == 3]  # the scripted games cost seconds each
+REFERENCE_CELLS = [c for c in CELLS if c[0] == "random" or c[2] == 3]  # the scripted games cost seconds each
 
 
-@pytest.mark.parametrize("cell", CORE_CELLS, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}h")
-def test_the_core_engine_plays_a_stored_game_to_its_digest(store, cell):
-    """The engine in the core (docs/CORE.md): the random games by their driver with the core alone,
-    the scripted ones (3 heroes, every adventure) by the agents reading a Python game that the core
-    shadows (its log is the digest's)."""
+@pytest.mark.parametrize("cell", REFERENCE_CELLS, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}h")
+def test_the_python_rules_play_a_stored_game_to_its_digest(store, cell):
+    """The reference (docs/CORE.md): the random games on the Python rules, the scripted ones (3
+    heroes, every adventure) by the agents reading a Python game that a core engine shadows action
+    by action (its log is the digest's)."""
     stored = sample_of(store, cell)
     case = case_of(stored)
-    engine = CoreGame.new if case.kind == "random" else CheckedGame.new
+    engine = PythonGame.new if case.kind == "random" else CheckedGame.new
     played = play(engine, case, scripted_specs(store.header))
     verdict = compare(store.row(case), played)
     assert verdict.ok, describe_mismatch(verdict, stored["events"], played.events)
 
 
-def test_the_core_engine_plays_the_last_stored_random_game_of_every_cell(store):
+@pytest.mark.parametrize("engine", [PythonGame.new, CoreGame.new], ids=["python-rules", "core-engine-alone"])
+def test_the_last_stored_random_game_of_every_cell_on_the_reference_and_the_bare_engine(store, engine):
+    """The Python rules, and the core's engine driven without ``Game`` (``CoreGame``, what the
+    engine benchmark measures)."""
     last = {case.cell: case for case in store.cases() if case.kind == "random"}
     for case in last.values():
-        verdict = compare(store.row(case), play(CoreGame.new, case))
+        verdict = compare(store.row(case), play(engine, case))
         assert verdict.ok, describe_mismatch(verdict, None, None)
