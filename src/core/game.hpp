@@ -41,6 +41,7 @@ struct Game {
     std::vector<std::string> hero_ids;  // the heroes in play, in seat order
     std::vector<int> legal_cache;       // the legal actions of the decision on top, once computed
     bool legal_known = false;
+    PursuitMemo pursuit;                // the duty to attack's searches, kept through a monster's Movement
     long moves = 0;
 
     // shorthands the rules use

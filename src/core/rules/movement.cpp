@@ -361,7 +361,7 @@ std::vector<int> legal_monster_move(Game& g, int m) {
     const int base = s.base_move[m];
     const Mover mover{here, s.move_from[m], base, s.move_left[m] + std::max(0, buy), base + stamina_max + 2};
     const Allowed found =
-        here < 0 ? Allowed{{}, true} : allowed(board, where.position(), mover, heroes, step_squares);
+        here < 0 ? Allowed{{}, true} : g.pursuit.allowed(board, where.position(), mover, heroes, step_squares);
     std::vector<int> acts;
     for (int32_t i : found.steps) acts.push_back(step_actions[i]);  // steps kept in order
     if (can_buy_move(g, m)) acts.push_back(EXTRA_MOVE);
