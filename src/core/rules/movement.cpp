@@ -330,6 +330,8 @@ std::vector<int> legal_monster_move(Game& g, int m) {
     const int here = s.unit_pos[m];
     std::vector<int> step_actions;
     std::vector<int32_t> step_squares;
+    step_actions.reserve(4);
+    step_squares.reserve(4);
     if (here >= 0 && s.move_left[m] >= 1) {
         for (int d = 0; d < 4; ++d) {  // open_side, all round
             const int next = open_side_of(board, s, here, d);
@@ -340,6 +342,7 @@ std::vector<int> legal_monster_move(Game& g, int m) {
         }
     }
     std::vector<int32_t> heroes;
+    heroes.reserve(s.n_heroes);
     for (int h = 0; h < s.n_heroes; ++h) {
         if (s.unit_status[h] == ACTIVE) heroes.push_back(s.unit_pos[h]);
     }
@@ -349,6 +352,7 @@ std::vector<int> legal_monster_move(Game& g, int m) {
     const Allowed found =
         here < 0 ? Allowed{{}, true} : g.pursuit.allowed(board, position_of(s), mover, heroes, step_squares);
     std::vector<int> acts;
+    acts.reserve(found.steps.size() + 3);
     for (int32_t i : found.steps) acts.push_back(step_actions[i]);  // steps kept in order
     if (can_buy_move(g, m)) acts.push_back(EXTRA_MOVE);
     if (found.end_ok || acts.empty()) acts.push_back(END);
