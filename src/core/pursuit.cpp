@@ -185,17 +185,18 @@ void PursuitMemo::walk_from(const Board& board, const Position& pos, int32_t mov
         if (trap_blocks_[i]) blank_[board.trap_square[i]] = BLOCKED;
     }
     ring_.assign(n, 0);
+    fight_sources_.clear();
     for (int32_t h : hero_squares) {
         for (int d = 0; d < 4; ++d) {
             const int32_t q = board.side_to[h * 4 + d];
             const int32_t door = board.side_door[h * 4 + d];
-            if (q >= 0 && (door < 0 || pos.door_open[door])) ring_[q] = 1;
+            if (q >= 0 && (door < 0 || pos.door_open[door]) && !ring_[q]) {
+                ring_[q] = 1;
+                if (blank_[q] > 0) fight_sources_.push_back(q);
+            }
         }
     }
-    fight_sources_.clear();
-    for (int q = 0; q < n; ++q) {
-        if (ring_[q] && blank_[q] > 0) fight_sources_.push_back(q);
-    }
+    std::sort(fight_sources_.begin(), fight_sources_.end());  // in square order, as a scan of the board lists them
     fight_reach_ = approach_start_ = approach_reach_ = -1;  // searched again when needed
 }
 
