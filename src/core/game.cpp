@@ -65,6 +65,15 @@ std::string stack_text(const State& s) {
     }
     return out + "]";
 }
+
+// The decision on top of the stack, copied (four ints, not the row): applying it pops its row.
+struct Top {
+    int kind, unit, a, b;
+};
+Top top_of(const State& s) {
+    const Row& row = s.stack.back();
+    return {row[STACK_KIND], row[STACK_UNIT], row[STACK_A], row[STACK_B]};
+}
 }  // namespace
 
 const std::vector<int>& Game::legal_actions() {
@@ -94,10 +103,10 @@ void Game::apply(int action) {
                             ") at decision " + DECISION_NAMES[top[STACK_KIND]] + " for " + label(unit) +
                             "; legal: " + names);
     }
-    Row top = state.stack.back();
+    const Top top = top_of(state);
     state.stack.pop_back();
     legal_known = false;
-    decisions::apply(*this, top[STACK_KIND], top[STACK_UNIT], top[STACK_A], top[STACK_B], action);
+    decisions::apply(*this, top.kind, top.unit, top.a, top.b, action);
     advance();
     ++moves;
 }
@@ -118,8 +127,8 @@ void Game::advance() {
             turn_seen = s.turn;
         }
         if (!s.stack.empty()) {
-            Row top = s.stack.back();
-            std::vector<int> legal = decisions::legal(*this, top[STACK_KIND], top[STACK_UNIT], top[STACK_A], top[STACK_B]);
+            const Top top = top_of(s);
+            std::vector<int> legal = decisions::legal(*this, top.kind, top.unit, top.a, top.b);
             if (legal.size() > 1) {
                 legal_cache = std::move(legal);
                 legal_known = true;
@@ -127,7 +136,7 @@ void Game::advance() {
             }
             s.stack.pop_back();
             legal_known = false;
-            decisions::apply(*this, top[STACK_KIND], top[STACK_UNIT], top[STACK_A], top[STACK_B], legal.at(0));
+            decisions::apply(*this, top.kind, top.unit, top.a, top.b, legal.at(0));
         } else if (!s.phase_started) {
             s.phase_started = true;
             turn::begin(*this);

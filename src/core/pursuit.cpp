@@ -1,6 +1,7 @@
 #include "pursuit.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace dungeon_core {
@@ -101,92 +102,32 @@ using Dist = int32_t;
 constexpr Dist BLOCKED = -1;           // a square the search does not walk through
 constexpr int64_t NO_GAP = std::numeric_limits<int64_t>::max() / 4;  // "infinite": no hero with d > 1
 
-// What a monster can walk through now: the board without the mover, the fight ring, the searches.
-class Walk {
-   public:
-    Walk(const Board& board, const Position& pos, int32_t mover_square, const std::vector<int32_t>& hero_squares)
-        : board_(board), door_open_(pos.door_open), n_(board.n_squares), ring_(board.n_squares, 0),
-          blank_(board.n_squares) {
-        for (int q = 0; q < n_; ++q) {
-            blank_[q] = (board.ground[q] && pos.occupant[q] < 0) ? UNREACHABLE : BLOCKED;
-        }
-        if (board.ground[mover_square]) blank_[mover_square] = UNREACHABLE;  // the board without the mover
-        for (size_t i = 0; i < board.trap_square.size(); ++i) {
-            if (pos.trap_armed[i] || pos.trap_detected[i]) blank_[board.trap_square[i]] = BLOCKED;
-        }
-        for (int32_t h : hero_squares) {
-            for (int d = 0; d < 4; ++d) {
-                const int32_t q = board.side_to[h * 4 + d];
-                const int32_t door = board.side_door[h * 4 + d];
-                if (q >= 0 && (door < 0 || door_open_[door])) ring_[q] = 1;
-            }
-        }
-        for (int q = 0; q < n_; ++q) {
-            if (ring_[q] && blank_[q] > 0) fight_sources_.push_back(q);
-        }
+// A square's distance in `field`; for a square the field does not walk through, one more than its
+// nearest open neighbour's.
+int64_t via(const Board& board, const bool* door_open, const std::vector<Dist>& field, int32_t q) {
+    const Dist d = field[q];
+    if (d >= 0 && d < UNREACHABLE) return d;
+    int64_t best = UNREACHABLE;
+    bool any = false;
+    for (int32_t k = board.passage_start[q]; k < board.passage_start[q + 1]; ++k) {
+        const int32_t door = board.passage_door[k];
+        if (door >= 0 && !door_open[door]) continue;
+        const Dist f = field[board.passage_to[k]];
+        const int64_t v = int64_t{f < 0 ? UNREACHABLE : f} + 1;
+        best = any ? std::min(best, v) : v;
+        any = true;
     }
-
-    bool in_ring(int32_t q) const { return ring_[q] != 0; }
-    const std::vector<int32_t>& fight_sources() const { return fight_sources_; }
-
-    // Walking distance from the nearest source; with `around` a square, the search stops `limit`
-    // squares past the depth at which that square is reached.
-    std::vector<Dist> field(const std::vector<int32_t>& sources, Dist limit, int32_t around) const {
-        return distance_field(board_, door_open_, blank_.data(), sources, limit, around);
-    }
-
-    // A square's distance in `field`; for a square the field does not walk through, one more than
-    // its nearest open neighbour's.
-    int64_t via(const std::vector<Dist>& field, int32_t q) const {
-        const Dist d = field[q];
-        if (d >= 0 && d < UNREACHABLE) return d;
-        int64_t best = UNREACHABLE;
-        bool any = false;
-        for (int32_t k = board_.passage_start[q]; k < board_.passage_start[q + 1]; ++k) {
-            const int32_t door = board_.passage_door[k];
-            if (door >= 0 && !door_open_[door]) continue;
-            const Dist f = field[board_.passage_to[k]];
-            const int64_t v = int64_t{f < 0 ? UNREACHABLE : f} + 1;
-            best = any ? std::min(best, v) : v;
-            any = true;
-        }
-        return best;
-    }
-
-   private:
-    const Board& board_;
-    const bool* door_open_;
-    int n_;
-    std::vector<uint8_t> ring_;
-    std::vector<Dist> blank_;
-    std::vector<int32_t> fight_sources_;
-};
-
-struct Approach {
-    std::vector<std::vector<Dist>> fields;
-    std::vector<int64_t> start_distance;
-};
-
-// For each living hero the monster has a path to from `start`: its field and the start's distance.
-Approach approach_fields(const Walk& walk, const std::vector<int32_t>& hero_squares, int32_t start, Dist reach) {
-    Approach found;
-    for (int32_t h : hero_squares) {
-        std::vector<Dist> f = walk.field({h}, reach, start);
-        const int64_t d = walk.via(f, start);
-        if (d < UNREACHABLE) {
-            found.fields.push_back(std::move(f));
-            found.start_distance.push_back(d);
-        }
-    }
-    return found;
+    return best;
 }
 
-// Square q against the start: the least n - d, and the least n - d over heroes with d > 1.
-std::pair<int64_t, int64_t> gaps(const Walk& walk, const Approach& approach, int32_t q) {
+// Square q against the start, over the heroes the mover has a path to (their fields and the start's
+// distances): the least n - d, and the least n - d over heroes with d > 1.
+std::pair<int64_t, int64_t> gaps(const Board& board, const bool* door_open, const std::vector<std::vector<Dist>>& fields,
+                                 const std::vector<int64_t>& start_distance, int32_t q) {
     int64_t closer = NO_GAP, closable = NO_GAP;
-    for (size_t i = 0; i < approach.fields.size(); ++i) {
-        const int64_t d = approach.start_distance[i];
-        const int64_t gap = walk.via(approach.fields[i], q) - d;
+    for (size_t i = 0; i < fields.size(); ++i) {
+        const int64_t d = start_distance[i];
+        const int64_t gap = via(board, door_open, fields[i], q) - d;
         closer = std::min(closer, gap);
         if (d > 1) closable = std::min(closable, gap);
     }
@@ -203,33 +144,120 @@ std::vector<int32_t> all_steps(size_t n) {
 
 Allowed allowed(const Board& board, const Position& pos, const Mover& mover,
                 const std::vector<int32_t>& hero_squares, const std::vector<int32_t>& step_squares) {
+    PursuitMemo memo;
+    return memo.allowed(board, pos, mover, hero_squares, step_squares);
+}
+
+bool PursuitMemo::same_position(const Board& board, const Position& pos, int32_t mover_square,
+                                const std::vector<int32_t>& hero_squares) const {
+    if (board_ != &board || hero_squares_ != hero_squares) return false;
+    // the occupants but the mover: the memo's copy has the mover's square emptied
+    const int16_t* occupant = occupant_.data();
+    const size_t before = static_cast<size_t>(mover_square), after = board.n_squares - before - 1;
+    if (occupant[mover_square] != -1 || std::memcmp(occupant, pos.occupant, before * sizeof(int16_t)) != 0 ||
+        std::memcmp(occupant + before + 1, pos.occupant + before + 1, after * sizeof(int16_t)) != 0) {
+        return false;
+    }
+    for (int32_t door = 0; door < board.n_doors; ++door) {
+        if (door_open_[door] != pos.door_open[door]) return false;
+    }
+    for (size_t i = 0; i < trap_blocks_.size(); ++i) {
+        if (trap_blocks_[i] != (pos.trap_armed[i] || pos.trap_detected[i])) return false;
+    }
+    return true;
+}
+
+// What a monster can walk through now: the board without the mover, and the fight ring.
+void PursuitMemo::walk_from(const Board& board, const Position& pos, int32_t mover_square,
+                            const std::vector<int32_t>& hero_squares) {
+    const int n = board.n_squares;
+    board_ = &board;
+    occupant_.assign(pos.occupant, pos.occupant + n);
+    occupant_[mover_square] = -1;
+    door_open_.assign(pos.door_open, pos.door_open + board.n_doors);
+    trap_blocks_.resize(board.trap_square.size());
+    for (size_t i = 0; i < trap_blocks_.size(); ++i) trap_blocks_[i] = pos.trap_armed[i] || pos.trap_detected[i];
+    hero_squares_ = hero_squares;
+
+    blank_.resize(n);
+    for (int q = 0; q < n; ++q) blank_[q] = (board.ground[q] && occupant_[q] < 0) ? UNREACHABLE : BLOCKED;
+    for (size_t i = 0; i < trap_blocks_.size(); ++i) {
+        if (trap_blocks_[i]) blank_[board.trap_square[i]] = BLOCKED;
+    }
+    ring_.assign(n, 0);
+    fight_sources_.clear();
+    for (int32_t h : hero_squares) {
+        for (int d = 0; d < 4; ++d) {
+            const int32_t q = board.side_to[h * 4 + d];
+            const int32_t door = board.side_door[h * 4 + d];
+            if (q >= 0 && (door < 0 || pos.door_open[door]) && !ring_[q]) {
+                ring_[q] = 1;
+                if (blank_[q] > 0) fight_sources_.push_back(q);
+            }
+        }
+    }
+    std::sort(fight_sources_.begin(), fight_sources_.end());  // in square order, as a scan of the board lists them
+    fight_reach_ = approach_start_ = approach_reach_ = -1;  // searched again when needed
+}
+
+// Walking distance to the nearest walkable square of the fight ring.
+const std::vector<Dist>& PursuitMemo::to_fight(const Board& board, const bool* door_open, int32_t reach) {
+    if (fight_reach_ != reach || fight_reach_ < 0) {
+        to_fight_ = distance_field(board, door_open, blank_.data(), fight_sources_, reach, -1);
+        fight_reach_ = reach;
+    }
+    return to_fight_;
+}
+
+// For each living hero the monster has a path to from `start`: its field and the start's distance.
+void PursuitMemo::approach(const Board& board, const bool* door_open, int32_t start, int32_t reach) {
+    if (approach_reach_ >= 0 && approach_start_ == start && approach_reach_ == reach) return;
+    approach_fields_.clear();
+    approach_distance_.clear();
+    for (int32_t h : hero_squares_) {
+        std::vector<Dist> f = distance_field(board, door_open, blank_.data(), {h}, reach, start);
+        const int64_t d = via(board, door_open, f, start);
+        if (d < UNREACHABLE) {
+            approach_fields_.push_back(std::move(f));
+            approach_distance_.push_back(d);
+        }
+    }
+    approach_start_ = start;
+    approach_reach_ = reach;
+}
+
+Allowed PursuitMemo::allowed(const Board& board, const Position& pos, const Mover& mover,
+                             const std::vector<int32_t>& hero_squares, const std::vector<int32_t>& step_squares) {
     if (hero_squares.empty()) return {all_steps(step_squares.size()), true};
-    const Walk walk(board, pos, mover.here, hero_squares);
+    if (!same_position(board, pos, mover.here, hero_squares)) walk_from(board, pos, mover.here, hero_squares);
+    const bool* open = pos.door_open;
     Allowed out{{}, true};
-    if (walk.in_ring(mover.here)) {  // duty 1: stay in the fight
+    if (ring_[mover.here]) {  // duty 1: stay in the fight
         for (size_t i = 0; i < step_squares.size(); ++i) {
-            if (walk.in_ring(step_squares[i])) out.steps.push_back(static_cast<int32_t>(i));
+            if (ring_[step_squares[i]]) out.steps.push_back(static_cast<int32_t>(i));
         }
         return out;
     }
     const int64_t budget = mover.budget;
-    const std::vector<Dist> to_fight = walk.field(walk.fight_sources(), mover.reach, -1);
-    if (walk.via(to_fight, mover.start) <= mover.base_move && walk.via(to_fight, mover.here) <= budget) {
+    const std::vector<Dist>& fight = to_fight(board, open, mover.reach);
+    if (via(board, open, fight, mover.start) <= mover.base_move && via(board, open, fight, mover.here) <= budget) {
         out.end_ok = false;  // duty 2: end the Movement next to a hero
         for (size_t i = 0; i < step_squares.size(); ++i) {
             const int32_t q = step_squares[i];
-            if (walk.in_ring(q) || walk.via(to_fight, q) <= budget - 1) out.steps.push_back(static_cast<int32_t>(i));
+            if (ring_[q] || via(board, open, fight, q) <= budget - 1) out.steps.push_back(static_cast<int32_t>(i));
         }
         return out;
     }
     // duty 3: end strictly closer to some hero it has a path to, when a path allows it
-    const Approach approach = approach_fields(walk, hero_squares, mover.start, mover.reach);
-    if (approach.fields.empty()) return {all_steps(step_squares.size()), true};  // no path: no duty
-    const auto [closer, closable] = gaps(walk, approach, mover.here);
+    approach(board, open, mover.start, mover.reach);
+    if (approach_fields_.empty()) return {all_steps(step_squares.size()), true};  // no path: no duty
+    const auto [closer, closable] = gaps(board, open, approach_fields_, approach_distance_, mover.here);
     if (closer < 0 || closable < budget) {
         out.end_ok = closer < 0;
         for (size_t i = 0; i < step_squares.size(); ++i) {
-            if (gaps(walk, approach, step_squares[i]).second < budget - 1) out.steps.push_back(static_cast<int32_t>(i));
+            if (gaps(board, open, approach_fields_, approach_distance_, step_squares[i]).second < budget - 1) {
+                out.steps.push_back(static_cast<int32_t>(i));
+            }
         }
         return out;
     }

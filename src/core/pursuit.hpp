@@ -70,4 +70,45 @@ struct Allowed {
 Allowed allowed(const Board& board, const Position& pos, const Mover& mover,
                 const std::vector<int32_t>& hero_squares, const std::vector<int32_t>& step_squares);
 
+// The same answer, with the searches it needs kept from one call to the next. Between the decisions
+// of one monster's Movement only the mover's own square changes, and the searches read the board
+// without the mover: the walkable squares, the fight ring and the distance fields are the same, so
+// they are searched once per Movement instead of once per step. Each call compares what the
+// searches read (the occupants but the mover, the open doors, the traps that block, the heroes'
+// squares, the mover's start and reach) with what they were made from, and searches again on any
+// difference: a memo never changes an answer. A Game keeps one (its copy is a copy of the memo).
+class PursuitMemo {
+public:
+    Allowed allowed(const Board& board, const Position& pos, const Mover& mover,
+                    const std::vector<int32_t>& hero_squares, const std::vector<int32_t>& step_squares);
+
+private:
+    bool same_position(const Board& board, const Position& pos, int32_t mover_square,
+                       const std::vector<int32_t>& hero_squares) const;
+    void walk_from(const Board& board, const Position& pos, int32_t mover_square,
+                   const std::vector<int32_t>& hero_squares);
+    const std::vector<int32_t>& to_fight(const Board& board, const bool* door_open, int32_t reach);
+    void approach(const Board& board, const bool* door_open, int32_t start, int32_t reach);
+
+    // what the searches were made from
+    const Board* board_ = nullptr;
+    std::vector<int16_t> occupant_;  // [sq], the mover's square emptied
+    std::vector<uint8_t> door_open_;  // [door] of the board's sides
+    std::vector<uint8_t> trap_blocks_;  // [trap]: armed or detected, a square no search walks through
+    std::vector<int32_t> hero_squares_;
+    // the walk: each square UNREACHABLE (walkable) or BLOCKED; the squares next to a hero; the ring's
+    // walkable squares, the sources of the search to the fight
+    std::vector<int32_t> blank_;
+    std::vector<uint8_t> ring_;
+    std::vector<int32_t> fight_sources_;
+    // the searches, each made when first needed: the distance to the fight ring (for `fight_reach_`),
+    // and for each hero the mover has a path to, its field and the start's distance (for
+    // `approach_start_` and `approach_reach_`)
+    int32_t fight_reach_ = -1;
+    std::vector<int32_t> to_fight_;
+    int32_t approach_start_ = -1, approach_reach_ = -1;
+    std::vector<std::vector<int32_t>> approach_fields_;
+    std::vector<int64_t> approach_distance_;
+};
+
 }  // namespace dungeon_core

@@ -41,12 +41,8 @@ struct Value {
     }
 
     // {{"type", "move"}, {"unit", label}, ...}
-    static Value obj(std::initializer_list<Item> items) {
-        Value v;
-        v.kind = OBJECT;
-        v.object.assign(items.begin(), items.end());
-        return v;
-    }
+    struct Field;
+    static Value obj(std::initializer_list<Field> items);
     static Value empty_obj() {
         Value v;
         v.kind = OBJECT;
@@ -58,7 +54,13 @@ struct Value {
         return v;
     }
     // [x, y]
-    static Value pair(int x, int y) { return Value(std::vector<Value>{Value(x), Value(y)}); }
+    static Value pair(int x, int y) {
+        Value v = empty_list();
+        v.list.reserve(2);
+        v.list.emplace_back(x);
+        v.list.emplace_back(y);
+        return v;
+    }
 
     // objects: set (or add at the end) a key
     Value& set(const std::string& key, Value v) {
@@ -79,5 +81,22 @@ struct Value {
     }
     void push(Value v) { list.push_back(std::move(v)); }
 };
+
+// One key and value of Value::obj's list. The elements of an initializer_list are const: the members
+// are mutable so that obj() moves each key and value into the object instead of copying it (with
+// every nested string and list) and destroying the original.
+struct Value::Field {
+    mutable std::string key;
+    mutable Value value;
+    Field(std::string k, Value v) : key(std::move(k)), value(std::move(v)) {}
+};
+
+inline Value Value::obj(std::initializer_list<Field> items) {
+    Value v;
+    v.kind = OBJECT;
+    v.object.reserve(items.size());
+    for (const Field& f : items) v.object.emplace_back(std::move(f.key), std::move(f.value));
+    return v;
+}
 
 }  // namespace dungeon_core

@@ -14,6 +14,19 @@ namespace {
 
 bool is_active(const Ability& ability) { return ability.use == "active"; }
 
+// The hero's own abilities, read in place on its card: the first MAX_ABILITIES of the card's (none
+// for a monster). card_abilities is their copy.
+struct Own {
+    const Ability* first = nullptr;
+    int count = 0;
+};
+Own own_abilities(Game& g, int h) {
+    const State& s = g.state;
+    if (h >= s.n_heroes) return {};
+    const std::vector<Ability>& all = g.content->heroes.at(s.unit_card[h]).abilities;
+    return {all.data(), static_cast<int>(std::min<size_t>(all.size(), MAX_ABILITIES))};
+}
+
 // _MOMENT_OF_PHASE: the moment an ability chosen in this phase is used in ("" in no other phase)
 std::string moment_of_phase(int phase) {
     if (phase == Phase::HERO_MOVEMENT) return IN_MOVEMENT;
@@ -41,18 +54,17 @@ void land(Game& g, int h, int k, int target, const std::string& when) {
 }  // namespace
 
 std::vector<Ability> card_abilities(Game& g, int h) {
-    const State& s = g.state;
-    if (h >= s.n_heroes) return {};
-    const std::vector<Ability>& all = g.content->heroes.at(s.unit_card[h]).abilities;
-    return {all.begin(), all.begin() + std::min<size_t>(all.size(), MAX_ABILITIES)};
+    const Own own = own_abilities(g, h);
+    return {own.first, own.first + own.count};
 }
 
 bool ready(Game& g, int h, int k) {
-    const std::vector<Ability> abilities = card_abilities(g, h);
-    if (k >= static_cast<int>(abilities.size()) || !is_active(abilities[k])) return false;
+    const Own own = own_abilities(g, h);
+    if (k >= own.count || !is_active(own.first[k])) return false;
+    const Ability& ability = own.first[k];
     State& s = g.state;
-    if (abilities[k].limit == "turn") return static_cast<int>(s.used_turn(h, k)) != s.turn;
-    return static_cast<int>(s.uses(h, k)) < abilities[k].uses;
+    if (ability.limit == "turn") return static_cast<int>(s.used_turn(h, k)) != s.turn;
+    return static_cast<int>(s.uses(h, k)) < ability.uses;
 }
 
 std::vector<std::pair<int, int>> ready_pairs(Game& g) {
@@ -75,9 +87,9 @@ std::vector<int> ability_actions(Game& g, int h, const std::string& when) {
     const State& s = g.state;
     std::vector<int> out;
     if (h >= s.n_heroes || s.unit_status[h] != ACTIVE || s.surprised[h]) return out;
-    const std::vector<Ability> abilities = card_abilities(g, h);
-    for (int k = 0; k < static_cast<int>(abilities.size()); ++k) {
-        const Ability& ability = abilities[k];
+    const Own own = own_abilities(g, h);
+    for (int k = 0; k < own.count; ++k) {
+        const Ability& ability = own.first[k];
         if (is_active(ability) && std::find(ability.when.begin(), ability.when.end(), when) != ability.when.end() &&
             ready(g, h, k) && effects::usable_now(g, ability.effect)) {
             out.push_back(ABILITY_0 + k);

@@ -9,7 +9,6 @@
 #include "rules/movement.hpp"
 
 #include <algorithm>
-#include <memory>
 
 #include "pursuit.hpp"
 #include "rules/board.hpp"
@@ -26,24 +25,12 @@ namespace {
 
 // ----- the board as it stands, read from the State (the legal-move generation) -----
 
-std::unique_ptr<bool[]> bools(const Flags& flags) {
-    std::unique_ptr<bool[]> out(new bool[flags.size() + 1]);  // +1: never a zero-sized array
-    for (size_t i = 0; i < flags.size(); ++i) out[i] = flags[i] != 0;
-    return out;
+// pursuit.hpp's Position of the state: views of its door and trap flags (one byte each, 0 or 1, as
+// numpy's bools are) and of the occupants, in place.
+Position position_of(const State& s) {
+    return {reinterpret_cast<const bool*>(s.door_open.data()), s.occupant.data(),
+            reinterpret_cast<const bool*>(s.trap_armed.data()), reinterpret_cast<const bool*>(s.trap_detected.data())};
 }
-
-// pursuit.hpp's Position of the state: bool copies of its door and trap flags, the occupants in place.
-class StatePosition {
-public:
-    explicit StatePosition(const State& s)
-        : door_open_(bools(s.door_open)), trap_armed_(bools(s.trap_armed)), trap_detected_(bools(s.trap_detected)),
-          position_{door_open_.get(), s.occupant.data(), trap_armed_.get(), trap_detected_.get()} {}
-    const Position& position() const { return position_; }
-
-private:
-    std::unique_ptr<bool[]> door_open_, trap_armed_, trap_detected_;
-    Position position_;
-};
 
 // board.free: nothing stands on the square, no figure, furniture, blockage or sprung hazard (R-TURN-09).
 bool is_free(const Board& board, const State& s, int sq) {
@@ -340,10 +327,11 @@ std::vector<int> legal_monster_move(Game& g, int m) {
     const State& s = g.state;
     const Board& board = g.tables().board;
     const int stamina_max = g.rules().move_stamina_max;
-    const StatePosition where(s);
     const int here = s.unit_pos[m];
     std::vector<int> step_actions;
     std::vector<int32_t> step_squares;
+    step_actions.reserve(4);
+    step_squares.reserve(4);
     if (here >= 0 && s.move_left[m] >= 1) {
         for (int d = 0; d < 4; ++d) {  // open_side, all round
             const int next = open_side_of(board, s, here, d);
@@ -354,6 +342,7 @@ std::vector<int> legal_monster_move(Game& g, int m) {
         }
     }
     std::vector<int32_t> heroes;
+    heroes.reserve(s.n_heroes);
     for (int h = 0; h < s.n_heroes; ++h) {
         if (s.unit_status[h] == ACTIVE) heroes.push_back(s.unit_pos[h]);
     }
@@ -361,8 +350,9 @@ std::vector<int> legal_monster_move(Game& g, int m) {
     const int base = s.base_move[m];
     const Mover mover{here, s.move_from[m], base, s.move_left[m] + std::max(0, buy), base + stamina_max + 2};
     const Allowed found =
-        here < 0 ? Allowed{{}, true} : allowed(board, where.position(), mover, heroes, step_squares);
+        here < 0 ? Allowed{{}, true} : g.pursuit.allowed(board, position_of(s), mover, heroes, step_squares);
     std::vector<int> acts;
+    acts.reserve(found.steps.size() + 3);
     for (int32_t i : found.steps) acts.push_back(step_actions[i]);  // steps kept in order
     if (can_buy_move(g, m)) acts.push_back(EXTRA_MOVE);
     if (found.end_ok || acts.empty()) acts.push_back(END);

@@ -28,6 +28,29 @@ std::vector<int> place_guards(Game& g, int area) {
     return placed;
 }
 
+// The areas that a hero on `sq` could see a square of were every door open (los_static alone): only
+// these can be in sight with the doors as they are.
+const std::vector<int16_t>& areas_past_walls(Game& g, int sq) {
+    const Tables& t = g.tables();
+    if (g.areas_past_walls.empty()) {
+        g.areas_past_walls.resize(N_SQUARES);
+        g.areas_past_walls_known.assign(N_SQUARES, 0);
+    }
+    std::vector<int16_t>& out = g.areas_past_walls[sq];
+    if (!g.areas_past_walls_known[sq]) {
+        for (int a = 0; a < t.n_areas(); ++a) {
+            for (int b : t.area_squares[a]) {
+                if (t.sees_static(sq, b)) {
+                    out.push_back(static_cast<int16_t>(a));
+                    break;
+                }
+            }
+        }
+        g.areas_past_walls_known[sq] = 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 // Line of sight between two squares given the doors that are closed now.
@@ -59,9 +82,19 @@ void look(Game& g, const std::vector<int>& heroes, bool alert) {
     // the areas not revealed yet that a hero sees a square of (visible_areas restricted to them:
     // most areas are revealed early, and one square in sight is enough)
     const Tables& t = g.tables();
+    // the areas some hero could see past the walls: the others are out of sight whatever the doors
+    std::vector<uint8_t> candidate(t.n_areas(), 0);
+    for (int h : heroes) {
+        const int sq = s.unit_pos[h];
+        if (sq < 0 || sq >= N_SQUARES) {
+            std::fill(candidate.begin(), candidate.end(), 1);  // no memo off the board: look at every area
+            break;
+        }
+        for (int a : areas_past_walls(g, sq)) candidate[a] = 1;
+    }
     std::vector<int> new_areas;
     for (int a = 0; a < t.n_areas(); ++a) {
-        if (s.revealed[a]) continue;
+        if (s.revealed[a] || !candidate[a]) continue;
         bool seen = false;
         for (int h : heroes) {
             for (int b : t.area_squares[a]) {
