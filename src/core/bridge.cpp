@@ -605,6 +605,7 @@ Tables tables_of(nb::handle t, const Board& board) {
     out.n_rooms = get<int>(b, "n_rooms");
     out.board = board;
     if (out.area.size() != static_cast<size_t>(N_SQUARES)) throw std::invalid_argument("tables: expected one area per square");
+    out.index_areas_past_walls();
     return out;
 }
 
@@ -715,7 +716,8 @@ size_t engine_nbytes(const Engine& e) {
     const Game& g = e.game;
     const State& s = g.state;
     // std::deque holds a map and a 512-byte node even when empty: the dice's queues, one per stream and one global
-    size_t n = sizeof(Engine) + g.log_events.nbytes() + g.legal_cache.capacity() * sizeof(int) + (1 + N_STREAMS) * 576;
+    size_t n = sizeof(Engine) + g.log_events.nbytes() + g.legal_cache.capacity() * sizeof(int) + (1 + N_STREAMS) * 576 +
+               g.pursuit.nbytes();
     for (const Flags* f : {&s.door_open, &s.door_alert, &s.door_tried, &s.revealed, &s.visited, &s.guard_slain,
                            &s.ambush_fired, &s.patrol_corridors, &s.spell_known, &s.declined_spells, &s.trap_armed,
                            &s.trap_detected, &s.event_done, &s.door_hidden}) {

@@ -162,6 +162,23 @@ struct Tables {
     int side_to(int sq, int d) const { return board.side_to[sq * 4 + d]; }   // -1: off board or wall
     int side_door(int sq, int d) const { return board.side_door[sq * 4 + d]; }
     bool sees_static(int a, int b) const { return !los_static[a * N_SQUARES + b]; }
+
+    // for each square, the areas with a square in its line of sight were every door open, in index
+    // order: only these can be in a hero's sight with the doors as they are (visibility's look)
+    std::vector<std::vector<int16_t>> areas_past_walls;
+    void index_areas_past_walls() {
+        areas_past_walls.assign(N_SQUARES, {});
+        for (int sq = 0; sq < N_SQUARES; ++sq) {
+            for (int a = 0; a < static_cast<int>(area_squares.size()); ++a) {
+                for (int b : area_squares[a]) {
+                    if (sees_static(sq, b)) {
+                        areas_past_walls[sq].push_back(static_cast<int16_t>(a));
+                        break;
+                    }
+                }
+            }
+        }
+    }
 };
 
 // Everything static one game plays with; shared (read-only) by every game of the same adventure and

@@ -43,10 +43,6 @@ struct Game {
     std::vector<int> legal_cache;       // the legal actions of the decision on top, once computed
     bool legal_known = false;
     PursuitMemo pursuit;                // the duty to attack's searches, kept through a monster's Movement
-    // visibility's memo of the board's walls: for each square, the areas with a square in its line of
-    // sight were every door open, in index order (listed the first time a hero looks from it)
-    std::vector<std::vector<int16_t>> areas_past_walls;
-    std::vector<uint8_t> areas_past_walls_known;
     long moves = 0;
 
     // shorthands the rules use

@@ -266,4 +266,14 @@ Allowed PursuitMemo::allowed(const Board& board, const Position& pos, const Move
     return {all_steps(step_squares.size()), true};
 }
 
+size_t PursuitMemo::nbytes() const {
+    size_t n = occupant_.capacity() * sizeof(int16_t) + door_open_.capacity() + trap_blocks_.capacity() +
+               (hero_squares_.capacity() + blank_.capacity() + fight_sources_.capacity() + to_fight_.capacity()) *
+                   sizeof(int32_t) +
+               ring_.capacity() + approach_distance_.capacity() * sizeof(int64_t) +
+               approach_fields_.capacity() * sizeof(std::vector<int32_t>);
+    for (const auto& field : approach_fields_) n += field.capacity() * sizeof(int32_t);
+    return n;
+}
+
 }  // namespace dungeon_core

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <vector>
 
 namespace dungeon_core {
@@ -81,6 +82,7 @@ class PursuitMemo {
 public:
     Allowed allowed(const Board& board, const Position& pos, const Mover& mover,
                     const std::vector<int32_t>& hero_squares, const std::vector<int32_t>& step_squares);
+    size_t nbytes() const;  // the memory the memo holds outside itself, about
 
 private:
     bool same_position(const Board& board, const Position& pos, int32_t mover_square,

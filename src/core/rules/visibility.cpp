@@ -28,29 +28,6 @@ std::vector<int> place_guards(Game& g, int area) {
     return placed;
 }
 
-// The areas that a hero on `sq` could see a square of were every door open (los_static alone): only
-// these can be in sight with the doors as they are.
-const std::vector<int16_t>& areas_past_walls(Game& g, int sq) {
-    const Tables& t = g.tables();
-    if (g.areas_past_walls.empty()) {
-        g.areas_past_walls.resize(N_SQUARES);
-        g.areas_past_walls_known.assign(N_SQUARES, 0);
-    }
-    std::vector<int16_t>& out = g.areas_past_walls[sq];
-    if (!g.areas_past_walls_known[sq]) {
-        for (int a = 0; a < t.n_areas(); ++a) {
-            for (int b : t.area_squares[a]) {
-                if (t.sees_static(sq, b)) {
-                    out.push_back(static_cast<int16_t>(a));
-                    break;
-                }
-            }
-        }
-        g.areas_past_walls_known[sq] = 1;
-    }
-    return out;
-}
-
 }  // namespace
 
 // Line of sight between two squares given the doors that are closed now.
@@ -90,7 +67,7 @@ void look(Game& g, const std::vector<int>& heroes, bool alert) {
             std::fill(candidate.begin(), candidate.end(), 1);  // no memo off the board: look at every area
             break;
         }
-        for (int a : areas_past_walls(g, sq)) candidate[a] = 1;
+        for (int a : g.tables().areas_past_walls[sq]) candidate[a] = 1;
     }
     std::vector<int> new_areas;
     for (int a = 0; a < t.n_areas(); ++a) {
