@@ -177,3 +177,15 @@ def test_a_check_rolled_from_python_on_a_core_game_uses_its_dice_and_log():
     assert total == 5 and game.dice.forced_left == 0
     assert game.events[-1]["type"] == "roll" and game.events[-1]["result"] == "pass"
     assert game._engine.events(game.n_events - 1) == [game.events[-1]], "logged in the engine"
+
+
+def test_a_copy_makes_the_views_of_its_arrays_only_when_they_are_read():
+    """A search plays copies it never reads the arrays of: they cost the engine's copy alone."""
+    game, reference = _pair(steps=60)
+    clone = game.copy()
+    clone.apply(clone.legal_actions()[0])
+    clone.state_edited()
+    assert "health" not in vars(clone.state) and "occupant" not in vars(clone.state)
+    reference.apply(reference.legal_actions()[0])
+    assert np.array_equal(clone.state.health, reference.state.health) and "health" in vars(clone.state)
+    assert clone.state.equals(reference.state)
