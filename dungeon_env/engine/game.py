@@ -205,7 +205,7 @@ class Game:
         self._dice = CoreDice(eng)
         self._bound_dice = None
         self._log, self._log_chunks, self._log_frozen, self._log_compact = [], [], 0, False
-        self._core_events: list[dict] = []
+        self._core_events = CoreLog(eng)
         self._legal = None
 
     def _detach(self) -> None:
@@ -537,12 +537,7 @@ class Game:
         :meth:`events_since` read the log without making it plain (the env reads only those).
         On the core, the log is the engine's, and this list a copy brought up to date at each read."""
         if self._engine is not None:
-            known, n = self._core_events, self._engine.n_events
-            if len(known) > n:
-                known.clear()
-            if len(known) < n:
-                known += self._engine.events(len(known))
-            return known
+            return self._core_events.caught_up()
         if self._log_chunks:
             self._log[:0] = _thaw(self._log_chunks)
             self._log_chunks, self._log_frozen = [], 0
@@ -553,7 +548,7 @@ class Game:
     def events(self, events: list[dict]) -> None:
         if self._engine is not None:
             self._engine.set_events(events)
-            self._core_events = []
+            self._core_events = CoreLog(self._engine)
         else:
             self._log, self._log_chunks, self._log_frozen, self._log_compact = events, [], 0, False
         self.log_token = object()  # a new log: what was read of the old one no longer holds
@@ -800,6 +795,66 @@ class Game:
         except json.JSONDecodeError as err:
             raise ValueError(f"{path}: not valid JSON ({err})") from err
         return cls.from_json(data, engine)
+
+
+class CoreLog(list):
+    """``Game.events`` of a game on the core: the engine's log as a list of dicts, brought up to
+    date when the game hands it out. Changing the list changes the engine's log, as changing a
+    Python game's log list does (tests clear it between trials)."""
+
+    __slots__ = ("_engine",)
+
+    def __init__(self, engine) -> None:
+        super().__init__()
+        self._engine = engine
+
+    def caught_up(self) -> CoreLog:
+        n = self._engine.n_events
+        if len(self) > n:
+            list.clear(self)
+        if len(self) < n:
+            list.extend(self, self._engine.events(len(self)))
+        return self
+
+    def _changed(self) -> None:
+        self._engine.set_events(self)
+
+    def append(self, event: dict) -> None:
+        list.append(self, event)
+        self._engine.log(event)
+
+    def extend(self, events) -> None:
+        for event in events:
+            self.append(event)
+
+    def __iadd__(self, events):
+        self.extend(events)
+        return self
+
+    def clear(self) -> None:
+        list.clear(self)
+        self._changed()
+
+    def __delitem__(self, key) -> None:
+        list.__delitem__(self, key)
+        self._changed()
+
+    def __setitem__(self, key, value) -> None:
+        list.__setitem__(self, key, value)
+        self._changed()
+
+    def insert(self, index, event) -> None:
+        list.insert(self, index, event)
+        self._changed()
+
+    def pop(self, index=-1):
+        event = list.pop(self, index)
+        self._changed()
+        return event
+
+    def remove(self, event) -> None:
+        list.remove(self, event)
+        self._changed()
 
 
 class CoreState(State):

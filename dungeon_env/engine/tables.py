@@ -48,6 +48,13 @@ class Tables:
     obstacle: tuple[bool, ...]  # [sq]: furniture or a blockage
     cache: dict = field(default_factory=dict)  # derived look-ups filled lazily (visible areas)
 
+    def __getstate__(self) -> dict:
+        """Pickled with an empty cache: it only memoises (the compiled core's copies of the board and
+        content among it, which do not pickle), and the loading process fills it again."""
+        state = self.__dict__.copy()
+        state["cache"] = {}
+        return state
+
     def __deepcopy__(self, memo: dict) -> Tables:
         """Tables never change (their cache only memoises): a deep copy shares them."""
         memo[id(self.cache)] = self.cache
