@@ -3,8 +3,9 @@ the reference a compiled core of the rules must play to, event for event.
 
 Here ``Game`` (on the compiled core) replays one stored game of every (kind, adventure, heroes)
 cell to its stored digest, the very log stored in full for it, and the same actions, and the Python
-rules (the reference) replay the same cells; the whole set is checked by ``make parity``. A changed event changes the digest and the check names the game, the first
-differing event and both events; a broken store gives an error naming the file and what is wrong.
+rules (the reference) replay the same cells; the whole set is checked by ``make parity``. A
+changed event changes the digest and the check names the game, the first differing event and both
+events; a broken store gives an error naming the file and what is wrong.
 
 When a rule change legitimately changes these games, record the set again
 (``scripts/golden_logs.py record``, about 20 minutes on one core) and say in the commit why the

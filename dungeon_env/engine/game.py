@@ -661,8 +661,9 @@ class Game:
             state["_state"], state["_dice"] = self._state.copy(), Dice.from_json(self._engine.dice())
             state["_log"], state["_log_chunks"], state["_log_frozen"] = self._engine.events(0), [], 0
             state["_on_core"] = True
+        del state["vis_cache"]  # the tables' cache: the loading process fills its own
         if _bundled_tables(self):
-            del state["tables"], state["vis_cache"]
+            del state["tables"]
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -675,7 +676,7 @@ class Game:
         self.__dict__.setdefault("knowledge", {})
         if "tables" not in state:
             self.tables = _tables(self.adventure_ref, self.variant.content().difficulty)
-            self.vis_cache = self.tables.cache
+        self.vis_cache = self.tables.cache
         if on_core:
             self._attach(core.engine(self))
 
