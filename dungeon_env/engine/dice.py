@@ -29,6 +29,15 @@ def _stream_seed(seed: int, name: str) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
+def check_forced(faces: tuple[int, ...], stream: str | None) -> None:
+    """What :meth:`Dice.force` accepts: faces 1..6 (ints), and a stream of :data:`STREAMS` or None."""
+    for face in faces:
+        if not (isinstance(face, int) and 1 <= face <= 6):
+            raise ValueError(f"a forced die face must be an int 1..6, got {face!r}")
+    if stream is not None and stream not in STREAMS:
+        raise ValueError(f"unknown dice stream {stream!r}; the streams are {', '.join(STREAMS)}")
+
+
 class Dice:
     """Six-sided dice only (R-BOARD-03): :meth:`d6` and :meth:`roll` are the whole API."""
 
@@ -44,13 +53,9 @@ class Dice:
         """Queue exact faces (1..6) for the next rolls: of any stream (``stream=None``, the global
         queue), or only of the named stream (one of :data:`STREAMS`), whose rolls take these first
         and the global queue's after them."""
-        for face in faces:
-            if not (isinstance(face, int) and 1 <= face <= 6):
-                raise ValueError(f"a forced die face must be an int 1..6, got {face!r}")
+        check_forced(faces, stream)
         if stream is None:
             self._forced.extend(faces)
-        elif stream not in self._state:
-            raise ValueError(f"unknown dice stream {stream!r}; the streams are {', '.join(STREAMS)}")
         elif faces:
             self._stream_forced.setdefault(stream, []).extend(faces)
 

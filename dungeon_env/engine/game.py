@@ -29,7 +29,7 @@ from dungeon_env.content.variants import Variant
 from dungeon_env.engine import core, inventory, spells, turn
 from dungeon_env.engine.actions import ACTION_NAMES, MAX_HEROES, MIN_HEROES, Action, Decision, Phase
 from dungeon_env.engine.decisions import HANDLERS
-from dungeon_env.engine.dice import STREAMS, Dice
+from dungeon_env.engine.dice import STREAMS, Dice, check_forced
 from dungeon_env.engine.objectives import ending, goals_met, objectives_report
 from dungeon_env.engine.savecheck import SaveDomain, SaveError, check_state
 from dungeon_env.engine.state import (
@@ -900,7 +900,7 @@ class CoreDice:
         return _StreamStates(self._engine)
 
     def force(self, *faces: int, stream: str | None = None) -> None:
-        Dice(0).force(*faces, stream=stream)  # the same checks, the same errors
+        check_forced(faces, stream)
         if faces:
             self._engine.force(list(faces), stream)
 
