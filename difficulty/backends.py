@@ -37,6 +37,11 @@ from difficulty.play import Task, play_task, prepare
 PRELOAD = ["difficulty.play", "agents", "dungeon_env.engine"]
 
 
+class BackendUnavailable(RuntimeError):
+    """The backend asked for cannot run here (Ray not installed, a cluster that cannot be joined);
+    the message says which and what to do."""
+
+
 class SerialBackend:
     workers = 1
     capacity = 1  # tasks in flight
@@ -162,7 +167,7 @@ class RayBackend:
         try:
             import ray
         except ImportError as error:
-            raise RuntimeError(
+            raise BackendUnavailable(
                 "the ray backend needs Ray: pip install -e '.[ray]' (or pip install 'ray>=2.9')"
             ) from error
         self._ray = ray
@@ -174,7 +179,14 @@ class RayBackend:
                 kwargs["runtime_env"] = {
                     "env_vars": {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
                 }
-            ray.init(address=address, **kwargs)
+            try:
+                ray.init(address=address, **kwargs)
+            except (ConnectionError, RuntimeError, ValueError) as error:
+                where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+                raise BackendUnavailable(
+                    f"the ray backend could not start {where}: {error}"
+                    " (expected --ray-address auto, ray://host:port, or none for a local instance)"
+                ) from error
             self._started = True
         self.workers = int(ray.cluster_resources().get("CPU", 1))
         self._remote = ray.remote(num_cpus=1, max_retries=2)(play)
@@ -222,4 +234,4 @@ def make_backend(
     raise ValueError(f"unknown backend {name!r}; expected serial, local or ray")
 
 
-__all__ = ["LocalBackend", "RayBackend", "SerialBackend", "make_backend"]
+__all__ = ["BackendUnavailable", "LocalBackend", "RayBackend", "SerialBackend", "make_backend"]

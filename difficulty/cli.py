@@ -313,12 +313,22 @@ def _summary(report: dict, out: Path, timing: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from dungeon_env.content import ContentError, load_adventure
-    from dungeon_env.content.variants import VariantError
+    """``dungeon-env``: a bad spec, adventure, variant or backend exits 2 with a message naming it."""
+    from difficulty.backends import BackendUnavailable
 
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        return _run(args, argv, parser)
+    except BackendUnavailable as error:
+        parser.exit(2, f"dungeon-env {args.command}: error: {error}\n")
+
+
+def _run(args: argparse.Namespace, argv: list[str], parser: argparse.ArgumentParser) -> int:
+    from dungeon_env.content import ContentError, load_adventure
+    from dungeon_env.content.variants import VariantError
+
     if args.command == "play":
         from play.cli import run as run_play
 

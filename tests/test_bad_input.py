@@ -602,3 +602,36 @@ def test_the_retired_bare_policy_from_the_shell():
     )
     assert out.returncode == 2 and out.stdout == ""
     assert RETIRED_POLICY in out.stderr and "Traceback" not in out.stderr
+
+
+# ------------------------------------------------------------------------- a backend that cannot run
+@pytest.mark.parametrize("command", ["balance", "league"])
+def test_the_ray_backend_without_ray_is_one_line_naming_the_extra(command, capsys, tmp_path, monkeypatch):
+    """``--backend ray`` on an install without Ray was a traceback from inside the runner."""
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError, as without the extra
+    with pytest.raises(SystemExit) as end:
+        cli.main([command, "--backend", "ray", "--games", "1", "--quiet", "--out", str(tmp_path / "r")])
+    assert end.value.code == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"dungeon-env {command}: error: the ray backend needs Ray: pip install -e '.[ray]'"
+        " (or pip install 'ray>=2.9')\n"
+    )
+    assert not (tmp_path / "r").exists()  # stopped before any game
+
+
+def test_the_ray_backend_with_a_cluster_it_cannot_join_names_the_address(capsys, tmp_path, monkeypatch):
+    ray = pytest.importorskip("ray")
+
+    def refuse(address=None, **_kwargs):
+        raise ConnectionError(f"could not connect to {address}")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refuse)
+    argv = ["balance", "--backend", "ray", "--ray-address", "ray://nowhere:10001", "--games", "1"]
+    with pytest.raises(SystemExit) as end:
+        cli.main([*argv, "--quiet", "--out", str(tmp_path / "r")])
+    assert end.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dungeon-env balance: error: the ray backend could not start the Ray cluster at")
+    assert "'ray://nowhere:10001'" in err and "expected --ray-address auto" in err and "Traceback" not in err
