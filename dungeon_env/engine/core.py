@@ -84,3 +84,19 @@ def engine(game) -> _core.Engine:
     return _core.make_engine(
         content(game), game.state, game.dice, game.max_turns, list(game.hero_ids), game.events_since(0)
     )
+
+
+def set_up(game, forced_dice: tuple[int, ...] = (), carried=None) -> _core.Engine:
+    """A core engine with ``game``'s adventure set up in the core (``Game.new``'s set-up: the heroes of
+    ``game.hero_ids`` on their start squares, the decks shuffled, ``carried`` handed over, the first
+    look) and played up to its first decision, with ``game``'s seed, dice streams and turn cap, and
+    ``forced_dice`` queued first. ``game`` only lends its content: its own state is not read."""
+    return _core.new_engine(
+        content(game),
+        list(game.hero_ids),
+        game.seed,
+        game.dice._state,
+        list(forced_dice),
+        game.max_turns,
+        carried,
+    )

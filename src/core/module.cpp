@@ -11,6 +11,7 @@
 #ifdef DUNGEON_CORE_ENGINE
 namespace dungeon_core {
 void bind_engine(nanobind::module_& m);  // bridge.hpp
+void bind_setup(nanobind::module_& m);   // setup_bind.cpp
 }
 #endif
 #include "pursuit.hpp"
@@ -249,5 +250,6 @@ NB_MODULE(_core, m) {
           "The cheapest way from every square to the nearest target (a list; see dungeon_env.engine.core).");
 #ifdef DUNGEON_CORE_ENGINE
     dungeon_core::bind_engine(m);
+    dungeon_core::bind_setup(m);
 #endif
 }
