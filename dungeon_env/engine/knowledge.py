@@ -38,6 +38,7 @@ from typing import Protocol
 import numpy as np
 
 from dungeon_env.content.model import WIDTH
+from dungeon_env.engine import core
 from dungeon_env.engine.actions import DEFER
 from dungeon_env.engine.context import Context
 from dungeon_env.engine.state import ACTIVE, SIDE_HERO, SIDE_MONSTER, STACK_UNIT
@@ -393,6 +394,25 @@ class HeroLens:
         return self.name(ref) if self.sees(ref) else None
 
 
+_CORE_RULES: list = []
+
+
+def core_rules():
+    """These rules as the compiled core's heroes' lens applies them (``_core.HeroLens``, made once a
+    process: the tables above stay their one owner)."""
+    if not _CORE_RULES:
+        _CORE_RULES.append(
+            core._core.HeroRules(
+                public=set(PUBLIC),
+                about=dict(ABOUT),
+                open_checks=set(OPEN_CHECKS),
+                figure_fields=list(FIGURE_FIELDS),
+                figures_of={kind: list(keys) for kind, keys in _FIGURES_OF.items()},
+            )
+        )
+    return _CORE_RULES[0]
+
+
 __all__ = [
     "ABOUT",
     "Asked",
@@ -406,6 +426,7 @@ __all__ = [
     "PUBLIC",
     "SECRET_CHECKS",
     "HeroLens",
+    "core_rules",
     "dm_event",
     "dm_events",
     "hero_events",

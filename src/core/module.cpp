@@ -12,6 +12,7 @@
 namespace dungeon_core {
 void bind_engine(nanobind::module_& m);  // bridge.hpp
 void bind_setup(nanobind::module_& m);   // setup_bind.cpp
+void bind_lens(nanobind::module_& m);    // lens_bind.cpp
 }
 #endif
 #include "pursuit.hpp"
@@ -251,5 +252,6 @@ NB_MODULE(_core, m) {
 #ifdef DUNGEON_CORE_ENGINE
     dungeon_core::bind_engine(m);
     dungeon_core::bind_setup(m);
+    dungeon_core::bind_lens(m);
 #endif
 }

@@ -1,0 +1,201 @@
+// The heroes' lens in the core: see lens.hpp. Each step mirrors knowledge.HeroLens.
+#include "lens.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace dungeon_core {
+namespace {
+
+bool is_monster(const Value& ref) {
+    if (ref.kind != Value::STR || ref.s.size() < 2 || ref.s[0] != 'm') return false;
+    return std::all_of(ref.s.begin() + 1, ref.s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+int square_of(const Value& xy) {
+    if (xy.kind != Value::LIST || xy.list.size() != 2) return -1;
+    const int x = static_cast<int>(xy.list[0].i), y = static_cast<int>(xy.list[1].i);
+    if (x < 0 || x >= WIDTH || y < 0 || y >= HEIGHT) return -1;
+    return y * WIDTH + x;
+}
+
+const std::string& type_of(const Value& event) {
+    static const std::string none;
+    const Value* t = event.get("type");
+    return t != nullptr && t->kind == Value::STR ? t->s : none;
+}
+
+void erase(Value& object, const std::string& key) {
+    auto& items = object.object;
+    items.erase(std::remove_if(items.begin(), items.end(), [&](const Value::Item& it) { return it.first == key; }),
+                items.end());
+}
+
+int area_index(const Game& g, const std::string& name) {
+    const auto& names = g.tables().area_names;
+    auto it = std::find(names.begin(), names.end(), name);
+    return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+}
+
+}  // namespace
+
+std::vector<int> HeroLens::monsters_in_sight(const Game& g) {
+    const State& s = g.state;
+    std::vector<int> out;
+    for (int u = 0; u < MAX_UNITS; ++u) {
+        const int pos = s.unit_pos[u];
+        if (s.unit_side[u] == SIDE_MONSTER && s.unit_status[u] == ACTIVE && pos >= 0 &&
+            s.revealed[g.tables().area[pos]]) {
+            out.push_back(u);
+        }
+    }
+    return out;
+}
+
+bool HeroLens::seen_square(const Game& g, const Value& xy) const {
+    const int sq = square_of(xy);
+    return sq >= 0 && area_revealed(g.tables().area[sq]);
+}
+
+bool HeroLens::sees(const Game& g, const Value& ref) const {
+    if (!is_monster(ref)) return ref.kind != Value::NONE;
+    auto it = where_.find(ref.s);
+    return it != where_.end() && area_revealed(g.tables().area[it->second]);
+}
+
+std::string HeroLens::name(const std::string& ref) {
+    const int uid = std::stoi(ref.substr(1));
+    auto it = numbers_.find(uid);
+    const int k = it != numbers_.end() ? it->second : numbers_.emplace(uid, static_cast<int>(numbers_.size())).first->second;
+    return "m" + std::to_string(k);
+}
+
+int HeroLens::number(int uid) const {
+    auto it = numbers_.find(uid);
+    return it == numbers_.end() ? -1 : it->second;
+}
+
+Value HeroLens::figure(const Game& g, const Value& ref) {
+    if (!is_monster(ref)) return ref;
+    return sees(g, ref) ? Value(name(ref.s)) : Value();
+}
+
+std::optional<Value> HeroLens::see(const Game& g, const Value& event) {
+    const std::string& kind = type_of(event);
+    const HeroRules& r = *rules_;
+    bool shown;
+    auto about = r.about.find(kind);
+    if (r.public_types.count(kind)) {
+        shown = true;
+    } else if (about == r.about.end()) {
+        shown = false;  // a type no rule names reaches nobody
+    } else if (kind == "roll" && !r.open_checks.count(event.get("check")->s)) {
+        shown = false;  // the DM's secret rolls (R-TRAP-03)
+    } else if (kind == "move") {
+        const Value* unit = event.get("unit");
+        shown = !is_monster(*unit) || seen_square(g, *event.get("from")) || seen_square(g, *event.get("to"));
+    } else if (kind == "spawn") {
+        const Value* side = event.get("unit")->get("side");
+        shown = (side != nullptr && side->kind == Value::STR && side->s == "hero") || seen_square(g, *event.get("at"));
+    } else {
+        const Value* subject = event.get(about->second);
+        if (subject == nullptr) {
+            shown = false;
+        } else if (subject->kind == Value::LIST) {
+            shown = std::any_of(subject->list.begin(), subject->list.end(), [&](const Value& ref) { return sees(g, ref); });
+        } else {
+            shown = sees(g, *subject) || (subject->kind == Value::STR && subject->s == "dm");
+        }
+    }
+    std::optional<Value> out;
+    if (shown) out = redact(g, event);
+    track(g, event);
+    if (kind == "reveal") unnamed_possible = true;
+    return out;
+}
+
+void HeroLens::track(const Game& g, const Value& event) {
+    const std::string& kind = type_of(event);
+    if (kind == "reveal") {
+        const Value* area = event.get("area");
+        const int a = area != nullptr && area->kind == Value::STR ? area_index(g, area->s) : -1;
+        if (a >= 0) {
+            if (revealed_.size() <= static_cast<size_t>(a)) revealed_.resize(a + 1, 0);
+            revealed_[a] = 1;
+        }
+    } else if (kind == "spawn") {
+        const Value* unit = event.get("unit");
+        const Value* side = unit->get("side");
+        if (side != nullptr && side->kind == Value::STR && side->s == "monster") {
+            where_[unit->get("id")->s] = square_of(*event.get("at"));
+        }
+    } else if (kind == "move") {
+        const Value* unit = event.get("unit");
+        if (is_monster(*unit)) where_[unit->s] = square_of(*event.get("to"));
+    } else if (kind == "slain") {
+        const Value* unit = event.get("unit");
+        if (unit != nullptr && unit->kind == Value::STR) where_.erase(unit->s);
+    }
+}
+
+Value HeroLens::redact(const Game& g, const Value& event) {
+    const std::string kind = type_of(event);
+    Value out = event;
+    if (kind == "setup") {
+        erase(out, "seed");
+    } else if (kind == "spawn") {
+        Value& unit = *const_cast<Value*>(out.get("unit"));
+        const Value* side = unit.get("side");
+        if (side != nullptr && side->kind == Value::STR && side->s == "monster") unit.set("id", name(unit.get("id")->s));
+    } else if (kind == "move" && is_monster(*out.get("unit"))) {
+        out.set("unit", name(out.get("unit")->s));
+    }
+    if ((kind == "door_opened" || kind == "secret_door") && out.get("door") != nullptr) erase(out, "door");
+    if (const Value* e = out.get("event"); e != nullptr) {
+        const int index = static_cast<int>(e->i);
+        erase(out, "event");
+        const auto& events = g.adventure().events;
+        const std::string area = events.at(index).area;
+        int rank = 0;
+        for (int k = 0; k < index; ++k) rank += events[k].area == area;
+        out.set("area", area);
+        out.set("area_event", rank);
+    }
+    const Value* item = out.get("item");
+    if (out.get("card") != nullptr && item != nullptr && item->kind == Value::INT && item->i >= 0 &&
+        item->i < MAX_ITEMS && !g.state.item_known[item->i]) {
+        out.set("card", Value());
+    }
+    if (kind == "spawn") return out;
+    auto own = rules_->figures_of.find(kind);
+    const std::vector<std::string>& keys = own != rules_->figures_of.end() ? own->second : rules_->figure_fields;
+    for (const std::string& key : keys) {
+        Value* value = const_cast<Value*>(out.get(key));
+        if (value == nullptr) continue;
+        if (value->kind == Value::LIST) {
+            Value kept = Value::empty_list();
+            for (const Value& ref : value->list) {
+                Value shown = figure(g, ref);
+                if (shown.kind != Value::NONE) kept.push(std::move(shown));
+            }
+            *value = std::move(kept);
+        } else {
+            *value = figure(g, *value);
+        }
+    }
+    return out;
+}
+
+void HeroLens::name_unnamed(const Game& g) {
+    if (!unnamed_possible) return;
+    unnamed_possible = false;
+    const State& s = g.state;
+    std::vector<int> unnamed;
+    for (int u : monsters_in_sight(g)) {
+        if (!numbers_.count(s.unit_uid[u])) unnamed.push_back(u);
+    }
+    std::stable_sort(unnamed.begin(), unnamed.end(), [&](int a, int b) { return s.unit_pos[a] < s.unit_pos[b]; });
+    for (int u : unnamed) numbers_.emplace(s.unit_uid[u], static_cast<int>(numbers_.size()));
+}
+
+}  // namespace dungeon_core

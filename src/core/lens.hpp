@@ -1,0 +1,63 @@
+// The heroes' lens of a game's log in the core: knowledge.HeroLens (and the naming step of
+// side_knowledge.HeroKnowledge) folded over the core's events. Which events heroes may know, and
+// which fields name figures, are knowledge.py's tables, handed over once (HeroRules): the core
+// applies them and owns none of them. tests/test_core_lens.py checks it event by event against
+// the Python lens.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "game.hpp"
+
+namespace dungeon_core {
+
+// knowledge.py's rules of what heroes see of an event (PUBLIC, ABOUT, OPEN_CHECKS, FIGURE_FIELDS,
+// _FIGURES_OF).
+struct HeroRules {
+    std::set<std::string> public_types;
+    std::map<std::string, std::string> about;  // event type -> the field naming its figure
+    std::set<std::string> open_checks;
+    std::vector<std::string> figure_fields;  // in the order names are given
+    std::map<std::string, std::vector<std::string>> figures_of;  // per type, instead of figure_fields
+};
+
+class HeroLens {
+public:
+    explicit HeroLens(std::shared_ptr<const HeroRules> rules) : rules_(std::move(rules)) {}
+
+    // The event as heroes may know it (nullopt: not at all), judged as `g` stands now; folds it in.
+    std::optional<Value> see(const Game& g, const Value& event);
+    // Name the monsters heroes see that no event named yet, in square order
+    // (HeroKnowledge._after_fold), if one may stand in sight (unnamed_possible).
+    void name_unnamed(const Game& g);
+    // The heroes' number k (name m<k>) of the engine's monster id `uid`, -1 if they never saw it.
+    int number(int uid) const;
+    // engine monster id -> the heroes' number, for every monster they have seen
+    const std::unordered_map<int, int>& numbers() const { return numbers_; }
+    bool unnamed_possible = true;  // a monster may stand in sight that no event named
+
+    // knowledge.monsters_in_sight: active monsters on a square of a revealed area, in slot order
+    static std::vector<int> monsters_in_sight(const Game& g);
+
+private:
+    bool seen_square(const Game& g, const Value& xy) const;
+    bool sees(const Game& g, const Value& ref) const;
+    std::string name(const std::string& ref);
+    Value figure(const Game& g, const Value& ref);
+    Value redact(const Game& g, const Value& event);
+    void track(const Game& g, const Value& event);
+    bool area_revealed(int area) const { return area >= 0 && area < static_cast<int>(revealed_.size()) && revealed_[area]; }
+
+    std::shared_ptr<const HeroRules> rules_;
+    std::vector<uint8_t> revealed_;             // by area index: a "reveal" event named it
+    std::unordered_map<std::string, int> where_;  // monster id -> its square, for those on the board
+    std::unordered_map<int, int> numbers_;      // engine monster uid -> the heroes' k
+};
+
+}  // namespace dungeon_core

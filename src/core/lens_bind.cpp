@@ -1,0 +1,54 @@
+// _core.HeroRules and _core.HeroLens: the heroes' lens in the core (lens.hpp).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/set.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/unordered_map.h>
+#include <nanobind/stl/vector.h>
+
+#include "bridge.hpp"
+#include "lens.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace dungeon_core {
+
+void bind_lens(nb::module_& m) {
+    nb::class_<HeroRules>(m, "HeroRules", "knowledge.py's rules of what heroes see of an event, as the core applies them.")
+        .def(
+            "__init__",
+            [](HeroRules* r, std::set<std::string> public_types, std::map<std::string, std::string> about,
+               std::set<std::string> open_checks, std::vector<std::string> figure_fields,
+               std::map<std::string, std::vector<std::string>> figures_of) {
+                new (r) HeroRules{std::move(public_types), std::move(about), std::move(open_checks),
+                                  std::move(figure_fields), std::move(figures_of)};
+            },
+            "public"_a, "about"_a, "open_checks"_a, "figure_fields"_a, "figures_of"_a);
+    nb::class_<HeroLens>(m, "HeroLens", "The heroes' lens of one game's log, folded in the core (knowledge.HeroLens).")
+        .def(nb::init<std::shared_ptr<const HeroRules>>(), "rules"_a)
+        .def(
+            "fold",
+            [](HeroLens& lens, const Engine& e, size_t start) {
+                nb::list out;
+                size_t index = start;
+                e.game.log_events.visit_from(start, [&](const Value& event) {
+                    std::optional<Value> seen = lens.see(e.game, event);
+                    if (seen) out.append(nb::make_tuple(index, to_python(*seen)));
+                    ++index;
+                });
+                lens.name_unnamed(e.game);
+                return out;
+            },
+            "engine"_a, "start"_a,
+            "Fold the engine's events from `start` on, as the game stands now, then name the monsters in "
+            "sight that no event named: [(index in the log, the event as heroes may know it)] of the shown ones.")
+        .def("number", &HeroLens::number, "uid"_a, "The heroes' number of the engine's monster id, -1 if unseen.")
+        .def_prop_ro("numbers", [](const HeroLens& lens) { return lens.numbers(); },
+                     "Engine monster id -> the heroes' number, for every monster they have seen.")
+        .def_rw("unnamed_possible", &HeroLens::unnamed_possible)
+        .def("copy", [](const HeroLens& lens) { return HeroLens(lens); }, "An independent copy.");
+}
+
+}  // namespace dungeon_core

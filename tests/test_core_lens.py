@@ -1,0 +1,108 @@
+"""The heroes' lens in the core (``src/core/lens.cpp``, ``_core.HeroLens``): folded over a core game's
+log after every action, it gives the events heroes may know exactly as ``knowledge.HeroLens`` does
+(the side knowledge's fold, ruling D-24: which events, each monster by the heroes' own numbering,
+secret rolls and door indices left out, room events by room, face-down cards as None), and names
+the monsters in sight that no event named as ``HeroKnowledge`` does (in square order)."""
+
+from __future__ import annotations
+
+import collections
+import json
+import random
+
+import pytest
+
+from dungeon_env import _core
+from dungeon_env.content import adventure_names, load_heroes
+from dungeon_env.engine import Game
+from dungeon_env.engine.knowledge import core_rules
+from dungeon_env.engine.side_knowledge import knowledge_of
+from tests.core_shadow import CASTERS, _kit, bold_choice
+
+ROSTER = sorted(load_heroes())
+
+
+def _game(k: int) -> Game:
+    """Core game ``k``: adventure k (cycling), 3-5 heroes with both casters, carried kits in odd games."""
+    rng = random.Random(k)
+    others = [h for h in ROSTER if h not in CASTERS]
+    heroes = [*CASTERS, *rng.sample(others, 1 + k % 3)]
+    names = adventure_names()
+    return Game.new(
+        adventure=names[k % len(names)],
+        heroes=heroes,
+        seed=k,
+        max_turns=30,
+        carried=_kit(rng, len(heroes)) if k % 2 else None,
+    )
+
+
+def _fold_both(k: int, bold: bool):
+    """Game ``k`` played out; the heroes' knowledge's events and numbers, and the core lens's."""
+    game = _game(k)
+    knowledge = knowledge_of(game, "heroes")
+    lens = _core.HeroLens(core_rules())
+    folded = lens.fold(game._engine, 0)
+    rng = random.Random(f"lens/{k}")
+    while not game.over:
+        legal = game.legal_actions()
+        start = game.n_events
+        game.apply(bold_choice(rng, legal) if bold else rng.choice(legal))
+        folded += lens.fold(game._engine, start)
+    return game, knowledge, lens, folded
+
+
+def test_the_core_lens_shows_heroes_what_the_python_lens_shows_in_random_games():
+    seen = collections.Counter()
+    for k in range(24):
+        game, knowledge, lens, folded = _fold_both(k, bold=k % 2 == 1)
+        want = [[index, event] for index, event in knowledge.numbered_since(0)]
+        assert json.dumps([list(pair) for pair in folded]) == json.dumps(want), f"game {k}"
+        assert lens.numbers == dict(knowledge.numbers()), f"game {k}"
+        shown = {index for index, _ in folded}
+        for index, event in enumerate(game.events):
+            kind = event["type"]
+            if kind == "roll" and event["check"] in ("detect_traps", "room_detect"):
+                seen["secret roll hidden"] += index not in shown
+            elif kind == "spawn" and event["unit"]["side"] == "monster":
+                seen["monster spawned in sight"] += index in shown
+            elif kind == "move" and event["unit"].startswith("m"):
+                seen["monster move shown" if index in shown else "monster move in the fog"] += 1
+            elif kind in ("door_opened", "secret_door"):
+                seen["door event"] += 1
+        for _, event in folded:
+            seen["room event by room"] += "area_event" in event
+            seen["face-down card hidden"] += "card" in event and event["card"] is None
+    for case in (
+        "secret roll hidden",
+        "monster spawned in sight",
+        "monster move shown",
+        "monster move in the fog",
+        "door event",
+        "room event by room",
+        "face-down card hidden",
+    ):
+        assert seen[case] > 0, (case, seen)
+
+
+def test_a_copied_core_lens_folds_on_apart():
+    game, _, lens, _ = _fold_both(3, bold=False)
+    copy = lens.copy()
+    assert copy.numbers == lens.numbers
+    copy.unnamed_possible = True
+    assert copy.number(10**6) == -1 and lens.number(10**6) == -1
+
+
+@pytest.mark.parametrize("field", ["public", "about", "open_checks", "figure_fields", "figures_of"])
+def test_the_core_lens_takes_its_rules_from_knowledge_py(field):
+    """The rules are knowledge.py's tables handed over (one owner): a wrong kind of table is refused."""
+    good = {
+        "public": {"setup"},
+        "about": {"move": "unit"},
+        "open_checks": {"jump"},
+        "figure_fields": ["unit"],
+        "figures_of": {"move": ["a"]},
+    }
+    _core.HeroRules(**good)
+    with pytest.raises(TypeError):
+        _core.HeroRules(**{**good, field: 3})
