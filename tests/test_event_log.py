@@ -171,3 +171,18 @@ def test_each_sides_knowledge_keeps_only_the_events_a_reward_or_an_info_may_stil
         oldest = min(told._seen[a] for a in told.possible_agents if a != "dm")
         assert heroes.events == heroes.events_since(oldest)  # nothing older than an unread step
     assert not plain.game._core_events, "the knowledge leaves the log in the core, unread"
+
+
+def test_a_frozen_chunk_of_the_cores_log_keeps_many_distinct_strings_and_repeats():
+    """A chunk stores each distinct string once (its index table grows past its first size, 512
+    strings); every event reads back as logged, repeated strings and keys included."""
+    game = Game.new(adventure="flooded_cellar", heroes=3, seed=1)
+    start = game.n_events
+    logged = [
+        {"type": "phase", "phase": f"note {k}", "words": [f"w{k}.{j}" for j in range(12)], "again": "phase"}
+        for k in range(3 * 64)
+    ]
+    for event in logged:
+        game.log(event)
+    assert game.events_since(start) == logged
+    assert game.copy().events_since(start + 100) == logged[100:]

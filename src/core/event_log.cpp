@@ -1,7 +1,9 @@
 #include "event_log.hpp"
 
 #include <stdexcept>
-#include <unordered_map>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace dungeon_core {
 namespace {
@@ -14,16 +16,49 @@ void put_varint(std::string& out, uint64_t v) {
     out.push_back(static_cast<char>(v));
 }
 
+// The strings of one chunk, each given an index in order of first use: an open-addressing table of
+// views into the events, which outlive it (a chunk's values are dropped only once it is frozen), so
+// no string is copied and nothing is allocated per string.
+class Interner {
+public:
+    Interner() : slots_(1024, {std::string_view(), EMPTY}) { strings.reserve(256); }
+    uint32_t index(std::string_view s) {
+        if (2 * (strings.size() + 1) > slots_.size()) grow();
+        size_t at = place(s);
+        if (slots_[at].second == EMPTY) {
+            slots_[at] = {s, static_cast<uint32_t>(strings.size())};
+            strings.push_back(s);
+        }
+        return slots_[at].second;
+    }
+    std::vector<std::string_view> strings;  // by index
+
+private:
+    static constexpr uint32_t EMPTY = UINT32_MAX;
+    static uint64_t hash(std::string_view s) {  // FNV-1a
+        uint64_t h = 1469598103934665603ull;
+        for (char c : s) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
+        return h;
+    }
+    size_t place(std::string_view s) const {  // the slot holding s, or the empty one it would take
+        const size_t mask = slots_.size() - 1;
+        size_t at = hash(s) & mask;
+        while (slots_[at].second != EMPTY && slots_[at].first != s) at = (at + 1) & mask;
+        return at;
+    }
+    void grow() {
+        slots_.assign(2 * slots_.size(), {std::string_view(), EMPTY});
+        for (uint32_t k = 0; k < strings.size(); ++k) slots_[place(strings[k])] = {strings[k], k};
+    }
+    std::vector<std::pair<std::string_view, uint32_t>> slots_;
+};
+
 struct Encoder {
     std::string body;
-    std::unordered_map<std::string, uint32_t> index;
-    std::vector<const std::string*> strings;
+    Interner interned;
 
-    void string(const std::string& s) {
-        auto [it, added] = index.emplace(s, static_cast<uint32_t>(strings.size()));
-        if (added) strings.push_back(&it->first);
-        put_varint(body, it->second);
-    }
+    Encoder() { body.reserve(4096); }
+    void string(const std::string& s) { put_varint(body, interned.index(s)); }
     void value(const Value& v) {
         body.push_back(static_cast<char>(v.kind));
         switch (v.kind) {
@@ -109,10 +144,10 @@ void EventLog::freeze() {
     Encoder enc;
     for (const Value& event : tail_) enc.value(event);
     std::string chunk;
-    put_varint(chunk, enc.strings.size());
-    for (const std::string* s : enc.strings) {
-        put_varint(chunk, s->size());
-        chunk += *s;
+    put_varint(chunk, enc.interned.strings.size());
+    for (std::string_view s : enc.interned.strings) {
+        put_varint(chunk, s.size());
+        chunk += s;
     }
     chunk += enc.body;
     chunk.shrink_to_fit();
