@@ -59,6 +59,16 @@ def test_the_core_lens_shows_heroes_what_the_python_lens_shows_in_random_games()
         want = [[index, event] for index, event in knowledge.numbered_since(0)]
         assert json.dumps([list(pair) for pair in folded]) == json.dumps(want), f"game {k}"
         assert lens.numbers == dict(knowledge.numbers()), f"game {k}"
+        python_lens = knowledge.lens
+        assert lens.names == python_lens.names and lens.where == python_lens.where, f"game {k}"
+        assert lens.revealed(game._engine) == python_lens.revealed, f"game {k}"
+        slain = {
+            e["unit"]: any(x.startswith("hero_") for x in e["killers"])
+            for e in game.events
+            if e["type"] == "slain"
+        }
+        assert lens.slain == slain, f"game {k}"
+        seen["slain by a hero"] += sum(slain.values())
         shown = {index for index, _ in folded}
         for index, event in enumerate(game.events):
             kind = event["type"]
@@ -81,6 +91,7 @@ def test_the_core_lens_shows_heroes_what_the_python_lens_shows_in_random_games()
         "door event",
         "room event by room",
         "face-down card hidden",
+        "slain by a hero",
     ):
         assert seen[case] > 0, (case, seen)
 

@@ -70,6 +70,14 @@ std::string HeroLens::name(const std::string& ref) {
     return "m" + std::to_string(k);
 }
 
+std::vector<std::string> HeroLens::revealed(const Game& g) const {
+    std::vector<std::string> out;
+    for (size_t a = 0; a < revealed_.size(); ++a) {
+        if (revealed_[a]) out.push_back(g.tables().area_names[a]);
+    }
+    return out;
+}
+
 int HeroLens::number(int uid) const {
     auto it = numbers_.find(uid);
     return it == numbers_.end() ? -1 : it->second;
@@ -134,7 +142,15 @@ void HeroLens::track(const Game& g, const Value& event) {
         if (is_monster(*unit)) where_[unit->s] = square_of(*event.get("to"));
     } else if (kind == "slain") {
         const Value* unit = event.get("unit");
-        if (unit != nullptr && unit->kind == Value::STR) where_.erase(unit->s);
+        if (unit != nullptr && unit->kind == Value::STR) {
+            where_.erase(unit->s);
+            const Value* killers = event.get("killers");
+            bool by_hero = false;
+            if (killers != nullptr && killers->kind == Value::LIST) {
+                for (const Value& k : killers->list) by_hero |= k.kind == Value::STR && k.s.rfind("hero_", 0) == 0;
+            }
+            slain_[unit->s] = by_hero;
+        }
     }
 }
 

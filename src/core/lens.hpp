@@ -40,6 +40,11 @@ public:
     int number(int uid) const;
     // engine monster id -> the heroes' number, for every monster they have seen
     const std::unordered_map<int, int>& numbers() const { return numbers_; }
+    // what the fold tracks: each monster's square (by engine id, those on the board), the areas
+    // revealed (by name), and per slain monster whether a hero was among its killers
+    const std::unordered_map<std::string, int>& where() const { return where_; }
+    std::vector<std::string> revealed(const Game& g) const;
+    const std::unordered_map<std::string, bool>& slain() const { return slain_; }
     bool unnamed_possible = true;  // a monster may stand in sight that no event named
 
     // knowledge.monsters_in_sight: active monsters on a square of a revealed area, in slot order
@@ -58,6 +63,7 @@ private:
     std::vector<uint8_t> revealed_;             // by area index: a "reveal" event named it
     std::unordered_map<std::string, int> where_;  // monster id -> its square, for those on the board
     std::unordered_map<int, int> numbers_;      // engine monster uid -> the heroes' k
+    std::unordered_map<std::string, bool> slain_;  // engine monster id -> slain with a hero among the killers
 };
 
 }  // namespace dungeon_core

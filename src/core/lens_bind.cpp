@@ -47,6 +47,19 @@ void bind_lens(nb::module_& m) {
         .def("number", &HeroLens::number, "uid"_a, "The heroes' number of the engine's monster id, -1 if unseen.")
         .def_prop_ro("numbers", [](const HeroLens& lens) { return lens.numbers(); },
                      "Engine monster id -> the heroes' number, for every monster they have seen.")
+        .def_prop_ro("names", [](const HeroLens& lens) {
+                std::map<std::string, std::string> out;
+                for (const auto& [uid, k] : lens.numbers()) out["m" + std::to_string(uid)] = "m" + std::to_string(k);
+                return out;
+            }, "Engine monster id -> the heroes' id for it, for every monster heroes have seen.")
+        .def_prop_ro("where", [](const HeroLens& lens) { return lens.where(); },
+                     "Engine monster id -> its square, for the monsters on the board the log placed.")
+        .def("revealed", [](const HeroLens& lens, const Engine& e) {
+                auto names = lens.revealed(e.game);
+                return std::set<std::string>(names.begin(), names.end());
+            }, "engine"_a, "The areas the log revealed, by name.")
+        .def_prop_ro("slain", [](const HeroLens& lens) { return lens.slain(); },
+                     "Engine monster id -> whether a hero was among the killers of its last slain event.")
         .def_rw("unnamed_possible", &HeroLens::unnamed_possible)
         .def("copy", [](const HeroLens& lens) { return HeroLens(lens); }, "An independent copy.");
 }
