@@ -30,6 +30,14 @@ struct HeroRules {
 class HeroLens {
 public:
     explicit HeroLens(std::shared_ptr<const HeroRules> rules) : rules_(std::move(rules)) {}
+    // a lens as saved (pickles): what the fold tracked so far
+    HeroLens(std::shared_ptr<const HeroRules> rules, std::vector<uint8_t> revealed,
+             std::unordered_map<std::string, int> where, std::unordered_map<int, int> numbers,
+             std::unordered_map<std::string, bool> slain, bool unnamed)
+        : unnamed_possible(unnamed), rules_(std::move(rules)), revealed_(std::move(revealed)), where_(std::move(where)),
+          numbers_(std::move(numbers)), slain_(std::move(slain)) {}
+    const std::shared_ptr<const HeroRules>& rules() const { return rules_; }
+    const std::vector<uint8_t>& revealed_areas() const { return revealed_; }
 
     // The event as heroes may know it (nullopt: not at all), judged as `g` stands now; folds it in.
     std::optional<Value> see(const Game& g, const Value& event);

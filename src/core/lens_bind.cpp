@@ -4,6 +4,7 @@
 #include <nanobind/stl/set.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unordered_map.h>
 #include <nanobind/stl/vector.h>
 
@@ -25,7 +26,15 @@ void bind_lens(nb::module_& m) {
                 new (r) HeroRules{std::move(public_types), std::move(about), std::move(open_checks),
                                   std::move(figure_fields), std::move(figures_of)};
             },
-            "public"_a, "about"_a, "open_checks"_a, "figure_fields"_a, "figures_of"_a);
+            "public"_a, "about"_a, "open_checks"_a, "figure_fields"_a, "figures_of"_a)
+        .def("__getstate__", [](const HeroRules& r) {
+            return std::make_tuple(r.public_types, r.about, r.open_checks, r.figure_fields, r.figures_of);
+        })
+        .def("__setstate__", [](HeroRules* r, const std::tuple<std::set<std::string>, std::map<std::string, std::string>,
+                                                                std::set<std::string>, std::vector<std::string>,
+                                                                std::map<std::string, std::vector<std::string>>>& t) {
+            new (r) HeroRules{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t)};
+        });
     nb::class_<HeroLens>(m, "HeroLens", "The heroes' lens of one game's log, folded in the core (knowledge.HeroLens).")
         .def(nb::init<std::shared_ptr<const HeroRules>>(), "rules"_a)
         .def(
@@ -61,7 +70,17 @@ void bind_lens(nb::module_& m) {
         .def_prop_ro("slain", [](const HeroLens& lens) { return lens.slain(); },
                      "Engine monster id -> whether a hero was among the killers of its last slain event.")
         .def_rw("unnamed_possible", &HeroLens::unnamed_possible)
-        .def("copy", [](const HeroLens& lens) { return HeroLens(lens); }, "An independent copy.");
+        .def("copy", [](const HeroLens& lens) { return HeroLens(lens); }, "An independent copy.")
+        .def("__getstate__", [](const HeroLens& lens) {
+            return std::make_tuple(lens.rules(), lens.revealed_areas(), lens.where(), lens.numbers(), lens.slain(),
+                                   lens.unnamed_possible);
+        })
+        .def("__setstate__", [](HeroLens* lens, std::tuple<std::shared_ptr<const HeroRules>, std::vector<uint8_t>,
+                                                           std::unordered_map<std::string, int>, std::unordered_map<int, int>,
+                                                           std::unordered_map<std::string, bool>, bool> t) {
+            new (lens) HeroLens(std::get<0>(t), std::move(std::get<1>(t)), std::move(std::get<2>(t)),
+                                std::move(std::get<3>(t)), std::move(std::get<4>(t)), std::get<5>(t));
+        });
 }
 
 }  // namespace dungeon_core
