@@ -173,7 +173,7 @@ class SearchAgent(GameAgent):
         """One ISMCTS iteration from ``view`` (the side's view): determinise, select and expand
         through the side's decisions, roll out, back the value up the path."""
         g = view.copy()
-        g.dice = Dice(seed % (2**31))
+        g.take_dice(Dice(seed % (2**31)))
         policies = self.policies(g, seed, side)
         node, path, steps = root, [root], 0
         while not g.over and steps < self.depth:

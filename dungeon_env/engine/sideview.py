@@ -221,6 +221,7 @@ def heroes_view_named(
     events=(),
     seed: int = 0,
     playable: bool = True,
+    engine: str | None = None,
 ) -> Game:
     """The heroes' view: a playable copy of ``game`` holding only what heroes may know (see the
     module docstring), made from the heroes' knowledge (``side_knowledge.HeroKnowledge.view``, the
@@ -231,10 +232,19 @@ def heroes_view_named(
 
     ``playable=False``: the same view for reading only, made in about three quarters of the time.
     Its state shares with ``game`` every array and list the view does not change (so it must not
-    be edited), and ``view.apply`` raises; ``view.copy()`` is a playable copy."""
+    be edited), and ``view.apply`` raises; ``view.copy()`` is a playable copy.
+
+    ``engine``: what the view and its copies play on, ``"core"`` (the compiled core, with content
+    of the view's own tables: ``core.content``) or ``"python"`` (the Python rules, the reference of
+    the parity tests); None: the game's own engine. A view for reading only holds its state as
+    Python objects either way (it is read, never played on); its copies play on ``engine``."""
+    engine = engine or game.engine
+    if engine not in ("core", "python"):
+        raise ValueError(f"engine must be 'core' or 'python', got {engine!r}")
     legal = list(game.legal_actions())
     ht = _hero_tables(game)
-    view = Game.__new__(Game)
+    view = HeroesView.__new__(HeroesView)
+    view.copies_engine = engine
     for name in _GAME_FIELDS:
         setattr(view, name, getattr(game, name))
     view.tables = ht.tables
@@ -251,8 +261,25 @@ def heroes_view_named(
     )
     if not playable:
         view.read_only = True
+    elif engine == "core":
+        view.use_engine("core")
     _settle(view, HEROES, legal, game)
     return view
+
+
+class HeroesView(Game):
+    """A heroes' view as ``heroes_view_named`` makes it: a ``Game`` whose legal actions at the
+    decision it was made for are the real game's (``_settle``), and whose copies (plain games)
+    compute their own from the view's world and play on ``copies_engine``."""
+
+    copies_engine = "python"
+
+    def copy(self) -> Game:
+        clone = Game.copy(self)
+        clone._legal = None  # the real game's: they hold for this view's decision only
+        if self.copies_engine == "core" and clone.engine == "python":
+            clone.use_engine("core")
+        return clone
 
 
 def _settle(view: Game, side: str, legal: list[int] | None, game: Game) -> None:
@@ -538,7 +565,8 @@ def _view_los(t: Tables, doors, blockage, wall, edge_door):
 
 
 def _los_rows(t: Tables, doors, blockage, wall, edge_door):
-    """``row(a) -> (static, doors)`` of the view's line of sight from square ``a``."""
+    """``rows(a) -> (static, doors)`` of the view's line of sight from square ``a`` (or from every
+    square at once, with ``a`` a slice)."""
     param = _los_param(t)
     if param is None:  # too many doors and blockages for the bit table: compute it all (slow)
         static_all, doors_all = _line_of_sight(wall, edge_door, blockage)
@@ -566,7 +594,7 @@ def _los_rows(t: Tables, doors, blockage, wall, edge_door):
         luts.append((np.uint64(start), lut))
     byte = np.uint64(255)
 
-    def row(a: int) -> tuple[np.ndarray, np.ndarray]:
+    def rows(a) -> tuple[np.ndarray, np.ndarray]:
         bits = bits_param[a]
         static = static_param[a] | ((bits & hide) != 0)
         view_doors = np.zeros(bits.shape, np.uint64)
@@ -574,26 +602,40 @@ def _los_rows(t: Tables, doors, blockage, wall, edge_door):
             view_doors |= lut[((bits >> start) & byte).astype(np.intp)]
         return static, view_doors
 
-    return row
+    return rows
 
 
 class _LosRows:
-    """The view's line of sight, computed one source square (row) at a time, when first read;
-    ``setup()`` gives the row function, made at the first read."""
+    """The view's line of sight, computed one source square (row) at a time, when first read, or
+    whole (``whole()``, for the compiled core's content); ``setup()`` gives the row function, made
+    at the first read."""
 
     def __init__(self, setup, n: int) -> None:
         self._setup, self._row_of = setup, None
         self._rows: list = [None] * n
+        self._whole: tuple[np.ndarray, np.ndarray] | None = None
         self.static = _LazyTable(self, 0, (n, n), np.dtype(bool))
         self.doors = _LazyTable(self, 1, (n, n), np.dtype(np.uint64))
+
+    def _rows_of(self):
+        if self._row_of is None:
+            self._row_of, self._setup = self._setup(), None
+        return self._row_of
 
     def row(self, a: int) -> tuple[np.ndarray, np.ndarray]:
         row = self._rows[a]
         if row is None:
-            if self._row_of is None:
-                self._row_of, self._setup = self._setup(), None
-            row = self._rows[a] = self._row_of(a)
+            whole = self._whole
+            row = self._rows[a] = (whole[0][a], whole[1][a]) if whole is not None else self._rows_of()(a)
         return row
+
+    def whole(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(los_static, los_doors)`` as whole ``[N, N]`` arrays (computed once; read them, never
+        change them)."""
+        if self._whole is None:
+            static, doors = self._rows_of()(slice(None))
+            self._whole = (np.ascontiguousarray(static, dtype=bool), np.ascontiguousarray(doors, np.uint64))
+        return self._whole
 
 
 class _LazyTable:
@@ -614,8 +656,12 @@ class _LazyTable:
         return self.shape[0]
 
     def __array__(self, dtype=None, copy=None):
-        out = np.stack([self._source.row(a)[self._which] for a in range(self.shape[0])])
+        out = self._source.whole()[self._which].copy()
         return out if dtype is None else out.astype(dtype)
+
+    def los_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The view's ``(los_static, los_doors)`` as whole arrays, shared (read them only)."""
+        return self._source.whole()
 
 
 # ------------------------------------------------------------------------------ the heroes' state
@@ -830,6 +876,7 @@ def _is_slain(event: dict, name: str) -> bool:
 __all__ = [
     "DM",
     "HEROES",
+    "HeroesView",
     "PLACEHOLDER_ITEMS",
     "PLACEHOLDER_SPELL",
     "dm_view",
