@@ -61,7 +61,7 @@ from dungeon_env.engine import Game
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import objective_met
 from dungeon_env.engine.side_knowledge import heroes_view
-from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
+from dungeon_env.engine.sideview import DM, HEROES, dm_view, playable, view_side
 from dungeon_env.engine.units import active_heroes
 from dungeon_env.rewards import exit_potential
 
@@ -139,6 +139,7 @@ class SearchAgent(GameAgent):
         side = "dm" if game.agent == "dm" else "heroes"
         if view_side(game) != (DM if side == "dm" else HEROES):
             game = dm_view(game) if side == "dm" else heroes_view(game)
+        worlds = playable(game)
         root = Node()
         self._prior_votes = Counter()
         start = time.perf_counter()
@@ -146,7 +147,7 @@ class SearchAgent(GameAgent):
         while done < self.rollouts:
             if self.seconds is not None and done and time.perf_counter() - start > self.seconds:
                 break
-            self.iterate(game, root, side, self.rng.getrandbits(62))
+            self.iterate(worlds, root, side, self.rng.getrandbits(62))
             done += 1
             if settled(root, self.rollouts - done):
                 for _ in range(self.rollouts - done):  # the seeds a whole search would have drawn

@@ -66,8 +66,8 @@ from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from agents.search import Node  # one node of an ISMCTS tree: children, availability, visits, value
 from dungeon_env.engine import Decision, Game
-from dungeon_env.engine.side_knowledge import heroes_view
-from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
+from dungeon_env.engine.side_knowledge import heroes_view, knowledge_of
+from dungeon_env.engine.sideview import DM, HEROES, dm_view, playable, view_side
 
 DEFAULT_ITERATIONS = 12  # per macro point; see docs/SEARCH.md for the cost of a game
 DEFAULT_CANDIDATES = 3  # options weighed at a macro point, v2's own among them
@@ -295,12 +295,13 @@ class TurnSearchAgent(GameAgent):
         start = time.perf_counter()
         rounds = max(1, math.ceil(self.iterations / len(options)))
         values: dict[Option, list[float]] = {o: [] for o in options}
+        worlds = search_worlds(view, side)
         for _ in range(rounds):
             if self.seconds is not None and values[options[0]] and time.perf_counter() - start > self.seconds:
                 break
             world = self.rng.getrandbits(62)
             for option in options:
-                values[option].append(self.iterate(view, root, side, world, option))
+                values[option].append(self.iterate(worlds, root, side, world, option))
         v2 = options[0]
         edges = {o: paired_edge(values[o], values[v2]) for o in options[1:]}
         best = max(options[1:], key=lambda o: (edges[o][0], -options.index(o)))
@@ -385,6 +386,17 @@ class TurnSearchAgent(GameAgent):
             return 0.0
         heroes = self.evaluation.value(g)
         return heroes if side == HEROES else 1.0 - heroes
+
+
+def search_worlds(view: Game, side: str) -> Game:
+    """What each iteration of a search from ``view`` determinises: ``view``, or a playable copy of
+    a view read only (``sideview.playable``). Searching for the DM, it carries the heroes' knowledge
+    of the position, folded here once: each iteration's copy carries a copy of it, which the heroes'
+    rollout policy reads (their view), instead of folding the whole log again."""
+    worlds = playable(view)
+    if side == DM:
+        knowledge_of(worlds, HEROES)
+    return worlds
 
 
 def paired_edge(values: list[float], reference: list[float]) -> tuple[float, float]:

@@ -203,16 +203,24 @@ class HeroKnowledge(SideKnowledge):
     squares by the names heroes gave them, the redacted view."""
 
     side = HEROES
+    # None: a knowledge pickled before it kept the kills (the view then reads them from the log)
+    slain: dict[str, bool] | None = None
 
     def _start(self) -> None:
         super()._start()
         self.lens = HeroLens(self.game)
         self._in_sight = None
         self._unnamed_possible = True  # the first fold: whatever stands in sight
+        # engine monster label -> a hero is among the killers of its last ``slain`` event (the
+        # view's ``guard_slain`` reads it: a guard slain before the heroes' eyes)
+        self.slain: dict[str, bool] = {}
 
     def _see(self, event: dict) -> dict | None:
-        if event["type"] == "reveal":
+        kind = event["type"]
+        if kind == "reveal":
             self._unnamed_possible = True
+        elif kind == "slain" and self.slain is not None:
+            self.slain[event.get("unit")] = any(str(k).startswith("hero_") for k in event.get("killers", ()))
         return self.lens.see(event)
 
     def _after_fold(self) -> None:
@@ -232,6 +240,8 @@ class HeroKnowledge(SideKnowledge):
     def copy_for(self, game: Game) -> HeroKnowledge:
         out = super().copy_for(game)
         out.lens = self.lens.copy(game)
+        if out.slain is not None:
+            out.slain = dict(out.slain)
         return out
 
     def monsters_seen(self) -> np.ndarray:
@@ -265,6 +275,7 @@ class HeroKnowledge(SideKnowledge):
             seed=seed,
             playable=playable,
             engine=engine,
+            slain=self.slain,
         )
 
 

@@ -222,6 +222,7 @@ def heroes_view_named(
     seed: int = 0,
     playable: bool = True,
     engine: str | None = None,
+    slain: dict[str, bool] | None = None,
 ) -> Game:
     """The heroes' view: a playable copy of ``game`` holding only what heroes may know (see the
     module docstring), made from the heroes' knowledge (``side_knowledge.HeroKnowledge.view``, the
@@ -237,7 +238,10 @@ def heroes_view_named(
     ``engine``: what the view and its copies play on, ``"core"`` (the compiled core, with content
     of the view's own tables: ``core.content``) or ``"python"`` (the Python rules, the reference of
     the parity tests); None: the game's own engine. A view for reading only holds its state as
-    Python objects either way (it is read, never played on); its copies play on ``engine``."""
+    Python objects either way (it is read, never played on); its copies play on ``engine``.
+
+    ``slain``: engine monster label -> whether a hero is among the killers of its last ``slain``
+    event, as the heroes' knowledge keeps it while it folds the log (None: read from the log)."""
     engine = engine or game.engine
     if engine not in ("core", "python"):
         raise ValueError(f"engine must be 'core' or 'python', got {engine!r}")
@@ -257,7 +261,7 @@ def heroes_view_named(
     view.moves = game.moves
     view.item_cards, view.item_index, view.spells, view.spell_index = _catalogue(game)
     view.state = _redact(
-        game, ht, len(game.item_cards), len(game.spells), seen.tolist(), numbers, shared=not playable
+        game, ht, len(game.item_cards), len(game.spells), seen.tolist(), numbers, not playable, slain
     )
     if not playable:
         view.read_only = True
@@ -265,6 +269,13 @@ def heroes_view_named(
         view.use_engine("core")
     _settle(view, HEROES, legal, game)
     return view
+
+
+def playable(view: Game) -> Game:
+    """``view`` itself, or for a view read only (``playable=False``) a playable copy of it: what a
+    search copies at each iteration (a copy of a view read only is a new game on its engine, built
+    from its Python state; a copy of a playable one is a memory copy of its engine)."""
+    return view.copy() if view.read_only else view
 
 
 class HeroesView(Game):
@@ -675,10 +686,12 @@ def _redact(
     visible: list[int],
     numbers: dict[int, int],
     shared: bool = False,
+    slain: dict[str, bool] | None = None,
 ) -> State:
     """The heroes' state (see the module docstring): ``visible``, the slots of the monsters heroes
     see; ``numbers``, engine monster id -> the heroes' number. ``shared``: sharing every field it
-    does not change with ``game.state`` (a view for reading only)."""
+    does not change with ``game.state`` (a view for reading only). ``slain``: see
+    ``heroes_view_named``."""
     s = game.state
     # --- figures: monsters heroes do not see (or gone) leave no trace ---
     pos = s.unit_pos.tolist()
@@ -732,7 +745,8 @@ def _redact(
         real = real_uid[i]
         if real >= 0:
             guard_uid[j] = numbers.get(real, unnamed + j)
-            guard_slain[j] = real_slain[i] and _seen_slain(game, real)
+            if real_slain[i]:
+                guard_slain[j] = _seen_slain(game, real) if slain is None else slain.get(f"m{real}", False)
     v.guard_uid, v.guard_slain = guard_uid, guard_slain
     v.downed_by = [_renamed(row, numbers) for row in s.downed_by]
     # --- face-down cards: their deck's placeholder ---
@@ -882,6 +896,7 @@ __all__ = [
     "dm_view",
     "heroes_tables",
     "heroes_view_named",
+    "playable",
     "target_candidates",
     "view_side",
 ]
