@@ -64,10 +64,10 @@ from agents.determinise import determinise, prior_of
 from agents.evaluation import Evaluation
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
-from agents.search import Node  # one node of an ISMCTS tree: children, availability, visits, value
+from agents.search import Node, search_worlds  # a node of an ISMCTS tree; what its iterations copy
 from dungeon_env.engine import Decision, Game
-from dungeon_env.engine.side_knowledge import heroes_view, knowledge_of
-from dungeon_env.engine.sideview import DM, HEROES, dm_view, playable, view_side
+from dungeon_env.engine.side_knowledge import heroes_view
+from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
 
 DEFAULT_ITERATIONS = 12  # per macro point; see docs/SEARCH.md for the cost of a game
 DEFAULT_CANDIDATES = 3  # options weighed at a macro point, v2's own among them
@@ -386,17 +386,6 @@ class TurnSearchAgent(GameAgent):
             return 0.0
         heroes = self.evaluation.value(g)
         return heroes if side == HEROES else 1.0 - heroes
-
-
-def search_worlds(view: Game, side: str) -> Game:
-    """What each iteration of a search from ``view`` determinises: ``view``, or a playable copy of
-    a view read only (``sideview.playable``). Searching for the DM, it carries the heroes' knowledge
-    of the position, folded here once: each iteration's copy carries a copy of it, which the heroes'
-    rollout policy reads (their view), instead of folding the whole log again."""
-    worlds = playable(view)
-    if side == DM:
-        knowledge_of(worlds, HEROES)
-    return worlds
 
 
 def paired_edge(values: list[float], reference: list[float]) -> tuple[float, float]:

@@ -54,7 +54,7 @@ import weakref
 import numpy as np
 
 from dungeon_env.content.model import DECKS, Effect, ItemCard, Spell
-from dungeon_env.engine import effects
+from dungeon_env.engine import core, effects
 from dungeon_env.engine.actions import (
     Decision,
     Phase,
@@ -825,16 +825,17 @@ def _share_state(s: State, hidden: list[int]) -> State:
     if ``hidden`` has slots, the per-unit arrays are copied; every other field is ``s``'s own."""
     out = State.__new__(State)
     values = out.__dict__
+    core.read_whole(s, len(_FIELD_NAMES))  # a core game's state: every array's view at once
     for name in _FIELD_NAMES:
-        values[name] = getattr(s, name)  # a core game's state makes its views as they are read
+        values[name] = getattr(s, name)
     for name in _EDITED:
         value = values[name]
         values[name] = value.copy() if isinstance(value, np.ndarray) else list(value)
     if hidden:
+        index = np.array(hidden, np.intp)
         for name, blank in UNIT_FIELDS:
             value = values[name] = values[name].copy()
-            for u in hidden:
-                value[u] = blank
+            value[index] = blank
     return out
 
 
