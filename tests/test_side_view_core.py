@@ -18,8 +18,8 @@ from agents.search import SearchAgent
 from agents.turn_search import TurnSearchAgent
 from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
-from dungeon_env.engine.side_knowledge import heroes_view
-from dungeon_env.engine.sideview import HeroesView
+from dungeon_env.engine.side_knowledge import heroes_view, knowledge_of
+from dungeon_env.engine.sideview import HeroesView, heroes_view_named
 
 STEPS = 40  # actions played on each pair of views
 
@@ -80,6 +80,21 @@ def both_views(game: Game, seed: int) -> tuple[Game, Game]:
     return core_view, python_view
 
 
+def assert_same_reading(view: Game, game: Game) -> None:
+    """The view for reading of a game on the core is the one of its twin on the Python rules, and
+    the guards the heroes' knowledge says they saw slain are those the log says."""
+    twin = game.copy()
+    twin.use_engine("python")
+    python_view = heroes_view(twin, playable=False)
+    assert view.state.to_json() == python_view.state.to_json()
+    assert view.legal_actions() == python_view.legal_actions()
+    known = knowledge_of(game, "heroes")
+    from_log = heroes_view_named(
+        game, seen=known.monsters_seen(), numbers=known.numbers(), events=known.events, playable=False
+    )
+    assert from_log.state.guard_slain.tolist() == view.state.guard_slain.tolist()
+
+
 @pytest.mark.parametrize("adventure", adventure_names())
 def test_views_play_alike_on_both_engines(adventure):
     played = views = 0
@@ -92,6 +107,7 @@ def test_views_play_alike_on_both_engines(adventure):
             # the view itself (the real game's legal actions at its decision), then a copy (its own)
             played += lockstep(core_view, python_view, random.Random(k))
             view = heroes_view(game, playable=False)
+            assert_same_reading(view, game)
             copy_core, copy_python = view.copy(), heroes_view(game, playable=False).copy()
             copy_python.use_engine("python")
             assert copy_core.engine == "core"
