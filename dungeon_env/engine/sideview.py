@@ -41,6 +41,12 @@ of sight from those (computed a row at a time from a per-adventure table, ``_los
 cached per public configuration in the real tables' cache (``sideview.heroes``, a small LRU), so
 building a view costs a state copy and a few array operations.
 
+A playable heroes' view of a game on the compiled core plays on the core, with content built from
+the view's own tables (``core.content``, kept in their cache; their line of sight handed over whole,
+``_LosRows.whole``); the copies of any heroes' view (:class:`HeroesView`) play on the game's engine.
+``engine="python"`` builds the reference on the Python rules (docs/CORE.md, "The side views on the
+core").
+
 Objectives on the view read the view: a ``slay`` goal is met when the heroes saw its guard slain
 (its ``slain`` event names a hero among the killers); ``retrieve`` and ``claim`` count only items
 whose card the heroes know.
