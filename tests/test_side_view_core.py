@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from agents.determinise import determinise, prior_of
@@ -20,6 +21,7 @@ from dungeon_env.content import adventure_names
 from dungeon_env.engine import Game
 from dungeon_env.engine.side_knowledge import heroes_view, knowledge_of
 from dungeon_env.engine.sideview import HeroesView, heroes_view_named
+from dungeon_env.engine.tables import _line_of_sight
 
 STEPS = 40  # actions played on each pair of views
 
@@ -189,3 +191,19 @@ def test_heroes_search_chooses_alike_on_both_engines(agent_class, adventure):
     on_python = _first_choices(agent, "heroes", "python", adventure, seed=5)
     assert len(on_core) >= 2
     assert on_core == on_python
+
+
+@pytest.mark.parametrize("adventure", ["bandit_keep", "sunless_throne"])
+def test_whole_line_of_sight_of_a_view_is_its_boards(adventure):
+    """The line of sight a view's tables hand the core whole is the one computed from the view's own
+    walls, doors and blockages, and the one its rows give."""
+    checked = 0
+    for k, game in enumerate(positions(adventure, seed=6, every=40)):
+        t = heroes_view(game, playable=False).tables
+        static, doors = t.los_static.los_arrays()
+        expected_static, expected_doors = _line_of_sight(t.wall, t.edge_door, t.blockage)
+        assert np.array_equal(static, expected_static) and np.array_equal(doors, expected_doors)
+        for a in (0, 100 + k, len(static) - 1):
+            assert np.array_equal(t.los_static[a], static[a]) and np.array_equal(t.los_doors[a], doors[a])
+        checked += 1
+    assert checked >= 3
