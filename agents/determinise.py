@@ -40,6 +40,11 @@ iteration of ``agents.search`` paid before); above the aim of 3x a copy. The res
 fifteen unrevealed rooms' guards, the traps and the deck orders, and building the adventure and
 tables (two ``dataclasses.replace``). Memoised: candidate squares per revealed configuration, the
 sampled tables per sampled content (guards and traps kept one object per value), deck pools.
+(Those figures are of views on the Python rules.) A view on the compiled core is determinised on
+the core: the engine's copy takes the determinisation's content, built from its tables
+(``core.content``, memoised in them: the search's rounds, which try every option on one world,
+build it once), and its state (``core.play_on``). Building that content converts the whole tables
+again (about 1.5 ms on a quiet machine), most of a determinisation's cost on the core.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ import random
 import numpy as np
 
 from dungeon_env.content.model import DECKS, Effect, Guard, Trap
+from dungeon_env.engine import core
 from dungeon_env.engine.actions import Decision
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.game import Game
@@ -65,7 +71,14 @@ PATROL = int(How.PATROL)
 
 # Entries of a view's tables cache that depend on the board and doors only (never on traps, guards or
 # the Patrol): a determinisation shares them with its view. Every other entry is computed anew.
-SHARED_CACHE = ("passages", "open_steps", "path_distances", "knowledge.door_areas", "agents.board_costs")
+SHARED_CACHE = (
+    "passages",
+    "open_steps",
+    "path_distances",
+    "knowledge.door_areas",
+    "agents.board_costs",
+    "core.board_arrays",
+)
 TABLES_MEMO_SIZE = 16  # sampled contents whose tables are kept per view's tables
 CANDIDATES_MEMO_SIZE = 8  # revealed configurations whose candidate squares are kept
 OBJECTS_KEPT = 50_000  # sampled Guard and Trap objects kept for reuse (a few thousand per catalogue)
@@ -179,7 +192,7 @@ def determinise(view: Game, rng: random.Random, prior: HiddenPrior | None = None
     (whose side knows everything but the dice) gives ``view.copy()`` with fresh dice."""
     if view_side(view) != HEROES:
         out = view.copy()
-        out.dice = Dice(rng.getrandbits(31))
+        out.take_dice(Dice(rng.getrandbits(31)))
         return out
     prior = prior or prior_of(view)
     s, t = view.state, view.tables
@@ -192,9 +205,17 @@ def determinise(view: Game, rng: random.Random, prior: HiddenPrior | None = None
     out = view.copy()
     out.tables = _tables(t, patrol, guards, traps)
     out.vis_cache = view.vis_cache
-    out.dice = Dice(rng.getrandbits(31))
-    _extend(out.state, len(guards), len(traps))
-    _sample_cards(out, prior, rng)
+    out.take_dice(Dice(rng.getrandbits(31)))
+    if out.engine == "core":
+        # the sampled guards and traps lengthen state arrays the engine sizes by its content: the
+        # engine takes the determinisation's content (its own tables), then the whole state
+        state = out.state.copy()
+        _extend(state, len(guards), len(traps))
+        _sample_cards(out, state, prior, rng)
+        core.play_on(out, state)
+    else:
+        _extend(out.state, len(guards), len(traps))
+        _sample_cards(out, out.state, prior, rng)
     return out
 
 
@@ -358,11 +379,11 @@ def _extend(s, n_guards: int, n_traps: int) -> None:
         s.trap_detected = np.concatenate([s.trap_detected, np.zeros(n_traps, bool)])
 
 
-def _sample_cards(game: Game, prior: HiddenPrior, rng: random.Random) -> None:
-    """Placeholder cards (face-down items, cards still in the decks) replaced by real cards: per
-    deck, drawn without replacement from its composition minus the cards heroes know, then with
-    replacement from the composition. A scroll being cast keeps its placeholder."""
-    s = game.state
+def _sample_cards(game: Game, s, prior: HiddenPrior, rng: random.Random) -> None:
+    """Placeholder cards (face-down items, cards still in the decks) of ``game``'s state ``s``
+    replaced by real cards: per deck, drawn without replacement from its composition minus the
+    cards heroes know, then with replacement from the composition. A scroll being cast keeps its
+    placeholder."""
     base = len(game.item_cards) - len(PLACEHOLDER_ITEMS)
     held = s.item_card[s.item_card >= 0].tolist()
     known = [c for c in held if c < base]

@@ -135,20 +135,22 @@ class ScriptedHeroesV2(ScriptedHeroes):
         room_bonus = self.params.room_fight_weight if self.in_sight(g) else 0.0
         joins: dict[int, int] = {}  # area -> comrades still to move who could not end in it or a room
         options: dict[int, tuple] = {}
+        area_of, corridor = self.once(g, "area_lists", lambda g: (t.area.tolist(), t.is_corridor.tolist()))
+        gaps = [(party.fields[k], self.squares_left(g, k)) for k in party.comrades]  # apart_cost's terms
         for q, steps in self.reachable_squares(g, h, bought).items():
             if dist[q] >= INF:
                 continue
-            area = int(t.area[q])
+            area = area_of[q]
             if area not in joins:
                 squares = t.area_squares[area].tolist()
                 joins[area] = sum(
                     1 for k in party.stranded if not self.can_reach(g, k, party.fields[k], squares)
                 )
-            segments = len(party.held | {area}) if t.is_corridor[area] else len(party.held)
+            segments = len(party.held | {area}) if corridor[area] else len(party.held)
             score = float(dist[here] - dist[q]) - patrol * (segments + joins[area])
-            if not t.is_corridor[area]:
+            if not corridor[area]:
                 score += room_bonus  # more heroes fight from a room, fewer monsters reach
-            score -= self.apart_cost(g, q, party)
+            score -= self.apart_weight(min((field[q] - left for field, left in gaps), default=0))
             options[q] = (score, -steps)
         return options or {here: (0.0, 0)}
 
@@ -167,7 +169,12 @@ class ScriptedHeroesV2(ScriptedHeroes):
     def apart_cost(self, g: Game, q: int, party: Party) -> float:
         """``apart_weight`` per square the nearest comrade would stand beyond ``apart_radius`` of ``q``
         once its own Movement is spent."""
-        gap = min((party.fields[k][q] - self.squares_left(g, k) for k in party.comrades), default=0)
+        return self.apart_weight(
+            min((party.fields[k][q] - self.squares_left(g, k) for k in party.comrades), default=0)
+        )
+
+    def apart_weight(self, gap: int) -> float:
+        """``apart_cost`` of a nearest comrade ``gap`` squares away once its Movement is spent."""
         return self.params.apart_weight * max(0, gap - self.params.apart_radius)
 
     def may_wait(self, g: Game, h: int) -> bool:
@@ -246,7 +253,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
         left = int(s.move_left[h]) + bought
         cost = self.once(g, "costs", self.costs)
         steps = usable_steps(g, doors_closed_ok=True)
-        occupant, obstacle = s.occupant, g.tables.obstacle
+        occupant, obstacle = s.occupant.tolist(), g.tables.obstacle
         seen = {here: 0}
         frontier = [here]
         for d in range(1, left + 1):

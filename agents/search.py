@@ -60,8 +60,8 @@ from agents.scripted_heroes import ScriptedHeroes
 from dungeon_env.engine import Game
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.objectives import objective_met
-from dungeon_env.engine.side_knowledge import heroes_view
-from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
+from dungeon_env.engine.side_knowledge import heroes_view, knowledge_of
+from dungeon_env.engine.sideview import DM, HEROES, dm_view, playable, view_side
 from dungeon_env.engine.units import active_heroes
 from dungeon_env.rewards import exit_potential
 
@@ -139,6 +139,7 @@ class SearchAgent(GameAgent):
         side = "dm" if game.agent == "dm" else "heroes"
         if view_side(game) != (DM if side == "dm" else HEROES):
             game = dm_view(game) if side == "dm" else heroes_view(game)
+        worlds = search_worlds(game, side)
         root = Node()
         self._prior_votes = Counter()
         start = time.perf_counter()
@@ -146,7 +147,7 @@ class SearchAgent(GameAgent):
         while done < self.rollouts:
             if self.seconds is not None and done and time.perf_counter() - start > self.seconds:
                 break
-            self.iterate(game, root, side, self.rng.getrandbits(62))
+            self.iterate(worlds, root, side, self.rng.getrandbits(62))
             done += 1
             if settled(root, self.rollouts - done):
                 for _ in range(self.rollouts - done):  # the seeds a whole search would have drawn
@@ -173,7 +174,7 @@ class SearchAgent(GameAgent):
         """One ISMCTS iteration from ``view`` (the side's view): determinise, select and expand
         through the side's decisions, roll out, back the value up the path."""
         g = view.copy()
-        g.dice = Dice(seed % (2**31))
+        g.take_dice(Dice(seed % (2**31)))
         policies = self.policies(g, seed, side)
         node, path, steps = root, [root], 0
         while not g.over and steps < self.depth:
@@ -244,6 +245,17 @@ class SearchAgent(GameAgent):
         return self._policies[side]
 
 
+def search_worlds(view: Game, side: str) -> Game:
+    """What each iteration of a search from ``view`` determinises: ``view``, or a playable copy of
+    a view read only (``sideview.playable``). Searching for the DM, it carries the heroes' knowledge
+    of the position, folded here once: each iteration's copy carries a copy of it, which the heroes'
+    rollout policy reads (their view), instead of folding the whole log again."""
+    worlds = playable(view)
+    if side == DM:
+        knowledge_of(worlds, HEROES)
+    return worlds
+
+
 def settled(root: Node, left: int) -> bool:
     """No action can overtake the root's most visited in ``left`` more iterations (one not yet
     tried counts as visited 0 times)."""
@@ -274,4 +286,4 @@ def score(g: Game) -> float:
     return max(-0.5, min(0.5, value))
 
 
-__all__ = ["DEFAULT_DEPTH", "DEFAULT_ROLLOUTS", "Node", "SearchAgent", "score", "settled"]
+__all__ = ["DEFAULT_DEPTH", "DEFAULT_ROLLOUTS", "Node", "SearchAgent", "score", "search_worlds", "settled"]

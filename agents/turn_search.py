@@ -64,7 +64,7 @@ from agents.determinise import determinise, prior_of
 from agents.evaluation import Evaluation
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
-from agents.search import Node  # one node of an ISMCTS tree: children, availability, visits, value
+from agents.search import Node, search_worlds  # a node of an ISMCTS tree; what its iterations copy
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.side_knowledge import heroes_view
 from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
@@ -295,12 +295,13 @@ class TurnSearchAgent(GameAgent):
         start = time.perf_counter()
         rounds = max(1, math.ceil(self.iterations / len(options)))
         values: dict[Option, list[float]] = {o: [] for o in options}
+        worlds = search_worlds(view, side)
         for _ in range(rounds):
             if self.seconds is not None and values[options[0]] and time.perf_counter() - start > self.seconds:
                 break
             world = self.rng.getrandbits(62)
             for option in options:
-                values[option].append(self.iterate(view, root, side, world, option))
+                values[option].append(self.iterate(worlds, root, side, world, option))
         v2 = options[0]
         edges = {o: paired_edge(values[o], values[v2]) for o in options[1:]}
         best = max(options[1:], key=lambda o: (edges[o][0], -options.index(o)))

@@ -2,8 +2,10 @@
 
 The rules move into the core one piece at a time; each piece keeps its Python version as the
 reference its parity tests compare against, until the whole engine runs on the core. This module
-imports the extension (with an error that says how to build it) and hands it the adventure's static
-tables once per adventure (memoised in ``Tables.cache``).
+imports the extension (with an error that says how to build it) and hands it a game's static tables
+and cards once per ``Tables`` object (memoised in that tables' ``cache``): the tables of an adventure,
+or those of a side view or a determinisation (``sideview``, ``agents.determinise``), which are
+objects of their own with their own cache.
 """
 
 from __future__ import annotations
@@ -26,18 +28,31 @@ UNREACHABLE = _core.UNREACHABLE  # the distance of a square no search reaches (t
 
 
 def board(tables) -> _core.Board:
-    """The core's copy of the adventure's static board, from its ``tables.Tables`` (built once per
-    adventure; this module sits below ``tables``, so it reads the tables without importing them)."""
+    """The core's copy of a ``tables.Tables``' static board (built once per tables object; this
+    module sits below ``tables``, so it reads the tables without importing them)."""
     found = tables.cache.get("core.board")
     if found is None:
-        sides = np.asarray(tables.sides, dtype=np.int32)  # [sq, d, (neighbour, door)]
+        side_to, side_door, furniture, blockage = board_arrays(tables)
         traps = [y * WIDTH + x for x, y in (trap.at for trap in tables.adventure.traps)]
         found = tables.cache["core.board"] = _core.Board(
+            side_to, side_door, furniture, blockage, np.asarray(traps, dtype=np.int32)
+        )
+    return found
+
+
+def board_arrays(tables) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays of ``board(tables)`` that depend on the walls, doors, furniture and blockages
+    alone (not on the traps): each square's neighbour and door per direction, furniture, blockage.
+    Kept in the tables' cache as ``core.board_arrays``, which a determinisation of a side view
+    shares with its view (``agents.determinise.SHARED_CACHE``)."""
+    found = tables.cache.get("core.board_arrays")
+    if found is None:
+        sides = np.asarray(tables.sides, dtype=np.int32)  # [sq, d, (neighbour, door)]
+        found = tables.cache["core.board_arrays"] = (
             np.ascontiguousarray(sides[:, :, 0]),
             np.ascontiguousarray(sides[:, :, 1]),
             np.ascontiguousarray(tables.furniture, dtype=bool),
             np.ascontiguousarray(tables.blockage, dtype=bool),
-            np.asarray(traps, dtype=np.int32),
         )
     return found
 
@@ -63,16 +78,49 @@ def costs(tables, door_passable: np.ndarray, cost: list[int], targets, inf: int)
 
 
 def content(game, fresh: bool = False) -> _core.Content:
-    """The core's copy of what never changes in ``game``: its tables, adventure, cards and rules
-    (built once per adventure and variant, memoised in ``Tables.cache``; ``fresh``: built anew from
-    the game's own cards, for a game whose cards were changed by hand)."""
+    """The core's copy of what never changes in ``game``: its tables, adventure, cards and rules.
+    Built once per tables object, variant and catalogue, memoised in ``game.tables.cache``: a real
+    game's tables are the adventure's, a side view's or a determinisation's are their own (with
+    their own doors, traps, guards and line of sight), so each gets content of its own. ``fresh``:
+    built anew from the game's own cards, for a game whose cards were changed by hand."""
     if fresh:
-        return _core.make_content(game, board(game.tables))
-    key = ("core.content", game.variant)
-    found = game.tables.cache.get(key)
+        return _core.make_content(_Source(game), board(game.tables))
+    key = ("core.content", game.variant, len(game.item_cards), len(game.spells))
+    cache = game.tables.cache
+    found = cache.get(key)
     if found is None:
-        found = game.tables.cache[key] = _core.make_content(game, board(game.tables))
+        found = cache[key] = _core.make_content(_Source(game), board(game.tables))
     return found
+
+
+class _Source:
+    """What ``_core.make_content`` reads of a game: its cards and rules, and its tables with the line
+    of sight as whole arrays (a side view's tables compute theirs a row at a time, when read:
+    ``los_arrays()`` gives them whole)."""
+
+    __slots__ = ("game", "tables")
+
+    def __init__(self, game) -> None:
+        self.game = game
+        t = game.tables
+        self.tables = t if isinstance(t.los_static, np.ndarray) else _WholeSight(t)
+
+    def __getattr__(self, name: str):
+        return getattr(self.game, name)
+
+
+class _WholeSight:
+    """Tables whose ``los_static`` / ``los_doors`` are read whole (``los_arrays()`` of the lazy
+    tables a side view has); every other field is the tables' own."""
+
+    __slots__ = ("_tables", "los_doors", "los_static")
+
+    def __init__(self, tables) -> None:
+        self._tables = tables
+        self.los_static, self.los_doors = tables.los_static.los_arrays()
+
+    def __getattr__(self, name: str):
+        return getattr(self._tables, name)
 
 
 def engine(game) -> _core.Engine:
@@ -100,3 +148,25 @@ def set_up(game, forced_dice: tuple[int, ...] = (), carried=None) -> _core.Engin
         game.max_turns,
         carried,
     )
+
+
+def read_whole(state, n_fields: int) -> None:
+    """Make every array view of a core game's state (``game.CoreState``, whose views are otherwise
+    made one at a time, as each field is first read) at once, for a reader of all its ``n_fields``
+    fields (a side view); a plain ``State``, or one whose views are all made, is left as it is."""
+    values = state.__dict__
+    engine = values.get("_engine")
+    if engine is not None and len(values) <= n_fields:  # with _engine, a whole one holds n_fields + 1
+        for name, view in engine.views().items():
+            values.setdefault(name, view)
+
+
+def play_on(game, state) -> None:
+    """``game`` (on the core), whose tables were replaced (a determinisation's: more guards and
+    traps, another Patrol), plays on with their content and ``state``, a plain ``State`` whose
+    arrays sized by the content (``guard_*``, ``trap_*``, ...) fit them: the engine takes both, and
+    the game's state, dice and log are the engine's again."""
+    eng = game._engine
+    eng.set_content(content(game))
+    eng.set_state(state)
+    game._attach(eng)

@@ -166,12 +166,13 @@ class SideKnowledge:
         self._view = (position, view)
         return view
 
-    def playable_view(self, *, seed: int = 0) -> Game:
+    def playable_view(self, *, seed: int = 0, engine: str | None = None) -> Game:
         """A new view of the game as it stands that the caller owns and may play on (a
         determinisation: the world as the side knows it, with dice of its own seeded ``seed``),
-        holding the side's events."""
+        holding the side's events, playing on ``engine`` (``"core"`` or ``"python"``; None: the
+        game's own)."""
         self._catch_up()
-        return self._make_view(playable=True, seed=seed)
+        return self._make_view(playable=True, seed=seed, engine=engine)
 
     def _catch_up(self) -> None:
         """Fold what was logged without an action (a position set up by hand: tests, tools; what
@@ -180,7 +181,7 @@ class SideKnowledge:
             self._unnamed_possible = True
             self.sync()
 
-    def _make_view(self, playable: bool, seed: int = 0) -> Game:
+    def _make_view(self, playable: bool, seed: int = 0, engine: str | None = None) -> Game:
         raise NotImplementedError
 
     def snapshot(self) -> dict:
@@ -202,16 +203,24 @@ class HeroKnowledge(SideKnowledge):
     squares by the names heroes gave them, the redacted view."""
 
     side = HEROES
+    # None: a knowledge pickled before it kept the kills (the view then reads them from the log)
+    slain: dict[str, bool] | None = None
 
     def _start(self) -> None:
         super()._start()
         self.lens = HeroLens(self.game)
         self._in_sight = None
         self._unnamed_possible = True  # the first fold: whatever stands in sight
+        # engine monster label -> a hero is among the killers of its last ``slain`` event (the
+        # view's ``guard_slain`` reads it: a guard slain before the heroes' eyes)
+        self.slain: dict[str, bool] = {}
 
     def _see(self, event: dict) -> dict | None:
-        if event["type"] == "reveal":
+        kind = event["type"]
+        if kind == "reveal":
             self._unnamed_possible = True
+        elif kind == "slain" and self.slain is not None:
+            self.slain[event.get("unit")] = any(str(k).startswith("hero_") for k in event.get("killers", ()))
         return self.lens.see(event)
 
     def _after_fold(self) -> None:
@@ -231,6 +240,8 @@ class HeroKnowledge(SideKnowledge):
     def copy_for(self, game: Game) -> HeroKnowledge:
         out = super().copy_for(game)
         out.lens = self.lens.copy(game)
+        if out.slain is not None:
+            out.slain = dict(out.slain)
         return out
 
     def monsters_seen(self) -> np.ndarray:
@@ -255,7 +266,7 @@ class HeroKnowledge(SideKnowledge):
         never change it)."""
         return self.lens.numbers
 
-    def _make_view(self, playable: bool, seed: int = 0) -> Game:
+    def _make_view(self, playable: bool, seed: int = 0, engine: str | None = None) -> Game:
         return heroes_view_named(
             self.game,
             seen=self.monsters_seen(),
@@ -263,6 +274,8 @@ class HeroKnowledge(SideKnowledge):
             events=self.events,
             seed=seed,
             playable=playable,
+            engine=engine,
+            slain=self.slain,
         )
 
 
@@ -292,8 +305,13 @@ class ViewKnowledge(HeroKnowledge):
             int(uid): int(uid) for uid in s.unit_uid[s.n_heroes :][s.unit_side[s.n_heroes :] == SIDE_MONSTER]
         }
 
-    def _make_view(self, playable: bool, seed: int = 0) -> Game:
-        return self.game.copy() if playable else self.game
+    def _make_view(self, playable: bool, seed: int = 0, engine: str | None = None) -> Game:
+        if not playable:
+            return self.game
+        out = self.game.copy()
+        if engine is not None:
+            out.use_engine(engine)
+        return out
 
 
 class DMKnowledge(SideKnowledge):
@@ -313,8 +331,11 @@ class DMKnowledge(SideKnowledge):
         s = self.game.state
         return -1 if slot < s.n_heroes else int(s.unit_uid[slot])
 
-    def _make_view(self, playable: bool, seed: int = 0) -> Game:
-        return dm_view(self.game, seed=seed)
+    def _make_view(self, playable: bool, seed: int = 0, engine: str | None = None) -> Game:
+        out = dm_view(self.game, seed=seed)
+        if engine is not None:
+            out.use_engine(engine)
+        return out
 
 
 _KINDS = {HEROES: HeroKnowledge, DM: DMKnowledge}
@@ -346,11 +367,12 @@ def side_view(game: Game) -> Game:
     return knowledge_of(game, DM if game.agent in (None, "dm") else HEROES).view()
 
 
-def heroes_view(game: Game, *, playable: bool = True, seed: int = 0) -> Game:
+def heroes_view(game: Game, *, playable: bool = True, seed: int = 0, engine: str | None = None) -> Game:
     """The heroes' view of ``game`` from their knowledge: a new playable view (``playable=True``,
-    the caller's to play on), or the shared one for reading (``playable=False``)."""
+    the caller's to play on, on ``engine``: ``"core"`` or ``"python"``, None the game's own), or
+    the shared one for reading (``playable=False``; its copies play on the game's engine)."""
     known = knowledge_of(game, HEROES)
-    return known.playable_view(seed=seed) if playable else known.view()
+    return known.playable_view(seed=seed, engine=engine) if playable else known.view()
 
 
 _UNIT_ROWS = tuple(name for name, _ in UNIT_FIELDS)

@@ -41,6 +41,12 @@ of sight from those (computed a row at a time from a per-adventure table, ``_los
 cached per public configuration in the real tables' cache (``sideview.heroes``, a small LRU), so
 building a view costs a state copy and a few array operations.
 
+A playable heroes' view of a game on the compiled core plays on the core, with content built from
+the view's own tables (``core.content``, kept in their cache; their line of sight handed over whole,
+``_LosRows.whole``); the copies of any heroes' view (:class:`HeroesView`) play on the game's engine.
+``engine="python"`` builds the reference on the Python rules (docs/CORE.md, "The side views on the
+core").
+
 Objectives on the view read the view: a ``slay`` goal is met when the heroes saw its guard slain
 (its ``slain`` event names a hero among the killers); ``retrieve`` and ``claim`` count only items
 whose card the heroes know.
@@ -54,7 +60,7 @@ import weakref
 import numpy as np
 
 from dungeon_env.content.model import DECKS, Effect, ItemCard, Spell
-from dungeon_env.engine import effects
+from dungeon_env.engine import core, effects
 from dungeon_env.engine.actions import (
     Decision,
     Phase,
@@ -221,6 +227,8 @@ def heroes_view_named(
     events=(),
     seed: int = 0,
     playable: bool = True,
+    engine: str | None = None,
+    slain: dict[str, bool] | None = None,
 ) -> Game:
     """The heroes' view: a playable copy of ``game`` holding only what heroes may know (see the
     module docstring), made from the heroes' knowledge (``side_knowledge.HeroKnowledge.view``, the
@@ -231,10 +239,22 @@ def heroes_view_named(
 
     ``playable=False``: the same view for reading only, made in about three quarters of the time.
     Its state shares with ``game`` every array and list the view does not change (so it must not
-    be edited), and ``view.apply`` raises; ``view.copy()`` is a playable copy."""
+    be edited), and ``view.apply`` raises; ``view.copy()`` is a playable copy.
+
+    ``engine``: what the view and its copies play on, ``"core"`` (the compiled core, with content
+    of the view's own tables: ``core.content``) or ``"python"`` (the Python rules, the reference of
+    the parity tests); None: the game's own engine. A view for reading only holds its state as
+    Python objects either way (it is read, never played on); its copies play on ``engine``.
+
+    ``slain``: engine monster label -> whether a hero is among the killers of its last ``slain``
+    event, as the heroes' knowledge keeps it while it folds the log (None: read from the log)."""
+    engine = engine or game.engine
+    if engine not in ("core", "python"):
+        raise ValueError(f"engine must be 'core' or 'python', got {engine!r}")
     legal = list(game.legal_actions())
     ht = _hero_tables(game)
-    view = Game.__new__(Game)
+    view = HeroesView.__new__(HeroesView)
+    view.copies_engine = engine
     for name in _GAME_FIELDS:
         setattr(view, name, getattr(game, name))
     view.tables = ht.tables
@@ -247,12 +267,36 @@ def heroes_view_named(
     view.moves = game.moves
     view.item_cards, view.item_index, view.spells, view.spell_index = _catalogue(game)
     view.state = _redact(
-        game, ht, len(game.item_cards), len(game.spells), seen.tolist(), numbers, shared=not playable
+        game, ht, len(game.item_cards), len(game.spells), seen.tolist(), numbers, not playable, slain
     )
     if not playable:
         view.read_only = True
+    elif engine == "core":
+        view.use_engine("core")
     _settle(view, HEROES, legal, game)
     return view
+
+
+def playable(view: Game) -> Game:
+    """``view`` itself, or for a view read only (``playable=False``) a playable copy of it: what a
+    search copies at each iteration (a copy of a view read only is a new game on its engine, built
+    from its Python state; a copy of a playable one is a memory copy of its engine)."""
+    return view.copy() if view.read_only else view
+
+
+class HeroesView(Game):
+    """A heroes' view as ``heroes_view_named`` makes it: a ``Game`` whose legal actions at the
+    decision it was made for are the real game's (``_settle``), and whose copies (plain games)
+    compute their own from the view's world and play on ``copies_engine``."""
+
+    copies_engine = "python"
+
+    def copy(self) -> Game:
+        clone = Game.copy(self)
+        clone._legal = None  # the real game's: they hold for this view's decision only
+        if self.copies_engine == "core" and clone.engine == "python":
+            clone.use_engine("core")
+        return clone
 
 
 def _settle(view: Game, side: str, legal: list[int] | None, game: Game) -> None:
@@ -538,7 +582,8 @@ def _view_los(t: Tables, doors, blockage, wall, edge_door):
 
 
 def _los_rows(t: Tables, doors, blockage, wall, edge_door):
-    """``row(a) -> (static, doors)`` of the view's line of sight from square ``a``."""
+    """``rows(a) -> (static, doors)`` of the view's line of sight from square ``a`` (or from every
+    square at once, with ``a`` a slice)."""
     param = _los_param(t)
     if param is None:  # too many doors and blockages for the bit table: compute it all (slow)
         static_all, doors_all = _line_of_sight(wall, edge_door, blockage)
@@ -566,7 +611,7 @@ def _los_rows(t: Tables, doors, blockage, wall, edge_door):
         luts.append((np.uint64(start), lut))
     byte = np.uint64(255)
 
-    def row(a: int) -> tuple[np.ndarray, np.ndarray]:
+    def rows(a) -> tuple[np.ndarray, np.ndarray]:
         bits = bits_param[a]
         static = static_param[a] | ((bits & hide) != 0)
         view_doors = np.zeros(bits.shape, np.uint64)
@@ -574,26 +619,40 @@ def _los_rows(t: Tables, doors, blockage, wall, edge_door):
             view_doors |= lut[((bits >> start) & byte).astype(np.intp)]
         return static, view_doors
 
-    return row
+    return rows
 
 
 class _LosRows:
-    """The view's line of sight, computed one source square (row) at a time, when first read;
-    ``setup()`` gives the row function, made at the first read."""
+    """The view's line of sight, computed one source square (row) at a time, when first read, or
+    whole (``whole()``, for the compiled core's content); ``setup()`` gives the row function, made
+    at the first read."""
 
     def __init__(self, setup, n: int) -> None:
         self._setup, self._row_of = setup, None
         self._rows: list = [None] * n
+        self._whole: tuple[np.ndarray, np.ndarray] | None = None
         self.static = _LazyTable(self, 0, (n, n), np.dtype(bool))
         self.doors = _LazyTable(self, 1, (n, n), np.dtype(np.uint64))
+
+    def _rows_of(self):
+        if self._row_of is None:
+            self._row_of, self._setup = self._setup(), None
+        return self._row_of
 
     def row(self, a: int) -> tuple[np.ndarray, np.ndarray]:
         row = self._rows[a]
         if row is None:
-            if self._row_of is None:
-                self._row_of, self._setup = self._setup(), None
-            row = self._rows[a] = self._row_of(a)
+            whole = self._whole
+            row = self._rows[a] = (whole[0][a], whole[1][a]) if whole is not None else self._rows_of()(a)
         return row
+
+    def whole(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(los_static, los_doors)`` as whole ``[N, N]`` arrays (computed once; read them, never
+        change them)."""
+        if self._whole is None:
+            static, doors = self._rows_of()(slice(None))
+            self._whole = (np.ascontiguousarray(static, dtype=bool), np.ascontiguousarray(doors, np.uint64))
+        return self._whole
 
 
 class _LazyTable:
@@ -614,8 +673,12 @@ class _LazyTable:
         return self.shape[0]
 
     def __array__(self, dtype=None, copy=None):
-        out = np.stack([self._source.row(a)[self._which] for a in range(self.shape[0])])
+        out = self._source.whole()[self._which].copy()
         return out if dtype is None else out.astype(dtype)
+
+    def los_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The view's ``(los_static, los_doors)`` as whole arrays, shared (read them only)."""
+        return self._source.whole()
 
 
 # ------------------------------------------------------------------------------ the heroes' state
@@ -629,10 +692,12 @@ def _redact(
     visible: list[int],
     numbers: dict[int, int],
     shared: bool = False,
+    slain: dict[str, bool] | None = None,
 ) -> State:
     """The heroes' state (see the module docstring): ``visible``, the slots of the monsters heroes
     see; ``numbers``, engine monster id -> the heroes' number. ``shared``: sharing every field it
-    does not change with ``game.state`` (a view for reading only)."""
+    does not change with ``game.state`` (a view for reading only). ``slain``: see
+    ``heroes_view_named``."""
     s = game.state
     # --- figures: monsters heroes do not see (or gone) leave no trace ---
     pos = s.unit_pos.tolist()
@@ -686,7 +751,8 @@ def _redact(
         real = real_uid[i]
         if real >= 0:
             guard_uid[j] = numbers.get(real, unnamed + j)
-            guard_slain[j] = real_slain[i] and _seen_slain(game, real)
+            if real_slain[i]:
+                guard_slain[j] = _seen_slain(game, real) if slain is None else slain.get(f"m{real}", False)
     v.guard_uid, v.guard_slain = guard_uid, guard_slain
     v.downed_by = [_renamed(row, numbers) for row in s.downed_by]
     # --- face-down cards: their deck's placeholder ---
@@ -765,16 +831,17 @@ def _share_state(s: State, hidden: list[int]) -> State:
     if ``hidden`` has slots, the per-unit arrays are copied; every other field is ``s``'s own."""
     out = State.__new__(State)
     values = out.__dict__
+    core.read_whole(s, len(_FIELD_NAMES))  # a core game's state: every array's view at once
     for name in _FIELD_NAMES:
-        values[name] = getattr(s, name)  # a core game's state makes its views as they are read
+        values[name] = getattr(s, name)
     for name in _EDITED:
         value = values[name]
         values[name] = value.copy() if isinstance(value, np.ndarray) else list(value)
     if hidden:
+        index = np.array(hidden, np.intp)
         for name, blank in UNIT_FIELDS:
             value = values[name] = values[name].copy()
-            for u in hidden:
-                value[u] = blank
+            value[index] = blank
     return out
 
 
@@ -830,11 +897,13 @@ def _is_slain(event: dict, name: str) -> bool:
 __all__ = [
     "DM",
     "HEROES",
+    "HeroesView",
     "PLACEHOLDER_ITEMS",
     "PLACEHOLDER_SPELL",
     "dm_view",
     "heroes_tables",
     "heroes_view_named",
+    "playable",
     "target_candidates",
     "view_side",
 ]
