@@ -63,7 +63,7 @@ def test_the_core_lens_shows_heroes_what_the_python_lens_shows_in_random_games()
         assert lens.numbers == dict(knowledge.numbers()), f"game {k}"
         python_lens = knowledge.lens
         assert lens.names == python_lens.names and lens.where == python_lens.where, f"game {k}"
-        assert lens.revealed(game._engine) == python_lens.revealed, f"game {k}"
+        assert lens.revealed == python_lens.revealed, f"game {k}"
         slain = {
             e["unit"]: any(x.startswith("hero_") for x in e["killers"])
             for e in game.events
@@ -114,7 +114,7 @@ def test_a_copied_or_pickled_core_lens_folds_on_as_the_original(how):
         how, lambda: copy.deepcopy(lens)
     )()
     assert (twin.numbers, twin.where, twin.slain) == (lens.numbers, lens.where, lens.slain)
-    assert twin.revealed(game._engine) == lens.revealed(game._engine)
+    assert twin.revealed == lens.revealed
     other = game.copy()
     while not game.over:
         action = rng.choice(game.legal_actions())
@@ -138,3 +138,65 @@ def test_the_core_lens_takes_its_rules_from_knowledge_py(field):
     _core.HeroRules(**good)
     with pytest.raises(TypeError):
         _core.HeroRules(**{**good, field: 3})
+
+
+def _knowledge_after(game: Game, actions: list[int]):
+    for action in actions:
+        game.apply(action)
+    return knowledge_of(game, "heroes")
+
+
+def _random_actions(k: int, n: int) -> list[int]:
+    game = _game(k)
+    rng = random.Random(f"actions/{k}")
+    out = []
+    while not game.over and len(out) < n:
+        out.append(rng.choice(game.legal_actions()))
+        game.apply(out[-1])
+    return out
+
+
+def test_the_heroes_knowledge_of_a_core_game_folds_with_the_core_lens_as_on_the_python_rules():
+    actions = _random_actions(5, 500)
+    on_core, on_python = _game(5), _game(5)
+    on_python.use_engine("python")
+    core_known, python_known = _knowledge_after(on_core, actions), _knowledge_after(on_python, actions)
+    assert isinstance(core_known.lens, _core.HeroLens) and not isinstance(python_known.lens, _core.HeroLens)
+    assert json.dumps(core_known.numbered_since(0)) == json.dumps(python_known.numbered_since(0))
+    assert core_known.numbers() == python_known.numbers() and len(core_known.numbers()) > 0
+    assert core_known.kills() == python_known.kills()
+    assert core_known.snapshot() == python_known.snapshot()
+
+
+def test_a_game_moved_between_the_engines_carries_its_heroes_knowledge_over():
+    """The lens that folded so far is handed to the other engine's kind with what it tracked."""
+    actions = _random_actions(7, 600)
+    stayed, moved = _game(7), _game(7)
+    known = knowledge_of(moved, "heroes")
+    for i, action in enumerate(actions):
+        if i in (150, 300):
+            moved.use_engine("python" if i == 150 else "core")
+        moved.apply(action)
+        stayed.apply(action)
+        if i == 200:
+            assert not isinstance(known.lens, _core.HeroLens)
+    assert isinstance(known.lens, _core.HeroLens)
+    reference = knowledge_of(stayed, "heroes")
+    assert json.dumps(known.numbered_since(0)) == json.dumps(reference.numbered_since(0))
+    assert known.numbers() == reference.numbers() and known.kills() == reference.kills()
+
+
+def test_a_pickled_core_game_keeps_its_heroes_knowledge_and_folds_on():
+    actions = _random_actions(8, 400)
+    game = _game(8)
+    known = _knowledge_after(game, actions[:200])
+    restored = pickle.loads(pickle.dumps(game))
+    assert json.dumps(knowledge_of(restored, "heroes").numbered_since(0)) == json.dumps(
+        known.numbered_since(0)
+    )
+    for action in actions[200:]:
+        game.apply(action)
+        restored.apply(action)
+    assert json.dumps(knowledge_of(restored, "heroes").numbered_since(0)) == json.dumps(
+        known.numbered_since(0)
+    )

@@ -29,8 +29,9 @@ import bisect
 
 import numpy as np
 
+from dungeon_env.engine.core import _core
 from dungeon_env.engine.game import Game
-from dungeon_env.engine.knowledge import HeroLens, dm_event, monsters_in_sight
+from dungeon_env.engine.knowledge import HeroLens, core_rules, dm_event, monsters_in_sight
 from dungeon_env.engine.sideview import DM, HEROES, UNIT_FIELDS, dm_view, heroes_view_named, view_side
 from dungeon_env.engine.state import (
     ACTIVE,
@@ -208,12 +209,63 @@ class HeroKnowledge(SideKnowledge):
 
     def _start(self) -> None:
         super()._start()
-        self.lens = HeroLens(self.game)
+        self.lens = _core.HeroLens(core_rules()) if self._folds_on_core() else HeroLens(self.game)
+        self._numbers: dict[int, int] | None = None  # the core lens's numbers, once read after a fold
         self._in_sight = None
         self._unnamed_possible = True  # the first fold: whatever stands in sight
         # engine monster label -> a hero is among the killers of its last ``slain`` event (the
-        # view's ``guard_slain`` reads it: a guard slain before the heroes' eyes)
+        # view's ``guard_slain`` reads it: a guard slain before the heroes' eyes); the core lens
+        # keeps its own
         self.slain: dict[str, bool] = {}
+
+    def _folds_on_core(self) -> bool:
+        """The log is folded by the core's lens (``_core.HeroLens``, the same rules applied in C++):
+        for a game on the core; the Python lens (``knowledge.HeroLens``) folds any other."""
+        return self.game.engine == "core"
+
+    def sync(self) -> None:
+        game = self.game
+        if game.log_token is not self._token:
+            self._start()
+        on_core = self._folds_on_core()
+        if on_core != isinstance(self.lens, _core.HeroLens):  # the game moved to the other engine
+            self._carry_lens_over(on_core)
+        if not on_core:
+            super().sync()
+            return
+        if self._unnamed_possible:
+            self.lens.unnamed_possible = True
+            self._unnamed_possible = False
+        start = self._folded
+        for index, event in self.lens.fold(game._engine, start):
+            self.events.append(event)
+            self._at.append(index)
+        self._folded = game.n_events
+        self._numbers = None
+
+    def _carry_lens_over(self, to_core: bool) -> None:
+        """The lens that folded so far handed to the other engine's kind, with what it tracked."""
+        old = self.lens
+        if to_core:
+            names = self.game.tables.board.area_names
+            revealed = [int(name in old.revealed) for name in names]
+            state = (
+                core_rules(),
+                revealed,
+                set(old.revealed),
+                dict(old.where),
+                dict(old.numbers),
+                dict(self.slain or {}),
+                True,
+            )
+            self.lens = _core.HeroLens.__new__(_core.HeroLens)
+            self.lens.__setstate__(state)
+        else:
+            self.lens = HeroLens(self.game)
+            self.lens.revealed, self.lens.where = set(old.revealed), dict(old.where)
+            self.lens.numbers, self.slain = dict(old.numbers), dict(old.slain)
+        self._numbers = None
+        self._unnamed_possible = True
 
     def _see(self, event: dict) -> dict | None:
         kind = event["type"]
@@ -227,7 +279,7 @@ class HeroKnowledge(SideKnowledge):
         """Name the monsters heroes see that no event named yet, in square order (the order heroes
         take them in at one glance): those standing in an area as it is revealed, the only way a
         monster comes into their sight without an event that shows it (a hand-edited position
-        aside: ``state_edited``)."""
+        aside: ``state_edited``). The core's lens does the same at the end of its fold."""
         if not self._unnamed_possible:
             return
         self._unnamed_possible = False
@@ -239,10 +291,15 @@ class HeroKnowledge(SideKnowledge):
 
     def copy_for(self, game: Game) -> HeroKnowledge:
         out = super().copy_for(game)
-        out.lens = self.lens.copy(game)
+        out.lens = self.lens.copy() if isinstance(self.lens, _core.HeroLens) else self.lens.copy(game)
         if out.slain is not None:
             out.slain = dict(out.slain)
         return out
+
+    def kills(self) -> dict[str, bool] | None:
+        """Engine monster label -> a hero was among the killers of its last ``slain`` event (None: a
+        knowledge pickled before it kept them)."""
+        return self.lens.slain if isinstance(self.lens, _core.HeroLens) else self.slain
 
     def monsters_seen(self) -> np.ndarray:
         """The slots of the monsters heroes see now (``knowledge.monsters_in_sight``, once a position:
@@ -259,12 +316,16 @@ class HeroKnowledge(SideKnowledge):
         s = self.game.state
         if slot < s.n_heroes:
             return -1
-        return self.lens.numbers.get(int(s.unit_uid[slot]), -1)
+        return self.numbers().get(int(s.unit_uid[slot]), -1)
 
     def numbers(self) -> dict[int, int]:
         """Engine monster id -> the heroes' number, for every monster heroes have seen (read it,
         never change it)."""
-        return self.lens.numbers
+        if not isinstance(self.lens, _core.HeroLens):
+            return self.lens.numbers
+        if self._numbers is None:
+            self._numbers = self.lens.numbers
+        return self._numbers
 
     def _make_view(self, playable: bool, seed: int = 0, engine: str | None = None) -> Game:
         return heroes_view_named(
@@ -275,7 +336,7 @@ class HeroKnowledge(SideKnowledge):
             seed=seed,
             playable=playable,
             engine=engine,
-            slain=self.slain,
+            slain=self.kills(),
         )
 
 
@@ -285,6 +346,12 @@ class ViewKnowledge(HeroKnowledge):
 
     def _start(self) -> None:
         SideKnowledge._start(self)
+
+    def _folds_on_core(self) -> bool:
+        return False  # a view's events are the heroes' already: it folds nothing
+
+    def sync(self) -> None:
+        SideKnowledge.sync(self)
 
     def _see(self, event: dict) -> dict | None:
         return event

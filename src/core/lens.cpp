@@ -70,14 +70,6 @@ std::string HeroLens::name(const std::string& ref) {
     return "m" + std::to_string(k);
 }
 
-std::vector<std::string> HeroLens::revealed(const Game& g) const {
-    std::vector<std::string> out;
-    for (size_t a = 0; a < revealed_.size(); ++a) {
-        if (revealed_[a]) out.push_back(g.tables().area_names[a]);
-    }
-    return out;
-}
-
 int HeroLens::number(int uid) const {
     auto it = numbers_.find(uid);
     return it == numbers_.end() ? -1 : it->second;
@@ -128,6 +120,7 @@ void HeroLens::track(const Game& g, const Value& event) {
         const Value* area = event.get("area");
         const int a = area != nullptr && area->kind == Value::STR ? area_index(g, area->s) : -1;
         if (a >= 0) {
+            revealed_names_.insert(area->s);
             if (revealed_.size() <= static_cast<size_t>(a)) revealed_.resize(a + 1, 0);
             revealed_[a] = 1;
         }

@@ -31,11 +31,12 @@ class HeroLens {
 public:
     explicit HeroLens(std::shared_ptr<const HeroRules> rules) : rules_(std::move(rules)) {}
     // a lens as saved (pickles): what the fold tracked so far
-    HeroLens(std::shared_ptr<const HeroRules> rules, std::vector<uint8_t> revealed,
+    HeroLens(std::shared_ptr<const HeroRules> rules, std::vector<uint8_t> revealed, std::set<std::string> revealed_names,
              std::unordered_map<std::string, int> where, std::unordered_map<int, int> numbers,
              std::unordered_map<std::string, bool> slain, bool unnamed)
-        : unnamed_possible(unnamed), rules_(std::move(rules)), revealed_(std::move(revealed)), where_(std::move(where)),
-          numbers_(std::move(numbers)), slain_(std::move(slain)) {}
+        : unnamed_possible(unnamed), rules_(std::move(rules)), revealed_(std::move(revealed)),
+          revealed_names_(std::move(revealed_names)), where_(std::move(where)), numbers_(std::move(numbers)),
+          slain_(std::move(slain)) {}
     const std::shared_ptr<const HeroRules>& rules() const { return rules_; }
     const std::vector<uint8_t>& revealed_areas() const { return revealed_; }
 
@@ -51,7 +52,7 @@ public:
     // what the fold tracks: each monster's square (by engine id, those on the board), the areas
     // revealed (by name), and per slain monster whether a hero was among its killers
     const std::unordered_map<std::string, int>& where() const { return where_; }
-    std::vector<std::string> revealed(const Game& g) const;
+    const std::set<std::string>& revealed() const { return revealed_names_; }
     const std::unordered_map<std::string, bool>& slain() const { return slain_; }
     bool unnamed_possible = true;  // a monster may stand in sight that no event named
 
@@ -69,6 +70,7 @@ private:
 
     std::shared_ptr<const HeroRules> rules_;
     std::vector<uint8_t> revealed_;             // by area index: a "reveal" event named it
+    std::set<std::string> revealed_names_;      // the same areas by name
     std::unordered_map<std::string, int> where_;  // monster id -> its square, for those on the board
     std::unordered_map<int, int> numbers_;      // engine monster uid -> the heroes' k
     std::unordered_map<std::string, bool> slain_;  // engine monster id -> slain with a hero among the killers

@@ -63,24 +63,23 @@ void bind_lens(nb::module_& m) {
             }, "Engine monster id -> the heroes' id for it, for every monster heroes have seen.")
         .def_prop_ro("where", [](const HeroLens& lens) { return lens.where(); },
                      "Engine monster id -> its square, for the monsters on the board the log placed.")
-        .def("revealed", [](const HeroLens& lens, const Engine& e) {
-                auto names = lens.revealed(e.game);
-                return std::set<std::string>(names.begin(), names.end());
-            }, "engine"_a, "The areas the log revealed, by name.")
+        .def_prop_ro("revealed", [](const HeroLens& lens) { return lens.revealed(); }, "The areas the log revealed, by name.")
         .def_prop_ro("slain", [](const HeroLens& lens) { return lens.slain(); },
                      "Engine monster id -> whether a hero was among the killers of its last slain event.")
         .def_rw("unnamed_possible", &HeroLens::unnamed_possible)
         .def("copy", [](const HeroLens& lens) { return HeroLens(lens); }, "An independent copy.")
         .def("__getstate__", [](const HeroLens& lens) {
-            return std::make_tuple(lens.rules(), lens.revealed_areas(), lens.where(), lens.numbers(), lens.slain(),
-                                   lens.unnamed_possible);
+            return std::make_tuple(lens.rules(), lens.revealed_areas(), lens.revealed(), lens.where(), lens.numbers(),
+                                   lens.slain(), lens.unnamed_possible);
         })
         .def("__setstate__", [](HeroLens* lens, std::tuple<std::shared_ptr<const HeroRules>, std::vector<uint8_t>,
-                                                           std::unordered_map<std::string, int>, std::unordered_map<int, int>,
-                                                           std::unordered_map<std::string, bool>, bool> t) {
+                                                           std::set<std::string>, std::unordered_map<std::string, int>,
+                                                           std::unordered_map<int, int>, std::unordered_map<std::string, bool>,
+                                                           bool> t) {
             new (lens) HeroLens(std::get<0>(t), std::move(std::get<1>(t)), std::move(std::get<2>(t)),
-                                std::move(std::get<3>(t)), std::move(std::get<4>(t)), std::get<5>(t));
-        });
+                                std::move(std::get<3>(t)), std::move(std::get<4>(t)), std::move(std::get<5>(t)),
+                                std::get<6>(t));
+        }, "state"_a, "A lens as pickled: (rules, revealed area flags, revealed names, where, numbers, slain, unnamed_possible).");
 }
 
 }  // namespace dungeon_core
