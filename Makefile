@@ -56,7 +56,7 @@ $(BROWSER):
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium chromium-driver
 
 test: $(TRAIN_STAMP) $(BROWSER)
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --durations=30
 	$(MAKE) test-core
 
 $(CORE_STAMP): pyproject.toml $(CORE_SOURCES) | $(TOOLCHAIN)
