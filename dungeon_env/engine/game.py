@@ -238,7 +238,8 @@ class Game:
         if isinstance(bound, CoreDice):  # another core game's dice
             bound._engine.set_dice(moved)
         else:
-            bound._state, bound._forced, bound._stream_forced = moved._state, moved._forced, moved._stream_forced
+            bound._state, bound._forced = moved._state, moved._forced
+            bound._stream_forced = moved._stream_forced
 
     @property
     def state(self) -> State:
@@ -982,7 +983,7 @@ class CoreState(State):
         return self.copy()
 
     def __reduce__(self):
-        return self.copy().__reduce_ex__(2)
+        return State, (), vars(self.copy())
 
 
 _STATE_FIELDS = tuple(f.name for f in dataclasses.fields(State))
