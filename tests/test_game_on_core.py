@@ -129,21 +129,25 @@ def test_an_outcome_edited_by_hand_ends_the_game_at_once():
     game.legal_actions()
     game.state.outcome = "failed"
     assert game.over and game.decision is None and game.agent is None and game.legal_actions() == []
-    assert game._engine.over, "handed back before the legal actions were asked"
     with pytest.raises(IllegalActionError, match=r"the game is over \(failed\)"):
         game.apply(END)
+    assert game._engine.over and game._engine.outcome == "failed", "handed back before the move"
 
 
-@pytest.mark.parametrize("edited", [True, False])
-def test_a_list_changed_in_place_reaches_the_engine(edited):
+@pytest.mark.parametrize("how", ["state_edited", "next move", "after the legal actions"])
+def test_a_list_changed_in_place_reaches_the_engine(how):
     """A lasting effect appended to ``state.effects`` (as the rules' tests do), with or without
-    ``state_edited()``: the core plays it as the Python rules do."""
+    ``state_edited()``, and to a list read before the legal actions were asked: the core plays it
+    as the Python rules do."""
     games = _pair(seed=6, steps=30)
     for g in games:
         s = g.state
-        s.effects.append([0, effects.SLEEP, 2, 2, g.spell_index["sleep"], int(s.unit_uid[0])])
-        s.downed_by[1].append("m1")
-        if edited:
+        effects_list, downed = s.effects, s.downed_by
+        if how == "after the legal actions":
+            g.legal_actions()
+        effects_list.append([0, effects.SLEEP, 2, 2, g.spell_index["sleep"], int(s.unit_uid[0])])
+        downed[1].append("m1")
+        if how != "next move":
             g.state_edited()
     core_game, python_game = games
     rng = random.Random(6)

@@ -223,10 +223,11 @@ class Game:
         self.events = events
         self._legal = None
 
-    def _push(self, edited: bool = False) -> None:
-        """Before the engine moves: hand it what Python may have changed in the state (when
-        ``edited``, any array put in place of a view too) and the dice given to the game, if any."""
-        if self._state.hand_back(edited, edited):
+    def _push(self, moving: bool = False, edited: bool = False) -> None:
+        """Hand the engine what Python may have changed in the state (when ``edited``, any array
+        put in place of a view too; ``moving``: the engine moves next, see ``CoreState.hand_back``)
+        and the dice given to the game, if any."""
+        if self._state.hand_back(moving, edited, edited):
             self._legal = None
         if self._bound_dice is not None:
             self._engine.set_dice(self._bound_dice)
@@ -254,7 +255,7 @@ class Game:
         if self._engine is None:
             self._state = state
             return
-        self._state.hand_back()
+        self._state.hand_back(moving=True)
         self._engine.set_state(state)
         self._state, self._legal = CoreState.of(self._engine), None
 
@@ -391,11 +392,13 @@ class Game:
             if self._legal is None:
                 self._legal = self._legal_for_top()
             return self._legal
-        if self._state._held or self._bound_dice is not None:
-            self._push()  # Python's edits first (the outcome among them)
         legal = self._legal
         if legal is None:
+            if self._state._dirty or self._bound_dice is not None:
+                self._push()  # Python's edits first (the outcome among them)
             legal = self._legal = eng.legal_actions()  # [] once the game is over
+        elif self._state._dirty and self._state.outcome:
+            return []  # ended by hand (state_edited() not called yet)
         return legal
 
     def state_edited(self) -> None:
@@ -404,7 +407,7 @@ class Game:
         knowledge catches up with the edited position."""
         self._legal = None
         if self._engine is not None:
-            self._push(edited=True)
+            self._push(edited=True)  # (the engine does not move: lists read stay held)
         for side in self.knowledge.values():
             side.state_edited()
 
@@ -420,7 +423,7 @@ class Game:
         eng = self._engine
         if eng is not None:  # the engine checks the action itself (an illegal one changes nothing there)
             if self._state._held or self._bound_dice is not None:
-                self._push()  # Python's edits first
+                self._push(moving=True)  # Python's edits first
             if type(action) is not int:
                 action = self._core_action(action)
             try:
@@ -496,7 +499,7 @@ class Game:
         turn that is still the same after ``MAX_AUTO_STEPS`` steps) raises a RuntimeError naming
         the phase and the stack, instead of spinning for ever."""
         if self._engine is not None:
-            self._push()
+            self._push(moving=True)
             self._legal = None
             self._engine.advance()
             if self._bound_dice is not None:
@@ -917,10 +920,10 @@ class CoreState(State):
     a view of the engine's memory, made the first time it is read (a copy for a search that never
     reads an array costs none); each scalar and list is read from the engine when first read after a
     move (:class:`_EngineField`). What Python may have changed — a field assigned, a list read (and
-    perhaps changed in place) — is handed back before the engine's next move (:meth:`hand_back`), so a
-    game that plays without reading its state copies nothing. Assigning a field replaces the
-    attribute, as on a plain :class:`State`; ``Game.state_edited()`` also copies a new array into the
-    engine and puts the view back."""
+    perhaps changed in place) — is handed back before the engine computes legal actions or moves
+    (:meth:`hand_back`), so a game that plays without reading its state copies nothing. Assigning a
+    field replaces the attribute, as on a plain :class:`State`; ``Game.state_edited()`` also copies
+    a new array into the engine and puts the view back."""
 
     @classmethod
     def of(cls, engine) -> CoreState:
@@ -948,20 +951,23 @@ class CoreState(State):
                 d["_dirty"].append(name)
         d[name] = value
 
-    def hand_back(self, arrays: bool = False, edited: bool = False) -> bool:
-        """Before the engine moves: give it the fields Python may have changed (with ``arrays``, any
-        array put in place of a view too), then forget the scalars and lists read, which the move
-        makes stale. ``edited``: the legal actions are computed again in any case. Whether the
-        engine's state changed."""
+    def hand_back(self, moving: bool, arrays: bool = False, edited: bool = False) -> bool:
+        """Give the engine the fields Python may have changed (with ``arrays``, any array put in
+        place of a view too). ``moving``: the engine moves next, so the scalars and lists read are
+        forgotten (the move makes them stale); else they stay, and a list read stays to be handed
+        back again (it may still be changed in place). ``edited``: the legal actions are computed
+        again in any case. Whether the engine's state changed."""
         d = self.__dict__
-        dirty, held = d["_dirty"], d["_held"]
+        dirty = d["_dirty"]
         changed = False
         if dirty or arrays or edited:
             changed = d["_engine"].push(self, dirty, arrays, edited)
+        if moving:
+            held = d["_held"]
+            for name in held:
+                d.pop(name, None)
+            held.clear()
             dirty.clear()
-        for name in held:
-            d.pop(name, None)
-        held.clear()
         return changed
 
     def copy(self) -> State:
