@@ -217,11 +217,13 @@ const Field FIELDS[] = {
     {#name, [](const State& s) -> nb::object { return nb::str(s.name.c_str(), s.name.size()); }, \
      [](State& s, nb::handle v) { return assign(s.name, scalar_of<std::string>(v, #name, "a str")); }},
     STRING_SCALARS(FIELD_STRING)
-#define FIELD_ROWS(name) \
-    {#name, [](const State& s) -> nb::object { return list_of_rows(s.name); }, [](State& s, nb::handle v) { return assign(s.name, rows(v)); }},
+#define FIELD_ROWS(name)                                                           \
+    {#name, [](const State& s) -> nb::object { return list_of_rows(s.name); }, \
+     [](State& s, nb::handle v) { return assign(s.name, rows(v)); }},
     ROW_LISTS(FIELD_ROWS)
-#define FIELD_INTS(name) \
-    {#name, [](const State& s) -> nb::object { return list_of(s.name); }, [](State& s, nb::handle v) { return assign(s.name, ints(v)); }},
+#define FIELD_INTS(name)                                                      \
+    {#name, [](const State& s) -> nb::object { return list_of(s.name); }, \
+     [](State& s, nb::handle v) { return assign(s.name, ints(v)); }},
     INT_LISTS(FIELD_INTS)
 #define FIELD_BITS(name)                                                    \
     {#name, [](const State& s) -> nb::object { return nb::int_(s.name); }, \
