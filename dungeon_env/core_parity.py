@@ -94,10 +94,7 @@ class CoreGame:
 
     @property
     def agent(self) -> str | None:
-        found = self.engine.decision
-        if found is None:
-            return None
-        return f"hero_{found[1]}" if found[1] < self.n_heroes else "dm"
+        return self.engine.agent
 
     @property
     def events(self) -> list[dict]:

@@ -1,8 +1,10 @@
 """``Game`` on the compiled core (docs/CORE.md): the Python API plays through a core engine.
 
-The state's arrays are views of the engine's memory, its scalars and lists copies refreshed at each
-move and handed back before the next; hand edits (``state_edited()``), the dice, the log, copies,
-saves and pickles behave as on the Python rules. Whole games are checked against the stored golden
+The state reads the engine's memory: its arrays are views of it, its scalars and lists are read
+from it on demand, and what Python may have changed (a field assigned, a list read) is handed back
+before the engine's next move, so that a game played without reading its state copies nothing.
+Hand edits (``state_edited()``), the dice, the log, copies, saves and pickles behave as on the
+Python rules. Whole games are checked against the stored golden
 logs (tests/test_golden_logs.py) and the Python rules (``engine="python"``) elsewhere; here, what
 the crossing between the two sides must keep.
 """
@@ -16,9 +18,11 @@ import random
 import numpy as np
 import pytest
 
-from dungeon_env.engine import Game, Phase
+from dungeon_env.engine import Game, Phase, effects
 from dungeon_env.engine.actions import END
 from dungeon_env.engine.dice import Dice
+from dungeon_env.engine.game import IllegalActionError
+from dungeon_env.engine.state import State
 from tests.builders import add_monster, arena_game, enter_phase, place
 
 
@@ -57,7 +61,7 @@ def test_the_core_and_the_python_rules_play_the_same_game():
     _same_game(core_game, python_game)
 
 
-def test_the_state_is_the_engines_arrays_and_a_copy_of_its_scalars():
+def test_the_state_reads_the_engines_arrays_scalars_and_lists():
     game, _ = _pair(steps=50)
     s = game.state
     before = s.turn
@@ -65,6 +69,128 @@ def test_the_state_is_the_engines_arrays_and_a_copy_of_its_scalars():
         game.apply(game.legal_actions()[0])
     assert s is game.state and s.turn == before + 1, "the same State object, brought up to date"
     assert game._engine.state()["turn"] == s.turn
+
+
+def test_reads_after_a_move_are_fresh():
+    game, reference = _pair(steps=40)
+    s = game.state
+    for _ in range(60):
+        if game.over:
+            break
+        stack, effects, turn = s.stack, s.effects, s.turn
+        assert (stack, effects, turn) == (
+            reference.state.stack,
+            reference.state.effects,
+            reference.state.turn,
+        )
+        action = random.Random(len(game.events)).choice(game.legal_actions())
+        for g in (game, reference):
+            g.apply(action)
+        assert s.stack is not stack, "a list read before a move is not the one read after it"
+        engine = game._engine.state()
+        for name in ("turn", "phase", "stack", "queue", "fights", "effects", "downed_by", "closed_bits"):
+            assert getattr(s, name) == engine[name] == getattr(reference.state, name), name
+
+
+def test_a_game_played_without_reading_its_state_copies_nothing():
+    """``over``, ``legal_actions()``, ``apply()``, ``decision`` and ``agent`` read the engine: no
+    scalar or list crosses to Python, and nothing is handed back."""
+    game, reference = _pair(steps=0)
+    rng = random.Random(5)
+    for _ in range(200):
+        if game.over:
+            break
+        assert (game.decision, game.agent) == (reference.decision, reference.agent)
+        action = rng.choice(game.legal_actions())
+        game.apply(action)
+        reference.apply(action)
+        assert set(vars(game.state)) == {"_engine", "_held", "_dirty"}
+    assert game.over == reference.over and game.decision == reference.decision
+
+
+def test_a_scalar_edited_by_hand_reaches_the_engine():
+    game = Game.new(heroes=3, seed=4)
+    game.state.light = 3
+    assert game._engine.get("light") != 3, "not yet: handed back before the engine's next move"
+    game.state_edited()
+    assert game._engine.get("light") == 3 and game.state.light == 3
+    twin = Game.new(heroes=3, seed=4, engine="python")
+    twin.state.light = 3
+    twin.state_edited()
+    for _ in range(30):
+        action = game.legal_actions()[0]
+        game.apply(action)
+        twin.apply(action)
+    _same_game(game, twin)
+
+
+def test_an_outcome_edited_by_hand_ends_the_game_at_once():
+    game = Game.new(heroes=3, seed=4)
+    game.legal_actions()
+    game.state.outcome = "failed"
+    assert game.over and game.decision is None and game.agent is None and game.legal_actions() == []
+    with pytest.raises(IllegalActionError, match=r"the game is over \(failed\)"):
+        game.apply(END)
+    assert game._engine.over and game._engine.outcome == "failed", "handed back before the move"
+
+
+@pytest.mark.parametrize("how", ["state_edited", "next move", "after the legal actions"])
+def test_a_list_changed_in_place_reaches_the_engine(how):
+    """A lasting effect appended to ``state.effects`` (as the rules' tests do), with or without
+    ``state_edited()``, and to a list read before the legal actions were asked: the core plays it
+    as the Python rules do."""
+    games = _pair(seed=6, steps=30)
+    for g in games:
+        s = g.state
+        effects_list, downed = s.effects, s.downed_by
+        if how == "after the legal actions":
+            g.legal_actions()
+        effects_list.append([0, effects.SLEEP, 2, 2, g.spell_index["sleep"], int(s.unit_uid[0])])
+        downed[1].append("m1")
+        if how != "next move":
+            g.state_edited()
+    core_game, python_game = games
+    rng = random.Random(6)
+    for k in range(80):
+        if core_game.over:
+            break
+        action = rng.choice(core_game.legal_actions())
+        if k == 0:  # handed back by now (before the legal actions were computed)
+            assert core_game._engine.get("effects") == python_game.state.effects
+            assert core_game._engine.get("downed_by") == python_game.state.downed_by
+        for g in games:
+            g.apply(action)
+    _same_game(core_game, python_game)
+
+
+def test_copies_are_independent_of_each_others_edits():
+    game, reference = _pair(steps=70)
+    assert game.state.turn == reference.state.turn  # held before the copy: the copy reads its own engine
+    clone = game.copy()
+    clone.state.turn = 33
+    clone.state.stack[-1][2] = 99
+    clone.state.effects.append([0, effects.SLEEP, 1, 1, 0, int(clone.state.unit_uid[0])])
+    clone.state_edited()
+    assert clone._engine.get("turn") == 33 and clone.state.stack[-1][2] == 99
+    assert game.state.turn == reference.state.turn and game._engine.get("turn") == reference.state.turn
+    _same_game(game, reference)
+    unpushed = game.state
+    unpushed.turn = 21
+    for other in (
+        unpushed.copy(),
+        copy.deepcopy(unpushed),
+        pickle.loads(pickle.dumps(unpushed)),
+        game.copy().state,  # (which hands the edit to the game's engine first)
+    ):
+        assert other.turn == 21, "a copy takes Python's edits not handed back yet"
+    assert type(unpushed.copy()) is State and unpushed.copy().equals(game.copy().state)
+
+
+def test_the_engine_names_a_field_it_does_not_hold():
+    game = Game.new(heroes=3, seed=4)
+    assert game._engine.get("stack") == game.state.stack
+    with pytest.raises(ValueError, match="no scalar or list field named 'health'"):
+        game._engine.get("health")
 
 
 def test_a_hand_built_position_plays_as_on_the_python_rules():

@@ -200,8 +200,7 @@ class Game:
         """Play on ``eng``, a core engine holding this game's position: the state's arrays become
         views of its memory, and the dice and the log are its."""
         self._engine = eng
-        self._state = state = CoreState.of(eng)
-        eng.pull(state)
+        self._state = CoreState.of(eng)
         self._dice = CoreDice(eng)
         self._bound_dice = None
         self._log, self._log_chunks, self._log_frozen, self._log_compact = [], [], 0, False
@@ -224,42 +223,41 @@ class Game:
         self.events = events
         self._legal = None
 
-    def _push(self, edited: bool = False) -> None:
-        """Hand the Python state's scalars and lists (and, when ``edited``, any array put in place
-        of a view) to the engine before it moves, and the dice given to the game, if any."""
-        if self._engine.push(self._state, edited, edited):
+    def _push(self, moving: bool = False, edited: bool = False) -> None:
+        """Hand the engine what Python may have changed in the state (when ``edited``, any array
+        put in place of a view too; ``moving``: the engine moves next, see ``CoreState.hand_back``)
+        and the dice given to the game, if any."""
+        if self._state.hand_back(moving, edited, edited):
             self._legal = None
         if self._bound_dice is not None:
             self._engine.set_dice(self._bound_dice)
 
-    def _pull(self) -> None:
-        """After the engine moved: its scalars and lists into the Python state, and its dice into
-        the dice given to the game, if any."""
-        self._engine.pull(self._state)
+    def _pull_dice(self) -> None:
+        """After the engine moved with dice given to the game: its dice into them."""
+        moved = Dice.from_json(self._engine.dice())
         bound = self._bound_dice
-        if bound is not None:
-            moved = Dice.from_json(self._engine.dice())
-            if isinstance(bound, CoreDice):  # another core game's dice
-                bound._engine.set_dice(moved)
-            else:
-                bound._state, bound._forced, bound._stream_forced = (
-                    moved._state,
-                    moved._forced,
-                    moved._stream_forced,
-                )
+        if isinstance(bound, CoreDice):  # another core game's dice
+            bound._engine.set_dice(moved)
+        else:
+            bound._state, bound._forced = moved._state, moved._forced
+            bound._stream_forced = moved._stream_forced
 
     @property
     def state(self) -> State:
-        """The position: arrays, scalars and lists (``engine/state.py``). On the core its arrays
-        are views of the engine's memory, and its scalars and lists copies refreshed at each move:
-        after editing any of them by hand, call :meth:`state_edited`."""
+        """The position: arrays, scalars and lists (``engine/state.py``). On the core it reads the
+        engine's memory (:class:`CoreState`): after editing it by hand, call :meth:`state_edited`."""
         return self._state
 
     @state.setter
     def state(self, state: State) -> None:
-        self._state = state
-        if self._engine is not None:
-            self._push(edited=True)
+        """A new position; on the core, the engine takes a copy of it and ``state`` reads the
+        engine's again."""
+        if self._engine is None:
+            self._state = state
+            return
+        self._state.hand_back(moving=True)
+        self._engine.set_state(state)
+        self._state, self._legal = CoreState.of(self._engine), None
 
     @property
     def dice(self):
@@ -337,7 +335,10 @@ class Game:
     # ----- the public loop -----
     @property
     def over(self) -> bool:
-        return bool(self.state.outcome)
+        eng = self._engine
+        if eng is None or self._state._dirty:  # (on the core, Python may have edited the state)
+            return bool(self._state.outcome)
+        return eng.over
 
     @property
     def outcome(self) -> str:
@@ -357,7 +358,11 @@ class Game:
     @property
     def decision(self) -> tuple[Decision, int] | None:
         """The decision being asked, ``(kind, unit slot)``, or None when the game is over."""
-        s = self.state
+        eng = self._engine
+        if eng is not None and not self._state._dirty:
+            top = eng.decision
+            return None if top is None else (_DECISIONS[top[0]], top[1])
+        s = self._state
         if s.outcome or not s.stack:
             return None
         top = s.stack[-1]
@@ -366,7 +371,11 @@ class Game:
     @property
     def agent(self) -> str | None:
         """The agent that must act: ``hero_<i>`` or ``dm`` (None when the game is over)."""
-        s = self.state
+        eng = self._engine
+        if eng is not None and not self._state._dirty:
+            agent = eng.agent
+            return agent if agent is not None or eng.over else self.asked
+        s = self._state
         if s.outcome:
             return None
         if not s.stack:
@@ -376,15 +385,21 @@ class Game:
 
     def legal_actions(self) -> list[int]:
         """The legal actions (sorted ints of :class:`Action`) of the decision being asked."""
-        if self.over:
-            return []
-        if self._legal is None:
-            if self._engine is None:
+        eng = self._engine
+        if eng is None:
+            if self._state.outcome:
+                return []
+            if self._legal is None:
                 self._legal = self._legal_for_top()
-            else:
-                self._push()
-                self._legal = self._engine.legal_actions()
-        return self._legal
+            return self._legal
+        legal = self._legal
+        if legal is None:
+            if self._state._dirty or self._bound_dice is not None:
+                self._push()  # Python's edits first (the outcome among them)
+            legal = self._legal = eng.legal_actions()  # [] once the game is over
+        elif self._state._dirty and self._state.outcome:
+            return []  # ended by hand (state_edited() not called yet)
+        return legal
 
     def state_edited(self) -> None:
         """Forget the cached legal actions after ``state`` was edited by hand (tests, side views):
@@ -392,7 +407,7 @@ class Game:
         knowledge catches up with the edited position."""
         self._legal = None
         if self._engine is not None:
-            self._push(edited=True)
+            self._push(edited=True)  # (the engine does not move: lists read stay held)
         for side in self.knowledge.values():
             side.state_edited()
 
@@ -405,40 +420,59 @@ class Game:
 
     def apply(self, action: int) -> None:
         """Apply one legal action of the current decision, then run the game on to the next one."""
-        if self.over:
-            raise IllegalActionError(f"the game is over ({self.outcome}); no action can be applied")
-        if self.read_only:
-            raise ValueError(
-                "this view shares the real game's state and is for reading only: "
-                "apply actions to a copy of it (view.copy()), or build it with playable=True"
-            )
-        if self._engine is not None:
-            self._apply_on_core(action)
+        eng = self._engine
+        if eng is not None:  # the engine checks the action itself (an illegal one changes nothing there)
+            if self._state._held or self._bound_dice is not None:
+                self._push(moving=True)  # Python's edits first
+            if type(action) is not int:
+                action = self._core_action(action)
+            try:
+                eng.apply(action)
+            except (ValueError, TypeError, OverflowError):
+                refused = self._refused(action)
+                if refused is None:
+                    raise  # not the action's fault: let the engine's error through
+                raise refused from None
+            self._legal = None
+            if self._bound_dice is not None:
+                self._pull_dice()
         else:
+            if self.over:
+                raise self._over()
+            if self.read_only:
+                raise ValueError(
+                    "this view shares the real game's state and is for reading only: "
+                    "apply actions to a copy of it (view.copy()), or build it with playable=True"
+                )
             legal = self.legal_actions()
             if not _is_int(action) or action not in legal:
                 raise self._illegal(action, legal)
             self._apply_top(int(action))
             self._advance()
         self.moves += 1
-        for side in self.knowledge.values():
-            side.after_apply()
+        if self.knowledge:
+            for side in self.knowledge.values():
+                side.after_apply()
 
-    def _apply_on_core(self, action) -> None:
-        """``apply`` on the core: the engine checks the action itself (an illegal one changes
-        nothing there) and this game names it as the Python rules do."""
+    def _core_action(self, action) -> int:
+        """An action that is not a Python int, as the engine takes it (a numpy int), else the error
+        naming it."""
         if _is_int(action):
-            self._push()
-            self._legal = None
-            try:
-                self._engine.apply(int(action))
-            except (ValueError, TypeError, OverflowError):
-                if -(2**31) <= action < 2**31 and int(action) in self._engine.legal_actions():
-                    raise  # not the action's fault: let the engine's error through
-            else:
-                self._pull()
-                return
-        raise self._illegal(action, self.legal_actions())
+            return int(action)
+        raise self._over() if self._engine.over else self._illegal(action, self.legal_actions())
+
+    def _refused(self, action: int) -> IllegalActionError | None:
+        """Why the engine refused ``action``, named as the Python rules name it (None: not the
+        action's fault)."""
+        eng = self._engine
+        if eng.over:
+            return self._over()
+        if -(2**31) <= action < 2**31 and action in eng.legal_actions():
+            return None
+        return self._illegal(action, self.legal_actions())
+
+    def _over(self) -> IllegalActionError:
+        return IllegalActionError(f"the game is over ({self.outcome}); no action can be applied")
 
     def _illegal(self, action, legal: list[int]) -> IllegalActionError:
         kind, unit = self.decision
@@ -465,10 +499,11 @@ class Game:
         turn that is still the same after ``MAX_AUTO_STEPS`` steps) raises a RuntimeError naming
         the phase and the stack, instead of spinning for ever."""
         if self._engine is not None:
-            self._push()
+            self._push(moving=True)
             self._legal = None
             self._engine.advance()
-            self._pull()
+            if self._bound_dice is not None:
+                self._pull_dice()
             return
         s = self.state
         steps, turn_seen = 0, s.turn
@@ -858,17 +893,45 @@ class CoreLog(list):
         self._changed()
 
 
+class _EngineField:
+    """A scalar or list field of a :class:`CoreState` (``turn``, ``stack``, ...): read from the
+    engine the first time it is read after a move, then held in the state's ``__dict__`` (which
+    shadows this descriptor) until the next move. A list read is handed back before the next move,
+    since callers may change it in place."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state, owner=None):
+        if state is None:
+            return self
+        d, name = state.__dict__, self.name
+        value = d[name] = d["_engine"].get(name)
+        d["_held"].append(name)
+        if type(value) is list:
+            d["_dirty"].append(name)
+        return value
+
+
 class CoreState(State):
-    """The state of a game on the core: each array field is a view of the engine's memory, made the
-    first time it is read (a copy for a search that never reads an array costs none), and the
-    scalars and lists are copies that ``Game`` refreshes at each move. Assigning a field replaces
-    the attribute, as on a plain :class:`State`; ``Game.state_edited()`` copies a new array into
-    the engine and puts the view back."""
+    """The state of a game on the core, read from the engine's memory on demand: each array field is
+    a view of the engine's memory, made the first time it is read (a copy for a search that never
+    reads an array costs none); each scalar and list is read from the engine when first read after a
+    move (:class:`_EngineField`). What Python may have changed — a field assigned, a list read (and
+    perhaps changed in place) — is handed back before the engine computes legal actions or moves
+    (:meth:`hand_back`), so a game that plays without reading its state copies nothing. Assigning a
+    field replaces the attribute, as on a plain :class:`State`; ``Game.state_edited()`` also copies
+    a new array into the engine and puts the view back."""
 
     @classmethod
     def of(cls, engine) -> CoreState:
         state = cls.__new__(cls)
-        state.__dict__["_engine"] = engine
+        d = state.__dict__
+        d["_engine"] = engine
+        d["_held"] = []  # the scalars and lists in __dict__ now
+        d["_dirty"] = []  # those to hand back: assigned, or lists read
         return state
 
     def __getattr__(self, name: str):
@@ -879,7 +942,63 @@ class CoreState(State):
         self.__dict__[name] = view
         return view
 
+    def __setattr__(self, name: str, value) -> None:
+        d = self.__dict__
+        if name in _ENGINE_FIELD_SET and "_held" in d:
+            if name not in d:
+                d["_held"].append(name)
+            if name not in d["_dirty"]:
+                d["_dirty"].append(name)
+        d[name] = value
 
+    def hand_back(self, moving: bool, arrays: bool = False, edited: bool = False) -> bool:
+        """Give the engine the fields Python may have changed (with ``arrays``, any array put in
+        place of a view too). ``moving``: the engine moves next, so the scalars and lists read are
+        forgotten (the move makes them stale); else they stay, and a list read stays to be handed
+        back again (it may still be changed in place). ``edited``: the legal actions are computed
+        again in any case. Whether the engine's state changed."""
+        d = self.__dict__
+        dirty = d["_dirty"]
+        changed = False
+        if dirty or arrays or edited:
+            changed = d["_engine"].push(self, dirty, arrays, edited)
+        if moving:
+            held = d["_held"]
+            for name in held:
+                d.pop(name, None)
+            held.clear()
+            dirty.clear()
+        return changed
+
+    def copy(self) -> State:
+        """A plain :class:`State` with this state's values (Python's edits not handed back yet
+        included)."""
+        values = self._engine.state()
+        for name in _STATE_FIELDS:
+            if name in self.__dict__:
+                values[name] = self.__dict__[name]
+        return State(**values).copy()
+
+    def to_json(self) -> dict:
+        return self.copy().to_json()
+
+    def __copy__(self) -> State:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> State:
+        return self.copy()
+
+    def __reduce__(self):
+        return State, (), vars(self.copy())
+
+
+_STATE_FIELDS = tuple(f.name for f in dataclasses.fields(State))
+# the fields that are not arrays (the engine's scalars and lists: src/core/bridge.cpp's FIELDS)
+_ENGINE_FIELDS = tuple(n for n in _STATE_FIELDS if not isinstance(getattr(State(), n), np.ndarray))
+_ENGINE_FIELD_SET = frozenset(_ENGINE_FIELDS)
+for _name in _ENGINE_FIELDS:
+    setattr(CoreState, _name, _EngineField(_name))
+del _name
 _ENGINE_HELD = ("_engine", "_state", "_dice", "_core_events", "_bound_dice")  # a core game's: not deep-copied
 
 

@@ -119,44 +119,6 @@ uint64_t bits(nb::handle value, const char* field) {
 #define ROW_LISTS(X) X(effects) X(stack) X(fights)
 #define INT_LISTS(X) X(queue) X(cast) X(mental) X(mind_queue) X(act_todo)
 
-void load_state(nb::handle py, State& s) {
-#define LOAD_UNIT(T, name) load(py, #name, s.name);
-    UNIT_FIELDS(LOAD_UNIT)
-#define LOAD_FIXED(T, name, n) load(py, #name, s.name);
-    FIXED_FIELDS(LOAD_FIXED)
-#define LOAD_2D(T, name, a, b) load(py, #name, s.name);
-    FIXED_2D_FIELDS(LOAD_2D)
-#define LOAD_FLAGS(name) load_flags(py, #name, s.name);
-    FLAG_FIELDS(LOAD_FLAGS)
-    FLAG_2D_FIELDS(LOAD_FLAGS)
-    {
-        In<int16_t> guards = array_of<int16_t>(py.attr("guard_uid"), "guard_uid");
-        s.guard_uid.assign(guards.data(), guards.data() + guards.size());
-    }
-#define LOAD_INT(name) s.name = nb::cast<int>(py.attr(#name));
-    INT_SCALARS(LOAD_INT)
-#define LOAD_BOOL(name) s.name = nb::cast<bool>(py.attr(#name));
-    BOOL_SCALARS(LOAD_BOOL)
-#define LOAD_STRING(name) s.name = nb::cast<std::string>(py.attr(#name));
-    STRING_SCALARS(LOAD_STRING)
-#define LOAD_ROWS(name) s.name = rows(py.attr(#name));
-    ROW_LISTS(LOAD_ROWS)
-#define LOAD_INTS(name) s.name = ints(py.attr(#name));
-    INT_LISTS(LOAD_INTS)
-    s.closed_bits = bits(py.attr("closed_bits"), "closed_bits");
-    s.explored_bits = bits(py.attr("explored_bits"), "explored_bits");
-    nb::handle downed = py.attr("downed_by");
-    if (nb::len(downed) != MAX_HEROES) throw std::invalid_argument("state field downed_by: expected one list per hero slot");
-    for (int h = 0; h < MAX_HEROES; ++h) s.downed_by[h] = strings(downed[h]);
-    // the [hero, x] fields sized by the adventure must have whole rows
-    for (const Flags* f : {&s.door_tried, &s.spell_known, &s.declined_spells}) {
-        if (f->size() % MAX_HEROES) throw std::invalid_argument("state: a [hero, x] field has a partial row");
-    }
-    if (s.door_tried.size() != MAX_HEROES * s.door_open.size()) {
-        throw std::invalid_argument("state field door_tried: expected one row of door_open's length per hero slot");
-    }
-}
-
 // ---------- core -> Python ----------
 
 template <typename T>
@@ -195,6 +157,106 @@ nb::list list_of_rows(const std::vector<Row>& rows_) {
     return out;
 }
 
+// ---------- the state's scalars and lists ----------
+// One entry per field that is not an array (turn, phase, stack, effects, downed_by, ...): how to read
+// it as a new Python value, and how to write it from one (whether the engine's value changed). The
+// one place these fields cross: dump_state and load_state use it for their half of the state, and a
+// Game on the core (dungeon_env.engine.game.CoreState) reads them one at a time (Engine.get) and hands
+// back only those Python may have changed (Engine.push).
+
+template <typename T>
+T scalar_of(nb::handle value, const char* field, const char* expected) {
+    T out{};
+    if (!nb::try_cast<T>(value, out)) {
+        throw std::invalid_argument(std::string("state field ") + field + ": expected " + expected + ", found " +
+                                    nb::cast<std::string>(nb::repr(value)));
+    }
+    return out;
+}
+
+nb::list labels_of(const std::array<std::vector<std::string>, MAX_HEROES>& rows_) {
+    nb::list out;
+    for (const auto& labels : rows_) {
+        nb::list row;
+        for (const auto& l : labels) row.append(l);
+        out.append(row);
+    }
+    return out;
+}
+
+std::array<std::vector<std::string>, MAX_HEROES> labels(nb::handle value) {
+    if (nb::len(value) != MAX_HEROES) throw std::invalid_argument("state field downed_by: expected one list per hero slot");
+    std::array<std::vector<std::string>, MAX_HEROES> out;
+    for (int h = 0; h < MAX_HEROES; ++h) out[h] = strings(value[h]);
+    return out;
+}
+
+template <typename T>
+bool assign(T& field, T value) {
+    if (field == value) return false;
+    field = std::move(value);
+    return true;
+}
+
+struct Field {
+    const char* name;
+    nb::object (*read)(const State&);
+    bool (*write)(State&, nb::handle);
+};
+
+const Field FIELDS[] = {
+#define FIELD_INT(name)                                                                 \
+    {#name, [](const State& s) -> nb::object { return nb::int_(s.name); },             \
+     [](State& s, nb::handle v) { return assign(s.name, scalar_of<int>(v, #name, "an int")); }},
+    INT_SCALARS(FIELD_INT)
+#define FIELD_BOOL(name)                                                                \
+    {#name, [](const State& s) -> nb::object { return nb::bool_(s.name); },            \
+     [](State& s, nb::handle v) { return assign(s.name, scalar_of<bool>(v, #name, "a bool")); }},
+    BOOL_SCALARS(FIELD_BOOL)
+#define FIELD_STRING(name)                                                                       \
+    {#name, [](const State& s) -> nb::object { return nb::str(s.name.c_str(), s.name.size()); }, \
+     [](State& s, nb::handle v) { return assign(s.name, scalar_of<std::string>(v, #name, "a str")); }},
+    STRING_SCALARS(FIELD_STRING)
+#define FIELD_ROWS(name)                                                           \
+    {#name, [](const State& s) -> nb::object { return list_of_rows(s.name); }, \
+     [](State& s, nb::handle v) { return assign(s.name, rows(v)); }},
+    ROW_LISTS(FIELD_ROWS)
+#define FIELD_INTS(name)                                                      \
+    {#name, [](const State& s) -> nb::object { return list_of(s.name); }, \
+     [](State& s, nb::handle v) { return assign(s.name, ints(v)); }},
+    INT_LISTS(FIELD_INTS)
+#define FIELD_BITS(name)                                                    \
+    {#name, [](const State& s) -> nb::object { return nb::int_(s.name); }, \
+     [](State& s, nb::handle v) { return assign(s.name, bits(v, #name)); }},
+    FIELD_BITS(closed_bits) FIELD_BITS(explored_bits)
+    {"downed_by", [](const State& s) -> nb::object { return labels_of(s.downed_by); },
+     [](State& s, nb::handle v) { return assign(s.downed_by, labels(v)); }},
+};
+
+const Field& field_named(const char* name) {
+    for (const Field& f : FIELDS) {
+        if (std::strcmp(f.name, name) == 0) return f;
+    }
+    throw std::invalid_argument(std::string("state: no scalar or list field named '") + name + "'");
+}
+
+// every scalar and list of a Python State into the engine's; whether any differed
+bool push_state(nb::handle py, State& s) {
+    bool changed = false;
+    for (const Field& f : FIELDS) changed |= f.write(s, py.attr(f.name));
+    return changed;
+}
+
+// the named ones only
+bool push_fields(nb::handle py, State& s, nb::handle names) {
+    bool changed = false;
+    for (nb::handle name : names) {
+        const char* n = nb::cast<const char*>(name);
+        changed |= field_named(n).write(s, py.attr(n));
+    }
+    return changed;
+}
+
 nb::dict dump_state(const State& s) {
     nb::dict d;
 #define DUMP_UNIT(T, name) d[#name] = numpy<T>(s.name.data(), {MAX_UNITS});
@@ -208,24 +270,32 @@ nb::dict dump_state(const State& s) {
 #define DUMP_FLAGS_2D(name) d[#name] = flags_numpy(s.name, {static_cast<size_t>(MAX_HEROES), s.name.size() / MAX_HEROES});
     FLAG_2D_FIELDS(DUMP_FLAGS_2D)
     d["guard_uid"] = numpy<int16_t>(s.guard_uid.data(), {s.guard_uid.size()});
-#define DUMP_SCALAR(name) d[#name] = s.name;
-    INT_SCALARS(DUMP_SCALAR)
-    BOOL_SCALARS(DUMP_SCALAR)
-    STRING_SCALARS(DUMP_SCALAR)
-#define DUMP_ROWS(name) d[#name] = list_of_rows(s.name);
-    ROW_LISTS(DUMP_ROWS)
-#define DUMP_INTS(name) d[#name] = list_of(s.name);
-    INT_LISTS(DUMP_INTS)
-    d["closed_bits"] = nb::int_(s.closed_bits);
-    d["explored_bits"] = nb::int_(s.explored_bits);
-    nb::list downed;
-    for (const auto& labels : s.downed_by) {
-        nb::list row;
-        for (const auto& l : labels) row.append(l);
-        downed.append(row);
-    }
-    d["downed_by"] = downed;
+    for (const Field& f : FIELDS) d[f.name] = f.read(s);
     return d;
+}
+
+void load_state(nb::handle py, State& s) {
+#define LOAD_UNIT(T, name) load(py, #name, s.name);
+    UNIT_FIELDS(LOAD_UNIT)
+#define LOAD_FIXED(T, name, n) load(py, #name, s.name);
+    FIXED_FIELDS(LOAD_FIXED)
+#define LOAD_2D(T, name, a, b) load(py, #name, s.name);
+    FIXED_2D_FIELDS(LOAD_2D)
+#define LOAD_FLAGS(name) load_flags(py, #name, s.name);
+    FLAG_FIELDS(LOAD_FLAGS)
+    FLAG_2D_FIELDS(LOAD_FLAGS)
+    {
+        In<int16_t> guards = array_of<int16_t>(py.attr("guard_uid"), "guard_uid");
+        s.guard_uid.assign(guards.data(), guards.data() + guards.size());
+    }
+    push_state(py, s);
+    // the [hero, x] fields sized by the adventure must have whole rows
+    for (const Flags* f : {&s.door_tried, &s.spell_known, &s.declined_spells}) {
+        if (f->size() % MAX_HEROES) throw std::invalid_argument("state: a [hero, x] field has a partial row");
+    }
+    if (s.door_tried.size() != MAX_HEROES * s.door_open.size()) {
+        throw std::invalid_argument("state field door_tried: expected one row of door_open's length per hero slot");
+    }
 }
 
 // Every array field of the state as a numpy view of the engine's memory (see Engine.views).
@@ -246,74 +316,6 @@ nb::dict state_views(State& s, nb::handle owner) {
     return d;
 }
 
-
-// ---------- a Python State kept in step with the engine (Game on the core) ----------
-// A core-backed Game's State holds numpy views of the engine's arrays (written through) and copies
-// of its scalars and lists: pull_state refreshes the copies after the engine moved; push_state
-// hands Python's edits back before it moves again.
-
-template <typename T>
-T scalar_of(nb::handle py, const char* field, const char* expected) {
-    T out{};
-    if (!nb::try_cast<T>(py.attr(field), out)) {
-        throw std::invalid_argument(std::string("state field ") + field + ": expected " + expected + ", found " +
-                                    nb::cast<std::string>(nb::repr(py.attr(field))));
-    }
-    return out;
-}
-
-nb::list labels_of(const std::array<std::vector<std::string>, MAX_HEROES>& rows_) {
-    nb::list out;
-    for (const auto& labels : rows_) {
-        nb::list row;
-        for (const auto& l : labels) row.append(l);
-        out.append(row);
-    }
-    return out;
-}
-
-void pull_state(const State& s, nb::handle py) {
-#define PULL_INT(name) nb::setattr(py, #name, nb::int_(s.name));
-    INT_SCALARS(PULL_INT)
-#define PULL_BOOL(name) nb::setattr(py, #name, nb::bool_(s.name));
-    BOOL_SCALARS(PULL_BOOL)
-#define PULL_STRING(name) nb::setattr(py, #name, nb::str(s.name.c_str(), s.name.size()));
-    STRING_SCALARS(PULL_STRING)
-#define PULL_ROWS(name) nb::setattr(py, #name, list_of_rows(s.name));
-    ROW_LISTS(PULL_ROWS)
-#define PULL_INTS(name) nb::setattr(py, #name, list_of(s.name));
-    INT_LISTS(PULL_INTS)
-    nb::setattr(py, "closed_bits", nb::int_(s.closed_bits));
-    nb::setattr(py, "explored_bits", nb::int_(s.explored_bits));
-    nb::setattr(py, "downed_by", labels_of(s.downed_by));
-}
-
-// the scalars and lists of a Python State into the engine's; whether any differed
-bool push_state(nb::handle py, State& s) {
-    bool changed = false;
-    auto set = [&changed](auto& field, auto&& value) {
-        if (!(field == value)) {
-            field = std::move(value);
-            changed = true;
-        }
-    };
-#define PUSH_INT(name) set(s.name, scalar_of<int>(py, #name, "an int"));
-    INT_SCALARS(PUSH_INT)
-#define PUSH_BOOL(name) set(s.name, scalar_of<bool>(py, #name, "a bool"));
-    BOOL_SCALARS(PUSH_BOOL)
-#define PUSH_STRING(name) set(s.name, scalar_of<std::string>(py, #name, "a str"));
-    STRING_SCALARS(PUSH_STRING)
-#define PUSH_ROWS(name) set(s.name, rows(py.attr(#name)));
-    ROW_LISTS(PUSH_ROWS)
-#define PUSH_INTS(name) set(s.name, ints(py.attr(#name)));
-    INT_LISTS(PUSH_INTS)
-    set(s.closed_bits, bits(py.attr("closed_bits"), "closed_bits"));
-    set(s.explored_bits, bits(py.attr("explored_bits"), "explored_bits"));
-    nb::handle downed = py.attr("downed_by");
-    if (nb::len(downed) != MAX_HEROES) throw std::invalid_argument("state field downed_by: expected one list per hero slot");
-    for (int h = 0; h < MAX_HEROES; ++h) set(s.downed_by[h], strings(downed[h]));
-    return changed;
-}
 
 // One array field: if the Python attribute is not the engine's own memory (a new array was put in
 // its place), copy it into the engine and put the view back; whether it was copied.
@@ -804,22 +806,33 @@ void bind_engine(nb::module_& m) {
         .def_prop_ro("nbytes", &engine_nbytes, "The memory the engine holds, about (state, dice, log), in bytes.")
         .def("__copy__", [](const Engine& e) { return Engine(e); })
         .def("__deepcopy__", [](const Engine& e, nb::handle) { return Engine(e); }, "memo"_a)
-        // ----- a Python State kept in step (Game on the core) -----
-        .def("pull", [](const Engine& e, nb::handle state) { pull_state(e.game.state, state); }, "state"_a,
-             "Copy the state's scalars and lists onto a Python State (its arrays are the engine's views).")
+        // ----- a Python State kept in step (Game on the core: dungeon_env.engine.game.CoreState) -----
+        .def("get", [](const Engine& e, const char* name) { return field_named(name).read(e.game.state); }, "name"_a,
+             "One scalar or list field of the state (turn, stack, ...), as a new Python value.")
         .def(
             "push",
-            [](nb::handle self, nb::handle state, bool arrays, bool edited) {
+            [](nb::handle self, nb::handle state, nb::handle names, bool arrays, bool edited) {
                 Engine& e = nb::cast<Engine&>(self);
-                bool changed = push_state(state, e.game.state);
+                bool changed = names.is_none() ? push_state(state, e.game.state) : push_fields(state, e.game.state, names);
                 if (arrays) changed |= adopt_arrays(state, e.game.state, self);
                 if (changed || edited) e.game.legal_known = false;
                 return changed;
             },
-            "state"_a, "arrays"_a = false, "edited"_a = false,
-            "Take a Python State's scalars and lists (and, with arrays=True, any array put in place of "
-            "the engine's view: copied in, and the view put back); with edited=True, or when anything "
-            "differed, the legal actions are computed again. Whether anything differed.")
+            "state"_a, "names"_a = nb::none(), "arrays"_a = false, "edited"_a = false,
+            "Take a Python State's scalars and lists (only those named in `names`, if given; and, with "
+            "arrays=True, any array put in place of the engine's view: copied in, and the view put back); "
+            "with edited=True, or when anything differed, the legal actions are computed again. Whether "
+            "anything differed.")
+        .def_prop_ro(
+            "agent",
+            [](const Engine& e) -> nb::object {
+                const State& s = e.game.state;
+                if (e.game.over() || s.stack.empty()) return nb::none();
+                const int unit = s.stack.back()[STACK_UNIT];
+                if (unit >= s.n_heroes) return nb::str("dm");
+                return nb::str(("hero_" + std::to_string(unit)).c_str());
+            },
+            "The agent asked (hero_<i> or dm), or None when the game is over or no decision is asked.")
         // ----- the dice (Dice's API, for a Game on the core) -----
         .def("d6", [](Engine& e, const std::string& stream) { return e.game.dice.d6(stream_of(stream)); }, "stream"_a)
         .def(
