@@ -60,8 +60,8 @@ def new_pair(case: GameCase, variant=None, forced_dice: tuple[int, ...] = ()) ->
 
 class CoreGame:
     """A game played by the core engine alone, with the play interface of the golden logs' games
-    (``over``, ``outcome``, ``legal_actions()``, ``apply()``, ``agent``, ``decision``, ``events``): the
-    set-up is Python's (``Game.new`` up to its first automatic step), every rule after it the core's.
+    (``over``, ``outcome``, ``legal_actions()``, ``apply()``, ``agent``, ``decision``, ``events``),
+    set up in the core as ``Game.new`` sets up a game on it.
     ``scripts/golden_logs.py check --engine dungeon_env.core_parity:CoreGame --kind random``."""
 
     def __init__(self, engine: Any, n_heroes: int) -> None:
@@ -69,10 +69,8 @@ class CoreGame:
 
     @classmethod
     def new(cls, **options: Any) -> CoreGame:
-        placed = Game._new_placed(**options)
-        engine = core.engine(placed)
-        engine.advance()
-        return cls(engine, placed.state.n_heroes)
+        game = Game.new(engine="core", **options)
+        return cls(game._engine, len(game.hero_ids))
 
     @property
     def over(self) -> bool:

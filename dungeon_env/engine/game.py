@@ -80,7 +80,14 @@ class Game:
     asked: str | None = None
 
     def __init__(
-        self, adventure: str, hero_ids: list[str], seed: int, max_turns: int, variant: Variant | None = None
+        self,
+        adventure: str,
+        hero_ids: list[str],
+        seed: int,
+        max_turns: int,
+        variant: Variant | None = None,
+        *,
+        state: bool = True,
     ) -> None:
         self.adventure_ref = adventure
         self.variant = Variant.coerce(variant)
@@ -111,7 +118,7 @@ class Game:
         self._log_frozen = 0  # events in _log_chunks
         self._log_compact = True  # False once someone took the whole list (Game.events)
         self.log_token = object()  # the same while the log is only added to (see events.setter)
-        self._state = State()
+        self._state = State() if state else None  # None: the core sets the game up (``new``)
         self._legal: list[int] | None = None
         self.moves = 0  # actions applied (a position's number, with the log's length)
         # each side's knowledge of this game (``side_knowledge.knowledge_of``), kept up to date
@@ -138,9 +145,18 @@ class Game:
         to play with (``dungeon_env.content.variants``; None: the rules as written). ``engine``:
         ``"core"``, the compiled core (docs/CORE.md), or ``"python"``, the Python rules it is
         checked against; both play every game alike (None: ``Game.default_engine``, the core)."""
-        game = cls._new_placed(adventure, heroes, seed, max_turns, forced_dice, carried, variant)
-        game.use_engine(engine or cls.default_engine)
-        game._advance()
+        engine = engine or cls.default_engine
+        if engine != "core":
+            game = cls._new_placed(adventure, heroes, seed, max_turns, forced_dice, carried, variant)
+            game.use_engine(engine)
+            game._advance()
+            return game
+        # the set-up in the core (src/core/setup.cpp): the same game as _place's, checked by
+        # tests/test_core_setup.py, without a Python state made and handed over
+        game = cls._new_unplaced(adventure, heroes, seed, max_turns, variant, state=False)
+        check_forced(tuple(forced_dice), None)
+        game.carried = carried
+        game._attach(core.set_up(game, tuple(forced_dice), carried))
         return game
 
     @classmethod
@@ -155,6 +171,24 @@ class Game:
         variant: Variant | list[str] | dict | None = None,
     ) -> Game:
         """``new`` up to the set-up's automatic steps (the set-up placed, nothing run yet)."""
+        game = cls._new_unplaced(adventure, heroes, seed, max_turns, variant)
+        game.carried = carried
+        game.dice.force(*forced_dice)
+        game._place()
+        return game
+
+    @classmethod
+    def _new_unplaced(
+        cls,
+        adventure: str | None,
+        heroes: list[str] | int,
+        seed: int,
+        max_turns: int,
+        variant: Variant | list[str] | dict | None,
+        state: bool = True,
+    ) -> Game:
+        """A game of ``new``'s arguments, checked, before its set-up (``state``: with a blank Python
+        state; False: none yet, for a set-up in the core)."""
         adventure = adventure or adventure_names()[0]
         if not isinstance(adventure, str | os.PathLike):
             raise ValueError(
@@ -168,11 +202,7 @@ class Game:
             heroes = roster_ids[: int(heroes)]
         elif isinstance(heroes, str | bytes) or not hasattr(heroes, "__iter__"):
             raise ValueError(f"heroes must be a count (3-5) or a list of hero ids, got {heroes!r}")
-        game = cls(adventure, list(heroes), seed, max_turns, variant)
-        game.carried = carried
-        game.dice.force(*forced_dice)
-        game._place()
-        return game
+        return cls(adventure, list(heroes), seed, max_turns, variant, state=state)
 
     def use_engine(self, engine: str) -> None:
         """Play on from here on ``engine``: ``"core"`` (the compiled core) or ``"python"``."""
