@@ -76,7 +76,6 @@ import numpy as np
 from dungeon_env.content import load_heroes, load_items, load_monsters, load_spells
 from dungeon_env.content.model import DECKS, HEIGHT, TRAITS, WIDTH
 from dungeon_env.engine import abilities
-from dungeon_env.engine.core import _core
 from dungeon_env.engine.actions import (
     DECISION_NAMES,
     MAX_ABILITIES,
@@ -89,6 +88,7 @@ from dungeon_env.engine.actions import (
     TARGET_LOOT,
     Decision,
 )
+from dungeon_env.engine.core import _core
 from dungeon_env.engine.decisions import target_candidates
 from dungeon_env.engine.knowledge import known_traps, seen_squares
 from dungeon_env.engine.side_knowledge import HEROES, knowledge_of
@@ -749,7 +749,8 @@ def _hero_cards(s, me: int, spell_levels: list[int]) -> np.ndarray | None:
     spells = np.zeros((MAX_SPELLS_KNOWN, len(SPELL_COLUMNS)), np.float32)
     for k, sp in enumerate(known):
         spells[k, SCOL["present"]] = 1.0
-        spells[k, SCOL["level"]] = spell_levels[sp] / _SPELL_LEVEL_NORM  # the game's cards: a variant may change levels
+        # the game's cards: a variant may change levels
+        spells[k, SCOL["level"]] = spell_levels[sp] / _SPELL_LEVEL_NORM
         spells[k, SCOL["spell"]] = sp + 1
     return np.concatenate([items.ravel(), spells.ravel()])
 
@@ -972,7 +973,7 @@ def core_layout(tables):
         arrays = {
             "xy": _XY.ravel(),
             "deck_of": _DECK_OF,
-            "hero_args": np.array([_HERO_ARGS.get(k, _NO_ARGS) for k in range(len(DECISION_NAMES))], np.int64),
+            "hero_args": _CORE_HERO_ARGS,
             "corridor": st["corridor"],
             "wall_e": np.ascontiguousarray(st["walls"][0]),
             "wall_s": np.ascontiguousarray(st["walls"][1]),
@@ -1051,6 +1052,7 @@ def _core_ints() -> dict[str, int]:
 
 
 _CORE_INTS = _core_ints()
+_CORE_HERO_ARGS = np.array([_HERO_ARGS.get(k, _NO_ARGS) for k in range(len(DECISION_NAMES))], np.int64)
 # the per-call values: state field, the base field of a ratio ("" if normalised), normaliser (0: ratio)
 _CORE_DYNAMIC = [(name, "" if norm else f"base_{name}", norm) for name, norm in _DYNAMIC]
 _CORE_STATICS = [(FCOL[column], field, norm) for column, field, norm in _STATIC_NORMS]
