@@ -953,7 +953,10 @@ def _fill_candidates(game, role, unit, purpose, b, out, table, column=None) -> N
 def _core_fill(game, engine, role: int, me: int, to_act: bool, max_turns: int, out, mask) -> None:
     """The observation and the mask of a game on the core, by the core's builder, into ``out``
     and ``mask``. Heroes: what they know of the monsters (the ones they see, their numbers for
-    them) comes from their knowledge, as in :meth:`Observer._fill`."""
+    them) comes from their knowledge, as in :meth:`Observer._fill`. The Python state's scalars and
+    lists are handed to the engine first (rule code run from Python on a core game, or a hand edit,
+    changes them there until the next move), so that both builders read the same position."""
+    game._push()
     if role == HERO:
         known = knowledge_of(game, HEROES)
         seen = known.monsters_seen().tolist()
