@@ -88,6 +88,35 @@ void check_layout(const Game& g, const ObsLayout& L) {
 
 namespace {
 
+template <typename T>
+void copy_field(const PerUnit<T>& values, std::array<int, MAX_UNITS>& out) {
+    for (int u = 0; u < MAX_UNITS; ++u) out[u] = values[u];
+}
+
+// one per-figure field of every slot, with one switch (the loops below read many)
+void gather(const State& s, UnitField field, std::array<int, MAX_UNITS>& out) {
+    switch (field) {
+        case UnitField::HEALTH: return copy_field(s.health, out);
+        case UnitField::STAMINA: return copy_field(s.stamina, out);
+        case UnitField::MAGIC: return copy_field(s.magic, out);
+        case UnitField::MOVE_LEFT: return copy_field(s.move_left, out);
+        case UnitField::MOVE_BOUGHT: return copy_field(s.move_bought, out);
+        case UnitField::DEATHS_DOOR: return copy_field(s.deaths_door, out);
+        case UnitField::EXHAUSTED: return copy_field(s.exhausted, out);
+        case UnitField::SURPRISED: return copy_field(s.surprised, out);
+        case UnitField::INACTIVE: return copy_field(s.inactive, out);
+        case UnitField::ACTED: return copy_field(s.acted, out);
+        case UnitField::FOUGHT: return copy_field(s.fought, out);
+        case UnitField::MOVE_DONE: return copy_field(s.move_done, out);
+        case UnitField::BASE_HEALTH: return copy_field(s.base_health, out);
+        case UnitField::BASE_STAMINA: return copy_field(s.base_stamina, out);
+        case UnitField::BASE_MAGIC: return copy_field(s.base_magic, out);
+        case UnitField::BASE_FIGHT: return copy_field(s.base_fight, out);
+        case UnitField::BASE_MOVE: return copy_field(s.base_move, out);
+        case UnitField::BASE_DAMAGE: return copy_field(s.base_damage, out);
+    }
+}
+
 // numpy's index of a possibly negative index into n entries (a[-1] is the last)
 inline int wrap(int i, int n) { return i < 0 ? i + n : i; }
 
@@ -109,6 +138,7 @@ void item_row(const State& s, const ObsLayout& L, int slot, bool show_all, float
 // heroes see a square's layout if it lies in a revealed area (knowledge.seen_squares), an edge's if
 // a square on either side does, a trap they know (knowledge.known_traps: detected, in a revealed area).
 void layout_block(const Game& g, const ObsLayout& L, bool dm, float* board) {
+    std::fill(board, board + L.n_planes * L.n_squares, 0.0f);
     const State& s = g.state;
     const Tables& t = g.tables();
     const int n = L.n_squares;
@@ -128,12 +158,13 @@ void layout_block(const Game& g, const ObsLayout& L, bool dm, float* board) {
     // an edge is known if the square or its neighbour that way is (observation._edge_known)
     float* wall_e = board + L.p_wall_e * n;
     float* wall_s = board + L.p_wall_s * n;
-    for (int sq = 0; sq < n; ++sq) {
-        const int x = sq % L.width, y = sq / L.width;
-        const float east = x + 1 < L.width ? std::max(known[sq], known[sq + 1]) : known[sq];
-        const float south = y + 1 < L.height ? std::max(known[sq], known[sq + L.width]) : known[sq];
-        wall_e[sq] = L.wall_e[sq] * east;
-        wall_s[sq] = L.wall_s[sq] * south;
+    for (int y = 0, sq = 0; y < L.height; ++y) {
+        for (int x = 0; x < L.width; ++x, ++sq) {
+            const float east = x + 1 < L.width ? std::max(known[sq], known[sq + 1]) : known[sq];
+            const float south = y + 1 < L.height ? std::max(known[sq], known[sq + L.width]) : known[sq];
+            wall_e[sq] = L.wall_e[sq] * east;
+            wall_s[sq] = L.wall_s[sq] * south;
+        }
     }
     const int step[2] = {1, L.width};
     for (const auto& [door, sq, i] : L.door_sides) {
@@ -185,7 +216,6 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
     const State& s = g.state;
     const bool dm = role != 0;
     const int n_sq = L.n_squares;
-    std::fill(out, out + L.size, 0.0f);
     float* const table = out + L.figures;
     auto cell = [&](int u, int col) -> float& { return table[u * L.nf + col]; };
 
@@ -204,16 +234,49 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
         if (on_board[u] && monster[u]) combat = true;
     }
 
-    // ---- the board planes of the layout
-    layout_block(g, L, dm, out + L.board);
+    // ---- the board planes of the layout (kept between calls), everything else 0
+    const int board_size = L.n_planes * n_sq;
+    std::fill(out, out + L.board, 0.0f);
+    std::fill(out + L.board + board_size, out + L.size, 0.0f);
+    {
+        ObsLayout::BoardCache& cache = L.board_cache[dm ? 1 : 0];
+        static thread_local std::vector<uint8_t> key;
+        key.clear();
+        for (const Flags* f : {&s.revealed, &s.door_open, &s.door_hidden, &s.trap_armed, &s.trap_detected}) {
+            key.insert(key.end(), f->begin(), f->end());
+            key.push_back(2);  // a separator: the fields' lengths are part of the key
+        }
+        if (cache.planes.size() != static_cast<size_t>(board_size) || cache.key != key) {
+            cache.planes.resize(board_size);
+            layout_block(g, L, dm, cache.planes.data());
+            cache.key = key;
+        }
+        std::copy(cache.planes.begin(), cache.planes.end(), out + L.board);
+    }
 
     // ---- the static figure rows (observation._static_rows), then the ready_k flags
     std::array<int, MAX_UNITS> held{};
     for (int i = 0; i < MAX_ITEMS; ++i) {
         if (s.item_holder[i] >= 0 && s.item_holder[i] < MAX_UNITS) ++held[s.item_holder[i]];
     }
+    const size_t n_static = L.static_col.size(), n_dyn = L.dyn_field.size();
+    std::vector<std::array<int, MAX_UNITS>> statics(n_static), dyn(n_dyn), dyn_base(n_dyn);
+    for (size_t i = 0; i < n_static; ++i) gather(s, L.static_field[i], statics[i]);
+    for (size_t i = 0; i < n_dyn; ++i) {
+        gather(s, L.dyn_field[i], dyn[i]);
+        if (!L.dyn_norm[i]) gather(s, L.dyn_base[i], dyn_base[i]);
+    }
     for (int u = 0; u < MAX_UNITS; ++u) {
         float* row = table + u * L.nf;
+        if (present[u] == 0.0f) {
+            // numpy's product by the 0 of an absent figure: +0, or -0.0 where the value was negative
+            for (size_t i = 0; i < n_static; ++i) {
+                if (statics[i][u] < 0) row[L.static_col[i]] = -0.0f;
+            }
+            if (s.unit_side[u] >= 0 && s.unit_card[u] + (monster[u] ? L.n_hero_cards : 0) + 1 < 0) row[L.f_kind] = -0.0f;
+            if (monster[u] && s.unit_uid[u] + 1 < 0) row[L.f_name] = -0.0f;
+            continue;
+        }
         const int status = s.unit_status[u];
         row[L.f_present] = present[u];
         row[L.f_hero] = hero[u] ? 1.0f : 0.0f;
@@ -223,9 +286,8 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
         row[L.f_dead] = hero[u] && (status == CORPSE || status == CORPSE_OUT) ? 1.0f : 0.0f;
         row[L.f_dragging] = s.dragging[u] >= 0 ? 1.0f : 0.0f;
         row[L.f_items_held] = static_cast<float>(static_cast<double>(held[u]) / L.norm_items_held);
-        for (size_t i = 0; i < L.static_col.size(); ++i) {
-            row[L.static_col[i]] =
-                static_cast<float>(static_cast<double>(unit_value(s, L.static_field[i], u)) / L.static_norm[i]);
+        for (size_t i = 0; i < n_static; ++i) {
+            row[L.static_col[i]] = static_cast<float>(static_cast<double>(statics[i][u]) / L.static_norm[i]);
         }
         const int traits = s.unit_traits[u];
         for (int i = 0; i < L.n_traits; ++i) row[L.f_trait0 + i] = static_cast<float>((traits >> i) & 1);
@@ -257,14 +319,19 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
     // ---- x, y and the per-call values (scaled, 0 for absent figures, clipped at 1)
     for (int u = 0; u < MAX_UNITS; ++u) {
         float* row = table + u * L.nf;
+        if (present[u] == 0.0f) {
+            // x, y are 0; a value times a scale of +0 is -0.0 where it is negative (numpy's product)
+            for (size_t i = 0; i < n_dyn; ++i) {
+                if (dyn[i][u] < 0) row[L.f_dyn0 + i] = -0.0f;
+            }
+            continue;
+        }
         const int p = wrap(s.unit_pos[u], n_sq + 1);
         row[L.f_x] = L.xy[2 * p] * present[u];
         row[L.f_y] = L.xy[2 * p + 1] * present[u];  // off the board (-1): the last row, (0, 0)
-        for (size_t i = 0; i < L.dyn_field.size(); ++i) {
-            const int norm = L.dyn_norm[i];
-            const double inverse = norm ? 1.0 / norm : 1.0 / std::max(unit_value(s, L.dyn_base[i], u), 1);
-            const float scale = static_cast<float>(inverse) * present[u];
-            const float v = static_cast<float>(unit_value(s, L.dyn_field[i], u)) * scale;
+        for (size_t i = 0; i < n_dyn; ++i) {
+            const float scale = L.dyn_norm[i] ? L.dyn_scale[i] : static_cast<float>(1.0 / std::max(dyn_base[i][u], 1));
+            const float v = static_cast<float>(dyn[i][u]) * scale;
             row[L.f_dyn0 + i] = std::min(v, 1.0f);
         }
     }

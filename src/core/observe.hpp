@@ -54,6 +54,7 @@ struct ObsLayout {
     int f_dyn0 = 0;
     std::vector<UnitField> dyn_field, dyn_base;
     std::vector<int> dyn_norm;
+    std::vector<float> dyn_scale;  // float32(1 / norm) of a normalised one (numpy's scale row)
     std::vector<UnitField> static_field;
     std::vector<int> static_col, static_norm;
     // own_items / own_spells / candidates / item_table columns
@@ -72,6 +73,14 @@ struct ObsLayout {
     std::vector<float> corridor, wall_e, wall_s, furniture, blockage, exit;  // [square]
     std::vector<std::array<int, 3>> door_sides;                                // (door, square, 0 east / 1 south)
     std::vector<int> trap_sq, event_area;
+    // The board planes of the layout (figures left out) last made for each role, with what they were
+    // made from (revealed areas, doors, traps): remade only when that changes. Shared by the games of
+    // the adventure; observe runs under the GIL.
+    struct BoardCache {
+        std::vector<uint8_t> key;
+        std::vector<float> planes;
+    };
+    mutable std::array<BoardCache, 2> board_cache;
 };
 
 // What heroes know of the monsters (engine/side_knowledge.py): the slots of the monsters they see

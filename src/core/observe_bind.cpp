@@ -104,13 +104,18 @@ ObsLayout make_layout(const nb::dict& ints, const nb::dict& arrays,
     for (const auto& [field, base, norm] : dynamic) {
         L.dyn_field.push_back(unit_field(field));
         L.dyn_base.push_back(norm ? unit_field(field) : unit_field(base));
+        if (norm < 0) throw std::invalid_argument("observation layout: the normaliser of " + field + " must not be negative");
         L.dyn_norm.push_back(norm);
+        L.dyn_scale.push_back(norm ? static_cast<float>(1.0 / norm) : 0.0f);
     }
     for (const auto& [col, field, norm] : statics) {
         if (norm <= 0) throw std::invalid_argument("observation layout: the normaliser of " + field + " must be positive");
         L.static_col.push_back(col);
         L.static_field.push_back(unit_field(field));
         L.static_norm.push_back(norm);
+    }
+    if (L.width <= 0 || L.height <= 0 || L.width * L.height != L.n_squares) {
+        throw std::invalid_argument("observation layout: width x height must be n_squares");
     }
     const size_t n = static_cast<size_t>(L.n_squares);
     L.xy = get_array<float>(arrays, "xy", 2 * (n + 1));
