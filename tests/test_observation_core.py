@@ -392,3 +392,22 @@ def test_bad_buffers_and_arguments_raise_value_errors_naming_them():
             )
     with pytest.raises(ValueError, match="observation layout: no entry size"):
         core_rules.observe.Layout({}, {}, [], [])
+
+
+def test_negative_values_of_absent_figures_keep_numpy_zero_signs():
+    """A slain monster (GONE, its slot kept) with negative Health and a lost hero with negative
+    values: numpy's product by the absent figure's 0 gives -0.0, and so does the core."""
+    game = arena_game()
+    place(game, 0, 2, 2)
+    m = add_monster(game, "goblin", 4, 4)
+    take_off(game, m)
+    game.state.unit_status[m] = GONE
+    game.state.health[m] = -2
+    take_off(game, 2)
+    game.state.unit_status[2] = GONE
+    game.state.stamina[2] = -1
+    game.state.base_health[2] = -4
+    game.state_edited()
+    assert compare(game, where="negative values") == 9
+    dm = Observer().state(game, game.max_turns)
+    assert (dm.view(np.uint32) == np.float32(-0.0).view(np.uint32)).sum() >= 2
