@@ -959,8 +959,13 @@ def _core_fill(game, engine, role: int, me: int, to_act: bool, max_turns: int, o
     game._push()
     if role == HERO:
         known = knowledge_of(game, HEROES)
-        seen = known.monsters_seen().tolist()
-        numbers = [known.number(u) for u in seen] if seen else seen
+        seen = known.monsters_seen()
+        if len(seen):  # their numbers: known.number(slot) for each, in one pass
+            names = known.numbers()
+            numbers = [names.get(uid, -1) for uid in game.state.unit_uid[seen].tolist()]
+            seen = seen.tolist()
+        else:
+            seen = numbers = ()
     else:
         seen = numbers = ()
     _core_observe(engine, core_layout(game.tables), out, mask, role, me, to_act, max_turns, seen, numbers)
