@@ -55,7 +55,8 @@ shown.
 template: the board planes that change only when an area is revealed, a door opens or a trap is
 found, and the figure columns that change only when a figure is placed, dies or leaves or an item
 changes hands, are kept between calls; only the figures' values and squares and the decision
-context are written per call.
+context are written per call. A game on the compiled core is observed by the core instead
+(``src/core/observe.cpp``, the same values bit for bit, docs/CORE.md "The observation in the core").
 
 Layout history: v0 (``dungeon_v0``; its observer and the policies trained on it were kept in
 ``agents/`` until issue 53 retired them) had a ``units`` piece ``[feature, slot]`` with one-hot
