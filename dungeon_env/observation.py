@@ -521,9 +521,9 @@ class Observer:
     A game that plays on the compiled core (``game.engine == "core"``) is observed by the core's
     builder (``src/core/observe.cpp``: the same values bit for bit, from the engine's state, with
     the layout handed over from this module's tables, :func:`core_layout`); only what heroes know
-    of the monsters comes from Python (``engine.side_knowledge``). A game on the Python rules (the
-    reference, the heroes' side views) is observed by the numpy builder, and so is every game if
-    ``use_core`` is False (the reference the core is checked against)."""
+    of the monsters comes from Python (``engine.side_knowledge``); a heroes' side view on the core
+    too. A game on the Python rules (the reference) is observed by the numpy builder, and so is
+    every game if ``use_core`` is False (the reference the core is checked against)."""
 
     def __init__(self, use_core: bool = True) -> None:
         self.use_core = use_core

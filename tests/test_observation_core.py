@@ -411,3 +411,23 @@ def test_negative_values_of_absent_figures_keep_numpy_zero_signs():
     assert compare(game, where="negative values") == 9
     dm = Observer().state(game, game.max_turns)
     assert (dm.view(np.uint32) == np.float32(-0.0).view(np.uint32)).sum() >= 2
+
+
+def test_the_heroes_side_views_on_the_core_are_observed_alike():
+    """A playable heroes' view of a game on the core plays on the core (its own tables: no hidden
+    traps, no unseen secret doors, placeholder cards): both builders agree on it too."""
+    from dungeon_env.engine.side_knowledge import heroes_view
+
+    rng, views = random.Random(3), 0
+    for name in ("flooded_cellar", "warlocks_crypt"):
+        game = Game.new(adventure=name, heroes=4, seed=5, max_turns=40)
+        for step in range(160):
+            if game.over:
+                break
+            if step % 16 == 0:
+                view = heroes_view(game, playable=True)
+                if view.engine == "core":
+                    compare(view, where=f"{name} view at step {step}")
+                    views += 1
+            game.apply(rng.choice(game.legal_actions()))
+    assert views >= 10
