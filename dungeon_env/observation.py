@@ -55,7 +55,8 @@ shown.
 template: the board planes that change only when an area is revealed, a door opens or a trap is
 found, and the figure columns that change only when a figure is placed, dies or leaves or an item
 changes hands, are kept between calls; only the figures' values and squares and the decision
-context are written per call.
+context are written per call. A game on the compiled core is observed by the core instead
+(``src/core/observe.cpp``, the same values bit for bit, docs/CORE.md "The observation in the core").
 
 Layout history: v0 (``dungeon_v0``; its observer and the policies trained on it were kept in
 ``agents/`` until issue 53 retired them) had a ``units`` piece ``[feature, slot]`` with one-hot
@@ -88,6 +89,7 @@ from dungeon_env.engine.actions import (
     TARGET_LOOT,
     Decision,
 )
+from dungeon_env.engine.core import _core
 from dungeon_env.engine.decisions import target_candidates
 from dungeon_env.engine.knowledge import known_traps, seen_squares
 from dungeon_env.engine.side_knowledge import HEROES, knowledge_of
@@ -103,6 +105,7 @@ from dungeon_env.engine.state import (
 )
 
 HERO, DM = 0, 1  # roles
+_core_rules = _core.rules
 MAX_NAME = 2**15  # a monster's ``name`` column: 1 + its number (the engine's ids are int16)
 N_SQUARES = WIDTH * HEIGHT
 
@@ -452,6 +455,19 @@ _DYNAMIC = (
     ("move_done", 1),
 )
 _GET_DYNAMIC = operator.attrgetter(*(name for name, _ in _DYNAMIC))
+# The figure columns scaled from a base value that are kept between calls: column, state field, normaliser.
+_STATIC_NORMS = (
+    ("base_health", "base_health", 20),
+    ("base_stamina", "base_stamina", 10),
+    ("base_magic", "base_magic", 10),
+    ("fight", "base_fight", 10),
+    ("move", "base_move", 10),
+    ("damage", "base_damage", 5),
+)
+_EFFECTS_NORM = 3  # the effects column: ongoing effects / 3
+_LIGHT_NORM = 20  # Light / 20
+_ARGS_NORM, _ARGS_MAX = 128, 127  # a decision arg v: (v + 1) / 128, 1 from 127 on
+_SPELL_LEVEL_NORM = 3  # a spell's level / 3
 _D0 = FCOL["health"]
 _D1 = _D0 + len(_DYNAMIC)
 if [FCOL[name] for name, _ in _DYNAMIC] != list(range(_D0, _D1)):
@@ -500,9 +516,17 @@ class Observer:
     door opens or a trap is found (as bytes: they are 0 or 1), and the rest of the vector with the
     figure columns that change only when a figure is placed, dies or leaves, or an item changes
     hands (:class:`_Figures`). A call copies the template into a fresh vector, then writes the
-    figures, the per-figure values and the decision context."""
+    figures, the per-figure values and the decision context.
 
-    def __init__(self) -> None:
+    A game that plays on the compiled core (``game.engine == "core"``) is observed by the core's
+    builder (``src/core/observe.cpp``: the same values bit for bit, from the engine's state, with
+    the layout handed over from this module's tables, :func:`core_layout`); only what heroes know
+    of the monsters comes from Python (``engine.side_knowledge``); a heroes' side view on the core
+    too. A game on the Python rules (the reference) is observed by the numpy builder, and so is
+    every game if ``use_core`` is False (the reference the core is checked against)."""
+
+    def __init__(self, use_core: bool = True) -> None:
+        self.use_core = use_core
         self.reset()
 
     def reset(self) -> None:
@@ -513,6 +537,12 @@ class Observer:
     def observe(self, game, role: int, me: int, to_act: bool, max_turns: int) -> dict[str, np.ndarray]:
         """``{"observation": float32 vector, "action_mask": int8}`` for hero ``me`` (role HERO) or
         the DM; the mask holds the legal actions if ``to_act``, else zeros."""
+        engine = game._engine if self.use_core and game.asked is None else None
+        if engine is not None:
+            out = np.empty(OBS_SPEC.size, np.float32)
+            mask = np.empty(N_ACTIONS, np.int8)
+            _core_fill(game, engine, role, me, to_act, max_turns, out, mask)
+            return {"observation": out, "action_mask": mask}
         out = self._fill(game, role, me, to_act, max_turns)
         return {"observation": out, "action_mask": self.mask(game, to_act)}
 
@@ -533,6 +563,11 @@ class Observer:
 
     def state(self, game, max_turns: int) -> np.ndarray:
         """The global state: the DM's view, which is everything (identities, traps, the fog's content)."""
+        engine = game._engine if self.use_core and game.asked is None else None
+        if engine is not None:
+            out = np.empty(OBS_SPEC.size, np.float32)
+            _core_fill(game, engine, DM, -1, False, max_turns, out, np.empty(N_ACTIONS, np.int8))
+            return out
         return self._fill(game, DM, -1, False, max_turns)
 
     def _fill(self, game, role: int, me: int, to_act: bool, max_turns: int) -> np.ndarray:
@@ -565,7 +600,7 @@ class Observer:
         out[planes + pos[slots]] = 1.0  # the figures on the board (heroes: those they see)
         if s.effects:
             counts = np.bincount([row[EFFECT_UNIT] for row in s.effects], minlength=MAX_UNITS)[:MAX_UNITS]
-            table[:, _EFFECTS_COL] = np.minimum(counts / 3, 1.0) * figures.present
+            table[:, _EFFECTS_COL] = np.minimum(counts / _EFFECTS_NORM, 1.0) * figures.present
         column = None if sight is None else sight.column
         _fill_context(game, role, me, to_act, max_turns, out, table, len(figures.monsters) > 0, column)
         if sight is not None:
@@ -715,7 +750,8 @@ def _hero_cards(s, me: int, spell_levels: list[int]) -> np.ndarray | None:
     spells = np.zeros((MAX_SPELLS_KNOWN, len(SPELL_COLUMNS)), np.float32)
     for k, sp in enumerate(known):
         spells[k, SCOL["present"]] = 1.0
-        spells[k, SCOL["level"]] = spell_levels[sp] / 3  # the game's cards: a variant may change levels
+        # the game's cards: a variant may change levels
+        spells[k, SCOL["level"]] = spell_levels[sp] / _SPELL_LEVEL_NORM
         spells[k, SCOL["spell"]] = sp + 1
     return np.concatenate([items.ravel(), spells.ravel()])
 
@@ -733,12 +769,8 @@ def _static_rows(s, hero: np.ndarray, monster: np.ndarray, present: np.ndarray) 
     t[:, FCOL["dragging"]] = s.dragging >= 0
     held = s.item_holder[s.item_holder >= 0]
     t[:, FCOL["items_held"]] = np.bincount(held, minlength=MAX_UNITS)[:MAX_UNITS] / MAX_ITEMS_HELD
-    t[:, FCOL["base_health"]] = s.base_health / 20
-    t[:, FCOL["base_stamina"]] = s.base_stamina / 10
-    t[:, FCOL["base_magic"]] = s.base_magic / 10
-    t[:, FCOL["fight"]] = s.base_fight / 10
-    t[:, FCOL["move"]] = s.base_move / 10
-    t[:, FCOL["damage"]] = s.base_damage / 5
+    for column, field, norm in _STATIC_NORMS:
+        t[:, FCOL[column]] = getattr(s, field) / norm
     t[:, FCOL[TRAITS[0]] : FCOL[TRAITS[0]] + len(TRAITS)] = _TRAIT_BITS[s.unit_traits]
     for h in How:
         if h != How.HERO:
@@ -781,15 +813,15 @@ def _fill_context(game, role, me, to_act, max_turns, out, table, combat: bool, c
                 (a, b) if column is None or a == b == -1 else _hero_args(game, kind, a, b, column)
             )
             if shown_a >= 0:
-                out[_ARGS] = (shown_a + 1) / 128 if shown_a < 127 else 1.0
+                out[_ARGS] = (shown_a + 1) / _ARGS_NORM if shown_a < _ARGS_MAX else 1.0
             if shown_b >= 0:
-                out[_ARGS + 1] = (shown_b + 1) / 128 if shown_b < 127 else 1.0
+                out[_ARGS + 1] = (shown_b + 1) / _ARGS_NORM if shown_b < _ARGS_MAX else 1.0
             if kind == _CHOOSE_TARGET:
                 ones.append(_PURPOSE + a)
                 _fill_candidates(game, role, unit, a, b, out, table, column)
     out[ones] = 1.0
     light, turn = s.light, s.turn
-    out[_LIGHT] = light / 20 if light < 20 else 1.0
+    out[_LIGHT] = light / _LIGHT_NORM if light < _LIGHT_NORM else 1.0
     out[_TURN] = turn / max_turns if turn < max_turns else 1.0
 
 
@@ -914,6 +946,126 @@ def _fill_candidates(game, role, unit, purpose, b, out, table, column=None) -> N
         row[CCOL["row"]] = (u if column is None else column[u]) + 1
         row[CCOL["x"] : CCOL["x"] + 2] = _XY[s.unit_pos[u]]
         table[u, _CANDIDATE_COL] = 1.0
+
+
+# --------------------------------------------------------------------------------- the core's builder
+
+
+def _core_fill(game, engine, role: int, me: int, to_act: bool, max_turns: int, out, mask) -> None:
+    """The observation and the mask of a game on the core, by the core's builder, into ``out``
+    and ``mask``. Heroes: what they know of the monsters (the ones they see, their numbers for
+    them) comes from their knowledge, as in :meth:`Observer._fill`. The Python state's scalars and
+    lists are handed to the engine first (rule code run from Python on a core game, or a hand edit,
+    changes them there until the next move), so that both builders read the same position."""
+    game._push()
+    if role == HERO:
+        known = knowledge_of(game, HEROES)
+        seen = known.monsters_seen()
+        if len(seen):  # their numbers: known.number(slot) for each, in one pass
+            names = known.numbers()
+            numbers = [names.get(uid, -1) for uid in game.state.unit_uid[seen].tolist()]
+            seen = seen.tolist()
+        else:
+            seen = numbers = ()
+    else:
+        seen = numbers = ()
+    _core_observe(engine, core_layout(game.tables), out, mask, role, me, to_act, max_turns, seen, numbers)
+
+
+def core_layout(tables):
+    """The layout as the core's builder reads it (``_core.rules.observe.Layout``): ``OBS_SPEC``'s
+    offsets, this module's columns, planes, normalisers, ids and arg rules, and the adventure's
+    static planes (:func:`_static_planes`); made once per adventure, kept in its tables' cache."""
+    layout = tables.cache.get("obs_core_layout")
+    if layout is None:
+        st = _static_planes(tables)
+        arrays = {
+            "xy": _XY.ravel(),
+            "deck_of": _DECK_OF,
+            "hero_args": _CORE_HERO_ARGS,
+            "corridor": st["corridor"],
+            "wall_e": np.ascontiguousarray(st["walls"][0]),
+            "wall_s": np.ascontiguousarray(st["walls"][1]),
+            "furniture": st["furniture"],
+            "blockage": st["blockage"],
+            "exit": st["exit"],
+            "door_sides": np.array(st["door_sides"], np.int64).reshape(-1, 3),
+            "trap_sq": np.array(st["trap_sq"], np.int64),
+            "event_area": np.array(st["event_area"], np.int64),
+        }
+        layout = tables.cache["obs_core_layout"] = _core_rules.observe.Layout(
+            _CORE_INTS, arrays, _CORE_DYNAMIC, _CORE_STATICS
+        )
+    return layout
+
+
+def _core_ints() -> dict[str, int]:
+    """The layout's numbers the core's builder reads, by name (``ObsLayout`` in observe.hpp)."""
+    shapes = dict(OBS_SPEC.pieces)
+    ints = {"size": OBS_SPEC.size, **{f"off.{name}": offset for name, offset in OBS_SPEC.offsets.items()}}
+    ints |= {f"len.{name}": shapes[name][0] for name in CONTEXT}
+    ints |= {f"plane.{name}": i for name, i in PLANE.items()}
+    for prefix, columns in (("fcol", FCOL), ("icol", ICOL), ("scol", SCOL), ("ccol", CCOL), ("tcol", TCOL)):
+        ints |= {f"{prefix}.{name}": i for name, i in columns.items()}
+    ints |= {f"fcol.how{int(h)}": FCOL[f"how_{h.name.lower()}"] for h in How if h != How.HERO}
+    deck0 = f"deck_{DECKS[0]}"
+    for columns in (FCOL, ICOL, CCOL, TCOL):  # the runs of columns the builder indexes from their first
+        for run in (
+            [f"deck_{d}" for d in DECKS],
+            list(TRAITS),
+            [f"ready_{k}" for k in range(MAX_ABILITIES)],
+            [name for name, _ in _DYNAMIC],
+        ):
+            if run[0] in columns and [columns[name] for name in run] != list(
+                range(columns[run[0]], columns[run[0]] + len(run))
+            ):
+                raise RuntimeError(f"observation: the columns {run} must be adjacent and in order")
+    if ACTING[:MAX_HEROES] != tuple(f"hero_{i}" for i in range(MAX_HEROES)):
+        raise RuntimeError("observation: ACTING lists hero_0.. first")
+    ints |= {
+        "n_squares": N_SQUARES,
+        "width": WIDTH,
+        "height": HEIGHT,
+        "n_planes": N_PLANES,
+        "max_units": shapes["figures"][0],
+        "nf": shapes["figures"][1],
+        "max_items_held": shapes["own_items"][0],
+        "ni": shapes["own_items"][1],
+        "max_spells": shapes["own_spells"][0],
+        "ns": shapes["own_spells"][1],
+        "max_targets": shapes["candidates"][0],
+        "nc": shapes["candidates"][1],
+        "max_items": shapes["item_table"][0],
+        "nt": shapes["item_table"][1],
+        "n_decks": len(DECKS),
+        "n_traits": len(TRAITS),
+        "n_ready": MAX_ABILITIES,
+        "fcol.trait0": FCOL[TRAITS[0]],
+        "fcol.ready0": _READY,
+        "fcol.dynamic0": _D0,
+        "icol.deck0": ICOL[deck0],
+        "ccol.deck0": CCOL[deck0],
+        "tcol.deck0": TCOL[deck0],
+        "norm.items_held": MAX_ITEMS_HELD,
+        "norm.effects": _EFFECTS_NORM,
+        "norm.light": _LIGHT_NORM,
+        "norm.args": _ARGS_NORM,
+        "args_max": _ARGS_MAX,
+        "norm.spell_level": _SPELL_LEVEL_NORM,
+        "n_hero_cards": _N_HERO_CARDS,
+        "acting.dm": ACTING.index("dm"),
+        "decision.choose_target": _CHOOSE_TARGET,
+        "target.loot": TARGET_LOOT,
+    }
+    return ints
+
+
+_CORE_INTS = _core_ints()
+_CORE_HERO_ARGS = np.array([_HERO_ARGS.get(k, _NO_ARGS) for k in range(len(DECISION_NAMES))], np.int64)
+# the per-call values: state field, the base field of a ratio ("" if normalised), normaliser (0: ratio)
+_CORE_DYNAMIC = [(name, "" if norm else f"base_{name}", norm) for name, norm in _DYNAMIC]
+_CORE_STATICS = [(FCOL[column], field, norm) for column, field, norm in _STATIC_NORMS]
+_core_observe = _core_rules.observe.observe
 
 
 # --------------------------------------------------------------------------------- board layout
