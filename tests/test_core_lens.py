@@ -17,7 +17,7 @@ import pytest
 from dungeon_env import _core
 from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import Game
-from dungeon_env.engine.knowledge import core_rules
+from dungeon_env.engine.knowledge import core_rules, monsters_in_sight
 from dungeon_env.engine.side_knowledge import knowledge_of
 from tests.core_shadow import CASTERS, _kit, bold_choice
 
@@ -51,6 +51,8 @@ def _fold_both(k: int, bold: bool):
         start = game.n_events
         game.apply(bold_choice(rng, legal) if bold else rng.choice(legal))
         folded += lens.fold(game._engine, start)
+        in_sight = _core.HeroLens.monsters_in_sight(game._engine)
+        assert in_sight == monsters_in_sight(game).tolist(), "the core's monsters in sight are knowledge.py's"
     return game, knowledge, lens, folded
 
 

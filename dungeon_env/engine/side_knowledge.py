@@ -305,6 +305,8 @@ class HeroKnowledge(SideKnowledge):
         """The slots of the monsters heroes see now (``knowledge.monsters_in_sight``, once a position:
         keyed by what it reads, so a position edited by hand is read anew)."""
         game = self.game
+        if self._folds_on_core():  # the same rule, in the core
+            return np.array(_core.HeroLens.monsters_in_sight(game._engine), np.int64)
         s = game.state
         position = (s.unit_pos.tobytes(), s.unit_status.tobytes(), s.revealed.tobytes())
         found = self._in_sight

@@ -66,6 +66,9 @@ void bind_lens(nb::module_& m) {
         .def_prop_ro("revealed", [](const HeroLens& lens) { return lens.revealed(); }, "The areas the log revealed, by name.")
         .def_prop_ro("slain", [](const HeroLens& lens) { return lens.slain(); },
                      "Engine monster id -> whether a hero was among the killers of its last slain event.")
+        .def_static("monsters_in_sight", [](const Engine& e) { return HeroLens::monsters_in_sight(e.game); }, "engine"_a,
+                    "knowledge.monsters_in_sight in the core: the slots of the active monsters on a square of a "
+                    "revealed area, in slot order.")
         .def_rw("unnamed_possible", &HeroLens::unnamed_possible)
         .def("copy", [](const HeroLens& lens) { return HeroLens(lens); }, "An independent copy.")
         .def("__getstate__", [](const HeroLens& lens) {
