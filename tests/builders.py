@@ -145,6 +145,33 @@ def learn(g: Game, u: int, *spell_ids: str, only: bool = False) -> None:
 # ---------------------------------------------------------------------- traps, events, trading (issue 3)
 
 
+# Room events for arena_variant: a fountain (a choice) and a sword (an item) in room F; HIDDEN_FIRST
+# puts an event of room K, which heroes have not seen, before them (it renumbers the others).
+FOUNTAIN = """
+[[event]]
+area = "F"
+scope = "exploring"
+kind = "choice"
+text = "A fountain."
+options = [{ text = "Drink", effect = { kind = "heal", amount = 1 } }, { text = "Leave it" }]
+
+[[event]]
+area = "F"
+scope = "exploring"
+kind = "item"
+text = "A sword on a rack."
+item = "short_sword"
+"""
+HIDDEN_FIRST = """
+[[event]]
+area = "K"
+scope = "exploring"
+kind = "effect"
+text = "A room nobody has seen."
+effect = { kind = "damage", amount = 1 }
+"""
+
+
 def arena_variant(folder: Path, name: str, extra: str) -> str:
     """Write the arena plus ``extra`` TOML (traps, events, doors...) as adventure ``name`` in
     ``folder``; returns its path."""

@@ -21,7 +21,16 @@ from dungeon_env.engine import Decision, Game, Phase, board, effects, traps
 from dungeon_env.engine.actions import EXPLORE, STAY, TARGET_ACTIONS
 from dungeon_env.engine.state import ACTIVE, CORPSE, CORPSE_OUT, EXITED
 from dungeon_env.observation import _HERO_ARGS, DM, FCOL, HERO, KINDS, PLANE, Observer, unflatten
-from tests.builders import add_monster, arena_game, arena_variant, enter_phase, place, play_to
+from tests.builders import (
+    FOUNTAIN,
+    HIDDEN_FIRST,
+    add_monster,
+    arena_game,
+    arena_variant,
+    enter_phase,
+    place,
+    play_to,
+)
 
 PIT = (9, 8)  # room F
 PIT_ARENA = '[[trap]]\nat = [9, 8]\nname = "pit"\neffect = { kind = "damage", amount = 2 }\nblocks = true\n'
@@ -175,30 +184,6 @@ def test_heroes_number_the_monsters_they_see_without_counting_fog_monsters():
 
 
 # ------------------------------------------------------------------------------ room events
-
-FOUNTAIN = """
-[[event]]
-area = "F"
-scope = "exploring"
-kind = "choice"
-text = "A fountain."
-options = [{ text = "Drink", effect = { kind = "heal", amount = 1 } }, { text = "Leave it" }]
-
-[[event]]
-area = "F"
-scope = "exploring"
-kind = "item"
-text = "A sword on a rack."
-item = "short_sword"
-"""
-HIDDEN_FIRST = """
-[[event]]
-area = "K"
-scope = "exploring"
-kind = "effect"
-text = "A room nobody has seen."
-effect = { kind = "damage", amount = 1 }
-"""
 
 
 @pytest.fixture(scope="module")

@@ -32,7 +32,17 @@ from dungeon_env.engine.state import ACTIVE, CORPSE_OUT, EXITED, GONE
 from dungeon_env.engine.units import kill_hero, take_off
 from dungeon_env.observation import DM, HERO, OBS_SPEC, Observer, core_layout
 from dungeon_env.observation import _core_rules as core_rules
-from tests.builders import PLAIN, add_monster, arena_game, arena_variant, enter_phase, place, play_to
+from tests.builders import (
+    FOUNTAIN,
+    HIDDEN_FIRST,
+    PLAIN,
+    add_monster,
+    arena_game,
+    arena_variant,
+    enter_phase,
+    place,
+    play_to,
+)
 
 ROSTER = list(load_heroes())
 POTION = "healing_potion"
@@ -255,29 +265,6 @@ def test_choose_target_loot_and_dead_exited_gone_heroes():
     assert n == 6 * 9
 
 
-FOUNTAIN = """
-[[event]]
-area = "F"
-scope = "exploring"
-kind = "choice"
-text = "A fountain."
-options = [{ text = "Drink", effect = { kind = "heal", amount = 1 } }, { text = "Leave it" }]
-
-[[event]]
-area = "F"
-scope = "exploring"
-kind = "item"
-text = "A sword on a rack."
-item = "short_sword"
-"""
-HIDDEN_FIRST = """
-[[event]]
-area = "K"
-scope = "exploring"
-kind = "effect"
-text = "A room nobody has seen."
-effect = { kind = "damage", amount = 1 }
-"""
 PIT = '[[trap]]\nat = [9, 8]\nname = "pit"\neffect = { kind = "damage", amount = 2 }\nblocks = true\n'
 
 
