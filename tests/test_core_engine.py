@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import numpy as np
 import pytest
@@ -84,6 +85,47 @@ def test_a_state_the_core_cannot_hold_is_refused_by_name(field, value, expected)
     setattr(game.state, field, value)
     with pytest.raises(ValueError, match=expected):
         core.engine(game)
+
+
+@pytest.mark.parametrize(
+    ("field", "size", "expected"),
+    [
+        (
+            "door_open",
+            2,
+            "state field door_open: 2 entries, but the content (adventure goblin_warrens) needs",
+        ),
+        ("trap_armed", 0, "state field trap_armed: 0 entries, but the content"),
+        ("guard_uid", 9, "state field guard_uid: 9 entries, but the content"),
+        ("event_done", 1, "state field event_done: 1 entries, but the content"),
+    ],
+)
+def test_a_state_that_does_not_fit_the_content_is_refused_and_nothing_changes(field, size, expected):
+    """The fields sized by the adventure must fit the content the engine plays with (the rules would
+    read past them): make_engine, set_state and set_content refuse one that does not, by name, and
+    leave the engine as it was."""
+    game = Game.new(adventure="goblin_warrens", heroes=3, seed=1, engine="python")
+    engine = core.engine(game)
+    before = engine.state()
+    wrong = dataclasses.replace(game.state)
+    setattr(wrong, field, np.zeros(size, getattr(game.state, field).dtype))
+    if field == "door_open":  # door_tried's rows follow door_open's length, as load_state requires
+        wrong.door_tried = np.zeros((5, size), bool)
+    game.state = wrong
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        core.engine(game)
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        engine.set_state(wrong)
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        engine.set_content(core.content(game), wrong)
+    other = Game.new(adventure="flooded_cellar", heroes=3, seed=1, engine="python")
+    with pytest.raises(ValueError, match=re.escape("but the content (adventure flooded_cellar) needs")):
+        engine.set_content(core.content(other))  # goblin_warrens' state, flooded_cellar's content
+    after = engine.state()
+    assert all(
+        np.array_equal(after[k], v) if isinstance(v, np.ndarray) else after[k] == v for k, v in before.items()
+    )
+    assert engine.legal_actions()  # still plays
 
 
 def test_views_are_the_engines_own_memory():

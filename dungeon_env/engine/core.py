@@ -167,6 +167,5 @@ def play_on(game, state) -> None:
     arrays sized by the content (``guard_*``, ``trap_*``, ...) fit them: the engine takes both, and
     the game's state, dice and log are the engine's again."""
     eng = game._engine
-    eng.set_content(content(game))
-    eng.set_state(state)
+    eng.set_content(content(game), state)
     game._attach(eng)

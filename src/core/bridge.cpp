@@ -741,11 +741,50 @@ nb::list engine_events(const Engine& e, size_t start) {
     return out;
 }
 
+// The state's fields sized by the adventure fit the content's (else the rules would read past them):
+// an invalid_argument naming the first field that does not.
+void check_fits(const Content& c, const State& s) {
+    const size_t doors = c.tables.n_doors(), areas = c.tables.n_areas(), spells = c.spells.size();
+    const Adventure& adv = c.adventure;
+    const std::pair<const char*, std::pair<size_t, size_t>> sizes[] = {
+        {"door_open", {s.door_open.size(), doors}},
+        {"door_alert", {s.door_alert.size(), doors}},
+        {"door_tried", {s.door_tried.size(), MAX_HEROES * doors}},
+        {"door_hidden", {s.door_hidden.size(), adv.doors.size()}},
+        {"revealed", {s.revealed.size(), areas}},
+        {"visited", {s.visited.size(), areas}},
+        {"patrol_corridors", {s.patrol_corridors.size(), areas}},
+        {"guard_uid", {s.guard_uid.size(), adv.guards.size()}},
+        {"guard_slain", {s.guard_slain.size(), adv.guards.size()}},
+        {"ambush_fired", {s.ambush_fired.size(), adv.ambushes.size()}},
+        {"trap_armed", {s.trap_armed.size(), adv.traps.size()}},
+        {"trap_detected", {s.trap_detected.size(), adv.traps.size()}},
+        {"event_done", {s.event_done.size(), adv.events.size()}},
+        {"spell_known", {s.spell_known.size(), MAX_HEROES * spells}},
+        {"declined_spells", {s.declined_spells.size(), MAX_HEROES * spells}},
+    };
+    for (const auto& [name, size] : sizes) {
+        if (size.first != size.second) {
+            throw std::invalid_argument(std::string("state field ") + name + ": " + std::to_string(size.first) +
+                                        " entries, but the content (adventure " + adv.id + ") needs " +
+                                        std::to_string(size.second));
+        }
+    }
+}
+
+// A Python State loaded into a new State, checked against the content, before anything changes.
+State fitted_state(nb::handle py, const Content& c) {
+    State s;
+    load_state(py, s);
+    check_fits(c, s);
+    return s;
+}
+
 Engine make_engine(std::shared_ptr<Content> content, nb::handle state, nb::handle dice, int max_turns,
                    const std::vector<std::string>& hero_ids, nb::handle events) {
     Engine e;
+    e.game.state = fitted_state(state, *content);
     e.game.content = std::move(content);
-    load_state(state, e.game.state);
     load_dice(dice, e.game.dice);
     e.game.max_turns = max_turns;
     e.game.hero_ids = hero_ids;
@@ -792,16 +831,30 @@ void bind_engine(nb::module_& m) {
             },
             "The decision asked, (kind, unit slot), or None.")
         .def_prop_ro("moves", [](const Engine& e) { return e.game.moves; })
-        .def("set_state", [](Engine& e, nb::handle state) { load_state(state, e.game.state); e.game.legal_known = false; },
-             "state"_a, "Replace the state with a Python State's (a hand edit).")
+        .def(
+            "set_state",
+            [](Engine& e, nb::handle state) {
+                const State fitted = fitted_state(state, *e.game.content);
+                e.game.state = fitted;  // copied into the engine's buffers: views of same-sized fields stay valid
+                e.game.legal_known = false;
+            },
+            "state"_a, "Replace the state with a Python State's (a hand edit); one that does not fit the content is refused.")
         .def("set_dice", [](Engine& e, nb::handle dice) { load_dice(dice, e.game.dice); }, "dice"_a)
         .def(
             "set_content",
-            [](Engine& e, std::shared_ptr<Content> content) {
+            [](Engine& e, std::shared_ptr<Content> content, nb::handle state) {
+                if (state.is_none()) {
+                    check_fits(*content, e.game.state);
+                } else {
+                    const State fitted = fitted_state(state, *content);
+                    e.game.state = fitted;  // copied into the engine's buffers (see set_state)
+                }
                 e.game.content = std::move(content);
                 e.game.legal_known = false;
             },
-            "content"_a, "Play on with other content (a game whose cards or tables were changed by hand).")
+            "content"_a, "state"_a = nb::none(),
+            "Play on with other content (a game whose cards or tables were changed by hand; a determinisation's "
+            "tables), and with `state` if given; a state that does not fit the content is refused, and nothing changes.")
         .def("copy", [](const Engine& e) { return Engine(e); }, "A memory copy of the game.")
         .def_prop_ro("nbytes", &engine_nbytes, "The memory the engine holds, about (state, dice, log), in bytes.")
         .def("__copy__", [](const Engine& e) { return Engine(e); })
