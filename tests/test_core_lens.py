@@ -11,13 +11,14 @@ import copy
 import json
 import pickle
 import random
+import re
 
 import pytest
 
 from dungeon_env import _core
 from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import Game
-from dungeon_env.engine.knowledge import core_rules, monsters_in_sight
+from dungeon_env.engine.knowledge import HeroLens, core_rules, monsters_in_sight
 from dungeon_env.engine.side_knowledge import knowledge_of
 from tests.core_shadow import CASTERS, _kit, bold_choice
 
@@ -202,3 +203,22 @@ def test_a_pickled_core_game_keeps_its_heroes_knowledge_and_folds_on():
     assert json.dumps(knowledge_of(restored, "heroes").numbered_since(0)) == json.dumps(
         known.numbered_since(0)
     )
+
+
+@pytest.mark.parametrize(
+    "event, missing",
+    [
+        ({"type": "move", "from": [1, 1], "to": [1, 2]}, "'move' event without its 'unit' field"),
+        ({"type": "damage", "amount": 1}, "'damage' event without its 'unit' field"),
+        ({"type": "roll", "actor": "hero_0"}, "'roll' event without its 'check' field"),
+    ],
+)
+def test_a_hand_logged_event_without_a_field_its_type_has_is_refused_by_name(event, missing):
+    """The Python lens raises a KeyError on such an event; the core's lens names the field."""
+    game = _game(1)
+    start = game.n_events
+    game.log(event)
+    with pytest.raises(KeyError):
+        HeroLens(game).see(event)
+    with pytest.raises(ValueError, match=re.escape(missing)):
+        _core.HeroLens(core_rules()).fold(game._engine, start)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
 namespace dungeon_core {
 namespace {
@@ -23,6 +24,17 @@ const std::string& type_of(const Value& event) {
     static const std::string none;
     const Value* t = event.get("type");
     return t != nullptr && t->kind == Value::STR ? t->s : none;
+}
+
+// A field the event's type always has (a KeyError in the Python lens): an invalid_argument naming it
+// if a hand-logged event lacks it.
+const Value& need(const Value& event, const char* key) {
+    const Value* v = event.get(key);
+    if (v == nullptr) {
+        throw std::invalid_argument("the heroes' lens: a '" + type_of(event) + "' event without its '" + key +
+                                    "' field");
+    }
+    return *v;
 }
 
 void erase(Value& object, const std::string& key) {
@@ -89,22 +101,19 @@ std::optional<Value> HeroLens::see(const Game& g, const Value& event) {
         shown = true;
     } else if (about == r.about.end()) {
         shown = false;  // a type no rule names reaches nobody
-    } else if (kind == "roll" && !r.open_checks.count(event.get("check")->s)) {
+    } else if (kind == "roll" && !r.open_checks.count(need(event, "check").s)) {
         shown = false;  // the DM's secret rolls (R-TRAP-03)
     } else if (kind == "move") {
-        const Value* unit = event.get("unit");
-        shown = !is_monster(*unit) || seen_square(g, *event.get("from")) || seen_square(g, *event.get("to"));
+        shown = !is_monster(need(event, "unit")) || seen_square(g, need(event, "from")) || seen_square(g, need(event, "to"));
     } else if (kind == "spawn") {
-        const Value* side = event.get("unit")->get("side");
-        shown = (side != nullptr && side->kind == Value::STR && side->s == "hero") || seen_square(g, *event.get("at"));
+        const Value* side = need(event, "unit").get("side");
+        shown = (side != nullptr && side->kind == Value::STR && side->s == "hero") || seen_square(g, need(event, "at"));
     } else {
-        const Value* subject = event.get(about->second);
-        if (subject == nullptr) {
-            shown = false;
-        } else if (subject->kind == Value::LIST) {
-            shown = std::any_of(subject->list.begin(), subject->list.end(), [&](const Value& ref) { return sees(g, ref); });
+        const Value& subject = need(event, about->second.c_str());
+        if (subject.kind == Value::LIST) {
+            shown = std::any_of(subject.list.begin(), subject.list.end(), [&](const Value& ref) { return sees(g, ref); });
         } else {
-            shown = sees(g, *subject) || (subject->kind == Value::STR && subject->s == "dm");
+            shown = sees(g, subject) || (subject.kind == Value::STR && subject.s == "dm");
         }
     }
     std::optional<Value> out;
@@ -125,14 +134,14 @@ void HeroLens::track(const Game& g, const Value& event) {
             revealed_[a] = 1;
         }
     } else if (kind == "spawn") {
-        const Value* unit = event.get("unit");
-        const Value* side = unit->get("side");
+        const Value& unit = need(event, "unit");
+        const Value* side = unit.get("side");
         if (side != nullptr && side->kind == Value::STR && side->s == "monster") {
-            where_[unit->get("id")->s] = square_of(*event.get("at"));
+            where_[need(unit, "id").s] = square_of(need(event, "at"));
         }
     } else if (kind == "move") {
-        const Value* unit = event.get("unit");
-        if (is_monster(*unit)) where_[unit->s] = square_of(*event.get("to"));
+        const Value& unit = need(event, "unit");
+        if (is_monster(unit)) where_[unit.s] = square_of(need(event, "to"));
     } else if (kind == "slain") {
         const Value* unit = event.get("unit");
         if (unit != nullptr && unit->kind == Value::STR) {
@@ -153,10 +162,10 @@ Value HeroLens::redact(const Game& g, const Value& event) {
     if (kind == "setup") {
         erase(out, "seed");
     } else if (kind == "spawn") {
-        Value& unit = *const_cast<Value*>(out.get("unit"));
+        Value& unit = const_cast<Value&>(need(out, "unit"));
         const Value* side = unit.get("side");
-        if (side != nullptr && side->kind == Value::STR && side->s == "monster") unit.set("id", name(unit.get("id")->s));
-    } else if (kind == "move" && is_monster(*out.get("unit"))) {
+        if (side != nullptr && side->kind == Value::STR && side->s == "monster") unit.set("id", name(need(unit, "id").s));
+    } else if (kind == "move" && is_monster(need(out, "unit"))) {
         out.set("unit", name(out.get("unit")->s));
     }
     if ((kind == "door_opened" || kind == "secret_door") && out.get("door") != nullptr) erase(out, "door");
