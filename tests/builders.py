@@ -145,6 +145,24 @@ def learn(g: Game, u: int, *spell_ids: str, only: bool = False) -> None:
 # ---------------------------------------------------------------------- traps, events, trading (issue 3)
 
 
+def bolt_position():
+    """Orwin at (9,5) in room B in the Spell Selection phase, an Orc at (9,1) and a Goblin at (8,6)
+    seen through door 3 (opened by hand), both statues (no Movement, no Stamina): Arcane Bolt's
+    candidates are the two. Returns ``(game, orc, goblin)``."""
+    game = arena_game(["orwin", "maelis", "hob"], seed=3)
+    for u, x in ((1, 16), (2, 18)):
+        place(game, u, x, 0)
+    place(game, 0, 9, 5)
+    orc = add_monster(game, "orc", 9, 1)
+    goblin = add_monster(game, "goblin", 8, 6)
+    for u in (orc, goblin):
+        game.state.base_move[u] = game.state.stamina[u] = 0  # statues: nobody walks
+    game.state.door_open[3] = True
+    game.state.closed_bits &= ~(1 << 3)
+    enter_phase(game, Phase.SPELL_SELECTION)
+    return game, orc, goblin
+
+
 # Room events for arena_variant: a fountain (a choice) and a sword (an item) in room F; HIDDEN_FIRST
 # puts an event of room K, which heroes have not seen, before them (it renumbers the others).
 FOUNTAIN = """

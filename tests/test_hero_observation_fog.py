@@ -27,6 +27,7 @@ from tests.builders import (
     add_monster,
     arena_game,
     arena_variant,
+    bolt_position,
     enter_phase,
     place,
     play_to,
@@ -235,17 +236,7 @@ def test_candidates_never_show_a_figure_heroes_do_not_see():
     state the rules never reach: sight reveals) the engine still lists the Goblin; its row stays empty."""
     from dungeon_env.engine.actions import NORMAL_CAST, SPELL_0
 
-    game = arena_game(["orwin", "maelis", "hob"], seed=3)
-    for u, x in ((1, 16), (2, 18)):
-        place(game, u, x, 0)
-    place(game, 0, 9, 5)
-    orc = add_monster(game, "orc", 9, 1)
-    goblin = add_monster(game, "goblin", 8, 6)
-    for u in (orc, goblin):
-        game.state.base_move[u] = game.state.stamina[u] = 0  # statues: nobody walks
-    game.state.door_open[3] = True
-    game.state.closed_bits &= ~(1 << 3)
-    enter_phase(game, Phase.SPELL_SELECTION)
+    game, orc, goblin = bolt_position()
     play_to(game, Decision.SPELL_SELECT, 0)
     game.apply(
         SPELL_0 + game.state.spell_known[0].nonzero()[0].tolist().index(game.spell_index["arcane_bolt"])

@@ -39,6 +39,7 @@ from tests.builders import (
     add_monster,
     arena_game,
     arena_variant,
+    bolt_position,
     enter_phase,
     place,
     play_to,
@@ -202,17 +203,7 @@ def test_a_fog_monster_in_a_lower_slot_and_a_mental_bid():
 
 def test_choose_target_with_a_candidate_heroes_do_not_see():
     """Arcane Bolt's candidates, an Orc in sight and a Goblin in a corridor unrevealed by hand."""
-    game = arena_game(["orwin", "maelis", "hob"], seed=3)
-    for u, x in ((1, 16), (2, 18)):
-        place(game, u, x, 0)
-    place(game, 0, 9, 5)
-    orc = add_monster(game, "orc", 9, 1)
-    goblin = add_monster(game, "goblin", 8, 6)
-    for u in (orc, goblin):
-        game.state.base_move[u] = game.state.stamina[u] = 0
-    game.state.door_open[3] = True
-    game.state.closed_bits &= ~(1 << 3)
-    enter_phase(game, Phase.SPELL_SELECTION)
+    game, orc, goblin = bolt_position()
     play_to(game, Decision.SPELL_SELECT, 0)
     known = game.state.spell_known[0].nonzero()[0].tolist()
     game.apply(SPELL_0 + known.index(game.spell_index["arcane_bolt"]))
