@@ -40,7 +40,7 @@ CASES = [(adventure, n, seed) for adventure in adventure_names() for n in (3, 4,
 
 
 @pytest.mark.parametrize("adventure, n, seed", CASES)
-def test_the_core_sets_up_every_adventure_and_party_as_the_python_rules_do(adventure, n, seed):
+def test_R_SETUP_02_to_07_the_core_sets_up_every_adventure_and_party_as_python_does(adventure, n, seed):
     rng = random.Random(f"{adventure}{n}{seed}")
     heroes = rng.sample(ROSTER, n)
     carried = _kit(rng, n) if seed % 2 else None
@@ -95,7 +95,7 @@ def test_a_game_set_up_in_the_core_plays_on_as_the_python_one():
         ({"forced": [7]}, "a forced face must be 1..6"),
     ],
 )
-def test_bad_input_to_the_core_set_up_is_a_value_error_naming_it(change, message):
+def test_R_BOARD_05_bad_input_to_the_core_set_up_is_a_value_error_naming_it(change, message):
     game = Game("goblin_warrens", ["bram", "orwin", "maelis"], 0, 50)
     args = {
         "content": core.content(game),
