@@ -105,6 +105,7 @@ from gymnasium.vector.utils import batch_space
 
 from dungeon_env._optional import lazy_class
 from dungeon_env.aec import OBSERVATION_FORMATS, make_observation_space, raw_env
+from dungeon_env.batch_core import CoreGames, refusal
 from dungeon_env.observation import CONTEXT, DICT_PIECES, OBS_SPEC, as_dict
 from dungeon_env.wrappers import ROLES, RoleEnv
 
@@ -190,6 +191,8 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         illegal_action: str = "penalize",
         observation_format: str = "flat",
         copy: bool = False,
+        native: bool | None = None,
+        threads: int | None = None,
         **env_kwargs,
     ) -> None:
         if int(num_envs) < 1:
@@ -200,14 +203,25 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         self.role = role
         self.copy = bool(copy)
         self._obs = _Observations(n, observation_format)
-        self.envs = [
-            RoleEnv(role=role, opponent=opponent, illegal_action=illegal_action, **env_kwargs)
-            for _ in range(n)
-        ]
-        first = self.envs[0]
-        self.render_mode = first.render_mode
+        why_not = refusal(opponent, env_kwargs)
+        if native not in (None, True, False):
+            raise ValueError(f"native must be True, False or None (the core when it can), got {native!r}")
+        if native and why_not:
+            raise ValueError(f"native=True: {why_not}; pass native=False or None")
+        self.native = why_not is None if native is None else native
+        if self.native:
+            self._core = CoreGames(n, role, illegal_action, threads, env_kwargs)
+            first = self._core.env
+            self.render_mode = first.render_mode
+        else:
+            self._role_envs = [
+                RoleEnv(role=role, opponent=opponent, illegal_action=illegal_action, **env_kwargs)
+                for _ in range(n)
+            ]
+            first = self._role_envs[0]
+            self.render_mode = first.render_mode
         self.single_observation_space = self._obs.space
-        self.single_action_space = first.action_space
+        self.single_action_space = first.action_space("dm") if self.native else first.action_space
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         self.n_actions = int(self.single_action_space.n)
@@ -220,11 +234,25 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         self._lengths = np.zeros(n, np.int64)
         self._ready = False
 
+    @property
+    def envs(self) -> list[RoleEnv]:
+        """Each game's ``RoleEnv`` (the Python games, ``native=False``); a native batch has none."""
+        if self.native:
+            raise AttributeError(
+                "a native BatchedRoleEnv steps its games in the core: it has no RoleEnv per game"
+            )
+        return self._role_envs
+
     def reset(self, *, seed: int | list | None = None, options: dict | None = None):
         flat, masks = self._obs.flat, self._masks
-        for i, (env, s) in enumerate(zip(self.envs, game_seeds(seed, self.num_envs), strict=True)):
-            flat[i], _info = env.reset(seed=s, options=options)
-            masks[i] = env.action_masks()
+        for i, s in enumerate(game_seeds(seed, self.num_envs)):
+            if self.native:
+                self._core.start(i, s)
+                self._core.observe(i, flat[i], masks[i])
+            else:
+                env = self._role_envs[i]
+                flat[i], _info = env.reset(seed=s, options=options)
+                masks[i] = env.action_masks()
         self._rewards[:] = 0.0
         self._terminations[:] = False
         self._truncations[:] = False
@@ -237,16 +265,8 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         if not self._ready:
             raise RuntimeError("BatchedRoleEnv: call reset() before step()")
         chosen = check_actions(actions, self.num_envs, self.n_actions)
-        flat, masks, rewards = self._obs.flat, self._masks, self._rewards
-        terminations, truncations = self._terminations, self._truncations
-        ended = []
-        for i, env in enumerate(self.envs):
-            obs, rewards[i], terminations[i], truncations[i], info = env.step(chosen[i])
-            if terminations[i] or truncations[i]:
-                ended.append((i, obs, info))
-                obs, _info = env.reset()
-            flat[i] = obs
-            masks[i] = env.action_masks()
+        ended = self._step_core(chosen) if self.native else self._step_python(chosen)
+        rewards = self._rewards
         self._returns += rewards
         self._lengths += 1
         infos = self._infos()
@@ -254,8 +274,38 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
             self._end(infos, i, obs, info)
         out = self._obs.out(self.copy)
         if self.copy:
-            return out, rewards.copy(), terminations.copy(), truncations.copy(), infos
-        return out, rewards, terminations, truncations, infos
+            return out, rewards.copy(), self._terminations.copy(), self._truncations.copy(), infos
+        return out, rewards, self._terminations, self._truncations, infos
+
+    def _step_python(self, chosen: list[int]) -> list[tuple]:
+        """Each game's ``RoleEnv`` steps (a finished one resets); the games that ended."""
+        flat, masks, rewards = self._obs.flat, self._masks, self._rewards
+        terminations, truncations = self._terminations, self._truncations
+        ended = []
+        for i, env in enumerate(self._role_envs):
+            obs, rewards[i], terminations[i], truncations[i], info = env.step(chosen[i])
+            if terminations[i] or truncations[i]:
+                ended.append((i, obs, info))
+                obs, _info = env.reset()
+            flat[i] = obs
+            masks[i] = env.action_masks()
+        return ended
+
+    def _step_core(self, chosen: list[int]) -> list[tuple]:
+        """The core steps every game; the ones that ended (or refused their action) reset here."""
+        core, flat, masks = self._core, self._obs.flat, self._masks
+        status = core.step(np.array(chosen, np.int64), flat, masks)
+        self._rewards[:] = 0.0
+        self._terminations[:] = False
+        self._truncations[:] = False
+        ended = []
+        for i in np.flatnonzero(status).tolist():
+            reward, terminated, truncated, info = core.end(i, chosen[i])
+            self._rewards[i], self._terminations[i], self._truncations[i] = reward, terminated, truncated
+            ended.append((i, flat[i].copy(), info))
+            core.start(i, None)
+            core.observe(i, flat[i], masks[i])
+        return ended
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the decision each game asks, ``(num_envs, N_ACTIONS)`` bool (the
@@ -263,10 +313,12 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         return self._masks.copy() if self.copy else self._masks
 
     def render(self):
-        return tuple(env.render() for env in self.envs)
+        if self.native:
+            return tuple(self._core.render(i) for i in range(self.num_envs))
+        return tuple(env.render() for env in self._role_envs)
 
     def close_extras(self, **kwargs: Any) -> None:
-        for env in getattr(self, "envs", ()):  # also when __init__ failed (Gymnasium closes on del)
+        for env in getattr(self, "_role_envs", ()):  # also when __init__ failed (Gymnasium closes on del)
             env.close()
 
     # ----- helpers -----

@@ -212,7 +212,7 @@ float arg_value(const ObsLayout& L, int v) {
 }  // namespace
 
 void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, int role, int me, bool to_act,
-             int max_turns, const HeroSight& sight) {
+             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* own_cache) {
     const State& s = g.state;
     const bool dm = role != 0;
     const int n_sq = L.n_squares;
@@ -239,7 +239,7 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
     std::fill(out, out + L.board, 0.0f);
     std::fill(out + L.board + board_size, out + L.size, 0.0f);
     {
-        ObsLayout::BoardCache& cache = L.board_cache[dm ? 1 : 0];
+        ObsLayout::BoardCache& cache = own_cache ? *own_cache : L.board_cache[dm ? 1 : 0];
         static thread_local std::vector<uint8_t> key;
         key.clear();
         for (const Flags* f : {&s.revealed, &s.door_open, &s.door_hidden, &s.trap_armed, &s.trap_detected}) {

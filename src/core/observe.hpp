@@ -73,9 +73,10 @@ struct ObsLayout {
     std::vector<float> corridor, wall_e, wall_s, furniture, blockage, exit;  // [square]
     std::vector<std::array<int, 3>> door_sides;                                // (door, square, 0 east / 1 south)
     std::vector<int> trap_sq, event_area;
-    // The board planes of the layout (figures left out) last made for each role, with what they were
-    // made from (revealed areas, doors, traps): remade only when that changes. Shared by the games of
-    // the adventure; observe runs under the GIL.
+    // The board planes of the layout (figures left out) last made for a role, with what they were
+    // made from (revealed areas, doors, traps): remade only when that changes. `board_cache`, one per
+    // role, is shared by the games of the adventure that observe under the GIL; a caller observing
+    // without it (the batched env's threads) passes a cache of its own to observe().
     struct BoardCache {
         std::vector<uint8_t> key;
         std::vector<float> planes;
@@ -91,9 +92,10 @@ struct HeroSight {
 
 // Fill `out` (layout.size floats) with the observation of `role` (0 hero, 1 DM) for hero `me`
 // (-1 for the DM) and `mask` (n_mask bytes) with the legal actions if `to_act`, else zeros.
-// `sight`: for a hero, what heroes know of the monsters (ignored for the DM).
+// `sight`: for a hero, what heroes know of the monsters (ignored for the DM). `cache`: the board
+// planes' cache to use (nullptr: the layout's shared one for the role, which needs the GIL).
 void observe(Game& g, const ObsLayout& layout, float* out, int8_t* mask, int n_mask, int role, int me, bool to_act,
-             int max_turns, const HeroSight& sight);
+             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* cache = nullptr);
 
 // The layout fits the game's adventure (its doors, traps and events); std::invalid_argument if not.
 void check_layout(const Game& g, const ObsLayout& layout);
