@@ -2,6 +2,7 @@
 #include "batch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <stdexcept>
 #include <thread>
@@ -149,8 +150,9 @@ void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t*
     for (int i = 0; i < n; ++i) slot(i);  // every game set, before any moves
     const size_t row = static_cast<size_t>(layout_->size);
     std::vector<std::string> errors(n);
-    auto run = [&](int begin, int end) {
-        for (int i = begin; i < end; ++i) {
+    std::atomic<int> next{0};  // the games are handed out one at a time: a slow game or thread holds no one up
+    auto run = [&]() {
+        for (int i = next++; i < n; i = next++) {
             try {
                 Slot& s = slots_[i];
                 status[i] = step_one(s, actions[i]);
@@ -162,9 +164,8 @@ void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t*
     };
     threads = std::max(1, std::min(threads, n));
     std::vector<std::thread> pool;
-    const int chunk = (n + threads - 1) / threads;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(run, std::min(n, t * chunk), std::min(n, (t + 1) * chunk));
-    run(0, std::min(n, chunk));
+    for (int t = 1; t < threads; ++t) pool.emplace_back(run);
+    run();
     for (std::thread& t : pool) t.join();
     for (int i = 0; i < n; ++i) {
         if (!errors[i].empty()) throw std::runtime_error("game " + std::to_string(i) + " of the batch: " + errors[i]);

@@ -5,6 +5,7 @@
 #include "observe.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
@@ -236,8 +237,7 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
 
     // ---- the board planes of the layout (kept between calls), everything else 0
     const int board_size = L.n_planes * n_sq;
-    std::fill(out, out + L.board, 0.0f);
-    std::fill(out + L.board + board_size, out + L.size, 0.0f);
+    std::fill(out, out + L.size, 0.0f);
     {
         ObsLayout::BoardCache& cache = own_cache ? *own_cache : L.board_cache[dm ? 1 : 0];
         static thread_local std::vector<uint8_t> key;
@@ -246,12 +246,19 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
             key.insert(key.end(), f->begin(), f->end());
             key.push_back(2);  // a separator: the fields' lengths are part of the key
         }
-        if (cache.planes.size() != static_cast<size_t>(board_size) || cache.key != key) {
-            cache.planes.resize(board_size);
-            layout_block(g, L, dm, cache.planes.data());
+        if (!cache.made || cache.key != key) {
+            static thread_local std::vector<float> planes;
+            planes.resize(board_size);
+            layout_block(g, L, dm, planes.data());
+            cache.cells.clear();
+            for (int k = 0; k < board_size; ++k) {
+                if (planes[k] != 0.0f || std::signbit(planes[k])) cache.cells.emplace_back(k, planes[k]);
+            }
             cache.key = key;
+            cache.made = true;
         }
-        std::copy(cache.planes.begin(), cache.planes.end(), out + L.board);
+        float* board = out + L.board;
+        for (const auto& [k, v] : cache.cells) board[k] = v;
     }
 
     // ---- the static figure rows (observation._static_rows), then the ready_k flags

@@ -73,13 +73,15 @@ struct ObsLayout {
     std::vector<float> corridor, wall_e, wall_s, furniture, blockage, exit;  // [square]
     std::vector<std::array<int, 3>> door_sides;                                // (door, square, 0 east / 1 south)
     std::vector<int> trap_sq, event_area;
-    // The board planes of the layout (figures left out) last made for a role, with what they were
-    // made from (revealed areas, doors, traps): remade only when that changes. `board_cache`, one per
+    // The board planes of the layout (figures left out) last made for a role, as their nonzero cells
+    // (a few hundred of some 13,000, written into a zeroed observation), with what they were made
+    // from (revealed areas, doors, traps): remade only when that changes. `board_cache`, one per
     // role, is shared by the games of the adventure that observe under the GIL; a caller observing
     // without it (the batched env's threads) passes a cache of its own to observe().
     struct BoardCache {
+        bool made = false;
         std::vector<uint8_t> key;
-        std::vector<float> planes;
+        std::vector<std::pair<int, float>> cells;  // (index in the board piece, value) of the nonzero values
     };
     mutable std::array<BoardCache, 2> board_cache;
 };
