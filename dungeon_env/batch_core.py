@@ -17,11 +17,12 @@ that game ``i`` plays exactly what a ``RoleEnv`` plays: ``tests/test_batched_cor
 from __future__ import annotations
 
 import os
+import random
 
 import numpy as np
 from gymnasium.utils import seeding
 
-from dungeon_env.aec import raw_env, warn_illegal
+from dungeon_env.aec import IllegalActionError, raw_env, warn_illegal
 from dungeon_env.engine.core import _core
 from dungeon_env.engine.knowledge import core_rules
 from dungeon_env.episode import ending_info
@@ -33,8 +34,8 @@ ASKED, ENDED, REFUSED = 0, 1, 2  # a game's status after a step (batch.hpp's Slo
 _MASK64 = (1 << 64) - 1
 
 
-def refusal(opponent, env_kwargs: dict) -> str | None:
-    """Why the core cannot step games with these options (None: it can)."""
+def refusal(env_kwargs: dict, opponent="random") -> str | None:
+    """Why the core cannot step games with these options and opponent (None: it can)."""
     if not (isinstance(opponent, str) and opponent.strip() == "random"):
         return f"the core plays only the random opponent ({list(OPPONENTS)}), not {opponent!r}"
     if env_kwargs.get("shaping"):
@@ -57,77 +58,42 @@ def pcg_state(rng: np.random.Generator) -> tuple[int, int, int, int, bool, int]:
     return (state >> 64, state & _MASK64, inc >> 64, inc & _MASK64, bool(st["has_uint32"]), st["uinteger"])
 
 
-class CoreGames:
-    """``num_envs`` games of ``role`` against the random opponent, in the core; the rule: the module
-    docstring. ``threads``: the threads a step uses (None: every core)."""
+class _CoreBatch:
+    """What both kinds of core games share: the options (a ``raw_env`` of them, which checks them and
+    starts each episode), the core's batch, each game's ``Game``, and rendering."""
 
-    def __init__(
-        self, num_envs: int, role: str, illegal_action: str, threads: int | None, env_kwargs: dict
-    ) -> None:
+    def __init__(self, num_envs: int, sides: int, threads: int | None, env_kwargs: dict) -> None:
         if threads is not None and (not isinstance(threads, int) or threads < 1):
             raise ValueError(f"threads must be a positive int or None (every core), got {threads!r}")
-        self.env = raw_env(illegal_action=illegal_action, **env_kwargs)  # the options, checked
-        self.role = role
+        self.env = raw_env(**env_kwargs)  # the options, checked
         self.threads = threads or os.cpu_count() or 1
         probe = self.env.episode_start(0)
         if probe.engine != "core":
             raise ValueError(f"the batch steps games on the core; Game.default_engine is {probe.engine!r}")
-        self.batch = _core.RoleBatch(
-            num_envs, 0 if role == "heroes" else 1, core_layout(probe.tables), core_rules()
-        )
+        self.batch = _core.RoleBatch(num_envs, sides, core_layout(probe.tables), core_rules())
         self.games: list = [None] * num_envs
-        self.np_random: list[np.random.Generator | None] = [None] * num_envs
         self.letters: list = [None] * num_envs  # the ansi render's monster letters, per game
         self.status = np.zeros(num_envs, np.int8)
-
-    def start(self, i: int, seed: int | None) -> None:
-        """Game ``i``'s next episode, as ``RoleEnv.reset(seed=seed)`` starts it."""
-        if seed is not None:
-            self.np_random[i], _ = seeding.np_random(seed)
-        elif self.np_random[i] is None:
-            self.np_random[i], _ = seeding.np_random()
-        for _ in range(MAX_REDRAWS):
-            game_seed, opponent_seed = (int(x) for x in self.np_random[i].integers(0, 2**62, size=2))
-            game = self.env.episode_start(game_seed)
-            self.batch.set(i, game._engine, pcg_state(np.random.default_rng(opponent_seed)))
-            self.games[i], self.letters[i] = game, None
-            if self.batch.settle(i) == ASKED:  # else the opponent ended it before the side was asked
-                return
-        raise RuntimeError(f"{MAX_REDRAWS} episodes in a row ended before the {self.role} side was asked")
-
-    def observe(self, i: int, obs: np.ndarray, mask: np.ndarray) -> None:
-        """Game ``i``'s row: the decision the side is asked."""
-        self.batch.observe(i, obs, mask, True)
-
-    def step(self, actions: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """One action per game (checked in range); each game's status (``ASKED``, ``ENDED``,
-        ``REFUSED``), the rows of the asked games written."""
-        self.batch.step(actions, self.status, obs, masks, self.threads)
-        return self.status
-
-    def end(self, i: int, action: int) -> tuple[float, bool, bool, dict]:
-        """Game ``i`` ended in the step, or refused ``action``: the side's reward of the step,
-        ``terminated``, ``truncated`` and the final info, as ``RoleEnv.step`` gives them."""
-        game = self.game(i)
-        env = self.env
-        if self.status[i] == REFUSED:
-            err = game._illegal(action, game.legal_actions())
-            if env.illegal_action == "raise":
-                raise err
-            warn_illegal(err, env.illegal_reward, game.agent, stacklevel=4)
-            info = ending_info(game, "illegal_action", str(err))
-            return env.illegal_reward, True, False, {"agent": ""} | info
-        table = env.outcome_rewards
-        team = outcome_reward(game.outcome, game.goals_met, table)
-        truncated = game.outcome == "truncated" and not turn_cap_terminates(table)
-        reward = team if self.role == "heroes" else -team
-        return reward, not truncated, truncated, {"agent": ""} | ending_info(game)
 
     def game(self, i: int):
         """Game ``i`` as the engine's ``Game`` (read anew: the core moved it)."""
         game = self.games[i]
         game._engine_moved()
         return game
+
+    def _begin(self, i: int, game, opponent=(0, 0, 0, 0, False, 0)) -> None:
+        self.batch.set(i, game._engine, opponent)
+        self.games[i], self.letters[i] = game, None
+
+    def refused(self, i: int, action: int, reward: float) -> IllegalActionError:
+        """Game ``i`` refused ``action``: the error naming it, raised with ``illegal_action="raise"``,
+        else warned of (the episode ends with ``reward`` for the agent asked)."""
+        game = self.game(i)
+        err = game._illegal(action, game.legal_actions())
+        if self.env.illegal_action == "raise":
+            raise err
+        warn_illegal(err, reward, game.agent, stacklevel=5)
+        return err
 
     def render(self, i: int):
         mode = self.env.render_mode
@@ -144,4 +110,118 @@ class CoreGames:
         return render_image(self.game(i))
 
 
-__all__ = ["ASKED", "ENDED", "REFUSED", "CoreGames", "pcg_state", "refusal"]
+class CoreGames(_CoreBatch):
+    """``num_envs`` games of ``role`` against the random opponent, in the core; the rule: the module
+    docstring. ``threads``: the threads a step uses (None: every core)."""
+
+    def __init__(
+        self, num_envs: int, role: str, illegal_action: str, threads: int | None, env_kwargs: dict
+    ) -> None:
+        super().__init__(
+            num_envs, 0 if role == "heroes" else 1, threads, env_kwargs | {"illegal_action": illegal_action}
+        )
+        self.role = role
+        self.seat = 0 if role == "heroes" else -1  # whose view the side's end is shown in
+        self.np_random: list[np.random.Generator | None] = [None] * num_envs
+
+    def start(self, i: int, seed: int | None) -> None:
+        """Game ``i``'s next episode, as ``RoleEnv.reset(seed=seed)`` starts it."""
+        if seed is not None:
+            self.np_random[i], _ = seeding.np_random(seed)
+        elif self.np_random[i] is None:
+            self.np_random[i], _ = seeding.np_random()
+        for _ in range(MAX_REDRAWS):
+            game_seed, opponent_seed = (int(x) for x in self.np_random[i].integers(0, 2**62, size=2))
+            self._begin(i, self.env.episode_start(game_seed), pcg_state(np.random.default_rng(opponent_seed)))
+            if self.batch.settle(i) == ASKED:  # else the opponent ended it before the side was asked
+                return
+        raise RuntimeError(f"{MAX_REDRAWS} episodes in a row ended before the {self.role} side was asked")
+
+    def observe(self, i: int, obs: np.ndarray, mask: np.ndarray) -> None:
+        """Game ``i``'s row: the decision the side is asked."""
+        self.batch.observe(i, obs, mask, self.batch.seat(i), True)
+
+    def step(self, actions: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One action per game (checked in range); each game's status (``ASKED``, ``ENDED``,
+        ``REFUSED``), the rows of the asked games written."""
+        self.batch.step(actions, self.status, obs, masks, None, self.threads)
+        return self.status
+
+    def end(self, i: int, action: int) -> tuple[float, bool, bool, dict]:
+        """Game ``i`` ended in the step, or refused ``action``: the side's reward of the step,
+        ``terminated``, ``truncated`` and the final info, as ``RoleEnv.step`` gives them."""
+        env = self.env
+        if self.status[i] == REFUSED:
+            err = self.refused(i, action, env.illegal_reward)
+            info = ending_info(self.games[i], "illegal_action", str(err))
+            return env.illegal_reward, True, False, {"agent": ""} | info
+        game = self.game(i)
+        table = env.outcome_rewards
+        team = outcome_reward(game.outcome, game.goals_met, table)
+        truncated = game.outcome == "truncated" and not turn_cap_terminates(table)
+        reward = team if self.role == "heroes" else -team
+        return reward, not truncated, truncated, {"agent": ""} | ending_info(game)
+
+
+class CoreAecGames(_CoreBatch):
+    """``num_envs`` games of both sides, in the core, each step one decision of the agent each game
+    asks: ``BatchedGames``' games, each as ``dungeon_env.raw_env`` plays it (its seeds: ``reset(seed)``
+    then a draw of its ``random.Random`` at each later episode; its rewards, ends and final infos)."""
+
+    def __init__(self, num_envs: int, threads: int | None, env_kwargs: dict) -> None:
+        super().__init__(num_envs, 2, threads, env_kwargs)
+        self.possible_agents = list(self.env.possible_agents)
+        self.seed_rng: list[random.Random | None] = [None] * num_envs
+        self.seats = np.zeros(num_envs, np.int64)
+
+    def start(self, i: int, seed: int | None) -> None:
+        """Game ``i``'s next episode, as ``raw_env.reset(seed=seed)`` starts it."""
+        if seed is not None:
+            self.seed_rng[i] = random.Random(int(seed))
+            episode_seed = int(seed)
+        else:
+            if self.seed_rng[i] is None:
+                self.seed_rng[i] = random.Random()
+            episode_seed = self.seed_rng[i].getrandbits(63)
+        self._begin(i, self.env.episode_start(episode_seed))
+        self.seats[i] = self.batch.seat(i)
+
+    def observe(self, i: int, obs: np.ndarray, mask: np.ndarray, agent: str | None = None) -> None:
+        """Game ``i``'s row: the decision of the agent it asks; or ``agent``'s view with no legal
+        action (an end's)."""
+        if agent is None:
+            self.batch.observe(i, obs, mask, int(self.seats[i]), True)
+        else:
+            self.batch.observe(i, obs, mask, -1 if agent == "dm" else int(agent[5:]), False)
+
+    def step(self, actions: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One action per game (of the agent it asks); each game's status, the rows of the asked
+        games and the seats they ask (``seats``) written."""
+        self.batch.step(actions, self.status, obs, masks, self.seats, self.threads)
+        return self.status
+
+    def end(self, i: int, action: int) -> tuple[list[float], bool, bool, dict]:
+        """Game ``i`` ended in the step, or refused ``action``: every agent's reward of the step
+        (``possible_agents``' order), ``terminated``, ``truncated`` and each agent's final info, as
+        ``raw_env`` gives them."""
+        env, agents = self.env, self.possible_agents
+        if self.status[i] == REFUSED:
+            offender = self.agent_asked(i)
+            err = self.refused(i, action, env.illegal_reward)
+            info = ending_info(self.games[i], "illegal_action", str(err))
+            rewards = [env.illegal_reward if a == offender else 0.0 for a in agents]
+            return rewards, True, False, {a: dict(info) for a in agents}
+        game = self.game(i)
+        table = env.outcome_rewards
+        team = outcome_reward(game.outcome, game.goals_met, table)
+        truncated = game.outcome == "truncated" and not turn_cap_terminates(table)
+        rewards = [-team if a == "dm" else team for a in agents]
+        info = ending_info(game)
+        return rewards, not truncated, truncated, {a: dict(info) for a in agents}
+
+    def agent_asked(self, i: int) -> str:
+        seat = int(self.seats[i])
+        return "dm" if seat < 0 else f"hero_{seat}"
+
+
+__all__ = ["ASKED", "ENDED", "REFUSED", "CoreAecGames", "CoreGames", "pcg_state", "refusal"]

@@ -105,7 +105,7 @@ from gymnasium.vector.utils import batch_space
 
 from dungeon_env._optional import lazy_class
 from dungeon_env.aec import OBSERVATION_FORMATS, make_observation_space, raw_env
-from dungeon_env.batch_core import CoreGames, refusal
+from dungeon_env.batch_core import CoreAecGames, CoreGames, refusal
 from dungeon_env.observation import CONTEXT, DICT_PIECES, OBS_SPEC, as_dict
 from dungeon_env.wrappers import ROLES, RoleEnv
 
@@ -203,12 +203,7 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         self.role = role
         self.copy = bool(copy)
         self._obs = _Observations(n, observation_format)
-        why_not = refusal(opponent, env_kwargs)
-        if native not in (None, True, False):
-            raise ValueError(f"native must be True, False or None (the core when it can), got {native!r}")
-        if native and why_not:
-            raise ValueError(f"native=True: {why_not}; pass native=False or None")
-        self.native = why_not is None if native is None else native
+        self.native = _native_choice(native, refusal(env_kwargs, opponent))
         if self.native:
             self._core = CoreGames(n, role, illegal_action, threads, env_kwargs)
             first = self._core.env
@@ -344,7 +339,13 @@ class BatchedGames:
     _add_info = gymnasium.vector.VectorEnv._add_info  # Gymnasium's batching of infos
 
     def __init__(
-        self, num_envs: int, observation_format: str = "flat", copy: bool = False, **env_kwargs
+        self,
+        num_envs: int,
+        observation_format: str = "flat",
+        copy: bool = False,
+        native: bool | None = None,
+        threads: int | None = None,
+        **env_kwargs,
     ) -> None:
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
@@ -352,8 +353,13 @@ class BatchedGames:
         self.copy = bool(copy)
         env_kwargs.setdefault("illegal_action", "penalize")
         self._obs = _Observations(n, observation_format)
-        self.games = [raw_env(**env_kwargs) for _ in range(n)]
-        first = self.games[0]
+        self.native = _native_choice(native, refusal(env_kwargs))
+        if self.native:
+            self._core = CoreAecGames(n, threads, env_kwargs)
+            first = self._core.env
+        else:
+            self._games = [raw_env(**env_kwargs) for _ in range(n)]
+            first = self._games[0]
         self.possible_agents = list(first.possible_agents)
         self._index = {agent: j for j, agent in enumerate(self.possible_agents)}
         self.single_observation_space = self._obs.space
@@ -369,10 +375,22 @@ class BatchedGames:
         self._every_game = np.ones(n, bool)
         self._ready = False
 
+    @property
+    def games(self) -> list:
+        """Each game's ``raw_env`` (the Python games, ``native=False``); a native batch has none."""
+        if self.native:
+            raise AttributeError("a native BatchedGames steps its games in the core: no raw_env per game")
+        return self._games
+
     def reset(self, *, seed: int | list | None = None, options: dict | None = None):
-        for i, (game, s) in enumerate(zip(self.games, game_seeds(seed, self.num_envs), strict=True)):
-            game.reset(seed=s, options=options)
-            self._ask(i, game)
+        for i, s in enumerate(game_seeds(seed, self.num_envs)):
+            if self.native:
+                self._core.start(i, s)
+                self._ask_core(i)
+            else:
+                game = self._games[i]
+                game.reset(seed=s, options=options)
+                self._ask(i, game)
         self._rewards[:] = 0.0
         self._terminations[:] = False
         self._truncations[:] = False
@@ -383,9 +401,20 @@ class BatchedGames:
         if not self._ready:
             raise RuntimeError("BatchedGames: call reset() before step()")
         chosen = check_actions(actions, self.num_envs, self.n_actions)
+        ended = self._step_core(chosen) if self.native else self._step_python(chosen)
+        infos = self._infos()
+        for i, final in ended:
+            infos = self._add_info(infos, final, i)
+        out = self._obs.out(self.copy)
+        rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
+        if self.copy:
+            return out, rewards.copy(), terminations.copy(), truncations.copy(), infos
+        return out, rewards, terminations, truncations, infos
+
+    def _step_python(self, chosen: list[int]) -> list[tuple]:
         rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
         ended = []
-        for i, game in enumerate(self.games):
+        for i, game in enumerate(self._games):
             game.step(chosen[i])
             rewards[i] = list(game.rewards.values())
             agent = game.agent_selection
@@ -395,13 +424,32 @@ class BatchedGames:
                 ended.append((i, self._finish(game)))
                 game.reset()
             self._ask(i, game)
-        infos = self._infos()
-        for i, final in ended:
-            infos = self._add_info(infos, final, i)
-        out = self._obs.out(self.copy)
-        if self.copy:
-            return out, rewards.copy(), terminations.copy(), truncations.copy(), infos
-        return out, rewards, terminations, truncations, infos
+        return ended
+
+    def _step_core(self, chosen: list[int]) -> list[tuple]:
+        """The core steps every game; the ones that ended (or refused their action) start again here."""
+        core = self._core
+        status = core.step(np.array(chosen, np.int64), self._obs.flat, self._masks)
+        self._rewards[:] = 0.0
+        self._terminations[:] = False
+        self._truncations[:] = False
+        ended = []
+        for i in np.flatnonzero(status).tolist():
+            rewards, terminated, truncated, final_info = core.end(i, chosen[i])
+            self._rewards[i], self._terminations[i], self._truncations[i] = rewards, terminated, truncated
+            obs, mask = np.empty(OBS_SPEC.size, np.float32), np.empty(self.n_actions, bool)
+            final_obs = {}
+            for agent in self.possible_agents:
+                core.observe(i, obs, mask, agent)
+                final_obs[agent] = self._obs.single(obs.copy())
+            ended.append((i, {"final_obs": final_obs, "final_info": final_info}))
+            core.start(i, None)
+        seats = core.seats
+        np.copyto(self.agent_index, np.where(seats < 0, len(self.possible_agents) - 1, seats))
+        np.less(seats, 0, out=self._dm)
+        for i, _final in ended:
+            self._ask_core(i)
+        return ended
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the agent each game asks, ``(num_envs, N_ACTIONS)`` bool."""
@@ -412,10 +460,12 @@ class BatchedGames:
         return [self.possible_agents[j] for j in self.agent_index.tolist()]
 
     def render(self):
-        return tuple(game.render() for game in self.games)
+        if self.native:
+            return tuple(self._core.render(i) for i in range(self.num_envs))
+        return tuple(game.render() for game in self._games)
 
     def close(self) -> None:
-        for game in self.games:
+        for game in getattr(self, "_games", ()):
             game.close()
 
     # ----- helpers -----
@@ -425,6 +475,13 @@ class BatchedGames:
         obs = game.observe(agent)
         self._obs.flat[i] = obs["observation"]
         self._masks[i] = obs[MASK_KEY]
+        self.agent_index[i] = self._index[agent]
+        self._dm[i] = agent == "dm"
+
+    def _ask_core(self, i: int) -> None:
+        """Row ``i`` of a native batch: the agent game ``i`` asks now, its observation and mask."""
+        self._core.observe(i, self._obs.flat[i], self._masks[i])
+        agent = self._core.agent_asked(i)
         self.agent_index[i] = self._index[agent]
         self._dm[i] = agent == "dm"
 
@@ -445,6 +502,16 @@ class BatchedGames:
         every = self._every_game
         infos = {MASK_KEY: masks, "agent": index, "is_dm": dm}
         return infos | {f"_{key}": every for key in tuple(infos)}
+
+
+def _native_choice(native, why_not: str | None) -> bool:
+    """Whether a batch steps its games in the core: ``native`` True (an error naming why not when it
+    cannot), False, or None (when it can)."""
+    if native not in (None, True, False):
+        raise ValueError(f"native must be True, False or None (the core when it can), got {native!r}")
+    if native and why_not:
+        raise ValueError(f"native=True: {why_not}; pass native=False or None")
+    return why_not is None if native is None else native
 
 
 class _SB3Batched:

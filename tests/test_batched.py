@@ -306,14 +306,20 @@ def test_maskable_ppo_learns_on_the_batch_through_the_sb3_adapter():
 # ------------------------------------------------------------------------ both roles
 
 
-def test_batched_games_play_the_aec_games_seeded_seed_plus_i():
+@pytest.mark.parametrize("native", [False, True])
+def test_batched_games_play_the_aec_games_seeded_seed_plus_i(native):
     """N ``dungeon_env.env()`` games reset with seed 7 + i (and without a seed after each end), stepped
     with the same actions: the same agent asked with the same observation and mask at every step,
     every agent's reward of every step, the same ends, final observations and infos, event logs and
-    episode returns (the rows summed against ``last()``'s rewards)."""
+    episode returns (the rows summed against ``last()``'s rewards). Stepped in Python (with shaping,
+    which the core does not pay) and in the core (the outcome rewards: a turn cap that pays)."""
     n, seed = 3, 7
-    options = KWARGS | {"shaping": {"exploration": 0.5, "kills": 1.0}, "max_turns": 3}
+    if native:
+        options = KWARGS | {"max_turns": 3, "reward_truncated": -1.0}
+    else:
+        options = KWARGS | {"shaping": {"exploration": 0.5, "kills": 1.0}, "max_turns": 3}
     games = BatchedGames(n, **options)
+    assert games.native == native
     envs = [dungeon_env.env(**options) for _ in range(n)]
     obs, infos = games.reset(seed=seed)
     for i, env in enumerate(envs):
@@ -357,9 +363,11 @@ def test_batched_games_play_the_aec_games_seeded_seed_plus_i():
                 assert sums[i, j] == pytest.approx(returns[i][a])
             sums[i], returns[i] = 0.0, dict.fromkeys(env.possible_agents, 0.0)
             env.reset()
-            assert games.games[i].episode_seed == env.unwrapped.episode_seed
+            if not native:
+                assert games.games[i].episode_seed == env.unwrapped.episode_seed
     assert ends >= 3 and sides == {True, False} and paid
-    assert all(g.events == e.unwrapped.events for g, e in zip(games.games, envs, strict=True))
+    played = [games._core.game(i) for i in range(n)] if native else [g.game for g in games.games]
+    assert all(g.events == e.unwrapped.events for g, e in zip(played, envs, strict=True))
 
 
 def test_the_training_doc_examples_run():

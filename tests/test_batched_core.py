@@ -1,16 +1,19 @@
 """The batched env's games stepped in the core (``dungeon_env.batch_core``, src/core/batch.cpp): the
 same trajectories as single ``RoleEnv`` copies with the same seeds (the opponent's numpy draws made
 in C++, the heroes' knowledge folded there, the ends, rewards and final infos), on one thread or
-several, the illegal action's penalty, rendering, and clear errors for what the core cannot play."""
+several, the illegal action's penalty (also for ``BatchedGames``, whose trajectories against
+``dungeon_env.env()`` tests/test_batched.py checks), rendering, and clear errors for what the core
+cannot play."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import dungeon_env
 from dungeon_env.aec import IllegalActionError, IllegalActionWarning
 from dungeon_env.batch_core import pcg_state
-from dungeon_env.batched import BatchedRoleEnv
+from dungeon_env.batched import BatchedGames, BatchedRoleEnv
 from dungeon_env.wrappers import RoleEnv
 
 
@@ -157,3 +160,33 @@ def test_the_opponent_generator_is_handed_over_as_numpy_holds_it():
     assert state[4] == bool(raw["has_uint32"]) and state[5] == raw["uinteger"]
     with pytest.raises(ValueError, match="PCG64, not MT19937"):
         pcg_state(np.random.Generator(np.random.MT19937(0)))
+
+
+def test_both_sides_an_illegal_action_is_penalised_as_the_aec_env_does():
+    """``BatchedGames`` in the core: the offender gets ``illegal_reward``, every agent ends with the
+    illegal ending in its final info and its final view, as ``dungeon_env.env()`` gives them."""
+    options = {"adventure": "goblin_warrens", "heroes": 4, "max_turns": 5}
+    games = BatchedGames(2, **options)
+    assert games.native
+    env = dungeon_env.env(**options)
+    games.reset(seed=6)
+    env.reset(seed=7)
+    bad = int(np.flatnonzero(~games.action_masks()[1])[0])
+    offender = games.agent_names()[1]
+    assert env.agent_selection == offender
+    with pytest.warns(IllegalActionWarning) as ours:
+        legal = int(np.flatnonzero(games.action_masks()[0])[0])
+        _obs, rewards, terminations, truncations, infos = games.step(np.array([legal, bad]))
+    with pytest.warns(IllegalActionWarning) as theirs:
+        env.step(bad)
+    assert str(ours[0].message) == str(theirs[0].message)
+    assert rewards[1].tolist() == [env.unwrapped.rewards[a] for a in env.possible_agents]
+    assert rewards[1].tolist().count(-1.0) == 1 and terminations[1] and not truncations[1]
+    for agent in env.agent_iter():
+        o, _r, _te, _tr, info = env.last()
+        assert np.array_equal(infos["final_obs"][1][agent], o["observation"])
+        assert {k: infos["final_info"][agent][k][1] for k in info} == info
+        env.step(None)
+    with pytest.raises(ValueError, match="native=True: shaping"):
+        BatchedGames(2, native=True, shaping={"damage": 0.5}, **options)
+    assert not BatchedGames(2, shaping={"damage": 0.5}, **options).native

@@ -48,10 +48,12 @@ uint32_t Pcg64::below(uint32_t n) {
 }
 
 // ------------------------------------------------------------------ the batch
-RoleBatch::RoleBatch(int num_envs, int role, const ObsLayout* layout, std::shared_ptr<const HeroRules> rules)
-    : role_(role), layout_(layout), rules_(std::move(rules)) {
+RoleBatch::RoleBatch(int num_envs, int sides, const ObsLayout* layout, std::shared_ptr<const HeroRules> rules)
+    : sides_(sides), layout_(layout), rules_(std::move(rules)) {
     if (num_envs < 1) throw std::invalid_argument("num_envs: expected at least 1, got " + std::to_string(num_envs));
-    if (role != 0 && role != 1) throw std::invalid_argument("role: expected 0 (heroes) or 1 (dm), got " + std::to_string(role));
+    if (sides < HEROES_SIDE || sides > BOTH_SIDES) {
+        throw std::invalid_argument("sides: expected 0 (heroes), 1 (dm) or 2 (both), got " + std::to_string(sides));
+    }
     if (!layout) throw std::invalid_argument("layout: expected an observation layout");
     slots_.reserve(num_envs);
     for (int i = 0; i < num_envs; ++i) slots_.emplace_back(rules_);
@@ -72,13 +74,24 @@ void RoleBatch::set(int i, Engine* engine, const Pcg64& opponent) {
     s.lens = HeroLens(rules_);
     s.folded = 0;
     s.opponent = opponent;
-    if (role_ == 0) fold(s);  // the set-up's events, as the env's heroes' knowledge takes them in
+    if (sides_ != DM_SIDE) fold(s);  // the set-up's events, as the env's heroes' knowledge takes them in
+}
+
+int RoleBatch::seat_asked(const Game& g) {
+    const State& s = g.state;
+    const int unit = s.stack.back()[STACK_UNIT];
+    return unit < s.n_heroes ? unit : -1;
 }
 
 bool RoleBatch::ours(const Game& g) const {
-    const State& s = g.state;
-    const bool hero = s.stack.back()[STACK_UNIT] < s.n_heroes;
-    return hero == (role_ == 0);
+    if (sides_ == BOTH_SIDES) return true;
+    return (seat_asked(g) >= 0) == (sides_ == HEROES_SIDE);
+}
+
+int RoleBatch::seat(int i) {
+    const Game& g = slot(i).engine->game;
+    if (g.over()) throw std::invalid_argument("game " + std::to_string(i) + " is over: it asks nobody");
+    return seat_asked(g);
 }
 
 void RoleBatch::fold(Slot& s) {
@@ -95,7 +108,7 @@ void RoleBatch::fold(Slot& s) {
 
 void RoleBatch::apply(Slot& s, int action) {
     s.engine->game.apply(action);
-    if (role_ == 0) fold(s);
+    if (sides_ != DM_SIDE) fold(s);
 }
 
 SlotStatus RoleBatch::settle(Slot& s) {
@@ -123,29 +136,35 @@ SlotStatus RoleBatch::step_one(Slot& s, int64_t action) {
     return settle(s);
 }
 
-void RoleBatch::write(Slot& s, float* obs, int8_t* mask, bool to_act) {
+void RoleBatch::write(Slot& s, float* obs, int8_t* mask, int seat, bool to_act) {
     Game& g = s.engine->game;
-    int me = -1;
     HeroSight sight;
-    if (role_ == 0) {
-        // the hero asked, or the first hero's seat (the side's view of an end)
-        me = to_act ? g.state.stack.back()[STACK_UNIT] : 0;
+    if (seat >= 0) {
         sight.seen = HeroLens::monsters_in_sight(g);
         sight.numbers.reserve(sight.seen.size());
         for (int u : sight.seen) sight.numbers.push_back(s.lens.number(g.state.unit_uid[u]));
     }
-    dungeon_core::observe(g, *layout_, obs, mask, N_ACTIONS, role_, me, to_act, g.max_turns, sight, &s.board);
+    const int role = seat >= 0 ? 0 : 1;
+    dungeon_core::observe(g, *layout_, obs, mask, N_ACTIONS, role, seat, to_act, g.max_turns, sight, &s.boards[role]);
 }
 
-void RoleBatch::observe(int i, float* obs, int8_t* mask, bool to_act) {
+void RoleBatch::observe(int i, float* obs, int8_t* mask, int seat, bool to_act) {
     Slot& s = slot(i);
-    if (to_act && (s.engine->game.over() || !ours(s.engine->game))) {
-        throw std::invalid_argument("game " + std::to_string(i) + " does not ask the side anything");
+    const Game& g = s.engine->game;
+    if (seat < -1 || seat >= g.state.n_heroes) {
+        throw std::invalid_argument("seat: expected a hero's index below " + std::to_string(g.state.n_heroes) +
+                                    " or -1 (the DM), got " + std::to_string(seat));
     }
-    write(s, obs, mask, to_act);
+    if ((seat >= 0) != (sides_ != DM_SIDE) && sides_ != BOTH_SIDES) {
+        throw std::invalid_argument("seat " + std::to_string(seat) + " is not of the side the batch plays");
+    }
+    if (to_act && (g.over() || seat_asked(g) != seat)) {
+        throw std::invalid_argument("game " + std::to_string(i) + " does not ask seat " + std::to_string(seat) + " anything");
+    }
+    write(s, obs, mask, seat, to_act);
 }
 
-void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t* masks, int threads) {
+void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t* masks, int64_t* seats, int threads) {
     const int n = size();
     for (int i = 0; i < n; ++i) slot(i);  // every game set, before any moves
     const size_t row = static_cast<size_t>(layout_->size);
@@ -156,7 +175,13 @@ void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t*
             try {
                 Slot& s = slots_[i];
                 status[i] = step_one(s, actions[i]);
-                write(s, obs + row * i, masks + static_cast<size_t>(N_ACTIONS) * i, status[i] == ASKED);
+                // the row: the seat asked next; at an end (or a refusal), the side's view of it, its first
+                // hero's or the DM's; `seats`: the seat asked (the one that refused), -1 once over
+                const Game& g = s.engine->game;
+                const bool asked = status[i] == ASKED;
+                if (seats) seats[i] = g.over() ? -1 : seat_asked(g);
+                const int seat = asked ? seat_asked(g) : (sides_ == DM_SIDE ? -1 : 0);
+                write(s, obs + row * i, masks + static_cast<size_t>(N_ACTIONS) * i, seat, asked);
             } catch (const std::exception& e) {
                 errors[i] = e.what();
             }

@@ -1,11 +1,13 @@
-// The batched env's games stepped in the core (dungeon_env/batched.py, BatchedRoleEnv): N games of
-// one side against the uniformly random opponent, each step playing the side's action in every game,
-// then the opponent's moves until the side is asked again, and writing each game's observation and
-// action mask into the batch's arrays, on several threads without the GIL. Python keeps what is rare
-// and owns its rules: the set-up of each episode (core set-up), the end of an episode (its reward,
-// final info) and the illegal action's penalty.
+// The batched env's games stepped in the core (dungeon_env/batched.py): N games, each step playing
+// one action in every game and writing each game's observation and action mask into the batch's
+// arrays, on several threads without the GIL. BatchedRoleEnv's games are of one side against the
+// uniformly random opponent, whose moves follow the side's until the side is asked again;
+// BatchedGames' are of both sides, each step one decision of the agent each game asks. Python keeps
+// what is rare and owns its rules: the set-up of each episode (core set-up), the end of an episode
+// (its rewards, final infos) and the illegal action's penalty.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,11 +38,14 @@ struct Pcg64 {
 // side's view of the game, with no legal action).
 enum SlotStatus : int8_t { ASKED = 0, ENDED = 1, REFUSED = 2 };
 
+// the sides a batch plays: the heroes or the DM (against the random opponent), or both
+enum BatchSides : int { HEROES_SIDE = 0, DM_SIDE = 1, BOTH_SIDES = 2 };
+
 class RoleBatch {
 public:
-    // `role` 0 plays the heroes (their lens folded over every move: what their observation shows of
-    // the monsters), 1 the DM; `layout`: the adventure's observation layout.
-    RoleBatch(int num_envs, int role, const ObsLayout* layout, std::shared_ptr<const HeroRules> rules);
+    // `sides`: BatchSides; when the heroes are played, their lens folds over every move (what their
+    // observation shows of the monsters); `layout`: the adventure's observation layout.
+    RoleBatch(int num_envs, int sides, const ObsLayout* layout, std::shared_ptr<const HeroRules> rules);
 
     int size() const { return static_cast<int>(slots_.size()); }
     // game i now plays `engine` (a new episode from its set-up), the opponent drawing from `opponent`
@@ -48,11 +53,14 @@ public:
     // the opponent's moves until the side is asked or the game is over: ASKED or ENDED
     SlotStatus settle(int i);
     // one action per game, then the opponent's moves; each game's status, observation and mask
-    // (`obs`: num_envs x layout.size floats; `masks`: num_envs x N_ACTIONS bytes), on `threads` threads
-    void step(const int64_t* actions, int8_t* status, float* obs, int8_t* masks, int threads);
-    // game i's row: the side's observation (the decision it is asked, if `to_act`; else the view of
-    // its first hero's or the DM's seat with no legal action, as at an end)
-    void observe(int i, float* obs, int8_t* mask, bool to_act);
+    // (`obs`: num_envs x layout.size floats; `masks`: num_envs x N_ACTIONS bytes) and the seat asked
+    // (`seats`, may be null: the hero's index, or -1 for the DM), on `threads` threads
+    void step(const int64_t* actions, int8_t* status, float* obs, int8_t* masks, int64_t* seats, int threads);
+    // game i's row as `seat` (a hero's index, -1 for the DM) sees it: with the legal actions if
+    // `to_act` (the seat must be the one asked), else none (the view of an end)
+    void observe(int i, float* obs, int8_t* mask, int seat, bool to_act);
+    // the seat game i asks (a hero's index, -1 for the DM)
+    int seat(int i);
     const Pcg64& opponent(int i) const { return slots_.at(i).opponent; }
 
 private:
@@ -61,7 +69,7 @@ private:
         HeroLens lens;       // the heroes' knowledge of the game (role 0)
         size_t folded = 0;   // events folded by the lens
         Pcg64 opponent;
-        ObsLayout::BoardCache board;  // this game's board planes (observe's cache)
+        std::array<ObsLayout::BoardCache, 2> boards;  // this game's board planes for heroes, for the DM
         std::vector<int> legal;       // scratch: the opponent's legal actions in mask order
         explicit Slot(std::shared_ptr<const HeroRules> rules) : lens(std::move(rules)) {}
     };
@@ -70,10 +78,11 @@ private:
     void apply(Slot& s, int action);
     SlotStatus settle(Slot& s);
     SlotStatus step_one(Slot& s, int64_t action);
-    void write(Slot& s, float* obs, int8_t* mask, bool to_act);
+    void write(Slot& s, float* obs, int8_t* mask, int seat, bool to_act);
+    static int seat_asked(const Game& g);
     Slot& slot(int i);
 
-    int role_;
+    int sides_;
     const ObsLayout* layout_;
     std::shared_ptr<const HeroRules> rules_;
     std::vector<Slot> slots_;

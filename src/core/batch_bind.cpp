@@ -1,8 +1,9 @@
-// _core.RoleBatch: the batched env's games stepped in the core (batch.hpp), as dungeon_env/batched.py
+// _core.RoleBatch: the batched env's games stepped in the core (batch.hpp), as dungeon_env/batch_core.py
 // drives them. The batch holds a reference to each game's engine and to the layout, so that they
 // live as long as it plays them.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -65,9 +66,9 @@ T* rows_of(Array<T>& arr, const char* name, size_t rows, size_t cols, const char
 
 void bind_batch(nb::module_& m) {
     nb::class_<PyRoleBatch>(m, "RoleBatch",
-                            "N games of one side against the random opponent, stepped in the core "
-                            "(dungeon_env.batched.BatchedRoleEnv).")
-        .def(nb::init<int, int, nb::object, std::shared_ptr<const HeroRules>>(), "num_envs"_a, "role"_a, "layout"_a,
+                            "N games stepped in the core: of one side against the random opponent (sides 0 the "
+                            "heroes, 1 the DM: dungeon_env.batched.BatchedRoleEnv) or of both (2: BatchedGames).")
+        .def(nb::init<int, int, nb::object, std::shared_ptr<const HeroRules>>(), "num_envs"_a, "sides"_a, "layout"_a,
              "rules"_a)
         .def_prop_ro("num_envs", [](const PyRoleBatch& b) { return b.batch.size(); })
         .def(
@@ -84,28 +85,32 @@ void bind_batch(nb::module_& m) {
         .def(
             "step",
             [](PyRoleBatch& b, Array<const int64_t> actions, Array<int8_t> status, Array<float> obs, Array<bool> masks,
-               int threads) {
+               std::optional<Array<int64_t>> seats, int threads) {
                 const size_t n = static_cast<size_t>(b.batch.size());
                 const int64_t* a = rows_of(actions, "actions", n, 1, "int64");
                 int8_t* st = rows_of(status, "status", n, 1, "int8");
                 float* o = rows_of(obs, "obs", n, static_cast<size_t>(nb::cast<const ObsLayout*>(b.layout_ref)->size), "float32");
                 bool* mk = rows_of(masks, "masks", n, static_cast<size_t>(N_ACTIONS), "bool");
+                int64_t* se = seats ? rows_of(*seats, "seats", n, 1, "int64") : nullptr;
                 nb::gil_scoped_release released;
-                b.batch.step(a, st, o, reinterpret_cast<int8_t*>(mk), threads);
+                b.batch.step(a, st, o, reinterpret_cast<int8_t*>(mk), se, threads);
             },
-            "actions"_a, "status"_a, "obs"_a, "masks"_a, "threads"_a,
+            "actions"_a, "status"_a, "obs"_a, "masks"_a, "seats"_a.none(), "threads"_a,
             "One action per game, then the opponent's moves; each game's status (0 asked, 1 ended, 2 the "
-            "action refused), observation and mask into the arrays, on `threads` threads.")
+            "action refused), observation and mask and (if given) the seat asked (a hero's index, -1 the "
+            "DM) into the arrays, on `threads` threads.")
         .def(
             "observe",
-            [](PyRoleBatch& b, int i, Array<float> obs, Array<bool> mask, bool to_act) {
+            [](PyRoleBatch& b, int i, Array<float> obs, Array<bool> mask, int seat, bool to_act) {
                 float* o = rows_of(obs, "obs", 1, static_cast<size_t>(nb::cast<const ObsLayout*>(b.layout_ref)->size), "float32");
                 bool* mk = rows_of(mask, "mask", 1, static_cast<size_t>(N_ACTIONS), "bool");
-                b.batch.observe(i, o, reinterpret_cast<int8_t*>(mk), to_act);
+                b.batch.observe(i, o, reinterpret_cast<int8_t*>(mk), seat, to_act);
             },
-            "i"_a, "obs"_a, "mask"_a, "to_act"_a,
-            "Game i's row: the side's observation and mask of the decision it is asked (to_act), or of "
-            "its first seat with no legal action (the view of an end).")
+            "i"_a, "obs"_a, "mask"_a, "seat"_a, "to_act"_a,
+            "Game i's row as `seat` (a hero's index, -1 the DM) sees it: with the legal actions of the "
+            "decision it is asked (to_act), else none (the view of an end).")
+        .def("seat", [](PyRoleBatch& b, int i) { return b.batch.seat(i); }, "i"_a,
+             "The seat game i asks: a hero's index, or -1 for the DM.")
         .def(
             "opponent_state", [](const PyRoleBatch& b, int i) { return state_of(b.batch.opponent(i)); }, "i"_a,
             "Game i's opponent generator state, as set() takes it.");
