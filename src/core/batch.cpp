@@ -145,7 +145,7 @@ void RoleBatch::write(Slot& s, float* obs, int8_t* mask, int seat, bool to_act) 
         for (int u : sight.seen) sight.numbers.push_back(s.lens.number(g.state.unit_uid[u]));
     }
     const int role = seat >= 0 ? 0 : 1;
-    dungeon_core::observe(g, *layout_, obs, mask, N_ACTIONS, role, seat, to_act, g.max_turns, sight, &s.boards[role]);
+    dungeon_core::observe(g, *layout_, obs, mask, N_ACTIONS, role, seat, to_act, g.max_turns, sight, &s.boards[role], true);
 }
 
 void RoleBatch::observe(int i, float* obs, int8_t* mask, int seat, bool to_act) {

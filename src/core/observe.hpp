@@ -96,8 +96,10 @@ struct HeroSight {
 // (-1 for the DM) and `mask` (n_mask bytes) with the legal actions if `to_act`, else zeros.
 // `sight`: for a hero, what heroes know of the monsters (ignored for the DM). `cache`: the board
 // planes' cache to use (nullptr: the layout's shared one for the role, which needs the GIL).
+// `streamed`: `out` is zeroed with non-temporal stores, past the caches, which spares reading its old
+// contents first: for a batch's rows, too many for the caches and read later (the batched env).
 void observe(Game& g, const ObsLayout& layout, float* out, int8_t* mask, int n_mask, int role, int me, bool to_act,
-             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* cache = nullptr);
+             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* cache = nullptr, bool streamed = false);
 
 // The layout fits the game's adventure (its doors, traps and events); std::invalid_argument if not.
 void check_layout(const Game& g, const ObsLayout& layout);
