@@ -1,7 +1,6 @@
 """Batched games for learners: N games stepped by one call into preallocated numpy arrays.
 
-Two views, both stepping the Python engine game by game for now (a compiled core will later fill
-the same arrays natively behind the same API):
+Two views:
 
 - :class:`BatchedRoleEnv`: N games of one side (``role="heroes"`` or ``"dm"``, the options of
   ``dungeon_env.wrappers.RoleEnv``: ``opponent``, ``illegal_action``, ``observation_format`` and the
@@ -24,20 +23,30 @@ for _ in range(100):
 envs.close()
 ```
 
+**Stepped in the core** (``native``): with the random opponent and the env's outcome rewards (no
+``shaping``, ``campaign``, ``info_events`` or ``render_mode="human"``), a step runs in the compiled
+core (``dungeon_env.batch_core``): every game's action, the opponent's moves, the heroes' knowledge,
+the observation and the mask into the arrays, on ``threads`` threads (default: every core) without
+the GIL; Python only starts and ends episodes. The games, arrays, ends and infos are exactly those of
+the Python games (``tests/test_batched_core.py``). ``native=None`` (the default) steps in the core
+when the options allow it, else in Python, game by game (``RoleEnv`` / ``raw_env`` copies: any
+opponent spec, shaping, campaigns); ``native=True`` asks for the core and is a ``ValueError`` naming
+the option it cannot play; ``native=False`` asks for Python. ``envs.native`` says which.
+
 **BatchedRoleEnv**, the rule:
 
 - ``reset(seed=s)`` resets game ``i`` with seed ``s + i`` (a list gives each game its own seed, None
   leaves a game's generator as it is), as Gymnasium's ``SyncVectorEnv`` does (``options`` goes to
   every game, which ignores it; Gymnasium's ``reset_mask`` option is not offered: the autoreset is
-  same-step); each game is a
-  ``RoleEnv`` (``envs.envs[i]``), so later episodes of a game continue reproducibly from its seed, and
-  game ``i`` plays exactly what a ``RoleEnv`` reset with ``s + i`` plays given the same actions.
+  same-step); game ``i`` plays exactly what a ``RoleEnv`` reset with ``s + i`` plays given the same
+  actions, and its later episodes continue reproducibly from its seed (in Python each game is a
+  ``RoleEnv``, ``envs.envs[i]``).
 - ``step(actions)``: ``actions`` is an integer array of shape ``(num_envs,)`` with values in
   ``0 .. N_ACTIONS - 1``; anything else is a ``ValueError`` saying what was expected, raised before any
   game moves. An action the mask forbids follows ``illegal_action`` per game: ``"penalize"`` (the
   default, as ``RoleEnv``) ends that game with ``illegal_reward`` for the side and a warning,
-  ``"raise"`` raises ``IllegalActionError`` (the games before it in the batch have then moved: the
-  batch is for masked learners; reset it after such an error).
+  ``"raise"`` raises ``IllegalActionError`` (other games of the batch have then moved: the batch is
+  for masked learners; reset it after such an error).
 - Arrays: observations ``(num_envs, size)`` float32 (``observation_format="dict"``: a dict of
   ``(num_envs, *piece)`` views into one buffer), rewards ``(num_envs,)`` float64 (as
   ``SyncVectorEnv``), terminations and truncations ``(num_envs,)`` bool, action masks
