@@ -233,10 +233,12 @@ class HeroKnowledge(SideKnowledge):
         if not on_core:
             super().sync()
             return
+        start = self._folded
+        if start == game.n_events and not (self._unnamed_possible or self.lens.unnamed_possible):
+            return  # nothing new to fold, nobody to name
         if self._unnamed_possible:
             self.lens.unnamed_possible = True
             self._unnamed_possible = False
-        start = self._folded
         for index, event in self.lens.fold(game._engine, start):
             self.events.append(event)
             self._at.append(index)

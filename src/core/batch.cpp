@@ -138,12 +138,7 @@ SlotStatus RoleBatch::step_one(Slot& s, int64_t action) {
 
 void RoleBatch::write(Slot& s, float* obs, int8_t* mask, int seat, bool to_act) {
     Game& g = s.engine->game;
-    HeroSight sight;
-    if (seat >= 0) {
-        sight.seen = HeroLens::monsters_in_sight(g);
-        sight.numbers.reserve(sight.seen.size());
-        for (int u : sight.seen) sight.numbers.push_back(s.lens.number(g.state.unit_uid[u]));
-    }
+    const HeroSight sight = seat >= 0 ? hero_sight(g, s.lens) : HeroSight{};
     const int role = seat >= 0 ? 0 : 1;
     dungeon_core::observe(g, *layout_, obs, mask, N_ACTIONS, role, seat, to_act, g.max_turns, sight, &s.boards[role], true);
 }

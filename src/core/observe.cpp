@@ -519,4 +519,12 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
     }
 }
 
+HeroSight hero_sight(const Game& g, const HeroLens& lens) {
+    HeroSight sight;
+    sight.seen = HeroLens::monsters_in_sight(g);
+    sight.numbers.reserve(sight.seen.size());
+    for (int u : sight.seen) sight.numbers.push_back(lens.number(g.state.unit_uid[u]));
+    return sight;
+}
+
 }  // namespace dungeon_core

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "game.hpp"
+#include "lens.hpp"
 
 namespace dungeon_core {
 
@@ -91,6 +92,8 @@ struct ObsLayout {
 struct HeroSight {
     std::vector<int> seen, numbers;
 };
+// what the heroes whose knowledge `lens` folds know of the monsters now
+HeroSight hero_sight(const Game& g, const HeroLens& lens);
 
 // Fill `out` (layout.size floats) with the observation of `role` (0 hero, 1 DM) for hero `me`
 // (-1 for the DM) and `mask` (n_mask bytes) with the legal actions if `to_act`, else zeros.
