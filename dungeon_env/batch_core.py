@@ -30,7 +30,7 @@ from dungeon_env.observation import core_layout
 from dungeon_env.rewards import outcome_reward, turn_cap_terminates
 from dungeon_env.wrappers import MAX_REDRAWS, OPPONENTS
 
-ASKED, ENDED, REFUSED = 0, 1, 2  # a game's status after a step (batch.hpp's SlotStatus)
+ASKED, ENDED, REFUSED, SKIPPED = 0, 1, 2, 3  # a game's status after a step (batch.hpp's SlotStatus)
 _MASK64 = (1 << 64) - 1
 
 
@@ -224,4 +224,4 @@ class CoreAecGames(_CoreBatch):
         return "dm" if seat < 0 else f"hero_{seat}"
 
 
-__all__ = ["ASKED", "ENDED", "REFUSED", "CoreAecGames", "CoreGames", "pcg_state", "refusal"]
+__all__ = ["ASKED", "ENDED", "REFUSED", "SKIPPED", "CoreAecGames", "CoreGames", "pcg_state", "refusal"]

@@ -114,7 +114,7 @@ from gymnasium.vector.utils import batch_space
 
 from dungeon_env._optional import lazy_class
 from dungeon_env.aec import OBSERVATION_FORMATS, make_observation_space, raw_env
-from dungeon_env.batch_core import CoreAecGames, CoreGames, refusal
+from dungeon_env.batch_core import SKIPPED, CoreAecGames, CoreGames, refusal
 from dungeon_env.observation import CONTEXT, DICT_PIECES, OBS_SPEC, as_dict
 from dungeon_env.wrappers import ROLES, RoleEnv
 
@@ -202,6 +202,7 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         copy: bool = False,
         native: bool | None = None,
         threads: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         **env_kwargs,
     ) -> None:
         if int(num_envs) < 1:
@@ -210,6 +211,10 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"role must be one of {ROLES}, got {role!r}")
         self.num_envs = n = int(num_envs)
         self.role = role
+        self.autoreset_mode = autoreset_mode_of(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        self._next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
+        self._waiting = np.zeros(n, bool)  # next-step autoreset: the games that ended in the last step
         self.copy = bool(copy)
         self._obs = _Observations(n, observation_format)
         self.native = _native_choice(native, refusal(env_kwargs, opponent))
@@ -262,6 +267,7 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         self._truncations[:] = False
         self._returns[:] = 0.0
         self._lengths[:] = 0
+        self._waiting[:] = False
         self._ready = True
         return self._obs.out(self.copy), self._infos()
 
@@ -269,10 +275,11 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         if not self._ready:
             raise RuntimeError("BatchedRoleEnv: call reset() before step()")
         chosen = check_actions(actions, self.num_envs, self.n_actions)
-        ended = self._step_core(chosen) if self.native else self._step_python(chosen)
+        waiting = self._waiting.copy()  # next-step autoreset: these games start again, their actions unused
+        ended = self._step_core(chosen, waiting) if self.native else self._step_python(chosen, waiting)
         rewards = self._rewards
         self._returns += rewards
-        self._lengths += 1
+        self._lengths += ~waiting
         infos = self._infos()
         for i, obs, info in ended:
             self._end(infos, i, obs, info)
@@ -281,34 +288,50 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
             return out, rewards.copy(), self._terminations.copy(), self._truncations.copy(), infos
         return out, rewards, self._terminations, self._truncations, infos
 
-    def _step_python(self, chosen: list[int]) -> list[tuple]:
-        """Each game's ``RoleEnv`` steps (a finished one resets); the games that ended."""
+    def _step_python(self, chosen: list[int], waiting: np.ndarray) -> list[tuple]:
+        """Each game's ``RoleEnv`` steps (one that ended resets, at once or, waiting, in the next
+        step); the games that ended."""
         flat, masks, rewards = self._obs.flat, self._masks, self._rewards
         terminations, truncations = self._terminations, self._truncations
         ended = []
         for i, env in enumerate(self._role_envs):
-            obs, rewards[i], terminations[i], truncations[i], info = env.step(chosen[i])
-            if terminations[i] or truncations[i]:
-                ended.append((i, obs, info))
+            if waiting[i]:
                 obs, _info = env.reset()
+                rewards[i], terminations[i], truncations[i] = 0.0, False, False
+            else:
+                obs, rewards[i], terminations[i], truncations[i], info = env.step(chosen[i])
+                if terminations[i] or truncations[i]:
+                    ended.append((i, obs, info))
+                    if not self._next_step:
+                        obs, _info = env.reset()
             flat[i] = obs
             masks[i] = env.action_masks()
+        self._waiting[:] = False
         return ended
 
-    def _step_core(self, chosen: list[int]) -> list[tuple]:
-        """The core steps every game; the ones that ended (or refused their action) reset here."""
+    def _step_core(self, chosen: list[int], waiting: np.ndarray) -> list[tuple]:
+        """The core steps every game but the waiting ones; those that ended (or refused their
+        action) start again here, at once or (next-step autoreset) in the next step."""
         core, flat, masks = self._core, self._obs.flat, self._masks
-        status = core.step(np.array(chosen, np.int64), flat, masks)
+        status = core.step(np.where(waiting, -1, np.array(chosen, np.int64)), flat, masks)
         self._rewards[:] = 0.0
         self._terminations[:] = False
         self._truncations[:] = False
+        self._waiting[:] = False
         ended = []
         for i in np.flatnonzero(status).tolist():
+            if status[i] == SKIPPED:  # it ended in the last step: its next episode
+                core.start(i, None)
+                core.observe(i, flat[i], masks[i])
+                continue
             reward, terminated, truncated, info = core.end(i, chosen[i])
             self._rewards[i], self._terminations[i], self._truncations[i] = reward, terminated, truncated
             ended.append((i, flat[i].copy(), info))
-            core.start(i, None)
-            core.observe(i, flat[i], masks[i])
+            if self._next_step:
+                masks[i] = True  # nothing is asked at an end (as RoleEnv's action_masks)
+            else:
+                core.start(i, None)
+                core.observe(i, flat[i], masks[i])
         return ended
 
     def action_masks(self) -> np.ndarray:
@@ -332,10 +355,16 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
 
     def _end(self, infos: dict, i: int, obs: np.ndarray, info: dict) -> None:
         """Game ``i``'s episode ended: its final observation and info, and its return and length,
-        into the step's infos (Gymnasium's batching of infos) before the counts start again."""
+        into the step's infos (Gymnasium's batching of infos) before the counts start again. With
+        the next-step autoreset, its row is its final observation and its info the final info; it
+        starts again at the next step."""
         episode = {"r": float(self._returns[i]), "l": int(self._lengths[i])}
-        final = {"final_obs": self._obs.single(obs), "final_info": info | {"episode": episode}}
-        self._add_info(infos, final, i)
+        if self._next_step:
+            self._add_info(infos, info | {"episode": episode}, i)
+            self._waiting[i] = True
+        else:
+            final = {"final_obs": self._obs.single(obs), "final_info": info | {"episode": episode}}
+            self._add_info(infos, final, i)
         self._returns[i] = 0.0
         self._lengths[i] = 0
 
@@ -511,6 +540,22 @@ class BatchedGames:
         every = self._every_game
         infos = {MASK_KEY: masks, "agent": index, "is_dm": dm}
         return infos | {f"_{key}": every for key in tuple(infos)}
+
+
+def autoreset_mode_of(mode) -> AutoresetMode:
+    """``mode`` (an ``AutoresetMode`` or its value) as a mode ``BatchedRoleEnv`` offers (same-step or
+    next-step), else a ValueError naming them."""
+    offered = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+    try:
+        found = AutoresetMode(mode)
+    except ValueError:
+        found = None
+    if found not in offered:
+        names = ", ".join(f"{m.value!r}" for m in offered)
+        raise ValueError(
+            f"autoreset_mode must be one of {names} (gymnasium.vector.AutoresetMode), got {mode!r}"
+        )
+    return found
 
 
 def _native_choice(native, why_not: str | None) -> bool:

@@ -380,3 +380,54 @@ def test_the_training_doc_examples_run():
         code = compile(block, "docs/TRAINING.md", "exec")
         if "MaskablePPO" not in block:
             exec(code, {"__name__": "docs"})
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_the_next_step_autoreset_plays_as_gymnasiums_sync_vector_env(native):
+    """``autoreset_mode="NextStep"``: the same observations, masks, rewards and ends as Gymnasium's own
+    ``SyncVectorEnv`` of ``RoleEnv`` copies in that mode (an ended game's row is its final
+    observation, its info the final info; at the next step it starts again, its action unused),
+    stepped in the core and in Python (shaping, which the core does not pay)."""
+    n, seed = 3, 5
+    options = KWARGS | {"max_turns": 3}
+    if not native:
+        options |= {"shaping": {"exploration": 0.5, "damage": 0.25}}
+    ours = BatchedRoleEnv(n, autoreset_mode="NextStep", **options)
+    assert ours.native == native and ours.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    theirs = gymnasium.vector.SyncVectorEnv(
+        [lambda: RoleEnv(**options) for _ in range(n)], autoreset_mode=AutoresetMode.NEXT_STEP
+    )
+    obs, _ = ours.reset(seed=seed)
+    assert np.array_equal(obs, theirs.reset(seed=seed)[0])
+    rng = np.random.default_rng(seed)
+    ends = restarts = 0
+    for _ in range(120):
+        masks = ours.action_masks()
+        assert np.array_equal(masks, np.stack(theirs.call("action_masks")))
+        restarts += int(masks.all(axis=1).sum())  # an end's row: nothing asked, every action allowed
+        actions = random_legal(rng, masks)
+        step, expected = ours.step(actions), theirs.step(actions)
+        for a, b in zip(step[:4], expected[:4], strict=True):
+            assert np.array_equal(a, b)
+        for i in np.flatnonzero(expected[2] | expected[3]):
+            ends += 1
+            for key in ("outcome", "reason", "goals_met"):
+                assert step[4][key][i] == expected[4][key][i]
+            assert step[4]["episode"]["l"][i] >= 1
+    assert ends >= 3 and restarts >= ends - n
+    with pytest.raises(ValueError, match=r"autoreset_mode must be one of 'SameStep', 'NextStep'.*'Disabled'"):
+        BatchedRoleEnv(1, autoreset_mode="Disabled", **KWARGS)
+
+
+def test_gymnasiums_make_vec_builds_a_tasks_batch_from_its_vector_entry_point():
+    """Every task's Gymnasium id has a vector entry point (Gymnasium's own pattern for a custom vector
+    env): ``gymnasium.make_vec`` builds the task's ``BatchedRoleEnv``, options passed through."""
+    import dungeon_env.tasks as tasks
+
+    task_id = tasks.get_task("heroes/one-guard").gym_id
+    envs = gymnasium.make_vec(task_id, num_envs=3, opponent="random", autoreset_mode="NextStep")
+    assert isinstance(envs, BatchedRoleEnv) and envs.native and envs.num_envs == 3
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP and envs.spec.id == task_id
+    obs, _ = envs.reset(seed=0)
+    single = gymnasium.make(task_id, opponent="random")
+    assert np.array_equal(obs[0], single.reset(seed=0)[0])

@@ -168,6 +168,10 @@ void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t*
     auto run = [&]() {
         for (int i = next++; i < n; i = next++) {
             try {
+                if (actions[i] < 0) {
+                    status[i] = SKIPPED;
+                    continue;
+                }
                 Slot& s = slots_[i];
                 status[i] = step_one(s, actions[i]);
                 // the row: the seat asked next; at an end (or a refusal), the side's view of it, its first

@@ -34,9 +34,10 @@ struct Pcg64 {
 };
 
 // What a game is after a step: asked (its row holds the side's next decision), ended (the row holds
-// the side's view of the end), or refused (the action was illegal: nothing moved; the row holds the
-// side's view of the game, with no legal action).
-enum SlotStatus : int8_t { ASKED = 0, ENDED = 1, REFUSED = 2 };
+// the side's view of the end), refused (the action was illegal: nothing moved; the row holds the
+// side's view of the game, with no legal action), or skipped (its action was negative: it was not
+// stepped and its row not written; the next-step autoreset starts its next episode instead).
+enum SlotStatus : int8_t { ASKED = 0, ENDED = 1, REFUSED = 2, SKIPPED = 3 };
 
 // the sides a batch plays: the heroes or the DM (against the random opponent), or both
 enum BatchSides : int { HEROES_SIDE = 0, DM_SIDE = 1, BOTH_SIDES = 2 };
@@ -52,7 +53,8 @@ public:
     void set(int i, Engine* engine, const Pcg64& opponent);
     // the opponent's moves until the side is asked or the game is over: ASKED or ENDED
     SlotStatus settle(int i);
-    // one action per game, then the opponent's moves; each game's status, observation and mask
+    // one action per game (negative: the game is skipped), then the opponent's moves; each game's
+    // status, observation and mask
     // (`obs`: num_envs x layout.size floats; `masks`: num_envs x N_ACTIONS bytes) and the seat asked
     // (`seats`, may be null: the hero's index, or -1 for the DM), on `threads` threads
     void step(const int64_t* actions, int8_t* status, float* obs, int8_t* masks, int64_t* seats, int threads);

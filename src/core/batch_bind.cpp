@@ -96,8 +96,8 @@ void bind_batch(nb::module_& m) {
                 b.batch.step(a, st, o, reinterpret_cast<int8_t*>(mk), se, threads);
             },
             "actions"_a, "status"_a, "obs"_a, "masks"_a, "seats"_a.none(), "threads"_a,
-            "One action per game, then the opponent's moves; each game's status (0 asked, 1 ended, 2 the "
-            "action refused), observation and mask and (if given) the seat asked (a hero's index, -1 the "
+            "One action per game (negative: skip the game), then the opponent's moves; each game's status (0 "
+            "asked, 1 ended, 2 the action refused, 3 skipped), observation and mask and (if given) the seat asked (a hero's index, -1 the "
             "DM) into the arrays, on `threads` threads.")
         .def(
             "observe",
