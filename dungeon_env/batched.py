@@ -67,6 +67,15 @@ the option it cannot play; ``native=False`` asks for Python. ``envs.native`` say
   ``wrappers.vector.RecordEpisodeStatistics`` (its ``infos["episode"]``) counts same-step autoreset
   right from Gymnasium 1.4 on; 1.2's counts as if it were next-step (each later episode one step
   short), so read ``final_info["episode"]`` there.
+- ``autoreset_mode="NextStep"`` (``AutoresetMode.NEXT_STEP``; what RLlib expects of a vector env)
+  instead: as Gymnasium's ``SyncVectorEnv`` in that mode, a game whose episode ends returns its
+  final observation in its row (its mask row all True: nothing is asked) and the final info and
+  ``episode`` among the step's infos; at the next step it starts its next episode (its action is
+  not used; reward 0, neither terminated nor truncated).
+- Gymnasium's ``make_vec`` builds a task's batch from its id (``dungeon_env.tasks.make_task_vector``,
+  the ids' vector entry point): ``gymnasium.make_vec("dungeon_env/heroes-one-guard-v1", num_envs=16,
+  opponent="random")``; RLlib takes it so with ``gym_env_vectorize_mode=VECTOR_ENTRY_POINT`` and
+  ``autoreset_mode="NextStep"`` in the env config.
 - Infos at every ``reset`` and ``step``: ``action_mask``, the masks array (also ``action_masks()``),
   with ``_action_mask`` all True; plus the end keys above for the games that ended.
 - ``terminated`` / ``truncated``: ``RoleEnv``'s (the env card's turn-cap rule).
