@@ -60,7 +60,7 @@ import weakref
 import numpy as np
 
 from dungeon_env.content.model import DECKS, Effect, ItemCard, Spell
-from dungeon_env.engine import core, effects
+from dungeon_env.engine import effects
 from dungeon_env.engine.actions import (
     Decision,
     Phase,
@@ -164,6 +164,9 @@ _COPY = tuple(  # (field, 0: array, 1: list of lists, 2: list, 3: a plain value)
     for v in (getattr(_BLANK, f.name),)
 )
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(State))
+_ARRAY_NAMES = tuple(n for n in _FIELD_NAMES if isinstance(getattr(_BLANK, n), np.ndarray))
+_OTHER_NAMES = tuple(n for n in _FIELD_NAMES if n not in _ARRAY_NAMES)  # the scalars and lists
+_REPLACED_LISTS = tuple(n for n in _OTHER_NAMES if n in _REPLACED and isinstance(getattr(_BLANK, n), list))
 _EDITED = ("unit_uid", "occupant", "item_card", "casting_spell", "cast")  # what _redact edits in place
 _DICE: dict[int, Dice] = {}
 _NONE = np.zeros(0, bool)
@@ -715,24 +718,27 @@ def _redact(
         v.unit_uid[u] = numbers[int(s.unit_uid[u])]
     unnamed = max(numbers.values(), default=-1) + 1  # a guard never seen: a number after the names
     v.next_uid = unnamed + len(ht.guards)
-    v.queue = [m for m in s.queue if m not in hide]
-    v.mind_queue = [m for m in s.mind_queue if m not in hide]
+    # the game's lists and scalars as the view took them (``_copy_state``, ``_share_state``: read
+    # once, and from a core game without marking them to be handed back)
+    v.queue = [m for m in v.queue if m not in hide]
+    v.mind_queue = [m for m in v.mind_queue if m not in hide]
     uid = v.unit_uid
     v.effects = [
         [*row[:EFFECT_UID], int(uid[row[EFFECT_UNIT]]), *row[EFFECT_UID + 1 :]]
-        for row in s.effects
+        for row in v.effects
         if row[EFFECT_UNIT] not in hide and effects.live(game, row)
     ]
+    fights = v.fights
     if hide:
-        kept = [row[FIGHT_MONSTER] not in hide for row in s.fights]
-        v.fights = [list(row) for row, keep in zip(s.fights, kept, strict=True) if keep]
-        v.fight_index = sum(kept[: s.fight_index])
-        if s.mental and (s.mental[MENTAL_AGGRESSOR] in hide or s.mental[MENTAL_DEFENDER] in hide):
+        kept = [row[FIGHT_MONSTER] not in hide for row in fights]
+        v.fights = [list(row) for row, keep in zip(fights, kept, strict=True) if keep]
+        v.fight_index = sum(kept[: v.fight_index])
+        if v.mental and (v.mental[MENTAL_AGGRESSOR] in hide or v.mental[MENTAL_DEFENDER] in hide):
             v.mental = []
         if v.controller in hide:
             v.controller = NO_UNIT
     else:
-        v.fights = [list(row) for row in s.fights]
+        v.fights = [list(row) for row in fights]
     # --- doors, traps, guards, room events: the known ones, re-indexed ---
     doors = ht.doors
     v.door_open = s.door_open[doors]
@@ -754,7 +760,7 @@ def _redact(
             if real_slain[i]:
                 guard_slain[j] = _seen_slain(game, real) if slain is None else slain.get(f"m{real}", False)
     v.guard_uid, v.guard_slain = guard_uid, guard_slain
-    v.downed_by = [_renamed(row, numbers) for row in s.downed_by]
+    v.downed_by = [_renamed(row, numbers) for row in v.downed_by]
     # --- face-down cards: their deck's placeholder ---
     unknown = np.flatnonzero((s.item_card >= 0) & ~s.item_known).tolist()
     for item in unknown:
@@ -770,7 +776,7 @@ def _redact(
         v.cast[CAST_SPELL] = spell_base
     # --- the decisions pending: none about a hidden figure, room events re-indexed ---
     stack = []
-    for kind, unit, a, b in s.stack:
+    for kind, unit, a, b in v.stack:
         if unit in hide:
             continue
         if kind == Decision.EVENT_CHOICE or kind == Decision.CLAIM_ITEM:
@@ -781,10 +787,10 @@ def _redact(
             a = spell_base
         stack.append([kind, unit, a, b])
     v.stack = stack
-    if s.phase == _EXPLORE and s.act_step == STEP_EVENTS:
-        v.act_todo = [int(ht.event_map[e]) for e in s.act_todo if ht.event_map[e] >= 0]
+    if v.phase == _EXPLORE and v.act_step == STEP_EVENTS:
+        v.act_todo = [int(ht.event_map[e]) for e in v.act_todo if ht.event_map[e] >= 0]
     else:
-        v.act_todo = list(s.act_todo)
+        v.act_todo = list(v.act_todo)
     return v
 
 
@@ -823,26 +829,78 @@ def _copy_state(s: State, hidden: list[int]) -> State:
         elif kind == 2:
             value = list(value)
         values[name] = value
+    for name in _REPLACED_LISTS:  # the game's own, read by _redact, which replaces them
+        values[name] = getattr(s, name)
     return out
 
 
 def _share_state(s: State, hidden: list[int]) -> State:
     """``_copy_state`` for a view read only: the fields ``_redact`` edits in place (``_EDITED``) and,
-    if ``hidden`` has slots, the per-unit arrays are copied; every other field is ``s``'s own."""
-    out = State.__new__(State)
+    if ``hidden`` has slots, the per-unit arrays are copied; every other array is ``s``'s own, taken
+    when first read (``_SharedState``). The scalars and lists are taken now: from a core game's
+    engine (``Engine.get``, each a new object) unless the state holds one already, so that reading
+    them marks nothing to hand back to the engine (``CoreState``)."""
+    out = _SharedState.__new__(_SharedState)
     values = out.__dict__
-    core.read_whole(s, len(_FIELD_NAMES))  # a core game's state: every array's view at once
-    for name in _FIELD_NAMES:
-        values[name] = getattr(s, name)
+    values["_source"] = s
+    held = s.__dict__
+    engine = held.get("_engine")
+    if engine is None:  # a plain State
+        for name in _OTHER_NAMES:
+            values[name] = getattr(s, name)
+    else:
+        get = engine.get
+        for name in _OTHER_NAMES:
+            values[name] = held[name] if name in held else get(name)
     for name in _EDITED:
-        value = values[name]
-        values[name] = value.copy() if isinstance(value, np.ndarray) else list(value)
+        value = values.get(name)
+        values[name] = list(value) if value is not None else getattr(s, name).copy()
     if hidden:
         index = np.array(hidden, np.intp)
         for name, blank in UNIT_FIELDS:
-            value = values[name] = values[name].copy()
+            value = values[name] = getattr(s, name).copy()
             value[index] = blank
     return out
+
+
+class _SharedArray:
+    """An array field of a ``_SharedState``: the source state's own array, taken (into the state's
+    ``__dict__``, which then shadows this descriptor) when first read."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state, owner=None):
+        if state is None:
+            return self
+        d = state.__dict__
+        value = d[self.name] = getattr(d["_source"], self.name)
+        return value
+
+
+class _SharedState(State):
+    """The state of a heroes' view for reading only (``_share_state``): a ``State`` whose arrays not
+    redacted are the game's state's own, taken when first read (a view shares them either way: a
+    reader reads a few). Copied, pickled or deep-copied, it is a plain ``State``."""
+
+    def copy(self) -> State:
+        return State.copy(self)
+
+    def __copy__(self) -> State:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> State:
+        return self.copy()
+
+    def __reduce__(self):
+        return State, (), vars(self.copy())
+
+
+for _name in _ARRAY_NAMES:
+    setattr(_SharedState, _name, _SharedArray(_name))
+del _name
 
 
 def _renamed(labels: list[str], uid_map: dict[int, int]) -> list[str]:
