@@ -835,11 +835,12 @@ def _copy_state(s: State, hidden: list[int]) -> State:
 
 
 def _share_state(s: State, hidden: list[int]) -> State:
-    """``_copy_state`` for a view read only: the fields ``_redact`` edits in place (``_EDITED``) and,
-    if ``hidden`` has slots, the per-unit arrays are copied; every other array is ``s``'s own, taken
-    when first read (``_SharedState``). The scalars and lists are taken now: from a core game's
-    engine (``Engine.get``, each a new object) unless the state holds one already, so that reading
-    them marks nothing to hand back to the engine (``CoreState``)."""
+    """``_copy_state`` for a view read only: the fields ``_redact`` edits in place (``_EDITED``) are
+    copied; every other array is ``s``'s own, taken when first read (``_SharedState``), and a
+    per-unit array a copy with the slots of ``hidden`` emptied (made when first read). The scalars
+    and lists are taken now: from a core game's engine (``Engine.get``, each a new object) unless
+    the state holds one already, so that reading them marks nothing to hand back to the engine
+    (``CoreState``)."""
     out = _SharedState.__new__(_SharedState)
     values = out.__dict__
     values["_source"] = s
@@ -852,31 +853,39 @@ def _share_state(s: State, hidden: list[int]) -> State:
         get = engine.get
         for name in _OTHER_NAMES:
             values[name] = held[name] if name in held else get(name)
+    index = values["_hidden"] = np.array(hidden, np.intp) if hidden else None
     for name in _EDITED:
         value = values.get(name)
-        values[name] = list(value) if value is not None else getattr(s, name).copy()
-    if hidden:
-        index = np.array(hidden, np.intp)
-        for name, blank in UNIT_FIELDS:
+        if value is not None:
+            values[name] = list(value)
+        else:
             value = values[name] = getattr(s, name).copy()
-            value[index] = blank
+            if index is not None and name in _UNIT_BLANK:
+                value[index] = _UNIT_BLANK[name]
     return out
 
 
 class _SharedArray:
     """An array field of a ``_SharedState``: the source state's own array, taken (into the state's
-    ``__dict__``, which then shadows this descriptor) when first read."""
+    ``__dict__``, which then shadows this descriptor) when first read; for a per-unit array with
+    hidden slots, a copy with those slots emptied."""
 
-    __slots__ = ("name",)
+    __slots__ = ("blank", "name")
 
     def __init__(self, name: str) -> None:
         self.name = name
+        self.blank = _UNIT_BLANK.get(name)
 
     def __get__(self, state, owner=None):
         if state is None:
             return self
         d = state.__dict__
-        value = d[self.name] = getattr(d["_source"], self.name)
+        value = getattr(d["_source"], self.name)
+        hidden = d["_hidden"]
+        if hidden is not None and self.name in _UNIT_BLANK:
+            value = value.copy()
+            value[hidden] = self.blank
+        d[self.name] = value
         return value
 
 
