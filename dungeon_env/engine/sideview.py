@@ -167,6 +167,7 @@ _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(State))
 _ARRAY_NAMES = tuple(n for n in _FIELD_NAMES if isinstance(getattr(_BLANK, n), np.ndarray))
 _OTHER_NAMES = tuple(n for n in _FIELD_NAMES if n not in _ARRAY_NAMES)  # the scalars and lists
 _REPLACED_LISTS = tuple(n for n in _OTHER_NAMES if n in _REPLACED and isinstance(getattr(_BLANK, n), list))
+_DEFERRED = ("closed_bits", "downed_by")  # the scalars and lists a view for reading makes when first read
 _EDITED = ("unit_uid", "occupant", "item_card", "casting_spell", "cast")  # what _redact edits in place
 _DICE: dict[int, Dice] = {}
 _NONE = np.zeros(0, bool)
@@ -740,34 +741,33 @@ def _redact(
     else:
         v.fights = [list(row) for row in fights]
     # --- doors, traps, guards, room events: the known ones, re-indexed ---
+    # (a view for reading only makes the fields agents seldom read when first read: _Deferred)
+    later = v.__dict__.setdefault("_later", {}) if shared else None
     doors = ht.doors
     v.door_open = s.door_open[doors]
-    v.door_alert = s.door_alert[doors]
-    v.door_tried = s.door_tried[:, doors]
-    v.door_hidden = np.zeros(len(doors), bool)
-    v.closed_bits = sum(1 << k for k, is_open in enumerate(v.door_open.tolist()) if not is_open)
     v.trap_armed = s.trap_armed[ht.traps]
     v.trap_detected = s.trap_detected[ht.traps]
-    v.ambush_fired = _NONE.copy()
-    v.event_done = np.ones(len(ht.events), bool) if len(ht.events) else _NONE.copy()
-    guard_uid = np.full(len(ht.guards), -1, np.int16)
-    guard_slain = np.zeros(len(ht.guards), bool)
-    real_uid, real_slain = s.guard_uid.tolist(), s.guard_slain.tolist()
-    for j, i in enumerate(ht.guards.tolist()):
-        real = real_uid[i]
-        if real >= 0:
-            guard_uid[j] = numbers.get(real, unnamed + j)
-            if real_slain[i]:
-                guard_slain[j] = _seen_slain(game, real) if slain is None else slain.get(f"m{real}", False)
-    v.guard_uid, v.guard_slain = guard_uid, guard_slain
-    v.downed_by = [_renamed(row, numbers) for row in v.downed_by]
+    _later(v, later, ("door_alert",), lambda: (s.door_alert[doors],))
+    _later(v, later, ("door_tried",), lambda: (s.door_tried[:, doors],))
+    _later(v, later, ("door_hidden",), lambda: (np.zeros(len(doors), bool),))
+    _later(v, later, ("closed_bits",), lambda: (_closed_bits(v.door_open),))
+    _later(v, later, ("ambush_fired",), lambda: (_NONE.copy(),))
+    _later(
+        v,
+        later,
+        ("event_done",),
+        lambda: (np.ones(len(ht.events), bool) if len(ht.events) else _NONE.copy(),),
+    )
+    _later(v, later, ("guard_uid", "guard_slain"), lambda: _guards(game, ht, numbers, unnamed, slain))
+    downed_by = v.downed_by
+    _later(v, later, ("downed_by",), lambda: ([_renamed(row, numbers) for row in downed_by],))
     # --- face-down cards: their deck's placeholder ---
     unknown = np.flatnonzero((s.item_card >= 0) & ~s.item_known).tolist()
     for item in unknown:
         v.item_card[item] = item_base + _DECK[game.item_cards[int(s.item_card[item])].deck]
-    v.deck_cards = _deck_placeholders(s.deck_cards, item_base)
-    v.spell_known = _pad(s.spell_known)
-    v.declined_spells = _pad(s.declined_spells)
+    _later(v, later, ("deck_cards",), lambda: (_deck_placeholders(s.deck_cards, item_base),))
+    _later(v, later, ("spell_known",), lambda: (_pad(s.spell_known),))
+    _later(v, later, ("declined_spells",), lambda: (_pad(s.declined_spells),))
     unread = set(unknown)
     for h, item in enumerate(s.casting_item.tolist()):
         if item in unread:
@@ -792,6 +792,42 @@ def _redact(
     else:
         v.act_todo = list(v.act_todo)
     return v
+
+
+def _later(v: State, later: dict | None, names: tuple[str, ...], make) -> None:
+    """Give ``v`` the fields ``names``, whose values ``make()`` returns (a tuple, in that order):
+    now (``later`` None: a playable view), or when one of them is first read (a view for reading
+    only: ``later`` is its ``_later``, read by ``_SharedState``'s fields)."""
+    if later is None:
+        for name, value in zip(names, make(), strict=True):
+            setattr(v, name, value)
+        return
+    entry, held = (names, make), v.__dict__
+    for name in names:
+        held.pop(name, None)  # (the game's value, taken by _share_state)
+        later[name] = entry
+
+
+def _closed_bits(door_open: np.ndarray) -> int:
+    """Bit k set where door k is closed (``State.closed_bits``)."""
+    return sum(1 << k for k, is_open in enumerate(door_open.tolist()) if not is_open)
+
+
+def _guards(
+    game: Game, ht: _HeroTables, numbers: dict[int, int], unnamed: int, slain: dict[str, bool] | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The view's ``guard_uid`` and ``guard_slain`` (see ``_redact``)."""
+    s = game.state
+    guard_uid = np.full(len(ht.guards), -1, np.int16)
+    guard_slain = np.zeros(len(ht.guards), bool)
+    real_uid, real_slain = s.guard_uid.tolist(), s.guard_slain.tolist()
+    for j, i in enumerate(ht.guards.tolist()):
+        real = real_uid[i]
+        if real >= 0:
+            guard_uid[j] = numbers.get(real, unnamed + j)
+            if real_slain[i]:
+                guard_slain[j] = _seen_slain(game, real) if slain is None else slain.get(f"m{real}", False)
+    return guard_uid, guard_slain
 
 
 _PLACEHOLDER_DECKS: dict[tuple[bytes, int], np.ndarray] = {}
@@ -853,6 +889,7 @@ def _share_state(s: State, hidden: list[int]) -> State:
         get = engine.get
         for name in _OTHER_NAMES:
             values[name] = held[name] if name in held else get(name)
+    values["_later"] = {}  # the fields _redact makes when first read (_later)
     index = values["_hidden"] = np.array(hidden, np.intp) if hidden else None
     for name in _EDITED:
         value = values.get(name)
@@ -880,6 +917,8 @@ class _SharedArray:
         if state is None:
             return self
         d = state.__dict__
+        if self.name in d["_later"]:
+            return _made_later(d, self.name)
         value = getattr(d["_source"], self.name)
         hidden = d["_hidden"]
         if hidden is not None and self.name in _UNIT_BLANK:
@@ -887,6 +926,32 @@ class _SharedArray:
             value[hidden] = self.blank
         d[self.name] = value
         return value
+
+
+class _Deferred:
+    """A scalar or list field of a ``_SharedState`` that ``_redact`` makes when first read
+    (``_later``)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state, owner=None):
+        if state is None:
+            return self
+        return _made_later(state.__dict__, self.name)
+
+
+def _made_later(d: dict, name: str):
+    """Make the fields of ``name``'s entry in ``d["_later"]``, put them in ``d``, and return
+    ``name``'s value."""
+    later = d["_later"]
+    names, make = later[name]
+    for field_name, value in zip(names, make(), strict=True):
+        d[field_name] = value
+        later.pop(field_name, None)
+    return d[name]
 
 
 class _SharedState(State):
@@ -909,6 +974,8 @@ class _SharedState(State):
 
 for _name in _ARRAY_NAMES:
     setattr(_SharedState, _name, _SharedArray(_name))
+for _name in _DEFERRED:
+    setattr(_SharedState, _name, _Deferred(_name))
 del _name
 
 
