@@ -167,7 +167,22 @@ _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(State))
 _ARRAY_NAMES = tuple(n for n in _FIELD_NAMES if isinstance(getattr(_BLANK, n), np.ndarray))
 _OTHER_NAMES = tuple(n for n in _FIELD_NAMES if n not in _ARRAY_NAMES)  # the scalars and lists
 _REPLACED_LISTS = tuple(n for n in _OTHER_NAMES if n in _REPLACED and isinstance(getattr(_BLANK, n), list))
-_DEFERRED = ("closed_bits", "downed_by")  # the scalars and lists a view for reading makes when first read
+_LATER_FIELDS = (  # what _redact makes when first read in a view for reading only (_Later)
+    "door_alert",
+    "door_tried",
+    "door_hidden",
+    "closed_bits",
+    "ambush_fired",
+    "event_done",
+    "guard_uid",
+    "guard_slain",
+    "downed_by",
+    "deck_cards",
+    "spell_known",
+    "declined_spells",
+)
+_LATER_SET = frozenset(_LATER_FIELDS)
+_LATER_SCALARS = ("closed_bits", "downed_by")  # of those, the fields that are no arrays
 _EDITED = ("unit_uid", "occupant", "item_card", "casting_spell", "cast")  # what _redact edits in place
 _DICE: dict[int, Dice] = {}
 _NONE = np.zeros(0, bool)
@@ -706,7 +721,7 @@ def _redact(
     # --- figures: monsters heroes do not see (or gone) leave no trace ---
     pos = s.unit_pos.tolist()
     shown = set(visible)
-    hidden = [u for u in np.flatnonzero(s.unit_side == SIDE_MONSTER).tolist() if u not in shown]
+    hidden = [u for u, side in enumerate(s.unit_side.tolist()) if side == SIDE_MONSTER and u not in shown]
     hide = set(hidden)
     v = _share_state(s, hidden) if shared else _copy_state(s, hidden)
     if hidden:
@@ -741,33 +756,30 @@ def _redact(
     else:
         v.fights = [list(row) for row in fights]
     # --- doors, traps, guards, room events: the known ones, re-indexed ---
-    # (a view for reading only makes the fields agents seldom read when first read: _Deferred)
-    later = v.__dict__.setdefault("_later", {}) if shared else None
     doors = ht.doors
     v.door_open = s.door_open[doors]
     v.trap_armed = s.trap_armed[ht.traps]
     v.trap_detected = s.trap_detected[ht.traps]
-    _later(v, later, ("door_alert",), lambda: (s.door_alert[doors],))
-    _later(v, later, ("door_tried",), lambda: (s.door_tried[:, doors],))
-    _later(v, later, ("door_hidden",), lambda: (np.zeros(len(doors), bool),))
-    _later(v, later, ("closed_bits",), lambda: (_closed_bits(v.door_open),))
-    _later(v, later, ("ambush_fired",), lambda: (_NONE.copy(),))
-    _later(
-        v,
-        later,
-        ("event_done",),
-        lambda: (np.ones(len(ht.events), bool) if len(ht.events) else _NONE.copy(),),
-    )
-    _later(v, later, ("guard_uid", "guard_slain"), lambda: _guards(game, ht, numbers, unnamed, slain))
-    downed_by = v.downed_by
-    _later(v, later, ("downed_by",), lambda: ([_renamed(row, numbers) for row in downed_by],))
     # --- face-down cards: their deck's placeholder ---
-    unknown = np.flatnonzero((s.item_card >= 0) & ~s.item_known).tolist()
+    item_card, item_known = s.item_card.tolist(), s.item_known.tolist()
+    unknown = [
+        i
+        for i, (card, known) in enumerate(zip(item_card, item_known, strict=True))
+        if card >= 0 and not known
+    ]
     for item in unknown:
-        v.item_card[item] = item_base + _DECK[game.item_cards[int(s.item_card[item])].deck]
-    _later(v, later, ("deck_cards",), lambda: (_deck_placeholders(s.deck_cards, item_base),))
-    _later(v, later, ("spell_known",), lambda: (_pad(s.spell_known),))
-    _later(v, later, ("declined_spells",), lambda: (_pad(s.declined_spells),))
+        v.item_card[item] = item_base + _DECK[game.item_cards[item_card[item]].deck]
+    # the fields agents seldom read: made now for a playable view, when first read for a view for
+    # reading only (``_SharedState``)
+    later = _Later(game, ht, numbers, unnamed, slain, item_base, v.downed_by, v.door_open)
+    if shared:
+        held = v.__dict__
+        held["_later"] = later
+        for name in _LATER_SCALARS:
+            del held[name]  # (the game's value, taken by _share_state)
+    else:
+        for name in _LATER_FIELDS:
+            setattr(v, name, later.make(name))
     unread = set(unknown)
     for h, item in enumerate(s.casting_item.tolist()):
         if item in unread:
@@ -794,18 +806,43 @@ def _redact(
     return v
 
 
-def _later(v: State, later: dict | None, names: tuple[str, ...], make) -> None:
-    """Give ``v`` the fields ``names``, whose values ``make()`` returns (a tuple, in that order):
-    now (``later`` None: a playable view), or when one of them is first read (a view for reading
-    only: ``later`` is its ``_later``, read by ``_SharedState``'s fields)."""
-    if later is None:
-        for name, value in zip(names, make(), strict=True):
-            setattr(v, name, value)
-        return
-    entry, held = (names, make), v.__dict__
-    for name in names:
-        held.pop(name, None)  # (the game's value, taken by _share_state)
-        later[name] = entry
+class _Later:
+    """What ``_redact`` needs to make the view's fields that agents seldom read (``_LATER_FIELDS``):
+    made at once for a playable view, when first read for a view for reading only (its state's
+    ``_later``)."""
+
+    __slots__ = ("door_open", "downed_by", "game", "ht", "item_base", "numbers", "slain", "unnamed")
+
+    def __init__(self, game, ht, numbers, unnamed, slain, item_base, downed_by, door_open) -> None:
+        self.game, self.ht, self.numbers, self.unnamed, self.slain = game, ht, numbers, unnamed, slain
+        self.item_base, self.downed_by, self.door_open = item_base, downed_by, door_open
+
+    def make(self, name: str):
+        """The view's value of the field ``name``."""
+        s, ht = self.game.state, self.ht
+        if name == "door_alert":
+            return s.door_alert[ht.doors]
+        if name == "door_tried":
+            return s.door_tried[:, ht.doors]
+        if name == "door_hidden":
+            return np.zeros(len(ht.doors), bool)
+        if name == "closed_bits":
+            return _closed_bits(self.door_open)
+        if name == "ambush_fired":
+            return _NONE.copy()
+        if name == "event_done":
+            return np.ones(len(ht.events), bool) if len(ht.events) else _NONE.copy()
+        if name == "guard_uid" or name == "guard_slain":
+            return _guards(self.game, ht, self.numbers, self.unnamed, self.slain)[name == "guard_slain"]
+        if name == "downed_by":
+            return [_renamed(row, self.numbers) for row in self.downed_by]
+        if name == "deck_cards":
+            return _deck_placeholders(s.deck_cards, self.item_base)
+        if name == "spell_known":
+            return _pad(s.spell_known)
+        if name == "declined_spells":
+            return _pad(s.declined_spells)
+        raise KeyError(name)
 
 
 def _closed_bits(door_open: np.ndarray) -> int:
@@ -889,7 +926,6 @@ def _share_state(s: State, hidden: list[int]) -> State:
         get = engine.get
         for name in _OTHER_NAMES:
             values[name] = held[name] if name in held else get(name)
-    values["_later"] = {}  # the fields _redact makes when first read (_later)
     index = values["_hidden"] = np.array(hidden, np.intp) if hidden else None
     for name in _EDITED:
         value = values.get(name)
@@ -917,8 +953,9 @@ class _SharedArray:
         if state is None:
             return self
         d = state.__dict__
-        if self.name in d["_later"]:
-            return _made_later(d, self.name)
+        if self.name in _LATER_SET:
+            value = d[self.name] = d["_later"].make(self.name)
+            return value
         value = getattr(d["_source"], self.name)
         hidden = d["_hidden"]
         if hidden is not None and self.name in _UNIT_BLANK:
@@ -930,7 +967,7 @@ class _SharedArray:
 
 class _Deferred:
     """A scalar or list field of a ``_SharedState`` that ``_redact`` makes when first read
-    (``_later``)."""
+    (``_Later``)."""
 
     __slots__ = ("name",)
 
@@ -940,18 +977,9 @@ class _Deferred:
     def __get__(self, state, owner=None):
         if state is None:
             return self
-        return _made_later(state.__dict__, self.name)
-
-
-def _made_later(d: dict, name: str):
-    """Make the fields of ``name``'s entry in ``d["_later"]``, put them in ``d``, and return
-    ``name``'s value."""
-    later = d["_later"]
-    names, make = later[name]
-    for field_name, value in zip(names, make(), strict=True):
-        d[field_name] = value
-        later.pop(field_name, None)
-    return d[name]
+        d = state.__dict__
+        value = d[self.name] = d["_later"].make(self.name)
+        return value
 
 
 class _SharedState(State):
@@ -974,7 +1002,7 @@ class _SharedState(State):
 
 for _name in _ARRAY_NAMES:
     setattr(_SharedState, _name, _SharedArray(_name))
-for _name in _DEFERRED:
+for _name in _LATER_SCALARS:
     setattr(_SharedState, _name, _Deferred(_name))
 del _name
 
