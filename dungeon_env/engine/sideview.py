@@ -102,6 +102,7 @@ from dungeon_env.engine.tables import (
 
 HEROES, DM = "heroes", "dm"
 VIEW_MEMO_SIZE = 32  # public configurations whose hero tables are kept per adventure
+VIEW_FIELDS_MEMO_SIZE = 64  # ... and the state fields they were found by
 NO_EFFECT = Effect(kind="treasure", amount=0)  # "no use in play": what an unknown card does
 PLACEHOLDER_SPELL = Spell(
     id="unknown_spell",
@@ -448,7 +449,25 @@ def heroes_tables(game: Game) -> Tables:
 
 
 def _hero_tables(game: Game) -> _HeroTables:
-    """The heroes' tables of the game's public configuration (memoised per adventure)."""
+    """The heroes' tables of the game's public configuration (memoised per adventure), found first
+    by the state fields that configuration is made of (areas revealed, secret doors, traps detected,
+    guards placed, room events read: the same fields give the same tables), without working it out."""
+    s, t = game.state, game.tables
+    fields = (
+        t.adventure.difficulty,
+        s.revealed.tobytes(),
+        s.door_hidden.tobytes(),
+        s.trap_detected.tobytes(),
+        s.guard_uid.tobytes(),
+        s.event_done.tobytes(),
+    )
+    return memoised(
+        t, "sideview.heroes_by_fields", VIEW_FIELDS_MEMO_SIZE, fields, lambda: _public_tables(game)
+    )
+
+
+def _public_tables(game: Game) -> _HeroTables:
+    """``_hero_tables`` by the public configuration itself."""
     s, t = game.state, game.tables
     static = _static(t)
     revealed = s.revealed
