@@ -257,9 +257,12 @@ def heroes_view_named(
     names); ``events``, the log as heroes know it (``view.events``). Its ``legal_actions()`` are the
     real game's. ``seed`` seeds the view's own dice.
 
-    ``playable=False``: the same view for reading only, made in about three quarters of the time.
-    Its state shares with ``game`` every array and list the view does not change (so it must not
-    be edited), and ``view.apply`` raises; ``view.copy()`` is a playable copy.
+    ``playable=False``: the same view for reading only, made in a fraction of the time. Its state
+    shares with ``game`` every array the view does not change (so it must not be edited), each
+    taken when first read, and makes the fields agents seldom read (doors' alerts and tries,
+    guards, decks, ...) when first read too: read it at the position it was made for (it is made
+    per position, ``SideKnowledge.view``). ``view.apply`` raises; ``view.copy()`` is a playable
+    copy.
 
     ``engine``: what the view and its copies play on, ``"core"`` (the compiled core, with content
     of the view's own tables: ``core.content``) or ``"python"`` (the Python rules, the reference of
