@@ -60,7 +60,7 @@ import weakref
 import numpy as np
 
 from dungeon_env.content.model import DECKS, Effect, ItemCard, Spell
-from dungeon_env.engine import effects
+from dungeon_env.engine import core, effects
 from dungeon_env.engine.actions import (
     Decision,
     Phase,
@@ -557,6 +557,7 @@ def _build_tables(t: Tables, revealed, doors, traps, guards, events, static) -> 
         obstacle=tuple((furniture | blockage).tolist()),
     )
     tables.cache["passages"] = _view_passages(t, tables, static)
+    tables.cache["core.board_arrays"] = _view_board_arrays(t, tables, static["door_edge_squares"])
     return _HeroTables(tables, doors, traps, guards, events, event_map)
 
 
@@ -568,6 +569,25 @@ def _view_sides(t: Tables, wall: np.ndarray, edge_door: np.ndarray, door_edge_sq
     for q in door_edge_squares:
         sides[q] = side_row(t.neighbor[q].tolist(), wall[q].tolist(), edge_door[q].tolist())
     return tuple(sides)
+
+
+def _view_board_arrays(t: Tables, view: Tables, door_edge_squares: list[int]) -> tuple:
+    """``core.board_arrays`` of the heroes' board ``view`` from the real board's: each square's
+    neighbour and door per direction differ only on the squares with a door edge, which are taken
+    from the view's sides (the whole conversion of its sides was most of a new view's tables in
+    scripted games)."""
+    side_to, side_door, _, _ = core.board_arrays(t)
+    side_to, side_door = side_to.copy(), side_door.copy()
+    if door_edge_squares:
+        rows = np.asarray([view.sides[q] for q in door_edge_squares], dtype=np.int32)  # [k, d, 2]
+        side_to[door_edge_squares] = rows[:, :, 0]
+        side_door[door_edge_squares] = rows[:, :, 1]
+    return (
+        side_to,
+        side_door,
+        np.ascontiguousarray(view.furniture, dtype=bool),
+        np.ascontiguousarray(view.blockage, dtype=bool),
+    )
 
 
 def _view_passages(t: Tables, view: Tables, static: dict) -> list:
