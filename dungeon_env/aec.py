@@ -283,6 +283,16 @@ class IllegalActionWarning(UserWarning):
 ILLEGAL_ACTIONS = ("raise", "penalize")
 
 
+def warn_illegal(err: IllegalActionError, reward: float, agent: str, stacklevel: int = 2) -> None:
+    """``illegal_action="penalize"``'s warning: the illegal action ``err`` ends the game with
+    ``reward`` for ``agent``."""
+    warnings.warn(
+        f"illegal action: {err}; the game ends with reward {reward} for {agent}",
+        IllegalActionWarning,
+        stacklevel=stacklevel + 1,
+    )
+
+
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
     """The unwrapped AEC environment; see the module docstring (the env card)."""
 
@@ -562,11 +572,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
     def _penalize(self, agent: str, action, err: IllegalActionError) -> None:
         """``illegal_action="penalize"``: the game ends at once, the offender gets ``illegal_reward``
         and the others 0, with a warning (as PettingZoo's ``TerminateIllegalWrapper``)."""
-        warnings.warn(
-            f"illegal action: {err}; the game ends with reward {self.illegal_reward} for {agent}",
-            IllegalActionWarning,
-            stacklevel=3,
-        )
+        warn_illegal(err, self.illegal_reward, agent, stacklevel=3)
         kept = int(action) if isinstance(action, int | np.integer) else action  # replays need the value
         if not isinstance(kept, int | float | str | type(None)):
             kept = repr(action)

@@ -1,7 +1,6 @@
 """Batched games for learners: N games stepped by one call into preallocated numpy arrays.
 
-Two views, both stepping the Python engine game by game for now (a compiled core will later fill
-the same arrays natively behind the same API):
+Two views:
 
 - :class:`BatchedRoleEnv`: N games of one side (``role="heroes"`` or ``"dm"``, the options of
   ``dungeon_env.wrappers.RoleEnv``: ``opponent``, ``illegal_action``, ``observation_format`` and the
@@ -24,20 +23,30 @@ for _ in range(100):
 envs.close()
 ```
 
+**Stepped in the core** (``native``): with the random opponent and the env's outcome rewards (no
+``shaping``, ``campaign``, ``info_events`` or ``render_mode="human"``), a step runs in the compiled
+core (``dungeon_env.batch_core``): every game's action, the opponent's moves, the heroes' knowledge,
+the observation and the mask into the arrays, on ``threads`` threads (default: every core) without
+the GIL; Python only starts and ends episodes. The games, arrays, ends and infos are exactly those of
+the Python games (``tests/test_batched_core.py``). ``native=None`` (the default) steps in the core
+when the options allow it, else in Python, game by game (``RoleEnv`` / ``raw_env`` copies: any
+opponent spec, shaping, campaigns); ``native=True`` asks for the core and is a ``ValueError`` naming
+the option it cannot play; ``native=False`` asks for Python. ``envs.native`` says which.
+
 **BatchedRoleEnv**, the rule:
 
 - ``reset(seed=s)`` resets game ``i`` with seed ``s + i`` (a list gives each game its own seed, None
   leaves a game's generator as it is), as Gymnasium's ``SyncVectorEnv`` does (``options`` goes to
   every game, which ignores it; Gymnasium's ``reset_mask`` option is not offered: the autoreset is
-  same-step); each game is a
-  ``RoleEnv`` (``envs.envs[i]``), so later episodes of a game continue reproducibly from its seed, and
-  game ``i`` plays exactly what a ``RoleEnv`` reset with ``s + i`` plays given the same actions.
+  same-step); game ``i`` plays exactly what a ``RoleEnv`` reset with ``s + i`` plays given the same
+  actions, and its later episodes continue reproducibly from its seed (in Python each game is a
+  ``RoleEnv``, ``envs.envs[i]``).
 - ``step(actions)``: ``actions`` is an integer array of shape ``(num_envs,)`` with values in
   ``0 .. N_ACTIONS - 1``; anything else is a ``ValueError`` saying what was expected, raised before any
   game moves. An action the mask forbids follows ``illegal_action`` per game: ``"penalize"`` (the
   default, as ``RoleEnv``) ends that game with ``illegal_reward`` for the side and a warning,
-  ``"raise"`` raises ``IllegalActionError`` (the games before it in the batch have then moved: the
-  batch is for masked learners; reset it after such an error).
+  ``"raise"`` raises ``IllegalActionError`` (other games of the batch have then moved: the batch is
+  for masked learners; reset it after such an error).
 - Arrays: observations ``(num_envs, size)`` float32 (``observation_format="dict"``: a dict of
   ``(num_envs, *piece)`` views into one buffer), rewards ``(num_envs,)`` float64 (as
   ``SyncVectorEnv``), terminations and truncations ``(num_envs,)`` bool, action masks
@@ -58,6 +67,15 @@ envs.close()
   ``wrappers.vector.RecordEpisodeStatistics`` (its ``infos["episode"]``) counts same-step autoreset
   right from Gymnasium 1.4 on; 1.2's counts as if it were next-step (each later episode one step
   short), so read ``final_info["episode"]`` there.
+- ``autoreset_mode="NextStep"`` (``AutoresetMode.NEXT_STEP``; what RLlib expects of a vector env)
+  instead: as Gymnasium's ``SyncVectorEnv`` in that mode, a game whose episode ends returns its
+  final observation in its row (its mask row all True: nothing is asked) and the final info and
+  ``episode`` among the step's infos; at the next step it starts its next episode (its action is
+  not used; reward 0, neither terminated nor truncated).
+- Gymnasium's ``make_vec`` builds a task's batch from its id (``dungeon_env.tasks.make_task_vector``,
+  the ids' vector entry point): ``gymnasium.make_vec("dungeon_env/heroes-one-guard-v1", num_envs=16,
+  opponent="random")``; RLlib takes it so with ``gym_env_vectorize_mode=VECTOR_ENTRY_POINT`` and
+  ``autoreset_mode="NextStep"`` in the env config.
 - Infos at every ``reset`` and ``step``: ``action_mask``, the masks array (also ``action_masks()``),
   with ``_action_mask`` all True; plus the end keys above for the games that ended.
 - ``terminated`` / ``truncated``: ``RoleEnv``'s (the env card's turn-cap rule).
@@ -105,6 +123,7 @@ from gymnasium.vector.utils import batch_space
 
 from dungeon_env._optional import lazy_class
 from dungeon_env.aec import OBSERVATION_FORMATS, make_observation_space, raw_env
+from dungeon_env.batch_core import SKIPPED, CoreAecGames, CoreGames, refusal
 from dungeon_env.observation import CONTEXT, DICT_PIECES, OBS_SPEC, as_dict
 from dungeon_env.wrappers import ROLES, RoleEnv
 
@@ -190,6 +209,9 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         illegal_action: str = "penalize",
         observation_format: str = "flat",
         copy: bool = False,
+        native: bool | None = None,
+        threads: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         **env_kwargs,
     ) -> None:
         if int(num_envs) < 1:
@@ -198,16 +220,26 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"role must be one of {ROLES}, got {role!r}")
         self.num_envs = n = int(num_envs)
         self.role = role
+        self.autoreset_mode = autoreset_mode_of(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        self._next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
+        self._waiting = np.zeros(n, bool)  # next-step autoreset: the games that ended in the last step
         self.copy = bool(copy)
         self._obs = _Observations(n, observation_format)
-        self.envs = [
-            RoleEnv(role=role, opponent=opponent, illegal_action=illegal_action, **env_kwargs)
-            for _ in range(n)
-        ]
-        first = self.envs[0]
-        self.render_mode = first.render_mode
+        self.native = _native_choice(native, refusal(env_kwargs, opponent))
+        if self.native:
+            self._core = CoreGames(n, role, illegal_action, threads, env_kwargs)
+            first = self._core.env
+            self.render_mode = first.render_mode
+        else:
+            self._role_envs = [
+                RoleEnv(role=role, opponent=opponent, illegal_action=illegal_action, **env_kwargs)
+                for _ in range(n)
+            ]
+            first = self._role_envs[0]
+            self.render_mode = first.render_mode
         self.single_observation_space = self._obs.space
-        self.single_action_space = first.action_space
+        self.single_action_space = first.action_space("dm") if self.native else first.action_space
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         self.n_actions = int(self.single_action_space.n)
@@ -220,16 +252,31 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         self._lengths = np.zeros(n, np.int64)
         self._ready = False
 
+    @property
+    def envs(self) -> list[RoleEnv]:
+        """Each game's ``RoleEnv`` (the Python games, ``native=False``); a native batch has none."""
+        if self.native:
+            raise AttributeError(
+                "a native BatchedRoleEnv steps its games in the core: it has no RoleEnv per game"
+            )
+        return self._role_envs
+
     def reset(self, *, seed: int | list | None = None, options: dict | None = None):
         flat, masks = self._obs.flat, self._masks
-        for i, (env, s) in enumerate(zip(self.envs, game_seeds(seed, self.num_envs), strict=True)):
-            flat[i], _info = env.reset(seed=s, options=options)
-            masks[i] = env.action_masks()
+        for i, s in enumerate(game_seeds(seed, self.num_envs)):
+            if self.native:
+                self._core.start(i, s)
+                self._core.observe(i, flat[i], masks[i])
+            else:
+                env = self._role_envs[i]
+                flat[i], _info = env.reset(seed=s, options=options)
+                masks[i] = env.action_masks()
         self._rewards[:] = 0.0
         self._terminations[:] = False
         self._truncations[:] = False
         self._returns[:] = 0.0
         self._lengths[:] = 0
+        self._waiting[:] = False
         self._ready = True
         return self._obs.out(self.copy), self._infos()
 
@@ -237,25 +284,64 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         if not self._ready:
             raise RuntimeError("BatchedRoleEnv: call reset() before step()")
         chosen = check_actions(actions, self.num_envs, self.n_actions)
-        flat, masks, rewards = self._obs.flat, self._masks, self._rewards
-        terminations, truncations = self._terminations, self._truncations
-        ended = []
-        for i, env in enumerate(self.envs):
-            obs, rewards[i], terminations[i], truncations[i], info = env.step(chosen[i])
-            if terminations[i] or truncations[i]:
-                ended.append((i, obs, info))
-                obs, _info = env.reset()
-            flat[i] = obs
-            masks[i] = env.action_masks()
+        waiting = self._waiting.copy()  # next-step autoreset: these games start again, their actions unused
+        ended = self._step_core(chosen, waiting) if self.native else self._step_python(chosen, waiting)
+        rewards = self._rewards
         self._returns += rewards
-        self._lengths += 1
+        self._lengths += ~waiting
         infos = self._infos()
         for i, obs, info in ended:
             self._end(infos, i, obs, info)
         out = self._obs.out(self.copy)
         if self.copy:
-            return out, rewards.copy(), terminations.copy(), truncations.copy(), infos
-        return out, rewards, terminations, truncations, infos
+            return out, rewards.copy(), self._terminations.copy(), self._truncations.copy(), infos
+        return out, rewards, self._terminations, self._truncations, infos
+
+    def _step_python(self, chosen: list[int], waiting: np.ndarray) -> list[tuple]:
+        """Each game's ``RoleEnv`` steps (one that ended resets, at once or, waiting, in the next
+        step); the games that ended."""
+        flat, masks, rewards = self._obs.flat, self._masks, self._rewards
+        terminations, truncations = self._terminations, self._truncations
+        ended = []
+        for i, env in enumerate(self._role_envs):
+            if waiting[i]:
+                obs, _info = env.reset()
+                rewards[i], terminations[i], truncations[i] = 0.0, False, False
+            else:
+                obs, rewards[i], terminations[i], truncations[i], info = env.step(chosen[i])
+                if terminations[i] or truncations[i]:
+                    ended.append((i, obs, info))
+                    if not self._next_step:
+                        obs, _info = env.reset()
+            flat[i] = obs
+            masks[i] = env.action_masks()
+        self._waiting[:] = False
+        return ended
+
+    def _step_core(self, chosen: list[int], waiting: np.ndarray) -> list[tuple]:
+        """The core steps every game but the waiting ones; those that ended (or refused their
+        action) start again here, at once or (next-step autoreset) in the next step."""
+        core, flat, masks = self._core, self._obs.flat, self._masks
+        status = core.step(np.where(waiting, -1, np.array(chosen, np.int64)), flat, masks)
+        self._rewards[:] = 0.0
+        self._terminations[:] = False
+        self._truncations[:] = False
+        self._waiting[:] = False
+        ended = []
+        for i in np.flatnonzero(status).tolist():
+            if status[i] == SKIPPED:  # it ended in the last step: its next episode
+                core.start(i, None)
+                core.observe(i, flat[i], masks[i])
+                continue
+            reward, terminated, truncated, info = core.end(i, chosen[i])
+            self._rewards[i], self._terminations[i], self._truncations[i] = reward, terminated, truncated
+            ended.append((i, flat[i].copy(), info))
+            if self._next_step:
+                masks[i] = True  # nothing is asked at an end (as RoleEnv's action_masks)
+            else:
+                core.start(i, None)
+                core.observe(i, flat[i], masks[i])
+        return ended
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the decision each game asks, ``(num_envs, N_ACTIONS)`` bool (the
@@ -263,10 +349,12 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         return self._masks.copy() if self.copy else self._masks
 
     def render(self):
-        return tuple(env.render() for env in self.envs)
+        if self.native:
+            return tuple(self._core.render(i) for i in range(self.num_envs))
+        return tuple(env.render() for env in self._role_envs)
 
     def close_extras(self, **kwargs: Any) -> None:
-        for env in getattr(self, "envs", ()):  # also when __init__ failed (Gymnasium closes on del)
+        for env in getattr(self, "_role_envs", ()):  # also when __init__ failed (Gymnasium closes on del)
             env.close()
 
     # ----- helpers -----
@@ -276,10 +364,16 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
 
     def _end(self, infos: dict, i: int, obs: np.ndarray, info: dict) -> None:
         """Game ``i``'s episode ended: its final observation and info, and its return and length,
-        into the step's infos (Gymnasium's batching of infos) before the counts start again."""
+        into the step's infos (Gymnasium's batching of infos) before the counts start again. With
+        the next-step autoreset, its row is its final observation and its info the final info; it
+        starts again at the next step."""
         episode = {"r": float(self._returns[i]), "l": int(self._lengths[i])}
-        final = {"final_obs": self._obs.single(obs), "final_info": info | {"episode": episode}}
-        self._add_info(infos, final, i)
+        if self._next_step:
+            self._add_info(infos, info | {"episode": episode}, i)
+            self._waiting[i] = True
+        else:
+            final = {"final_obs": self._obs.single(obs), "final_info": info | {"episode": episode}}
+            self._add_info(infos, final, i)
         self._returns[i] = 0.0
         self._lengths[i] = 0
 
@@ -292,7 +386,13 @@ class BatchedGames:
     _add_info = gymnasium.vector.VectorEnv._add_info  # Gymnasium's batching of infos
 
     def __init__(
-        self, num_envs: int, observation_format: str = "flat", copy: bool = False, **env_kwargs
+        self,
+        num_envs: int,
+        observation_format: str = "flat",
+        copy: bool = False,
+        native: bool | None = None,
+        threads: int | None = None,
+        **env_kwargs,
     ) -> None:
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
@@ -300,8 +400,13 @@ class BatchedGames:
         self.copy = bool(copy)
         env_kwargs.setdefault("illegal_action", "penalize")
         self._obs = _Observations(n, observation_format)
-        self.games = [raw_env(**env_kwargs) for _ in range(n)]
-        first = self.games[0]
+        self.native = _native_choice(native, refusal(env_kwargs))
+        if self.native:
+            self._core = CoreAecGames(n, threads, env_kwargs)
+            first = self._core.env
+        else:
+            self._games = [raw_env(**env_kwargs) for _ in range(n)]
+            first = self._games[0]
         self.possible_agents = list(first.possible_agents)
         self._index = {agent: j for j, agent in enumerate(self.possible_agents)}
         self.single_observation_space = self._obs.space
@@ -317,10 +422,22 @@ class BatchedGames:
         self._every_game = np.ones(n, bool)
         self._ready = False
 
+    @property
+    def games(self) -> list:
+        """Each game's ``raw_env`` (the Python games, ``native=False``); a native batch has none."""
+        if self.native:
+            raise AttributeError("a native BatchedGames steps its games in the core: no raw_env per game")
+        return self._games
+
     def reset(self, *, seed: int | list | None = None, options: dict | None = None):
-        for i, (game, s) in enumerate(zip(self.games, game_seeds(seed, self.num_envs), strict=True)):
-            game.reset(seed=s, options=options)
-            self._ask(i, game)
+        for i, s in enumerate(game_seeds(seed, self.num_envs)):
+            if self.native:
+                self._core.start(i, s)
+                self._ask_core(i)
+            else:
+                game = self._games[i]
+                game.reset(seed=s, options=options)
+                self._ask(i, game)
         self._rewards[:] = 0.0
         self._terminations[:] = False
         self._truncations[:] = False
@@ -331,9 +448,20 @@ class BatchedGames:
         if not self._ready:
             raise RuntimeError("BatchedGames: call reset() before step()")
         chosen = check_actions(actions, self.num_envs, self.n_actions)
+        ended = self._step_core(chosen) if self.native else self._step_python(chosen)
+        infos = self._infos()
+        for i, final in ended:
+            infos = self._add_info(infos, final, i)
+        out = self._obs.out(self.copy)
+        rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
+        if self.copy:
+            return out, rewards.copy(), terminations.copy(), truncations.copy(), infos
+        return out, rewards, terminations, truncations, infos
+
+    def _step_python(self, chosen: list[int]) -> list[tuple]:
         rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
         ended = []
-        for i, game in enumerate(self.games):
+        for i, game in enumerate(self._games):
             game.step(chosen[i])
             rewards[i] = list(game.rewards.values())
             agent = game.agent_selection
@@ -343,13 +471,32 @@ class BatchedGames:
                 ended.append((i, self._finish(game)))
                 game.reset()
             self._ask(i, game)
-        infos = self._infos()
-        for i, final in ended:
-            infos = self._add_info(infos, final, i)
-        out = self._obs.out(self.copy)
-        if self.copy:
-            return out, rewards.copy(), terminations.copy(), truncations.copy(), infos
-        return out, rewards, terminations, truncations, infos
+        return ended
+
+    def _step_core(self, chosen: list[int]) -> list[tuple]:
+        """The core steps every game; the ones that ended (or refused their action) start again here."""
+        core = self._core
+        status = core.step(np.array(chosen, np.int64), self._obs.flat, self._masks)
+        self._rewards[:] = 0.0
+        self._terminations[:] = False
+        self._truncations[:] = False
+        ended = []
+        for i in np.flatnonzero(status).tolist():
+            rewards, terminated, truncated, final_info = core.end(i, chosen[i])
+            self._rewards[i], self._terminations[i], self._truncations[i] = rewards, terminated, truncated
+            obs, mask = np.empty(OBS_SPEC.size, np.float32), np.empty(self.n_actions, bool)
+            final_obs = {}
+            for agent in self.possible_agents:
+                core.observe(i, obs, mask, agent)
+                final_obs[agent] = self._obs.single(obs.copy())
+            ended.append((i, {"final_obs": final_obs, "final_info": final_info}))
+            core.start(i, None)
+        seats = core.seats
+        np.copyto(self.agent_index, np.where(seats < 0, len(self.possible_agents) - 1, seats))
+        np.less(seats, 0, out=self._dm)
+        for i, _final in ended:
+            self._ask_core(i)
+        return ended
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the agent each game asks, ``(num_envs, N_ACTIONS)`` bool."""
@@ -360,10 +507,12 @@ class BatchedGames:
         return [self.possible_agents[j] for j in self.agent_index.tolist()]
 
     def render(self):
-        return tuple(game.render() for game in self.games)
+        if self.native:
+            return tuple(self._core.render(i) for i in range(self.num_envs))
+        return tuple(game.render() for game in self._games)
 
     def close(self) -> None:
-        for game in self.games:
+        for game in getattr(self, "_games", ()):
             game.close()
 
     # ----- helpers -----
@@ -373,6 +522,13 @@ class BatchedGames:
         obs = game.observe(agent)
         self._obs.flat[i] = obs["observation"]
         self._masks[i] = obs[MASK_KEY]
+        self.agent_index[i] = self._index[agent]
+        self._dm[i] = agent == "dm"
+
+    def _ask_core(self, i: int) -> None:
+        """Row ``i`` of a native batch: the agent game ``i`` asks now, its observation and mask."""
+        self._core.observe(i, self._obs.flat[i], self._masks[i])
+        agent = self._core.agent_asked(i)
         self.agent_index[i] = self._index[agent]
         self._dm[i] = agent == "dm"
 
@@ -393,6 +549,32 @@ class BatchedGames:
         every = self._every_game
         infos = {MASK_KEY: masks, "agent": index, "is_dm": dm}
         return infos | {f"_{key}": every for key in tuple(infos)}
+
+
+def autoreset_mode_of(mode) -> AutoresetMode:
+    """``mode`` (an ``AutoresetMode`` or its value) as a mode ``BatchedRoleEnv`` offers (same-step or
+    next-step), else a ValueError naming them."""
+    offered = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+    try:
+        found = AutoresetMode(mode)
+    except ValueError:
+        found = None
+    if found not in offered:
+        names = ", ".join(f"{m.value!r}" for m in offered)
+        raise ValueError(
+            f"autoreset_mode must be one of {names} (gymnasium.vector.AutoresetMode), got {mode!r}"
+        )
+    return found
+
+
+def _native_choice(native, why_not: str | None) -> bool:
+    """Whether a batch steps its games in the core: ``native`` True (an error naming why not when it
+    cannot), False, or None (when it can)."""
+    if native not in (None, True, False):
+        raise ValueError(f"native must be True, False or None (the core when it can), got {native!r}")
+    if native and why_not:
+        raise ValueError(f"native=True: {why_not}; pass native=False or None")
+    return why_not is None if native is None else native
 
 
 class _SB3Batched:

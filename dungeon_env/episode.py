@@ -134,18 +134,24 @@ class Episode:
         """The keys every agent's final info carries: nobody is asked anything any more; the
         ``outcome`` and ``reason`` (default: the game's), the adventure's goals; a finished
         campaign's own (:func:`campaign_info`)."""
-        game = self.game
-        info = {
-            "decision": "",
-            "unit": "",
-            "outcome": game.outcome if outcome is None else outcome,
-            "reason": (game.state.end_reason if reason is None else reason) or "",
-            "objectives": game.objectives(),
-            "goals_met": game.goals_met,
-        }
+        info = ending_info(self.game, outcome, reason)
         if self.campaign is not None and self.campaign.over:
             info |= campaign_info(self.campaign)
         return info
+
+
+def ending_info(game: Game, outcome: str | None = None, reason: str | None = None) -> dict:
+    """The final-info keys of a finished adventure (:meth:`Episode.final_info` without a campaign):
+    nobody is asked anything any more; the ``outcome`` and ``reason`` (default: the game's), the
+    adventure's goals."""
+    return {
+        "decision": "",
+        "unit": "",
+        "outcome": game.outcome if outcome is None else outcome,
+        "reason": (game.state.end_reason if reason is None else reason) or "",
+        "objectives": game.objectives(),
+        "goals_met": game.goals_met,
+    }
 
 
 # ----------------------------------------------------------------------------------- the loop
@@ -291,6 +297,7 @@ __all__ = [
     "campaign_adventures",
     "campaign_info",
     "campaign_progress",
+    "ending_info",
     "play_episode",
     "seed_agents",
 ]

@@ -960,6 +960,11 @@ def _core_fill(game, engine, role: int, me: int, to_act: bool, max_turns: int, o
     game._push()
     if role == HERO:
         known = knowledge_of(game, HEROES)
+        lens = getattr(known, "lens", None)
+        if isinstance(lens, _core.HeroLens):  # the core's lens knows both: no Python between them
+            layout = core_layout(game.tables)
+            _core_observe(engine, layout, out, mask, role, me, to_act, max_turns, lens, None)
+            return
         seen = known.monsters_seen()
         if len(seen):  # their numbers: known.number(slot) for each, in one pass
             names = known.numbers()

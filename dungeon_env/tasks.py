@@ -727,19 +727,36 @@ def make_task_gym(name: str, opponent: Any = None, **overrides: Any):
     return RoleEnv(role=task.side, opponent=chosen, **(task.env_kwargs() | overrides))
 
 
+def make_task_vector(name: str, num_envs: int, opponent: Any = None, **overrides: Any):
+    """Task ``name`` as a Gymnasium vector env of ``num_envs`` games of its learning side:
+    ``dungeon_env.batched.BatchedRoleEnv(num_envs, role=task.side, opponent=opponent or
+    task.opponent, **task.env_kwargs() | overrides)`` (stepped in the core when the opponent and the
+    options allow it; ``overrides``: env options and the batch's, e.g. ``autoreset_mode="NextStep"``)."""
+    from dungeon_env.batched import BatchedRoleEnv
+
+    task = get_task(name)
+    chosen = task.opponent if opponent is None else opponent
+    return BatchedRoleEnv(num_envs, role=task.side, opponent=chosen, **(task.env_kwargs() | overrides))
+
+
 # ------------------------------------------------------------------------------------------ Gymnasium
 
 
 def register_envs() -> list[str]:
-    """Register every task with Gymnasium as ``dungeon_env/<side>-<task>-v1`` (entry point
-    :func:`make_task_gym`; ``gymnasium.make``'s keyword arguments go to it: ``opponent=``, env
-    options, ``render_mode``). Done when this module is imported; returns the ids."""
+    """Register every task with Gymnasium as ``dungeon_env/<side>-<task>-v1``: ``gymnasium.make``
+    builds :func:`make_task_gym` and ``gymnasium.make_vec`` (its ``"vector_entry_point"`` mode, the
+    default for these ids) :func:`make_task_vector`; their keyword arguments go to them
+    (``opponent=``, env options, ``render_mode``, the batch's). Done when this module is imported;
+    returns the ids."""
     from gymnasium.envs.registration import register, registry
 
     for task in TASKS.values():
         if task.gym_id not in registry:
             register(
-                id=task.gym_id, entry_point="dungeon_env.tasks:make_task_gym", kwargs={"name": task.name}
+                id=task.gym_id,
+                entry_point="dungeon_env.tasks:make_task_gym",
+                vector_entry_point="dungeon_env.tasks:make_task_vector",
+                kwargs={"name": task.name},
             )
     return [task.gym_id for task in TASKS.values()]
 
@@ -912,6 +929,7 @@ __all__ = [
     "gym_id",
     "make_task",
     "make_task_gym",
+    "make_task_vector",
     "measure",
     "register_envs",
     "task_names",

@@ -137,17 +137,21 @@ def step_rates(seconds: float, candidate: type) -> dict:
 
 
 # ------------------------------------------------------------------------------ the batched env
-def batched_steps_per_second(seconds: float, num_envs: int = 128) -> float | None:
-    """Agent steps per second of ``dungeon_env.batched.BatchedRoleEnv`` (``num_envs`` games, one agent
-    step each per ``step``) with uniform random legal actions from its masks; None when the module
-    does not import (not built). The one place that knows the batched env's API."""
+def batched_steps_per_second(seconds: float, num_envs: int = 128, both_sides: bool = False) -> float | None:
+    """Agent steps per second of ``dungeon_env.batched.BatchedRoleEnv`` (``num_envs`` games of the
+    heroes against the random DM, one agent step each per ``step``; ``both_sides``: of
+    ``BatchedGames``, every decision of either side an agent step) with uniform random legal actions
+    from its masks, stepped in the core on every core when it can (its defaults); None when the
+    module does not import (not built). The one place that knows the batched env's API."""
     try:
-        from dungeon_env.batched import BatchedRoleEnv
+        from dungeon_env.batched import BatchedGames, BatchedRoleEnv
     except ImportError:
         return None
-    env = BatchedRoleEnv(
-        num_envs, role="heroes", adventure=ADVENTURE, heroes=HEROES, opponent="random", max_turns=MAX_TURNS
-    )
+    options = {"adventure": ADVENTURE, "heroes": HEROES, "max_turns": MAX_TURNS}
+    if both_sides:
+        env = BatchedGames(num_envs, **options)
+    else:
+        env = BatchedRoleEnv(num_envs, role="heroes", opponent="random", **options)
     rng = np.random.default_rng(0)
     env.reset(seed=0)
     steps = 0
@@ -357,6 +361,13 @@ def measure(args: argparse.Namespace) -> tuple[list[Aim], dict]:
             )
     if "batched" in only:
         rate = raw["batched"] = batched_steps_per_second(args.seconds, args.batched_envs)
+        both = raw["batched_both_sides"] = batched_steps_per_second(args.seconds, args.batched_envs, True)
+        note = "dungeon_env.batched does not import"
+        if rate is not None:
+            note = (
+                f"the heroes against the random DM, in the core on {os.cpu_count()} threads; "
+                f"BatchedGames (both sides, every decision a step): {both:,.0f} steps/s"
+            )
         aims.append(
             Aim(
                 "batched",
@@ -365,7 +376,7 @@ def measure(args: argparse.Namespace) -> tuple[list[Aim], dict]:
                 TARGETS["batched"],
                 "steps/s",
                 f"{SCRIPT} --only batched",
-                note="" if rate is not None else "dungeon_env.batched does not import",
+                note=note,
             )
         )
     if "balance" in only:

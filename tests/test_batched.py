@@ -306,14 +306,20 @@ def test_maskable_ppo_learns_on_the_batch_through_the_sb3_adapter():
 # ------------------------------------------------------------------------ both roles
 
 
-def test_batched_games_play_the_aec_games_seeded_seed_plus_i():
+@pytest.mark.parametrize("native", [False, True])
+def test_batched_games_play_the_aec_games_seeded_seed_plus_i(native):
     """N ``dungeon_env.env()`` games reset with seed 7 + i (and without a seed after each end), stepped
     with the same actions: the same agent asked with the same observation and mask at every step,
     every agent's reward of every step, the same ends, final observations and infos, event logs and
-    episode returns (the rows summed against ``last()``'s rewards)."""
+    episode returns (the rows summed against ``last()``'s rewards). Stepped in Python (with shaping,
+    which the core does not pay) and in the core (the outcome rewards: a turn cap that pays)."""
     n, seed = 3, 7
-    options = KWARGS | {"shaping": {"exploration": 0.5, "kills": 1.0}, "max_turns": 3}
+    if native:
+        options = KWARGS | {"max_turns": 3, "reward_truncated": -1.0}
+    else:
+        options = KWARGS | {"shaping": {"exploration": 0.5, "kills": 1.0}, "max_turns": 3}
     games = BatchedGames(n, **options)
+    assert games.native == native
     envs = [dungeon_env.env(**options) for _ in range(n)]
     obs, infos = games.reset(seed=seed)
     for i, env in enumerate(envs):
@@ -357,9 +363,11 @@ def test_batched_games_play_the_aec_games_seeded_seed_plus_i():
                 assert sums[i, j] == pytest.approx(returns[i][a])
             sums[i], returns[i] = 0.0, dict.fromkeys(env.possible_agents, 0.0)
             env.reset()
-            assert games.games[i].episode_seed == env.unwrapped.episode_seed
+            if not native:
+                assert games.games[i].episode_seed == env.unwrapped.episode_seed
     assert ends >= 3 and sides == {True, False} and paid
-    assert all(g.events == e.unwrapped.events for g, e in zip(games.games, envs, strict=True))
+    played = [games._core.game(i) for i in range(n)] if native else [g.game for g in games.games]
+    assert all(g.events == e.unwrapped.events for g, e in zip(played, envs, strict=True))
 
 
 def test_the_training_doc_examples_run():
@@ -372,3 +380,54 @@ def test_the_training_doc_examples_run():
         code = compile(block, "docs/TRAINING.md", "exec")
         if "MaskablePPO" not in block:
             exec(code, {"__name__": "docs"})
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_the_next_step_autoreset_plays_as_gymnasiums_sync_vector_env(native):
+    """``autoreset_mode="NextStep"``: the same observations, masks, rewards and ends as Gymnasium's own
+    ``SyncVectorEnv`` of ``RoleEnv`` copies in that mode (an ended game's row is its final
+    observation, its info the final info; at the next step it starts again, its action unused),
+    stepped in the core and in Python (shaping, which the core does not pay)."""
+    n, seed = 3, 5
+    options = KWARGS | {"max_turns": 3}
+    if not native:
+        options |= {"shaping": {"exploration": 0.5, "damage": 0.25}}
+    ours = BatchedRoleEnv(n, autoreset_mode="NextStep", **options)
+    assert ours.native == native and ours.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    theirs = gymnasium.vector.SyncVectorEnv(
+        [lambda: RoleEnv(**options) for _ in range(n)], autoreset_mode=AutoresetMode.NEXT_STEP
+    )
+    obs, _ = ours.reset(seed=seed)
+    assert np.array_equal(obs, theirs.reset(seed=seed)[0])
+    rng = np.random.default_rng(seed)
+    ends = restarts = 0
+    for _ in range(120):
+        masks = ours.action_masks()
+        assert np.array_equal(masks, np.stack(theirs.call("action_masks")))
+        restarts += int(masks.all(axis=1).sum())  # an end's row: nothing asked, every action allowed
+        actions = random_legal(rng, masks)
+        step, expected = ours.step(actions), theirs.step(actions)
+        for a, b in zip(step[:4], expected[:4], strict=True):
+            assert np.array_equal(a, b)
+        for i in np.flatnonzero(expected[2] | expected[3]):
+            ends += 1
+            for key in ("outcome", "reason", "goals_met"):
+                assert step[4][key][i] == expected[4][key][i]
+            assert step[4]["episode"]["l"][i] >= 1
+    assert ends >= 3 and restarts >= ends - n
+    with pytest.raises(ValueError, match=r"autoreset_mode must be one of 'SameStep', 'NextStep'.*'Disabled'"):
+        BatchedRoleEnv(1, autoreset_mode="Disabled", **KWARGS)
+
+
+def test_gymnasiums_make_vec_builds_a_tasks_batch_from_its_vector_entry_point():
+    """Every task's Gymnasium id has a vector entry point (Gymnasium's own pattern for a custom vector
+    env): ``gymnasium.make_vec`` builds the task's ``BatchedRoleEnv``, options passed through."""
+    import dungeon_env.tasks as tasks
+
+    task_id = tasks.get_task("heroes/one-guard").gym_id
+    envs = gymnasium.make_vec(task_id, num_envs=3, opponent="random", autoreset_mode="NextStep")
+    assert isinstance(envs, BatchedRoleEnv) and envs.native and envs.num_envs == 3
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP and envs.spec.id == task_id
+    obs, _ = envs.reset(seed=0)
+    single = gymnasium.make(task_id, opponent="random")
+    assert np.array_equal(obs[0], single.reset(seed=0)[0])

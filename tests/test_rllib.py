@@ -349,3 +349,44 @@ def test_rllib_ppo_trains_both_roles_with_its_own_action_masking_module(local_ra
     finally:
         algo.stop()
     assert len(outcomes) == 2 and "illegal_action" not in outcomes
+
+
+# RLlib's default module reads no mask: its illegal actions end games with the env's penalty
+@pytest.mark.filterwarnings("ignore::dungeon_env.aec.IllegalActionWarning")
+def test_rllib_ppo_samples_and_trains_on_the_batched_env_through_its_vector_entry_point(local_ray):
+    """RLlib's own pattern for an env that is already a vector env: a Gymnasium id with a vector entry
+    point and ``gym_env_vectorize_mode=VECTOR_ENTRY_POINT``; RLlib expects the next-step autoreset
+    (it takes the step after an end as the new episode's reset), which the batch offers. One PPO
+    iteration on a task's batch stepped in the core: the episodes RLlib records end as the games do,
+    and the module learns."""
+    import gymnasium
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    import dungeon_env.tasks as tasks
+    from dungeon_env.batched import BatchedRoleEnv
+
+    task_id = tasks.get_task("heroes/walk-out").gym_id
+    config = (
+        PPOConfig()
+        .environment(task_id, env_config={"opponent": "random", "autoreset_mode": "NextStep"})
+        .env_runners(
+            num_env_runners=0,
+            num_envs_per_env_runner=4,
+            gym_env_vectorize_mode=gymnasium.VectorizeMode.VECTOR_ENTRY_POINT,
+        )
+        .rl_module(model_config={"fcnet_hiddens": [16]})
+        .training(train_batch_size_per_learner=128, minibatch_size=64, num_epochs=1)
+        .debugging(seed=0)
+    )
+    algo = config.build_algo()
+    try:
+        envs = algo.env_runner.env.unwrapped
+        assert isinstance(envs, BatchedRoleEnv) and envs.native and envs.num_envs == 4
+        before = {k: np.array(v) for k, v in algo.learner_group.get_weights()["default_policy"].items()}
+        result = algo.train()
+        after = {k: np.array(v) for k, v in algo.learner_group.get_weights()["default_policy"].items()}
+    finally:
+        algo.stop()
+    runners = result["env_runners"]
+    assert runners["num_env_steps_sampled"] >= 128 and runners["num_episodes"] >= 1
+    assert changed(before, after)

@@ -237,6 +237,12 @@ class Game:
         self._core_events = CoreLog(eng)
         self._legal = None
 
+    def _engine_moved(self) -> None:
+        """The engine was moved by the core itself, not through :meth:`apply` (the batched env's
+        games step in C++): read it anew, its position, legal actions and moves."""
+        self._attach(self._engine)
+        self.moves = self._engine.moves
+
     def _detach(self) -> None:
         """Back to the Python rules, with the engine's position, dice and log as plain objects."""
         eng = self._engine

@@ -55,7 +55,7 @@ class SideKnowledge:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.events: list[dict] = []  # the side's events still kept (see hold)
+        self._events: list[dict] = []  # the side's events still kept (see hold)
         self._at: list[int] = []  # per kept event: its index in the game's log
         self._folded = 0  # the game's events folded so far
         self._token = game.log_token
@@ -67,7 +67,7 @@ class SideKnowledge:
     # ----- keeping up with the game -----
     def _start(self) -> None:
         """Forget everything: the log is folded anew from its first event."""
-        self.events, self._at, self._folded, self._view = [], [], 0, None
+        self._events, self._at, self._folded, self._view = [], [], 0, None
         self._token = self.game.log_token
 
     def after_apply(self) -> None:
@@ -93,7 +93,7 @@ class SideKnowledge:
             for k, event in enumerate(new):
                 seen = self._see(event)
                 if seen is not None:
-                    self.events.append(seen)
+                    self._events.append(seen)
                     self._at.append(start + k)
             self._folded += len(new)
         self._after_fold()
@@ -108,7 +108,7 @@ class SideKnowledge:
         """An independent copy of this knowledge for ``game``, a copy of this one's game."""
         out = type(self).__new__(type(self))
         out.__dict__.update(self.__dict__)
-        out.game, out.events, out._at, out._view = game, list(self.events), list(self._at), None
+        out.game, out._events, out._at, out._view = game, list(self._events), list(self._at), None
         out._readers = {}  # a copy's readers are its own
         return out
 
@@ -119,15 +119,25 @@ class SideKnowledge:
         state["_readers"] = {}
         return state
 
+    def __setstate__(self, state: dict) -> None:
+        if "events" in state:  # pickled before the events were kept as _events
+            state["_events"] = state.pop("events")
+        self.__dict__.update(state)
+
     # ----- reading -----
+    @property
+    def events(self) -> list[dict]:
+        """The side's events still kept (see :meth:`hold`), in the log's order."""
+        return self._events
+
     def events_since(self, start: int) -> list[dict]:
         """The side's events among the game's events from index ``start`` on (a new list)."""
-        return self.events[bisect.bisect_left(self._at, start) :]
+        return self._events[bisect.bisect_left(self._at, start) :]
 
     def numbered_since(self, start: int) -> list[tuple[int, dict]]:
         """``(index in the game's log, event)`` of the side's events from the game's index ``start`` on."""
         k = bisect.bisect_left(self._at, start)
-        return list(zip(self._at[k:], self.events[k:], strict=True))
+        return list(zip(self._at[k:], self._events[k:], strict=True))
 
     def hold(self, reader: object, start: int) -> None:
         """``reader`` (an env, a story teller) will read the side's events from the game's index
@@ -137,7 +147,7 @@ class SideKnowledge:
         self._readers[id(reader)] = start
         k = bisect.bisect_left(self._at, min(self._readers.values()))
         if k:
-            del self.events[:k], self._at[:k]
+            del self._events[:k], self._at[:k]
 
     def monsters_seen(self) -> np.ndarray:
         """The slots of the monsters the side sees now."""
@@ -233,12 +243,14 @@ class HeroKnowledge(SideKnowledge):
         if not on_core:
             super().sync()
             return
+        start = self._folded
+        if start == game.n_events and not (self._unnamed_possible or self.lens.unnamed_possible):
+            return  # nothing new to fold, nobody to name
         if self._unnamed_possible:
             self.lens.unnamed_possible = True
             self._unnamed_possible = False
-        start = self._folded
         for index, event in self.lens.fold(game._engine, start):
-            self.events.append(event)
+            self._events.append(event)
             self._at.append(index)
         self._folded = game.n_events
         self._numbers = None
@@ -385,12 +397,46 @@ class ViewKnowledge(HeroKnowledge):
 
 class DMKnowledge(SideKnowledge):
     """What the Dungeon Master may know: the whole game but the seed, the future dice and the faces
-    of the secret rolls (``knowledge.dm_event``); every monster by the engine's id."""
+    of the secret rolls (``knowledge.dm_event``); every monster by the engine's id.
+
+    What the DM knows of an event is a function of the event alone, so its events are read from the
+    game's log when asked (those from the earliest kept on, up to the last fold), never copied as
+    the game goes."""
 
     side = DM
+    _kept = 0  # the game's index of the earliest event still kept (see hold)
+
+    def _start(self) -> None:
+        super()._start()
+        self._kept = 0
+
+    def sync(self) -> None:
+        game = self.game
+        if game.log_token is not self._token:
+            self._start()
+        self._folded = game.n_events
 
     def _see(self, event: dict) -> dict | None:
         return dm_event(event)
+
+    @property
+    def events(self) -> list[dict]:
+        return self.events_since(self._kept)
+
+    def numbered_since(self, start: int) -> list[tuple[int, dict]]:
+        first = max(start, self._kept)
+        if first >= self._folded:
+            return []
+        logged = self.game.events_since(first)[: self._folded - first]
+        pairs = ((first + k, dm_event(event)) for k, event in enumerate(logged))
+        return [(index, event) for index, event in pairs if event is not None]
+
+    def events_since(self, start: int) -> list[dict]:
+        return [event for _index, event in self.numbered_since(start)]
+
+    def hold(self, reader: object, start: int) -> None:
+        self._readers[id(reader)] = start
+        self._kept = max(self._kept, min(self._readers.values()))
 
     def monsters_seen(self) -> np.ndarray:
         s = self.game.state

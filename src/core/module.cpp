@@ -13,6 +13,7 @@ namespace dungeon_core {
 void bind_engine(nanobind::module_& m);  // bridge.hpp
 void bind_setup(nanobind::module_& m);   // setup_bind.cpp
 void bind_lens(nanobind::module_& m);    // lens_bind.cpp
+void bind_batch(nanobind::module_& m);   // batch_bind.cpp
 }
 #endif
 #include "pursuit.hpp"
@@ -253,5 +254,6 @@ NB_MODULE(_core, m) {
     dungeon_core::bind_engine(m);
     dungeon_core::bind_setup(m);
     dungeon_core::bind_lens(m);
+    dungeon_core::bind_batch(m);
 #endif
 }

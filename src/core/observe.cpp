@@ -5,7 +5,11 @@
 #include "observe.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <numeric>
 #include <stdexcept>
 
@@ -197,6 +201,23 @@ void layout_block(const Game& g, const ObsLayout& L, bool dm, float* board) {
     }
 }
 
+// `n` floats at `out` set to 0; `streamed`: with non-temporal stores where SSE2 has them (see
+// observe's `streamed`), fenced so that the zeros come before the stores that follow them
+void zero(float* out, size_t n, bool streamed) {
+#if defined(__SSE2__)
+    if (streamed) {
+        size_t i = 0;
+        for (; i < n && (reinterpret_cast<uintptr_t>(out + i) & 15); ++i) out[i] = 0.0f;
+        const __m128 zeros = _mm_setzero_ps();
+        for (; i + 4 <= n; i += 4) _mm_stream_ps(out + i, zeros);
+        for (; i < n; ++i) out[i] = 0.0f;
+        _mm_sfence();
+        return;
+    }
+#endif
+    std::fill(out, out + n, 0.0f);
+}
+
 // A decision's arg as heroes see it (observation._hero_arg): -1 when not shown.
 int hero_arg(const ObsLayout& L, int rule, int v, const std::array<int, MAX_UNITS>& column) {
     if (v < 0 || rule == ARG_HIDDEN) return -1;
@@ -212,7 +233,7 @@ float arg_value(const ObsLayout& L, int v) {
 }  // namespace
 
 void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, int role, int me, bool to_act,
-             int max_turns, const HeroSight& sight) {
+             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* own_cache, bool streamed) {
     const State& s = g.state;
     const bool dm = role != 0;
     const int n_sq = L.n_squares;
@@ -236,22 +257,28 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
 
     // ---- the board planes of the layout (kept between calls), everything else 0
     const int board_size = L.n_planes * n_sq;
-    std::fill(out, out + L.board, 0.0f);
-    std::fill(out + L.board + board_size, out + L.size, 0.0f);
+    zero(out, static_cast<size_t>(L.size), streamed);
     {
-        ObsLayout::BoardCache& cache = L.board_cache[dm ? 1 : 0];
+        ObsLayout::BoardCache& cache = own_cache ? *own_cache : L.board_cache[dm ? 1 : 0];
         static thread_local std::vector<uint8_t> key;
         key.clear();
         for (const Flags* f : {&s.revealed, &s.door_open, &s.door_hidden, &s.trap_armed, &s.trap_detected}) {
             key.insert(key.end(), f->begin(), f->end());
             key.push_back(2);  // a separator: the fields' lengths are part of the key
         }
-        if (cache.planes.size() != static_cast<size_t>(board_size) || cache.key != key) {
-            cache.planes.resize(board_size);
-            layout_block(g, L, dm, cache.planes.data());
+        if (!cache.made || cache.key != key) {
+            static thread_local std::vector<float> planes;
+            planes.resize(board_size);
+            layout_block(g, L, dm, planes.data());
+            cache.cells.clear();
+            for (int k = 0; k < board_size; ++k) {
+                if (planes[k] != 0.0f || std::signbit(planes[k])) cache.cells.emplace_back(k, planes[k]);
+            }
             cache.key = key;
+            cache.made = true;
         }
-        std::copy(cache.planes.begin(), cache.planes.end(), out + L.board);
+        float* board = out + L.board;
+        for (const auto& [k, v] : cache.cells) board[k] = v;
     }
 
     // ---- the static figure rows (observation._static_rows), then the ready_k flags
@@ -490,6 +517,14 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
             if (action >= 0 && action < n_mask) mask[action] = 1;
         }
     }
+}
+
+HeroSight hero_sight(const Game& g, const HeroLens& lens) {
+    HeroSight sight;
+    sight.seen = HeroLens::monsters_in_sight(g);
+    sight.numbers.reserve(sight.seen.size());
+    for (int u : sight.seen) sight.numbers.push_back(lens.number(g.state.unit_uid[u]));
+    return sight;
 }
 
 }  // namespace dungeon_core

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "game.hpp"
+#include "lens.hpp"
 
 namespace dungeon_core {
 
@@ -73,12 +74,15 @@ struct ObsLayout {
     std::vector<float> corridor, wall_e, wall_s, furniture, blockage, exit;  // [square]
     std::vector<std::array<int, 3>> door_sides;                                // (door, square, 0 east / 1 south)
     std::vector<int> trap_sq, event_area;
-    // The board planes of the layout (figures left out) last made for each role, with what they were
-    // made from (revealed areas, doors, traps): remade only when that changes. Shared by the games of
-    // the adventure; observe runs under the GIL.
+    // The board planes of the layout (figures left out) last made for a role, as their nonzero cells
+    // (a few hundred of some 13,000, written into a zeroed observation), with what they were made
+    // from (revealed areas, doors, traps): remade only when that changes. `board_cache`, one per
+    // role, is shared by the games of the adventure that observe under the GIL; a caller observing
+    // without it (the batched env's threads) passes a cache of its own to observe().
     struct BoardCache {
+        bool made = false;
         std::vector<uint8_t> key;
-        std::vector<float> planes;
+        std::vector<std::pair<int, float>> cells;  // (index in the board piece, value) of the nonzero values
     };
     mutable std::array<BoardCache, 2> board_cache;
 };
@@ -88,12 +92,17 @@ struct ObsLayout {
 struct HeroSight {
     std::vector<int> seen, numbers;
 };
+// what the heroes whose knowledge `lens` folds know of the monsters now
+HeroSight hero_sight(const Game& g, const HeroLens& lens);
 
 // Fill `out` (layout.size floats) with the observation of `role` (0 hero, 1 DM) for hero `me`
 // (-1 for the DM) and `mask` (n_mask bytes) with the legal actions if `to_act`, else zeros.
-// `sight`: for a hero, what heroes know of the monsters (ignored for the DM).
+// `sight`: for a hero, what heroes know of the monsters (ignored for the DM). `cache`: the board
+// planes' cache to use (nullptr: the layout's shared one for the role, which needs the GIL).
+// `streamed`: `out` is zeroed with non-temporal stores, past the caches, which spares reading its old
+// contents first: for a batch's rows, too many for the caches and read later (the batched env).
 void observe(Game& g, const ObsLayout& layout, float* out, int8_t* mask, int n_mask, int role, int me, bool to_act,
-             int max_turns, const HeroSight& sight);
+             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* cache = nullptr, bool streamed = false);
 
 // The layout fits the game's adventure (its doors, traps and events); std::invalid_argument if not.
 void check_layout(const Game& g, const ObsLayout& layout);

@@ -226,7 +226,9 @@ void bind(nb::module_& m) {
             }
             if (max_turns < 1) throw std::invalid_argument("max_turns: expected a positive int");
             HeroSight sight;
-            if (role == 0) {
+            if (role == 0 && nb::isinstance<HeroLens>(seen)) {
+                sight = hero_sight(e.game, nb::cast<const HeroLens&>(seen));
+            } else if (role == 0) {
                 sight.seen = slots(seen, "seen");
                 sight.numbers = slots(numbers, "numbers");
                 if (sight.seen.size() != sight.numbers.size()) {
@@ -242,10 +244,11 @@ void bind(nb::module_& m) {
             observe(e.game, layout, obs.data(), act.data(), N_ACTIONS, role, me, to_act, max_turns, sight);
         },
         "engine"_a, "layout"_a, "out"_a, "mask_out"_a, "role"_a, "me"_a, "to_act"_a, "max_turns"_a, "seen"_a,
-        "numbers"_a,
+        "numbers"_a.none(),
         "Fill `out` (float32, layout.size) with the observation of `role` (0 hero `me`, 1 the DM) and `mask_out` "
         "(int8, one per action) with the legal actions if `to_act`, else zeros. `seen`, `numbers`: for a hero, the "
-        "slots of the monsters heroes see and their numbers for them (engine.side_knowledge).");
+        "slots of the monsters heroes see and their numbers for them (engine.side_knowledge); or `seen` the "
+        "heroes' HeroLens, which knows both (`numbers` then unread).");
 }
 
 Binder binder("observe", &bind);
