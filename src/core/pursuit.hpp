@@ -54,6 +54,10 @@ struct Mover {
 constexpr int32_t UNREACHABLE = 1000000;  // tables.UNREACHABLE
 std::vector<int32_t> distance_field(const Board& board, const bool* door_open, const int32_t* blank,
                                     const std::vector<int32_t>& sources, int32_t limit, int32_t around);
+// The same field written into `dist` (resized to the board), whose memory is kept: the searches
+// made many times a game (the duty to attack's) allocate nothing once they ran.
+void distance_field_into(std::vector<int32_t>& dist, const Board& board, const bool* door_open, const int32_t* blank,
+                         const std::vector<int32_t>& sources, int32_t limit, int32_t around);
 
 // The cheapest way from every square to the nearest target, where walking from r into q costs
 // cost[q] (a positive int; `inf` or more: q is reached but never walked through), through passages
@@ -109,7 +113,8 @@ private:
     int32_t fight_reach_ = -1;
     std::vector<int32_t> to_fight_;
     int32_t approach_start_ = -1, approach_reach_ = -1;
-    std::vector<std::vector<int32_t>> approach_fields_;
+    std::vector<std::vector<int32_t>> approach_fields_;  // the first n_approach_ are this search's
+    size_t n_approach_ = 0;
     std::vector<int64_t> approach_distance_;
 };
 
