@@ -9,6 +9,10 @@ namespace dungeon_core {
 void Board::finish() {
     ground.assign(n_squares, 0);
     for (int q = 0; q < n_squares; ++q) ground[q] = !furniture[q] && !blockage[q];
+    ground_blank.assign(n_squares, -1);
+    for (int q = 0; q < n_squares; ++q) {
+        if (ground[q]) ground_blank[q] = UNREACHABLE;
+    }
     passage_start.assign(n_squares + 1, 0);
     passage_to.clear();
     passage_door.clear();
@@ -195,11 +199,12 @@ void PursuitMemo::walk_from(const Board& board, const Position& pos, int32_t mov
     for (size_t i = 0; i < trap_blocks_.size(); ++i) trap_blocks_[i] = pos.trap_armed[i] || pos.trap_detected[i];
     hero_squares_ = hero_squares;
 
-    blank_.resize(n);
-    const uint8_t* ground = board.ground.data();
+    blank_ = board.ground_blank;  // the ground walkable, then the occupied squares not
     const int16_t* occupant = occupant_.data();
     int32_t* blank = blank_.data();
-    for (int q = 0; q < n; ++q) blank[q] = (ground[q] != 0) & (occupant[q] < 0) ? UNREACHABLE : BLOCKED;
+    for (int q = 0; q < n; ++q) {
+        if (occupant[q] >= 0) blank[q] = BLOCKED;
+    }
     for (size_t i = 0; i < trap_blocks_.size(); ++i) {
         if (trap_blocks_[i]) blank_[board.trap_square[i]] = BLOCKED;
     }

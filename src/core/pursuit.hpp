@@ -19,6 +19,7 @@ struct Board {
     std::vector<uint8_t> furniture;  // [sq]: furniture (blocks standing, may be jumped)
     std::vector<uint8_t> blockage;   // [sq]: a blockage (never stepped onto, not even through a door)
     std::vector<uint8_t> ground;     // [sq], derived: neither furniture nor blockage
+    std::vector<int32_t> ground_blank;  // [sq], derived: UNREACHABLE on ground, else -1 (a search's blank)
     std::vector<int32_t> trap_square;  // [trap]: the square of the adventure's trap
     // derived once (finish()): each square's passages, the steps onto no blockage, as a CSR table of
     // (neighbour, door or -1) pairs; a search walks a passage when its door is absent or open

@@ -154,6 +154,7 @@ std::vector<int> legal_hero_move(Game& g, int h) {
     const bool may_jump = left >= 2 && !s.jumped[h] && s.dragging[h] == NO_UNIT;
     const bool may_drag = left >= 1 && !s.moved[h] && s.dragging[h] == NO_UNIT;
     std::vector<int> acts;
+    acts.reserve(4 * 3 + 2);  // the most there can be: a move, a jump and a drag a side, an extra move, END
     for (int d = 0; d < 4; ++d) {
         const int next = board.side_to[sq * 4 + d];
         const int door = board.side_door[sq * 4 + d];
