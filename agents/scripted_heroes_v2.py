@@ -49,7 +49,9 @@ from agents.scripted_params import HeroParams, shipped_v2
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
 from dungeon_env.engine.state import ACTIVE
-from dungeon_env.engine.tables import UNREACHABLE, path_distances
+from dungeon_env.engine.tables import UNREACHABLE, memoised, path_distances
+
+ROOMS_MEMO_SIZE = 64  # revealed-area configurations whose room squares are kept per adventure
 
 
 class Party(NamedTuple):
@@ -204,14 +206,16 @@ class ScriptedHeroesV2(ScriptedHeroes):
         return any(field[q] <= left for q in squares)
 
     def room_squares(self, g: Game) -> list[int]:
-        """The squares of the rooms the heroes have revealed."""
+        """The squares of the rooms the heroes have revealed (memoised per adventure on the areas
+        revealed; read the list, never change it)."""
         s, t = g.state, g.tables
 
-        def compute(g: Game) -> list[int]:
-            rooms = [a for a in range(t.n_areas) if not t.is_corridor[a] and s.revealed[a]]
+        def compute() -> list[int]:
+            corridor, revealed = t.is_corridor.tolist(), s.revealed.tolist()
+            rooms = [a for a in range(t.n_areas) if not corridor[a] and revealed[a]]
             return [int(q) for a in rooms for q in t.area_squares[a].tolist()]
 
-        return self.once(g, "rooms", compute)
+        return memoised(t, "agents.room_squares", ROOMS_MEMO_SIZE, s.revealed.tobytes(), compute)
 
     def squares_left(self, g: Game, k: int) -> int:
         """How far comrade ``k`` may still walk this Movement phase: none once it is done."""

@@ -173,18 +173,42 @@ def exit_distances(game) -> tuple[int, ...]:
     walked through as if open, the blockages they saw). A wall between two areas nobody has seen
     may hide a door nobody has seen: crossing it counts ``GUESSED_DOOR`` squares, so a way out
     is always guessed and a dead end found costs a few squares of the potential, not all of it. The
-    exits are public (ruling D-24). Memoised per known board; ``UNREACHABLE`` where no way leads
-    out even so (walled in by known walls and blockages)."""
+    exits are public (ruling D-24). Memoised per known board, and across boards by what the
+    distances read (``_EXIT_MEMO``: the heroes' tables of a search's sampled worlds are objects of
+    their own, with the walls of the view they were sampled from); ``UNREACHABLE`` where no way
+    leads out even so (walled in by known walls and blockages)."""
     from dungeon_env.engine.sideview import heroes_tables
     from dungeon_env.engine.tables import square
 
     tables = heroes_tables(game)
     cached = tables.cache.get("rewards.exit_distances")
     if cached is None:
-        revealed = game.state.revealed[game.tables.area].tolist()
-        exits = [square(x, y) for x, y in game.tables.adventure.exits]
-        cached = tables.cache["rewards.exit_distances"] = _guessing_distances(tables, revealed, exits)
+        revealed = game.state.revealed[game.tables.area]
+        exits = tuple(square(x, y) for x, y in game.tables.adventure.exits)
+        key = (
+            id(tables.board),
+            tables.wall.tobytes(),
+            tables.blockage.tobytes(),
+            revealed.tobytes(),
+            exits,
+        )
+        found = _EXIT_MEMO.get(key)
+        if found is None or found[0] is not tables.board:  # (the board held: its id names it)
+            if len(_EXIT_MEMO) >= EXIT_MEMO_SIZE:
+                _EXIT_MEMO.clear()
+            found = _EXIT_MEMO[key] = (
+                tables.board,
+                _guessing_distances(tables, revealed.tolist(), list(exits)),
+            )
+        cached = tables.cache["rewards.exit_distances"] = found[1]
     return cached
+
+
+# (board id, the heroes' walls and blockages, the squares revealed, the exits) -> (board, distances):
+# everything ``_guessing_distances`` reads of the heroes' tables (their passages are their walls
+# and blockages on the board's neighbours)
+_EXIT_MEMO: dict[tuple, tuple] = {}
+EXIT_MEMO_SIZE = 256
 
 
 GUESSED_DOOR = 6  # squares a step through a wall between two unseen areas counts (:func:`exit_distances`)

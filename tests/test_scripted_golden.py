@@ -1,6 +1,8 @@
 """Scripted heroes against the scripted DM (v1, the frozen reference: ``ScriptedHeroes`` and
 ``ScriptedDM`` with their default parameters) play exactly the same games as before: a guard for speed
-work on the engine and the agents, which must not change a single trajectory.
+work on the engine and the agents, which must not change a single trajectory. The scripted agents v2
+(the latest, which the difficulty tool and the search's rollouts play) are held the same way
+(``EXPECTED_V2``), over every adventure with 3 to 5 heroes.
 
 Each case plays one full adventure and compares the number of decisions, the outcome and a hash of
 the event log (``json.dumps(game.events, sort_keys=True)``) with values recorded last on 2026-12-06
@@ -37,7 +39,9 @@ import json
 import pytest
 
 from agents.scripted_dm import ScriptedDM
+from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes import ScriptedHeroes
+from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from dungeon_env.engine import Game
 
 # (adventure, heroes, seed) -> (decisions, outcome, sha256 of the event log, first 16 hex digits)
@@ -51,9 +55,25 @@ EXPECTED = {
 }
 
 
-def play(adventure: str, heroes: int, seed: int) -> tuple[int, str, str]:
+# The same for the scripted agents v2 (the latest: what the difficulty tool and the search's rollouts
+# play), recorded on 2026-12-07 before the speed work on the heroes' side view and the agents.
+EXPECTED_V2 = {
+    ("flooded_cellar", 3, 0): (438, "completed", "d843459150256a45"),
+    ("flooded_cellar", 4, 1): (629, "completed", "f9c835aaa667e892"),
+    ("goblin_warrens", 3, 0): (1136, "failed", "799924c92ed861f1"),
+    ("goblin_warrens", 3, 7): (813, "failed", "2a073cb124f89819"),
+    ("goblin_warrens", 4, 2): (1018, "failed", "99a983b91a97c72c"),
+    ("warlocks_crypt", 5, 3): (837, "failed", "43e59f4bbd551527"),
+    ("bandit_keep", 3, 4): (457, "completed", "81b9cbf4798135e2"),
+    ("sunless_throne", 5, 5): (836, "completed", "9db868aa52d68a38"),
+}
+AGENTS = {"v1": (ScriptedHeroes, ScriptedDM), "v2": (ScriptedHeroesV2, ScriptedDMV2)}
+
+
+def play(adventure: str, heroes: int, seed: int, version: str = "v1") -> tuple[int, str, str]:
     g = Game.new(adventure=adventure, heroes=heroes, seed=seed, max_turns=100)
-    hero_agent, dm_agent = ScriptedHeroes(game=g, seed=seed), ScriptedDM(game=g, seed=seed)
+    hero_class, dm_class = AGENTS[version]
+    hero_agent, dm_agent = hero_class(game=g, seed=seed), dm_class(game=g, seed=seed)
     decisions = 0
     while not g.over:
         g.apply((dm_agent if g.agent == "dm" else hero_agent).choose(g))
@@ -67,9 +87,15 @@ def test_scripted_games_unchanged(case):
     assert play(*case) == EXPECTED[case]
 
 
+@pytest.mark.parametrize("case", sorted(EXPECTED_V2), ids=lambda c: f"{c[0]}-{c[1]}h-seed{c[2]}")
+def test_scripted_v2_games_unchanged(case):
+    assert play(*case, version="v2") == EXPECTED_V2[case]
+
+
 def regenerate() -> None:
-    """Print ``EXPECTED`` for the current code (see the module docstring)."""
-    print("EXPECTED = {")
-    for case in EXPECTED:
-        print(f"    {case!r}: {play(*case)!r},")
-    print("}")
+    """Print ``EXPECTED`` and ``EXPECTED_V2`` for the current code (see the module docstring)."""
+    for name, table, version in (("EXPECTED", EXPECTED, "v1"), ("EXPECTED_V2", EXPECTED_V2, "v2")):
+        print(f"{name} = {{")
+        for case in table:
+            print(f"    {case!r}: {play(*case, version=version)!r},")
+        print("}")

@@ -196,6 +196,27 @@ def test_the_view_keeps_the_real_legal_actions_and_can_be_played_on():
         assert 0 < len(memo) <= sv.VIEW_MEMO_SIZE
 
 
+def test_the_heroes_tables_found_by_the_state_fields_are_those_of_the_public_configuration():
+    """The heroes' tables are found first by the state fields their public configuration is made of
+    (``sideview._hero_tables``): at every hero decision of scripted play they hold what the tables
+    built from the configuration itself hold (``_public_tables``), and the core's board arrays
+    made with them are those of their sides."""
+    for adventure, g, _ in scripted_hero_decisions(seed=3, decisions=250):
+        found, built = sv._hero_tables(g), sv._public_tables(g)
+        for name in ("doors", "traps", "guards", "events", "event_map"):
+            assert np.array_equal(getattr(found, name), getattr(built, name)), (adventure, name)
+        for name in ("wall", "edge_door", "furniture", "blockage", "patrol_rooms"):
+            assert np.array_equal(getattr(found.tables, name), getattr(built.tables, name)), (adventure, name)
+        assert found.tables.adventure == built.tables.adventure
+        # the core's board arrays, derived from the real board's, are the view's sides converted whole
+        sides = np.asarray(found.tables.sides, dtype=np.int32)
+        side_to, side_door, furniture, blockage = found.tables.cache["core.board_arrays"]
+        assert np.array_equal(side_to, sides[:, :, 0]) and np.array_equal(side_door, sides[:, :, 1])
+        assert side_to.dtype == side_door.dtype == np.int32 and side_to.flags.c_contiguous
+        assert np.array_equal(furniture, found.tables.furniture)
+        assert np.array_equal(blockage, found.tables.blockage)
+
+
 def scripted_hero_decisions(seed: int, decisions: int):
     """``(adventure, game, n)`` at every hero decision among the first ``decisions`` of a scripted
     game of each adventure (``n``: the decisions played before); the game goes on once it is

@@ -150,17 +150,6 @@ def set_up(game, forced_dice: tuple[int, ...] = (), carried=None) -> _core.Engin
     )
 
 
-def read_whole(state, n_fields: int) -> None:
-    """Make every array view of a core game's state (``game.CoreState``, whose views are otherwise
-    made one at a time, as each field is first read) at once, for a reader of all its ``n_fields``
-    fields (a side view); a plain ``State``, or one whose views are all made, is left as it is."""
-    values = state.__dict__
-    engine = values.get("_engine")
-    if engine is not None and len(values) <= n_fields:  # with _engine, a whole one holds n_fields + 1
-        for name, view in engine.views().items():
-            values.setdefault(name, view)
-
-
 def play_on(game, state) -> None:
     """``game`` (on the core), whose tables were replaced (a determinisation's: more guards and
     traps, another Patrol), plays on with their content and ``state``, a plain ``State`` whose

@@ -102,6 +102,7 @@ from dungeon_env.engine.tables import (
 
 HEROES, DM = "heroes", "dm"
 VIEW_MEMO_SIZE = 32  # public configurations whose hero tables are kept per adventure
+VIEW_FIELDS_MEMO_SIZE = 64  # ... and the state fields they were found by
 NO_EFFECT = Effect(kind="treasure", amount=0)  # "no use in play": what an unknown card does
 PLACEHOLDER_SPELL = Spell(
     id="unknown_spell",
@@ -164,6 +165,25 @@ _COPY = tuple(  # (field, 0: array, 1: list of lists, 2: list, 3: a plain value)
     for v in (getattr(_BLANK, f.name),)
 )
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(State))
+_ARRAY_NAMES = tuple(n for n in _FIELD_NAMES if isinstance(getattr(_BLANK, n), np.ndarray))
+_OTHER_NAMES = tuple(n for n in _FIELD_NAMES if n not in _ARRAY_NAMES)  # the scalars and lists
+_REPLACED_LISTS = tuple(n for n in _OTHER_NAMES if n in _REPLACED and isinstance(getattr(_BLANK, n), list))
+_LATER_FIELDS = (  # what _redact makes when first read in a view for reading only (_Later)
+    "door_alert",
+    "door_tried",
+    "door_hidden",
+    "closed_bits",
+    "ambush_fired",
+    "event_done",
+    "guard_uid",
+    "guard_slain",
+    "downed_by",
+    "deck_cards",
+    "spell_known",
+    "declined_spells",
+)
+_LATER_SET = frozenset(_LATER_FIELDS)
+_LATER_SCALARS = ("closed_bits", "downed_by")  # of those, the fields that are no arrays
 _EDITED = ("unit_uid", "occupant", "item_card", "casting_spell", "cast")  # what _redact edits in place
 _DICE: dict[int, Dice] = {}
 _NONE = np.zeros(0, bool)
@@ -237,9 +257,12 @@ def heroes_view_named(
     names); ``events``, the log as heroes know it (``view.events``). Its ``legal_actions()`` are the
     real game's. ``seed`` seeds the view's own dice.
 
-    ``playable=False``: the same view for reading only, made in about three quarters of the time.
-    Its state shares with ``game`` every array and list the view does not change (so it must not
-    be edited), and ``view.apply`` raises; ``view.copy()`` is a playable copy.
+    ``playable=False``: the same view for reading only, made in a fraction of the time. Its state
+    shares with ``game`` every array the view does not change (so it must not be edited), each
+    taken when first read, and makes the fields agents seldom read (doors' alerts and tries,
+    guards, decks, ...) when first read too: read it at the position it was made for (it is made
+    per position, ``SideKnowledge.view``). ``view.apply`` raises; ``view.copy()`` is a playable
+    copy.
 
     ``engine``: what the view and its copies play on, ``"core"`` (the compiled core, with content
     of the view's own tables: ``core.content``) or ``"python"`` (the Python rules, the reference of
@@ -429,7 +452,25 @@ def heroes_tables(game: Game) -> Tables:
 
 
 def _hero_tables(game: Game) -> _HeroTables:
-    """The heroes' tables of the game's public configuration (memoised per adventure)."""
+    """The heroes' tables of the game's public configuration (memoised per adventure), found first
+    by the state fields that configuration is made of (areas revealed, secret doors, traps detected,
+    guards placed, room events read: the same fields give the same tables), without working it out."""
+    s, t = game.state, game.tables
+    fields = (
+        t.adventure.difficulty,
+        s.revealed.tobytes(),
+        s.door_hidden.tobytes(),
+        s.trap_detected.tobytes(),
+        s.guard_uid.tobytes(),
+        s.event_done.tobytes(),
+    )
+    return memoised(
+        t, "sideview.heroes_by_fields", VIEW_FIELDS_MEMO_SIZE, fields, lambda: _public_tables(game)
+    )
+
+
+def _public_tables(game: Game) -> _HeroTables:
+    """``_hero_tables`` by the public configuration itself."""
     s, t = game.state, game.tables
     static = _static(t)
     revealed = s.revealed
@@ -516,6 +557,7 @@ def _build_tables(t: Tables, revealed, doors, traps, guards, events, static) -> 
         obstacle=tuple((furniture | blockage).tolist()),
     )
     tables.cache["passages"] = _view_passages(t, tables, static)
+    tables.cache["core.board_arrays"] = _view_board_arrays(t, tables, static["door_edge_squares"])
     return _HeroTables(tables, doors, traps, guards, events, event_map)
 
 
@@ -527,6 +569,25 @@ def _view_sides(t: Tables, wall: np.ndarray, edge_door: np.ndarray, door_edge_sq
     for q in door_edge_squares:
         sides[q] = side_row(t.neighbor[q].tolist(), wall[q].tolist(), edge_door[q].tolist())
     return tuple(sides)
+
+
+def _view_board_arrays(t: Tables, view: Tables, door_edge_squares: list[int]) -> tuple:
+    """``core.board_arrays`` of the heroes' board ``view`` from the real board's: each square's
+    neighbour and door per direction differ only on the squares with a door edge, which are taken
+    from the view's sides (the whole conversion of its sides was most of a new view's tables in
+    scripted games)."""
+    side_to, side_door, _, _ = core.board_arrays(t)
+    side_to, side_door = side_to.copy(), side_door.copy()
+    if door_edge_squares:
+        rows = np.asarray([view.sides[q] for q in door_edge_squares], dtype=np.int32)  # [k, d, 2]
+        side_to[door_edge_squares] = rows[:, :, 0]
+        side_door[door_edge_squares] = rows[:, :, 1]
+    return (
+        side_to,
+        side_door,
+        np.ascontiguousarray(view.furniture, dtype=bool),
+        np.ascontiguousarray(view.blockage, dtype=bool),
+    )
 
 
 def _view_passages(t: Tables, view: Tables, static: dict) -> list:
@@ -702,7 +763,7 @@ def _redact(
     # --- figures: monsters heroes do not see (or gone) leave no trace ---
     pos = s.unit_pos.tolist()
     shown = set(visible)
-    hidden = [u for u in np.flatnonzero(s.unit_side == SIDE_MONSTER).tolist() if u not in shown]
+    hidden = [u for u, side in enumerate(s.unit_side.tolist()) if side == SIDE_MONSTER and u not in shown]
     hide = set(hidden)
     v = _share_state(s, hidden) if shared else _copy_state(s, hidden)
     if hidden:
@@ -715,53 +776,52 @@ def _redact(
         v.unit_uid[u] = numbers[int(s.unit_uid[u])]
     unnamed = max(numbers.values(), default=-1) + 1  # a guard never seen: a number after the names
     v.next_uid = unnamed + len(ht.guards)
-    v.queue = [m for m in s.queue if m not in hide]
-    v.mind_queue = [m for m in s.mind_queue if m not in hide]
+    # the game's lists and scalars as the view took them (``_copy_state``, ``_share_state``: read
+    # once, and from a core game without marking them to be handed back)
+    v.queue = [m for m in v.queue if m not in hide]
+    v.mind_queue = [m for m in v.mind_queue if m not in hide]
     uid = v.unit_uid
     v.effects = [
         [*row[:EFFECT_UID], int(uid[row[EFFECT_UNIT]]), *row[EFFECT_UID + 1 :]]
-        for row in s.effects
+        for row in v.effects
         if row[EFFECT_UNIT] not in hide and effects.live(game, row)
     ]
+    fights = v.fights
     if hide:
-        kept = [row[FIGHT_MONSTER] not in hide for row in s.fights]
-        v.fights = [list(row) for row, keep in zip(s.fights, kept, strict=True) if keep]
-        v.fight_index = sum(kept[: s.fight_index])
-        if s.mental and (s.mental[MENTAL_AGGRESSOR] in hide or s.mental[MENTAL_DEFENDER] in hide):
+        kept = [row[FIGHT_MONSTER] not in hide for row in fights]
+        v.fights = [list(row) for row, keep in zip(fights, kept, strict=True) if keep]
+        v.fight_index = sum(kept[: v.fight_index])
+        if v.mental and (v.mental[MENTAL_AGGRESSOR] in hide or v.mental[MENTAL_DEFENDER] in hide):
             v.mental = []
         if v.controller in hide:
             v.controller = NO_UNIT
     else:
-        v.fights = [list(row) for row in s.fights]
+        v.fights = [list(row) for row in fights]
     # --- doors, traps, guards, room events: the known ones, re-indexed ---
     doors = ht.doors
     v.door_open = s.door_open[doors]
-    v.door_alert = s.door_alert[doors]
-    v.door_tried = s.door_tried[:, doors]
-    v.door_hidden = np.zeros(len(doors), bool)
-    v.closed_bits = sum(1 << k for k, is_open in enumerate(v.door_open.tolist()) if not is_open)
     v.trap_armed = s.trap_armed[ht.traps]
     v.trap_detected = s.trap_detected[ht.traps]
-    v.ambush_fired = _NONE.copy()
-    v.event_done = np.ones(len(ht.events), bool) if len(ht.events) else _NONE.copy()
-    guard_uid = np.full(len(ht.guards), -1, np.int16)
-    guard_slain = np.zeros(len(ht.guards), bool)
-    real_uid, real_slain = s.guard_uid.tolist(), s.guard_slain.tolist()
-    for j, i in enumerate(ht.guards.tolist()):
-        real = real_uid[i]
-        if real >= 0:
-            guard_uid[j] = numbers.get(real, unnamed + j)
-            if real_slain[i]:
-                guard_slain[j] = _seen_slain(game, real) if slain is None else slain.get(f"m{real}", False)
-    v.guard_uid, v.guard_slain = guard_uid, guard_slain
-    v.downed_by = [_renamed(row, numbers) for row in s.downed_by]
     # --- face-down cards: their deck's placeholder ---
-    unknown = np.flatnonzero((s.item_card >= 0) & ~s.item_known).tolist()
+    item_card, item_known = s.item_card.tolist(), s.item_known.tolist()
+    unknown = [
+        i
+        for i, (card, known) in enumerate(zip(item_card, item_known, strict=True))
+        if card >= 0 and not known
+    ]
     for item in unknown:
-        v.item_card[item] = item_base + _DECK[game.item_cards[int(s.item_card[item])].deck]
-    v.deck_cards = _deck_placeholders(s.deck_cards, item_base)
-    v.spell_known = _pad(s.spell_known)
-    v.declined_spells = _pad(s.declined_spells)
+        v.item_card[item] = item_base + _DECK[game.item_cards[item_card[item]].deck]
+    # the fields agents seldom read: made now for a playable view, when first read for a view for
+    # reading only (``_SharedState``)
+    later = _Later(game, ht, numbers, unnamed, slain, item_base, v.downed_by, v.door_open)
+    if shared:
+        held = v.__dict__
+        held["_later"] = later
+        for name in _LATER_SCALARS:
+            del held[name]  # (the game's value, taken by _share_state)
+    else:
+        for name in _LATER_FIELDS:
+            setattr(v, name, later.make(name))
     unread = set(unknown)
     for h, item in enumerate(s.casting_item.tolist()):
         if item in unread:
@@ -770,7 +830,7 @@ def _redact(
         v.cast[CAST_SPELL] = spell_base
     # --- the decisions pending: none about a hidden figure, room events re-indexed ---
     stack = []
-    for kind, unit, a, b in s.stack:
+    for kind, unit, a, b in v.stack:
         if unit in hide:
             continue
         if kind == Decision.EVENT_CHOICE or kind == Decision.CLAIM_ITEM:
@@ -781,11 +841,72 @@ def _redact(
             a = spell_base
         stack.append([kind, unit, a, b])
     v.stack = stack
-    if s.phase == _EXPLORE and s.act_step == STEP_EVENTS:
-        v.act_todo = [int(ht.event_map[e]) for e in s.act_todo if ht.event_map[e] >= 0]
+    if v.phase == _EXPLORE and v.act_step == STEP_EVENTS:
+        v.act_todo = [int(ht.event_map[e]) for e in v.act_todo if ht.event_map[e] >= 0]
     else:
-        v.act_todo = list(s.act_todo)
+        v.act_todo = list(v.act_todo)
     return v
+
+
+class _Later:
+    """What ``_redact`` needs to make the view's fields that agents seldom read (``_LATER_FIELDS``):
+    made at once for a playable view, when first read for a view for reading only (its state's
+    ``_later``)."""
+
+    __slots__ = ("door_open", "downed_by", "game", "ht", "item_base", "numbers", "slain", "unnamed")
+
+    def __init__(self, game, ht, numbers, unnamed, slain, item_base, downed_by, door_open) -> None:
+        self.game, self.ht, self.numbers, self.unnamed, self.slain = game, ht, numbers, unnamed, slain
+        self.item_base, self.downed_by, self.door_open = item_base, downed_by, door_open
+
+    def make(self, name: str):
+        """The view's value of the field ``name``."""
+        s, ht = self.game.state, self.ht
+        if name == "door_alert":
+            return s.door_alert[ht.doors]
+        if name == "door_tried":
+            return s.door_tried[:, ht.doors]
+        if name == "door_hidden":
+            return np.zeros(len(ht.doors), bool)
+        if name == "closed_bits":
+            return _closed_bits(self.door_open)
+        if name == "ambush_fired":
+            return _NONE.copy()
+        if name == "event_done":
+            return np.ones(len(ht.events), bool) if len(ht.events) else _NONE.copy()
+        if name == "guard_uid" or name == "guard_slain":
+            return _guards(self.game, ht, self.numbers, self.unnamed, self.slain)[name == "guard_slain"]
+        if name == "downed_by":
+            return [_renamed(row, self.numbers) for row in self.downed_by]
+        if name == "deck_cards":
+            return _deck_placeholders(s.deck_cards, self.item_base)
+        if name == "spell_known":
+            return _pad(s.spell_known)
+        if name == "declined_spells":
+            return _pad(s.declined_spells)
+        raise KeyError(name)
+
+
+def _closed_bits(door_open: np.ndarray) -> int:
+    """Bit k set where door k is closed (``State.closed_bits``)."""
+    return sum(1 << k for k, is_open in enumerate(door_open.tolist()) if not is_open)
+
+
+def _guards(
+    game: Game, ht: _HeroTables, numbers: dict[int, int], unnamed: int, slain: dict[str, bool] | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The view's ``guard_uid`` and ``guard_slain`` (see ``_redact``)."""
+    s = game.state
+    guard_uid = np.full(len(ht.guards), -1, np.int16)
+    guard_slain = np.zeros(len(ht.guards), bool)
+    real_uid, real_slain = s.guard_uid.tolist(), s.guard_slain.tolist()
+    for j, i in enumerate(ht.guards.tolist()):
+        real = real_uid[i]
+        if real >= 0:
+            guard_uid[j] = numbers.get(real, unnamed + j)
+            if real_slain[i]:
+                guard_slain[j] = _seen_slain(game, real) if slain is None else slain.get(f"m{real}", False)
+    return guard_uid, guard_slain
 
 
 _PLACEHOLDER_DECKS: dict[tuple[bytes, int], np.ndarray] = {}
@@ -823,26 +944,109 @@ def _copy_state(s: State, hidden: list[int]) -> State:
         elif kind == 2:
             value = list(value)
         values[name] = value
+    for name in _REPLACED_LISTS:  # the game's own, read by _redact, which replaces them
+        values[name] = getattr(s, name)
     return out
 
 
 def _share_state(s: State, hidden: list[int]) -> State:
-    """``_copy_state`` for a view read only: the fields ``_redact`` edits in place (``_EDITED``) and,
-    if ``hidden`` has slots, the per-unit arrays are copied; every other field is ``s``'s own."""
-    out = State.__new__(State)
+    """``_copy_state`` for a view read only: the fields ``_redact`` edits in place (``_EDITED``) are
+    copied; every other array is ``s``'s own, taken when first read (``_SharedState``), and a
+    per-unit array a copy with the slots of ``hidden`` emptied (made when first read). The scalars
+    and lists are taken now: from a core game's engine (``Engine.get``, each a new object) unless
+    the state holds one already, so that reading them marks nothing to hand back to the engine
+    (``CoreState``)."""
+    out = _SharedState.__new__(_SharedState)
     values = out.__dict__
-    core.read_whole(s, len(_FIELD_NAMES))  # a core game's state: every array's view at once
-    for name in _FIELD_NAMES:
-        values[name] = getattr(s, name)
+    values["_source"] = s
+    held = s.__dict__
+    engine = held.get("_engine")
+    if engine is None:  # a plain State
+        for name in _OTHER_NAMES:
+            values[name] = getattr(s, name)
+    else:
+        get = engine.get
+        for name in _OTHER_NAMES:
+            values[name] = held[name] if name in held else get(name)
+    index = values["_hidden"] = np.array(hidden, np.intp) if hidden else None
     for name in _EDITED:
-        value = values[name]
-        values[name] = value.copy() if isinstance(value, np.ndarray) else list(value)
-    if hidden:
-        index = np.array(hidden, np.intp)
-        for name, blank in UNIT_FIELDS:
-            value = values[name] = values[name].copy()
-            value[index] = blank
+        value = values.get(name)
+        if value is not None:
+            values[name] = list(value)
+        else:
+            value = values[name] = getattr(s, name).copy()
+            if index is not None and name in _UNIT_BLANK:
+                value[index] = _UNIT_BLANK[name]
     return out
+
+
+class _SharedArray:
+    """An array field of a ``_SharedState``: the source state's own array, taken (into the state's
+    ``__dict__``, which then shadows this descriptor) when first read; for a per-unit array with
+    hidden slots, a copy with those slots emptied."""
+
+    __slots__ = ("blank", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.blank = _UNIT_BLANK.get(name)
+
+    def __get__(self, state, owner=None):
+        if state is None:
+            return self
+        d = state.__dict__
+        if self.name in _LATER_SET:
+            value = d[self.name] = d["_later"].make(self.name)
+            return value
+        value = getattr(d["_source"], self.name)
+        hidden = d["_hidden"]
+        if hidden is not None and self.name in _UNIT_BLANK:
+            value = value.copy()
+            value[hidden] = self.blank
+        d[self.name] = value
+        return value
+
+
+class _Deferred:
+    """A scalar or list field of a ``_SharedState`` that ``_redact`` makes when first read
+    (``_Later``)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state, owner=None):
+        if state is None:
+            return self
+        d = state.__dict__
+        value = d[self.name] = d["_later"].make(self.name)
+        return value
+
+
+class _SharedState(State):
+    """The state of a heroes' view for reading only (``_share_state``): a ``State`` whose arrays not
+    redacted are the game's state's own, taken when first read (a view shares them either way: a
+    reader reads a few). Copied, pickled or deep-copied, it is a plain ``State``."""
+
+    def copy(self) -> State:
+        return State.copy(self)
+
+    def __copy__(self) -> State:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> State:
+        return self.copy()
+
+    def __reduce__(self):
+        return State, (), vars(self.copy())
+
+
+for _name in _ARRAY_NAMES:
+    setattr(_SharedState, _name, _SharedArray(_name))
+for _name in _LATER_SCALARS:
+    setattr(_SharedState, _name, _Deferred(_name))
+del _name
 
 
 def _renamed(labels: list[str], uid_map: dict[int, int]) -> list[str]:

@@ -145,9 +145,15 @@ nb::object flags_view(Flags& f, std::initializer_list<size_t> shape, nb::handle 
     return view<bool>(reinterpret_cast<bool*>(f.data()), shape, owner);
 }
 
+// (made at its length and filled in place: the legal actions cross here at every decision)
 nb::list list_of(const std::vector<int>& row) {
-    nb::list out;
-    for (int v : row) out.append(v);
+    nb::list out = nb::steal<nb::list>(PyList_New(static_cast<Py_ssize_t>(row.size())));
+    if (!out.is_valid()) throw nb::python_error();
+    for (size_t k = 0; k < row.size(); ++k) {
+        PyObject* v = PyLong_FromLong(row[k]);
+        if (v == nullptr) throw nb::python_error();
+        PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(k), v);
+    }
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "event_log.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -8,83 +10,164 @@
 namespace dungeon_core {
 namespace {
 
-void put_varint(std::string& out, uint64_t v) {
+// A growing byte buffer written through a pointer: room(n) makes n bytes writable after what was written, and
+// written(p) says where the writing stopped. A freeze writes a byte or a varint per value, so each
+// write is a store and a bump, not a std::string::push_back with its own capacity check.
+class Bytes {
+public:
+    char* room(size_t n) {
+        if (len_ + n > buf_.size()) buf_.resize(std::max(2 * buf_.size(), len_ + n + 256));
+        return buf_.data() + len_;
+    }
+    void written(const char* end) { len_ = static_cast<size_t>(end - buf_.data()); }
+    void clear() { len_ = 0; }
+    std::string_view view() const { return {buf_.data(), len_}; }
+
+private:
+    std::string buf_;  // its size is the capacity; len_ the bytes written
+    size_t len_ = 0;
+};
+
+constexpr size_t MAX_VARINT = 10;  // bytes of a 64-bit varint
+
+char* put_varint(char* out, uint64_t v) {
     while (v >= 0x80) {
-        out.push_back(static_cast<char>(v | 0x80));
+        *out++ = static_cast<char>(v | 0x80);
         v >>= 7;
     }
-    out.push_back(static_cast<char>(v));
+    *out++ = static_cast<char>(v);
+    return out;
+}
+
+size_t varint_size(uint64_t v) {
+    size_t n = 1;
+    for (; v >= 0x80; v >>= 7) ++n;
+    return n;
+}
+
+void put_varint(std::string& out, uint64_t v) {
+    char bytes[MAX_VARINT];
+    out.append(bytes, put_varint(bytes, v));
 }
 
 // The strings of one chunk, each given an index in order of first use: an open-addressing table of
 // views into the events, which outlive it (a chunk's values are dropped only once it is frozen), so
-// no string is copied and nothing is allocated per string.
+// no string is copied and nothing is allocated per string. The table is kept from one chunk to the
+// next and emptied by a new generation, not by clearing its slots.
 class Interner {
 public:
-    Interner() : slots_(1024, {std::string_view(), EMPTY}) { strings.reserve(256); }
+    Interner() : slots_(1024) { strings.reserve(256); }
+    void reset() {
+        strings.clear();
+        if (++generation_ == 0) {  // wrapped: no slot may look current
+            for (Slot& slot : slots_) slot.generation = 0;
+            generation_ = 1;
+        }
+    }
     uint32_t index(std::string_view s) {
         if (2 * (strings.size() + 1) > slots_.size()) grow();
-        size_t at = place(s);
-        if (slots_[at].second == EMPTY) {
-            slots_[at] = {s, static_cast<uint32_t>(strings.size())};
+        const Key key = key_of(s);
+        Slot& slot = slots_[place(s, key)];
+        if (slot.generation != generation_) {
+            slot = {s, key, static_cast<uint32_t>(strings.size()), generation_};
             strings.push_back(s);
         }
-        return slots_[at].second;
+        return slot.index;
     }
     std::vector<std::string_view> strings;  // by index
 
 private:
-    static constexpr uint32_t EMPTY = UINT32_MAX;
-    static uint64_t hash(std::string_view s) {  // FNV-1a
-        uint64_t h = 1469598103934665603ull;
-        for (char c : s) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
-        return h;
+    // A string's length and two words of its bytes: the first and last four or eight bytes (they
+    // overlap when shorter), or for fewer than four its first, middle and last byte. Up to 16 bytes
+    // (keys, words, labels: nearly every string of an event) the key is the whole string, so equal
+    // keys are equal strings and only longer ones are compared byte by byte.
+    struct Key {
+        uint64_t size, a, b;
+        bool operator==(const Key& o) const { return size == o.size && a == o.a && b == o.b; }
+    };
+    static uint64_t load(const char* p, size_t n) {
+        uint64_t w = 0;
+        std::memcpy(&w, p, n);
+        return w;
     }
-    size_t place(std::string_view s) const {  // the slot holding s, or the empty one it would take
+    static Key key_of(std::string_view s) {
+        const char* p = s.data();
+        const size_t n = s.size();
+        if (n >= 8) return {n, load(p, 8), load(p + n - 8, 8)};
+        if (n >= 4) return {n, load(p, 4), load(p + n - 4, 4)};
+        if (n > 0) return {n, load(p, 1) | load(p + n / 2, 1) << 8 | load(p + n - 1, 1) << 16, 0};
+        return {0, 0, 0};
+    }
+    static uint64_t hash(const Key& k) {
+        uint64_t h = (k.a ^ (k.size << 56)) * 0x9E3779B97F4A7C15ull;
+        h = (h ^ (h >> 29) ^ k.b) * 0xBF58476D1CE4E5B9ull;
+        return h ^ (h >> 32);
+    }
+    struct Slot {
+        std::string_view text;
+        Key key;
+        uint32_t index = 0;
+        uint32_t generation = 0;  // the slot is in use when it is the table's
+    };
+    size_t place(std::string_view s, const Key& key) const {  // the slot holding s, or the free one it would take
         const size_t mask = slots_.size() - 1;
-        size_t at = hash(s) & mask;
-        while (slots_[at].second != EMPTY && slots_[at].first != s) at = (at + 1) & mask;
+        size_t at = hash(key) & mask;
+        while (slots_[at].generation == generation_ && !(slots_[at].key == key && (key.size <= 16 || slots_[at].text == s))) {
+            at = (at + 1) & mask;
+        }
         return at;
     }
     void grow() {
-        slots_.assign(2 * slots_.size(), {std::string_view(), EMPTY});
-        for (uint32_t k = 0; k < strings.size(); ++k) slots_[place(strings[k])] = {strings[k], k};
+        slots_.assign(2 * slots_.size(), Slot{});
+        generation_ = 1;
+        for (uint32_t k = 0; k < strings.size(); ++k) {
+            const Key key = key_of(strings[k]);
+            slots_[place(strings[k], key)] = {strings[k], key, k, generation_};
+        }
     }
-    std::vector<std::pair<std::string_view, uint32_t>> slots_;
+    std::vector<Slot> slots_;
+    uint32_t generation_ = 1;
 };
 
 struct Encoder {
-    std::string body;
+    Bytes body;
     Interner interned;
 
-    Encoder() { body.reserve(4096); }
-    void string(const std::string& s) { put_varint(body, interned.index(s)); }
+    void reset() {
+        body.clear();
+        interned.reset();
+    }
     void value(const Value& v) {
-        body.push_back(static_cast<char>(v.kind));
+        char* out = body.room(1 + MAX_VARINT);
+        *out++ = static_cast<char>(v.kind);
         switch (v.kind) {
             case Value::NONE:
                 break;
             case Value::BOOL:
-                body.push_back(v.b ? 1 : 0);
+                *out++ = v.b ? 1 : 0;
                 break;
             case Value::INT:  // zigzag: small negative numbers stay short
-                put_varint(body, (static_cast<uint64_t>(v.i) << 1) ^ static_cast<uint64_t>(v.i >> 63));
+                out = put_varint(out, (static_cast<uint64_t>(v.i) << 1) ^ static_cast<uint64_t>(v.i >> 63));
                 break;
             case Value::STR:
-                string(v.s);
+                out = put_varint(out, interned.index(v.s));
                 break;
             case Value::LIST:
-                put_varint(body, v.list.size());
+                out = put_varint(out, v.list.size());
+                body.written(out);
                 for (const Value& item : v.list) value(item);
-                break;
+                return;
             case Value::OBJECT:
-                put_varint(body, v.object.size());
+                out = put_varint(out, v.object.size());
+                body.written(out);
                 for (const auto& [key, item] : v.object) {
-                    string(key);
+                    char* at = body.room(MAX_VARINT);
+                    body.written(put_varint(at, interned.index(key)));
                     value(item);
                 }
-                break;
+                return;
         }
+        body.written(out);
     }
 };
 
@@ -137,21 +220,35 @@ struct Decoder {
     }
 };
 
+// One encoder per thread, kept from one freeze to the next with its buffers and table (reached
+// through a call, so that the encoder's code reads it through a pointer, not the thread's storage
+// at every access).
+[[gnu::noinline]] Encoder& encoder() {
+    static thread_local Encoder enc;
+    return enc;
+}
+
 }  // namespace
 
 // A chunk: the number of strings, each string (length, bytes), then the events.
 void EventLog::freeze() {
-    Encoder enc;
+    Encoder& enc = encoder();
+    enc.reset();
     for (const Value& event : tail_) enc.value(event);
-    std::string chunk;
-    put_varint(chunk, enc.interned.strings.size());
+    std::string head;
+    put_varint(head, enc.interned.strings.size());
+    size_t text = 0;  // the strings with their lengths
+    for (std::string_view s : enc.interned.strings) text += varint_size(s.size()) + s.size();
+    const std::string_view body = enc.body.view();
+    auto chunk = std::make_shared<std::string>();
+    chunk->reserve(head.size() + text + body.size());  // one allocation, of the chunk's size
+    *chunk += head;
     for (std::string_view s : enc.interned.strings) {
-        put_varint(chunk, s.size());
-        chunk += s;
+        put_varint(*chunk, s.size());
+        *chunk += s;
     }
-    chunk += enc.body;
-    chunk.shrink_to_fit();
-    frozen_.push_back(std::make_shared<const std::string>(std::move(chunk)));
+    *chunk += body;
+    frozen_.push_back(std::move(chunk));
     tail_.clear();
 }
 

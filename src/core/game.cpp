@@ -1,5 +1,7 @@
 #include "game.hpp"
 
+#include <charconv>
+#include <cstring>
 #include <stdexcept>
 
 #include "rules/decisions.hpp"
@@ -206,7 +208,13 @@ bool Game::monsters_besides(const std::vector<int>& group) const {
 }
 
 std::string Game::label(int u) const {
-    return u < state.n_heroes ? "hero_" + std::to_string(u) : "m" + std::to_string(state.unit_uid[u]);
+    // "hero_<slot>" or "m<uid>", written in one buffer: an event or two of every decision names a unit
+    const bool hero = u < state.n_heroes;
+    const size_t prefix = hero ? 5 : 1;
+    char text[24];
+    std::memcpy(text, hero ? "hero_" : "m", prefix);
+    char* end = std::to_chars(text + prefix, text + sizeof text, hero ? u : static_cast<int>(state.unit_uid[u])).ptr;
+    return std::string(text, static_cast<size_t>(end - text));
 }
 
 int Game::unit_by_label(const std::string& id) const {

@@ -9,6 +9,10 @@ namespace dungeon_core {
 void Board::finish() {
     ground.assign(n_squares, 0);
     for (int q = 0; q < n_squares; ++q) ground[q] = !furniture[q] && !blockage[q];
+    ground_blank.assign(n_squares, -1);
+    for (int q = 0; q < n_squares; ++q) {
+        if (ground[q]) ground_blank[q] = UNREACHABLE;
+    }
     passage_start.assign(n_squares + 1, 0);
     passage_to.clear();
     passage_door.clear();
@@ -31,34 +35,50 @@ void Board::finish() {
 
 std::vector<int32_t> distance_field(const Board& board, const bool* door_open, const int32_t* blank,
                                     const std::vector<int32_t>& sources, int32_t limit, int32_t around) {
-    std::vector<int32_t> dist = blank ? std::vector<int32_t>(blank, blank + board.n_squares)
-                                      : std::vector<int32_t>(board.n_squares, UNREACHABLE);
+    std::vector<int32_t> dist;
+    distance_field_into(dist, board, door_open, blank, sources, limit, around);
+    return dist;
+}
+
+void distance_field_into(std::vector<int32_t>& dist, const Board& board, const bool* door_open, const int32_t* blank,
+                         const std::vector<int32_t>& sources, int32_t limit, int32_t around) {
+    if (blank) {
+        dist.assign(blank, blank + board.n_squares);
+    } else {
+        dist.assign(board.n_squares, UNREACHABLE);
+    }
     for (int32_t q : sources) dist[q] = 0;
-    std::vector<int32_t> frontier(sources), reached;
-    reached.reserve(64);
+    // A breadth-first queue: the squares at distance d are queue[head, level_end). Each square
+    // enters it once at most (a source, or when first reached), so it never holds more than the
+    // sources and the board; one thread's queue is kept between searches.
+    static thread_local std::vector<int32_t> queue_buffer;
+    std::vector<int32_t>& buffer = queue_buffer;
+    if (buffer.size() < sources.size() + board.n_squares) buffer.resize(sources.size() + board.n_squares);
+    int32_t* queue = buffer.data();
+    std::copy(sources.begin(), sources.end(), queue);
+    size_t head = 0, tail = sources.size();
     int32_t d = 0;
     int32_t stop = around < 0 ? limit : UNREACHABLE;
+    int32_t* out = dist.data();
     const int32_t* start = board.passage_start.data();
     const int32_t* to = board.passage_to.data();
     const int32_t* door = board.passage_door.data();
-    while (!frontier.empty() && d < stop) {
+    while (head < tail && d < stop) {
         ++d;
-        reached.clear();
-        for (int32_t q : frontier) {
-            for (int32_t k = start[q]; k < start[q + 1]; ++k) {
+        for (const size_t level_end = tail; head < level_end; ++head) {
+            const int32_t q = queue[head];
+            for (int32_t k = start[q], end = start[q + 1]; k < end; ++k) {
                 const int32_t r = to[k];
-                if (dist[r] > d && (door[k] < 0 || door_open[door[k]])) {
-                    dist[r] = d;
-                    reached.push_back(r);
+                if (out[r] > d && (door[k] < 0 || door_open[door[k]])) {
+                    out[r] = d;
+                    queue[tail++] = r;
                 }
             }
         }
-        frontier.swap(reached);
-        if (stop == UNREACHABLE && around >= 0 && dist[around] >= 0 && dist[around] < UNREACHABLE) {
-            stop = dist[around] + limit;
+        if (stop == UNREACHABLE && around >= 0 && out[around] >= 0 && out[around] < UNREACHABLE) {
+            stop = out[around] + limit;
         }
     }
-    return dist;
 }
 
 std::vector<int64_t> cost_field(const Board& board, const bool* door_passable, const int64_t* cost,
@@ -125,7 +145,7 @@ int64_t via(const Board& board, const bool* door_open, const std::vector<Dist>& 
 std::pair<int64_t, int64_t> gaps(const Board& board, const bool* door_open, const std::vector<std::vector<Dist>>& fields,
                                  const std::vector<int64_t>& start_distance, int32_t q) {
     int64_t closer = NO_GAP, closable = NO_GAP;
-    for (size_t i = 0; i < fields.size(); ++i) {
+    for (size_t i = 0; i < start_distance.size(); ++i) {  // (fields may hold more, unused)
         const int64_t d = start_distance[i];
         const int64_t gap = via(board, door_open, fields[i], q) - d;
         closer = std::min(closer, gap);
@@ -179,8 +199,12 @@ void PursuitMemo::walk_from(const Board& board, const Position& pos, int32_t mov
     for (size_t i = 0; i < trap_blocks_.size(); ++i) trap_blocks_[i] = pos.trap_armed[i] || pos.trap_detected[i];
     hero_squares_ = hero_squares;
 
-    blank_.resize(n);
-    for (int q = 0; q < n; ++q) blank_[q] = (board.ground[q] && occupant_[q] < 0) ? UNREACHABLE : BLOCKED;
+    blank_ = board.ground_blank;  // the ground walkable, then the occupied squares not
+    const int16_t* occupant = occupant_.data();
+    int32_t* blank = blank_.data();
+    for (int q = 0; q < n; ++q) {
+        if (occupant[q] >= 0) blank[q] = BLOCKED;
+    }
     for (size_t i = 0; i < trap_blocks_.size(); ++i) {
         if (trap_blocks_[i]) blank_[board.trap_square[i]] = BLOCKED;
     }
@@ -203,7 +227,7 @@ void PursuitMemo::walk_from(const Board& board, const Position& pos, int32_t mov
 // Walking distance to the nearest walkable square of the fight ring.
 const std::vector<Dist>& PursuitMemo::to_fight(const Board& board, const bool* door_open, int32_t reach) {
     if (fight_reach_ != reach || fight_reach_ < 0) {
-        to_fight_ = distance_field(board, door_open, blank_.data(), fight_sources_, reach, -1);
+        distance_field_into(to_fight_, board, door_open, blank_.data(), fight_sources_, reach, -1);
         fight_reach_ = reach;
     }
     return to_fight_;
@@ -212,13 +236,17 @@ const std::vector<Dist>& PursuitMemo::to_fight(const Board& board, const bool* d
 // For each living hero the monster has a path to from `start`: its field and the start's distance.
 void PursuitMemo::approach(const Board& board, const bool* door_open, int32_t start, int32_t reach) {
     if (approach_reach_ >= 0 && approach_start_ == start && approach_reach_ == reach) return;
-    approach_fields_.clear();
+    n_approach_ = 0;  // the fields' memory is kept for the next search
     approach_distance_.clear();
+    std::vector<int32_t> source(1);
     for (int32_t h : hero_squares_) {
-        std::vector<Dist> f = distance_field(board, door_open, blank_.data(), {h}, reach, start);
+        if (n_approach_ == approach_fields_.size()) approach_fields_.emplace_back();
+        std::vector<Dist>& f = approach_fields_[n_approach_];
+        source[0] = h;
+        distance_field_into(f, board, door_open, blank_.data(), source, reach, start);
         const int64_t d = via(board, door_open, f, start);
         if (d < UNREACHABLE) {
-            approach_fields_.push_back(std::move(f));
+            ++n_approach_;
             approach_distance_.push_back(d);
         }
     }
@@ -250,7 +278,7 @@ Allowed PursuitMemo::allowed(const Board& board, const Position& pos, const Move
     }
     // duty 3: end strictly closer to some hero it has a path to, when a path allows it
     approach(board, open, mover.start, mover.reach);
-    if (approach_fields_.empty()) return {all_steps(step_squares.size()), true};  // no path: no duty
+    if (n_approach_ == 0) return {all_steps(step_squares.size()), true};  // no path: no duty
     const auto [closer, closable] = gaps(board, open, approach_fields_, approach_distance_, mover.here);
     if (closer < 0 || closable < budget) {
         out.end_ok = closer < 0;

@@ -19,6 +19,7 @@ struct Board {
     std::vector<uint8_t> furniture;  // [sq]: furniture (blocks standing, may be jumped)
     std::vector<uint8_t> blockage;   // [sq]: a blockage (never stepped onto, not even through a door)
     std::vector<uint8_t> ground;     // [sq], derived: neither furniture nor blockage
+    std::vector<int32_t> ground_blank;  // [sq], derived: UNREACHABLE on ground, else -1 (a search's blank)
     std::vector<int32_t> trap_square;  // [trap]: the square of the adventure's trap
     // derived once (finish()): each square's passages, the steps onto no blockage, as a CSR table of
     // (neighbour, door or -1) pairs; a search walks a passage when its door is absent or open
@@ -54,6 +55,10 @@ struct Mover {
 constexpr int32_t UNREACHABLE = 1000000;  // tables.UNREACHABLE
 std::vector<int32_t> distance_field(const Board& board, const bool* door_open, const int32_t* blank,
                                     const std::vector<int32_t>& sources, int32_t limit, int32_t around);
+// The same field written into `dist` (resized to the board), whose memory is kept: the searches
+// made many times a game (the duty to attack's) allocate nothing once they ran.
+void distance_field_into(std::vector<int32_t>& dist, const Board& board, const bool* door_open, const int32_t* blank,
+                         const std::vector<int32_t>& sources, int32_t limit, int32_t around);
 
 // The cheapest way from every square to the nearest target, where walking from r into q costs
 // cost[q] (a positive int; `inf` or more: q is reached but never walked through), through passages
@@ -109,7 +114,8 @@ private:
     int32_t fight_reach_ = -1;
     std::vector<int32_t> to_fight_;
     int32_t approach_start_ = -1, approach_reach_ = -1;
-    std::vector<std::vector<int32_t>> approach_fields_;
+    std::vector<std::vector<int32_t>> approach_fields_;  // the first n_approach_ are this search's
+    size_t n_approach_ = 0;
     std::vector<int64_t> approach_distance_;
 };
 

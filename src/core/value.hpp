@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -82,20 +84,24 @@ struct Value {
     void push(Value v) { list.push_back(std::move(v)); }
 };
 
-// One key and value of Value::obj's list. The elements of an initializer_list are const: the members
-// are mutable so that obj() moves each key and value into the object instead of copying it (with
-// every nested string and list) and destroying the original.
+// One key and value of Value::obj's list. The elements of an initializer_list are const: the value
+// is mutable so that obj() moves it into the object instead of copying it (with every nested string
+// and list) and destroying the original. The key is a view of the caller's text (a literal, or a
+// string that lives to the end of the statement that calls obj, as the list does), so that obj()
+// makes each key's string once, in its place.
 struct Value::Field {
-    mutable std::string key;
+    std::string_view key;
     mutable Value value;
-    Field(std::string k, Value v) : key(std::move(k)), value(std::move(v)) {}
+    Field(const char* k, Value v) : key(k), value(std::move(v)) {}
+    Field(const std::string& k, Value v) : key(k), value(std::move(v)) {}
 };
 
 inline Value Value::obj(std::initializer_list<Field> items) {
     Value v;
     v.kind = OBJECT;
     v.object.reserve(items.size());
-    for (const Field& f : items) v.object.emplace_back(std::move(f.key), std::move(f.value));
+    for (const Field& f : items) v.object.emplace_back(std::piecewise_construct, std::forward_as_tuple(f.key),
+                                                       std::forward_as_tuple(std::move(f.value)));
     return v;
 }
 

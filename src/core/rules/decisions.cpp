@@ -69,13 +69,12 @@ public:
     }
 
     std::vector<int> legal(Game& g, int unit, int a, int b) const {
-        if (parts_.size() == 1) return parts_[0].legal(g, unit, a, b);
-        std::vector<int> acts;
-        for (const Part& part : parts_) {
-            std::vector<int> more = part.legal(g, unit, a, b);
+        std::vector<int> acts = parts_[0].legal(g, unit, a, b);
+        for (size_t p = 1; p < parts_.size(); ++p) {
+            std::vector<int> more = parts_[p].legal(g, unit, a, b);
             acts.insert(acts.end(), more.begin(), more.end());
         }
-        std::stable_sort(acts.begin(), acts.end());
+        if (parts_.size() > 1) std::sort(acts.begin(), acts.end());  // (equal ints: a stable sort's order)
         return acts;
     }
 

@@ -130,9 +130,14 @@ int draw(Game& g, const std::string& deck) {
 
 // The unit's items in slot order (ITEM_k is the k-th).
 std::vector<int> held(Game& g, int u) {
+    const int16_t* holder = g.state.item_holder.data();
+    int n = 0;  // counted first, without branches: most units hold nothing, and then nothing is allocated
+    for (int i = 0; i < MAX_ITEMS; ++i) n += holder[i] == u;
     std::vector<int> out;
+    if (n == 0) return out;
+    out.reserve(n);
     for (int i = 0; i < MAX_ITEMS; ++i) {
-        if (g.state.item_holder[i] == u) out.push_back(i);
+        if (holder[i] == u) out.push_back(i);
     }
     return out;
 }

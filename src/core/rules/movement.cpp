@@ -9,6 +9,7 @@
 #include "rules/movement.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "pursuit.hpp"
 #include "rules/board.hpp"
@@ -154,6 +155,7 @@ std::vector<int> legal_hero_move(Game& g, int h) {
     const bool may_jump = left >= 2 && !s.jumped[h] && s.dragging[h] == NO_UNIT;
     const bool may_drag = left >= 1 && !s.moved[h] && s.dragging[h] == NO_UNIT;
     std::vector<int> acts;
+    acts.reserve(4 * 3 + 2);  // the most there can be: a move, a jump and a drag a side, an extra move, END
     for (int d = 0; d < 4; ++d) {
         const int next = board.side_to[sq * 4 + d];
         const int door = board.side_door[sq * 4 + d];
@@ -328,15 +330,14 @@ std::vector<int> legal_monster_move(Game& g, int m) {
     const Board& board = g.tables().board;
     const int stamina_max = g.rules().move_stamina_max;
     const int here = s.unit_pos[m];
-    std::vector<int> step_actions;
+    std::array<int, 4> step_actions;  // [i]: the action of step_squares[i]
     std::vector<int32_t> step_squares;
-    step_actions.reserve(4);
     step_squares.reserve(4);
     if (here >= 0 && s.move_left[m] >= 1) {
         for (int d = 0; d < 4; ++d) {  // open_side, all round
             const int next = open_side_of(board, s, here, d);
             if (next >= 0 && is_free(board, s, next)) {
-                step_actions.push_back(MOVE_N + d);
+                step_actions[step_squares.size()] = MOVE_N + d;
                 step_squares.push_back(next);
             }
         }

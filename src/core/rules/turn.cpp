@@ -189,6 +189,7 @@ std::vector<int> handoffs(Game& g, int h) {
     const State& s = g.state;
     if (!s.progress && (s.idle_handoffs >> h & 1)) return {};
     std::vector<int> out;
+    out.reserve(s.n_heroes);
     for (int k = 0; k < s.n_heroes; ++k) {
         if (k != h && s.unit_status[k] == ACTIVE && !s.move_done[k]) out.push_back(HANDOFF_0 + k);
     }

@@ -113,6 +113,7 @@ void take_off(Game& g, int u) {
 
 std::vector<int> active_heroes(Game& g) {
     std::vector<int> out;
+    out.reserve(g.state.n_heroes);
     for (int u = 0; u < g.state.n_heroes; ++u) {
         if (g.state.unit_status[u] == ACTIVE) out.push_back(u);
     }
@@ -126,7 +127,13 @@ std::vector<int> active_monsters(Game& g) {
     for (int u = 0; u < MAX_UNITS; ++u) {
         if (is_active_monster(s, u)) out.push_back(u);
     }
-    std::stable_sort(out.begin(), out.end(), [&s](int a, int b) { return s.unit_pos[a] < s.unit_pos[b]; });
+    // a stable insertion sort by square (a few monsters: no buffer to allocate, as std::stable_sort's)
+    for (size_t i = 1; i < out.size(); ++i) {
+        const int u = out[i];
+        size_t k = i;
+        for (; k > 0 && s.unit_pos[u] < s.unit_pos[out[k - 1]]; --k) out[k] = out[k - 1];
+        out[k] = u;
+    }
     return out;
 }
 
