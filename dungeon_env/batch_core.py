@@ -49,6 +49,13 @@ def refusal(env_kwargs: dict, opponent="random") -> str | None:
     return None
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the system says it, else the count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def pcg_state(rng: np.random.Generator) -> tuple[int, int, int, int, bool, int]:
     """A numpy PCG64 generator's state as ``_core.RoleBatch.set`` takes it."""
     st = rng.bit_generator.state
@@ -66,7 +73,7 @@ class _CoreBatch:
         if threads is not None and (not isinstance(threads, int) or threads < 1):
             raise ValueError(f"threads must be a positive int or None (every core), got {threads!r}")
         self.env = raw_env(**env_kwargs)  # the options, checked
-        self.threads = threads or os.cpu_count() or 1
+        self.threads = threads or usable_cores()
         probe = self.env.episode_start(0)
         if probe.engine != "core":
             raise ValueError(f"the batch steps games on the core; Game.default_engine is {probe.engine!r}")
@@ -224,4 +231,14 @@ class CoreAecGames(_CoreBatch):
         return "dm" if seat < 0 else f"hero_{seat}"
 
 
-__all__ = ["ASKED", "ENDED", "REFUSED", "SKIPPED", "CoreAecGames", "CoreGames", "pcg_state", "refusal"]
+__all__ = [
+    "ASKED",
+    "ENDED",
+    "REFUSED",
+    "SKIPPED",
+    "CoreAecGames",
+    "CoreGames",
+    "pcg_state",
+    "refusal",
+    "usable_cores",
+]

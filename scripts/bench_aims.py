@@ -49,6 +49,7 @@ import bench_balance  # noqa: E402
 import bench_env  # noqa: E402
 import bench_search  # noqa: E402
 
+from dungeon_env.batch_core import usable_cores  # noqa: E402
 from dungeon_env.engine import Game  # noqa: E402
 
 DEFAULT_CANDIDATE = "dungeon_env.engine:Game"
@@ -365,7 +366,7 @@ def measure(args: argparse.Namespace) -> tuple[list[Aim], dict]:
         note = "dungeon_env.batched does not import"
         if rate is not None:
             note = (
-                f"the heroes against the random DM, in the core on {os.cpu_count()} threads; "
+                f"the heroes against the random DM, in the core on {usable_cores()} threads; "
                 f"BatchedGames (both sides, every decision a step): {both:,.0f} steps/s"
             )
         aims.append(

@@ -137,6 +137,6 @@ def test_main_writes_the_figures_as_json(tmp_path, monkeypatch, capsys):
     assert [(a["key"], a["verdict"]) for a in figures["aims"]][-1] == ("batched", "NOT BUILT")
     engine = {a["key"]: a for a in figures["aims"] if a["key"].startswith("engine")}
     assert set(engine) == {"engine_vs_today", "engine_vs_c4"}
-    for aim in engine.values():  # a verdict that says what the figure does against the target (timing: either)
+    for aim in engine.values():  # the verdict says what the figure does (timing: either way)
         assert aim["figure"] > 0 and aim["verdict"] == ("MET" if aim["figure"] >= aim["target"] else "MISSED")
     assert "NOT BUILT" in capsys.readouterr().out
