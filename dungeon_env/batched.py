@@ -226,7 +226,7 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         self._waiting = np.zeros(n, bool)  # next-step autoreset: the games that ended in the last step
         self.copy = bool(copy)
         self._obs = _Observations(n, observation_format)
-        self.native = _native_choice(native, refusal(env_kwargs, opponent))
+        self.native = _native_choice(native, refusal(env_kwargs, opponent), threads)
         if self.native:
             self._core = CoreGames(n, role, illegal_action, threads, env_kwargs)
             first = self._core.env
@@ -400,7 +400,7 @@ class BatchedGames:
         self.copy = bool(copy)
         env_kwargs.setdefault("illegal_action", "penalize")
         self._obs = _Observations(n, observation_format)
-        self.native = _native_choice(native, refusal(env_kwargs))
+        self.native = _native_choice(native, refusal(env_kwargs), threads)
         if self.native:
             self._core = CoreAecGames(n, threads, env_kwargs)
             first = self._core.env
@@ -567,14 +567,20 @@ def autoreset_mode_of(mode) -> AutoresetMode:
     return found
 
 
-def _native_choice(native, why_not: str | None) -> bool:
+def _native_choice(native, why_not: str | None, threads=None) -> bool:
     """Whether a batch steps its games in the core: ``native`` True (an error naming why not when it
-    cannot), False, or None (when it can)."""
+    cannot), False, or None (when it can). ``threads`` is for games stepped in the core only."""
     if native not in (None, True, False):
         raise ValueError(f"native must be True, False or None (the core when it can), got {native!r}")
     if native and why_not:
         raise ValueError(f"native=True: {why_not}; pass native=False or None")
-    return why_not is None if native is None else native
+    chosen = why_not is None if native is None else native
+    if threads is not None and not chosen:
+        reason = f" ({why_not})" if why_not else ""
+        raise ValueError(
+            f"threads={threads!r}: the games step in Python{reason}, one at a time; leave threads out"
+        )
+    return chosen
 
 
 class _SB3Batched:

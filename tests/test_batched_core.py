@@ -142,6 +142,8 @@ def test_what_the_core_cannot_play_is_refused_by_name_or_played_in_python():
         BatchedRoleEnv(2, threads=0, **options)
     with pytest.raises(ValueError, match="native must be True, False or None"):
         BatchedRoleEnv(2, native="yes", **options)
+    with pytest.raises(ValueError, match=r"threads=2: the games step in Python \(shaping.*leave threads out"):
+        BatchedRoleEnv(2, threads=2, shaping={"damage": 0.5}, **options)
     python_games = BatchedRoleEnv(2, shaping={"damage": 0.5}, **options)
     assert not python_games.native and len(python_games.envs) == 2
     with pytest.raises(AttributeError, match="no RoleEnv per game"):
