@@ -145,14 +145,16 @@ def batched_steps_per_second(seconds: float, num_envs: int = 128, both_sides: bo
     from its masks, stepped in the core on every core when it can (its defaults); None when the
     module does not import (not built). The one place that knows the batched env's API."""
     try:
-        from dungeon_env.batched import BatchedGames, BatchedRoleEnv
+        from dungeon_env import batched
     except ImportError:
         return None
     options = {"adventure": ADVENTURE, "heroes": HEROES, "max_turns": MAX_TURNS}
     if both_sides:
-        env = BatchedGames(num_envs, **options)
+        if not hasattr(batched, "BatchedGames"):
+            return None
+        env = batched.BatchedGames(num_envs, **options)
     else:
-        env = BatchedRoleEnv(num_envs, role="heroes", opponent="random", **options)
+        env = batched.BatchedRoleEnv(num_envs, role="heroes", opponent="random", **options)
     rng = np.random.default_rng(0)
     env.reset(seed=0)
     steps = 0
@@ -365,9 +367,10 @@ def measure(args: argparse.Namespace) -> tuple[list[Aim], dict]:
         both = raw["batched_both_sides"] = batched_steps_per_second(args.seconds, args.batched_envs, True)
         note = "dungeon_env.batched does not import"
         if rate is not None:
+            both_text = "not built" if both is None else f"{both:,.0f} steps/s"
             note = (
                 f"the heroes against the random DM, in the core on {usable_cores()} threads; "
-                f"BatchedGames (both sides, every decision a step): {both:,.0f} steps/s"
+                f"BatchedGames (both sides, every decision a step): {both_text}"
             )
         aims.append(
             Aim(
