@@ -145,7 +145,7 @@ def batched_steps_per_second(seconds: float, num_envs: int = 128, both_sides: bo
     from its masks, stepped in the core on every core when it can (its defaults); None when the
     module does not import (not built). The one place that knows the batched env's API."""
     try:
-        from dungeon_env import batched
+        batched = importlib.import_module("dungeon_env.batched")  # honours a module marked missing
     except ImportError:
         return None
     options = {"adventure": ADVENTURE, "heroes": HEROES, "max_turns": MAX_TURNS}
