@@ -99,7 +99,7 @@ void RoleBatch::fold(Slot& s) {
     const Game& g = s.engine->game;
     size_t index = s.folded;
     g.log_events.visit_from(index, [&](const Value& event) {
-        s.lens.see(g, event);
+        s.lens.fold(g, event);
         ++index;
     });
     s.lens.name_unnamed(g);
@@ -136,11 +136,17 @@ SlotStatus RoleBatch::step_one(Slot& s, int64_t action) {
     return settle(s);
 }
 
-void RoleBatch::write(Slot& s, float* obs, int8_t* mask, int seat, bool to_act) {
+void RoleBatch::write(Slot& s, float* obs, int8_t* mask, int seat, bool to_act, bool traced) {
     Game& g = s.engine->game;
     const HeroSight sight = seat >= 0 ? hero_sight(g, s.lens) : HeroSight{};
     const int role = seat >= 0 ? 0 : 1;
-    dungeon_core::observe(g, *layout_, obs, mask, N_ACTIONS, role, seat, to_act, g.max_turns, sight, &s.boards[role], true);
+    dungeon_core::observe(g, *layout_, obs, mask, N_ACTIONS, role, seat, to_act, g.max_turns, sight, &s.boards[role],
+                          traced ? &s.trace : nullptr);
+}
+
+void RoleBatch::forget_rows() {
+    rows_ = nullptr;
+    for (Slot& s : slots_) s.trace.row = nullptr;
 }
 
 void RoleBatch::observe(int i, float* obs, int8_t* mask, int seat, bool to_act) {
@@ -156,13 +162,21 @@ void RoleBatch::observe(int i, float* obs, int8_t* mask, int seat, bool to_act) 
     if (to_act && (g.over() || seat_asked(g) != seat)) {
         throw std::invalid_argument("game " + std::to_string(i) + " does not ask seat " + std::to_string(seat) + " anything");
     }
-    write(s, obs, mask, seat, to_act);
+    // game i's own row keeps its trace; another buffer inside the rows would leave a trace wrong
+    const size_t row = static_cast<size_t>(layout_->size);
+    const bool own = rows_ != nullptr && obs == rows_ + row * i;
+    if (!own && rows_ != nullptr && obs + row > rows_ && obs < rows_ + row * slots_.size()) forget_rows();
+    write(s, obs, mask, seat, to_act, own);
 }
 
 void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t* masks, int64_t* seats, int threads) {
     const int n = size();
     for (int i = 0; i < n; ++i) slot(i);  // every game set, before any moves
     const size_t row = static_cast<size_t>(layout_->size);
+    if (obs != rows_) {
+        forget_rows();
+        rows_ = obs;
+    }
     std::vector<std::string> errors(n);
     std::atomic<int> next{0};  // the games are handed out one at a time: a slow game or thread holds no one up
     auto run = [&]() {
@@ -180,7 +194,7 @@ void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t*
                 const bool asked = status[i] == ASKED;
                 if (seats) seats[i] = g.over() ? -1 : seat_asked(g);
                 const int seat = asked ? seat_asked(g) : (sides_ == DM_SIDE ? -1 : 0);
-                write(s, obs + row * i, masks + static_cast<size_t>(N_ACTIONS) * i, seat, asked);
+                write(s, obs + row * i, masks + static_cast<size_t>(N_ACTIONS) * i, seat, asked, true);
             } catch (const std::exception& e) {
                 errors[i] = e.what();
             }

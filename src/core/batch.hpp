@@ -56,11 +56,17 @@ public:
     // one action per game (negative: the game is skipped), then the opponent's moves; each game's
     // status, observation and mask
     // (`obs`: num_envs x layout.size floats; `masks`: num_envs x N_ACTIONS bytes) and the seat asked
-    // (`seats`, may be null: the hero's index, or -1 for the DM), on `threads` threads
+    // (`seats`, may be null: the hero's index, or -1 for the DM), on `threads` threads.
+    // `obs` are the batch's rows: only the batch writes into them, from one step to the next (a
+    // game's row is then cleared where the batch wrote it, not zeroed whole: RowTrace); rows
+    // written by anyone else, or other rows, must be handed over with forget_rows().
     void step(const int64_t* actions, int8_t* status, float* obs, int8_t* masks, int64_t* seats, int threads);
     // game i's row as `seat` (a hero's index, -1 for the DM) sees it: with the legal actions if
-    // `to_act` (the seat must be the one asked), else none (the view of an end)
+    // `to_act` (the seat must be the one asked), else none (the view of an end); `obs` may be game
+    // i's row of the batch's rows or any other buffer
     void observe(int i, float* obs, int8_t* mask, int seat, bool to_act);
+    // what the batch knows of its rows' contents forgotten: each is zeroed whole when next written
+    void forget_rows();
     // the seat game i asks (a hero's index, -1 for the DM)
     int seat(int i);
     const Pcg64& opponent(int i) const { return slots_.at(i).opponent; }
@@ -72,6 +78,7 @@ private:
         size_t folded = 0;   // events folded by the lens
         Pcg64 opponent;
         std::array<ObsLayout::BoardCache, 2> boards;  // this game's board planes for heroes, for the DM
+        RowTrace trace;                               // what the batch last wrote into this game's row
         std::vector<int> legal;       // scratch: the opponent's legal actions in mask order
         explicit Slot(std::shared_ptr<const HeroRules> rules) : lens(std::move(rules)) {}
     };
@@ -80,7 +87,7 @@ private:
     void apply(Slot& s, int action);
     SlotStatus settle(Slot& s);
     SlotStatus step_one(Slot& s, int64_t action);
-    void write(Slot& s, float* obs, int8_t* mask, int seat, bool to_act);
+    void write(Slot& s, float* obs, int8_t* mask, int seat, bool to_act, bool traced);
     static int seat_asked(const Game& g);
     Slot& slot(int i);
 
@@ -88,6 +95,7 @@ private:
     const ObsLayout* layout_;
     std::shared_ptr<const HeroRules> rules_;
     std::vector<Slot> slots_;
+    const float* rows_ = nullptr;  // the rows the traces describe (step's `obs`)
 };
 
 }  // namespace dungeon_core

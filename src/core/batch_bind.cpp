@@ -46,6 +46,7 @@ struct PyRoleBatch {
     nb::object layout_ref;
     RoleBatch batch;
     std::vector<nb::object> engines;  // each game's engine, kept alive while the batch plays it
+    std::optional<Array<float>> rows;  // the rows last stepped into, kept alive while the batch traces them
 
     PyRoleBatch(int n, int role, nb::object layout, std::shared_ptr<const HeroRules> rules)
         : layout_ref(layout), batch(n, role, nb::cast<const ObsLayout*>(layout), std::move(rules)), engines(n) {}
@@ -92,13 +93,17 @@ void bind_batch(nb::module_& m) {
                 float* o = rows_of(obs, "obs", n, static_cast<size_t>(nb::cast<const ObsLayout*>(b.layout_ref)->size), "float32");
                 bool* mk = rows_of(masks, "masks", n, static_cast<size_t>(N_ACTIONS), "bool");
                 int64_t* se = seats ? rows_of(*seats, "seats", n, 1, "int64") : nullptr;
+                if (!b.rows || b.rows->data() != o) b.rows = obs;
                 nb::gil_scoped_release released;
                 b.batch.step(a, st, o, reinterpret_cast<int8_t*>(mk), se, threads);
             },
             "actions"_a, "status"_a, "obs"_a, "masks"_a, "seats"_a.none(), "threads"_a,
             "One action per game (negative: skip the game), then the opponent's moves; each game's status (0 "
             "asked, 1 ended, 2 the action refused, 3 skipped), observation and mask and (if given) the seat asked (a hero's index, -1 the "
-            "DM) into the arrays, on `threads` threads.")
+            "DM) into the arrays, on `threads` threads. `obs` are the batch's rows: nobody else may write into them "
+            "between steps (the batch clears only what it wrote), unless forget_rows() is called after.")
+        .def("forget_rows", [](PyRoleBatch& b) { b.batch.forget_rows(); },
+             "The rows were written by someone else: each is zeroed whole when next written.")
         .def(
             "observe",
             [](PyRoleBatch& b, int i, Array<float> obs, Array<bool> mask, int seat, bool to_act) {

@@ -75,12 +75,13 @@ bool HeroLens::sees(const Game& g, const Value& ref) const {
     return it != where_.end() && area_revealed(g.tables().area[it->second]);
 }
 
-std::string HeroLens::name(const std::string& ref) {
+int HeroLens::number_of(const std::string& ref) {
     const int uid = std::stoi(ref.substr(1));
     auto it = numbers_.find(uid);
-    const int k = it != numbers_.end() ? it->second : numbers_.emplace(uid, static_cast<int>(numbers_.size())).first->second;
-    return "m" + std::to_string(k);
+    return it != numbers_.end() ? it->second : numbers_.emplace(uid, static_cast<int>(numbers_.size())).first->second;
 }
+
+std::string HeroLens::name(const std::string& ref) { return "m" + std::to_string(number_of(ref)); }
 
 int HeroLens::number(int uid) const {
     auto it = numbers_.find(uid);
@@ -92,35 +93,77 @@ Value HeroLens::figure(const Game& g, const Value& ref) {
     return sees(g, ref) ? Value(name(ref.s)) : Value();
 }
 
+bool HeroLens::shown(const Game& g, const Value& event, const std::string& kind) const {
+    const HeroRules& r = *rules_;
+    auto about = r.about.find(kind);
+    if (r.public_types.count(kind)) return true;
+    if (about == r.about.end()) return false;  // a type no rule names reaches nobody
+    if (kind == "roll" && !r.open_checks.count(need(event, "check").s)) return false;  // the DM's secret rolls (R-TRAP-03)
+    if (kind == "move") {
+        return !is_monster(need(event, "unit")) || seen_square(g, need(event, "from")) || seen_square(g, need(event, "to"));
+    }
+    if (kind == "spawn") {
+        const Value* side = need(event, "unit").get("side");
+        return (side != nullptr && side->kind == Value::STR && side->s == "hero") || seen_square(g, need(event, "at"));
+    }
+    const Value& subject = need(event, about->second.c_str());
+    if (subject.kind == Value::LIST) {
+        return std::any_of(subject.list.begin(), subject.list.end(), [&](const Value& ref) { return sees(g, ref); });
+    }
+    return sees(g, subject) || (subject.kind == Value::STR && subject.s == "dm");
+}
+
 std::optional<Value> HeroLens::see(const Game& g, const Value& event) {
     const std::string& kind = type_of(event);
-    const HeroRules& r = *rules_;
-    bool shown;
-    auto about = r.about.find(kind);
-    if (r.public_types.count(kind)) {
-        shown = true;
-    } else if (about == r.about.end()) {
-        shown = false;  // a type no rule names reaches nobody
-    } else if (kind == "roll" && !r.open_checks.count(need(event, "check").s)) {
-        shown = false;  // the DM's secret rolls (R-TRAP-03)
-    } else if (kind == "move") {
-        shown = !is_monster(need(event, "unit")) || seen_square(g, need(event, "from")) || seen_square(g, need(event, "to"));
-    } else if (kind == "spawn") {
-        const Value* side = need(event, "unit").get("side");
-        shown = (side != nullptr && side->kind == Value::STR && side->s == "hero") || seen_square(g, need(event, "at"));
-    } else {
-        const Value& subject = need(event, about->second.c_str());
-        if (subject.kind == Value::LIST) {
-            shown = std::any_of(subject.list.begin(), subject.list.end(), [&](const Value& ref) { return sees(g, ref); });
-        } else {
-            shown = sees(g, subject) || (subject.kind == Value::STR && subject.s == "dm");
-        }
-    }
     std::optional<Value> out;
-    if (shown) out = redact(g, event);
+    if (shown(g, event, kind)) out = redact(g, event);
     track(g, event);
     if (kind == "reveal") unnamed_possible = true;
     return out;
+}
+
+void HeroLens::fold(const Game& g, const Value& event) {
+    const std::string& kind = type_of(event);
+    if (shown(g, event, kind)) name_figures(g, event, kind);
+    track(g, event);
+    if (kind == "reveal") unnamed_possible = true;
+}
+
+void HeroLens::name_figures(const Game& g, const Value& event, const std::string& kind) {
+    // the names redact() gives, in its order, read from the event itself
+    if (kind == "spawn") {
+        const Value& unit = need(event, "unit");
+        const Value* side = unit.get("side");
+        if (side != nullptr && side->kind == Value::STR && side->s == "monster") number_of(need(unit, "id").s);
+        return;
+    }
+    const bool moved = kind == "move" && is_monster(need(event, "unit"));
+    auto own = rules_->figures_of.find(kind);
+    const std::vector<std::string>& keys = own != rules_->figures_of.end() ? own->second : rules_->figure_fields;
+    // a figure field that redact() rewrites before naming the figures (none of knowledge.py's
+    // tables has one): its copy names them, as see() does
+    for (const std::string& key : keys) {
+        const bool rewritten = (moved && key == "unit") || key == "card" || (key == "seed" && kind == "setup") ||
+                               (key == "door" && (kind == "door_opened" || kind == "secret_door")) ||
+                               ((key == "event" || key == "area" || key == "area_event") && event.get("event") != nullptr);
+        if (rewritten) {
+            redact(g, event);
+            return;
+        }
+    }
+    if (moved) number_of(event.get("unit")->s);
+    auto name_seen = [&](const Value& ref) {
+        if (is_monster(ref) && sees(g, ref)) number_of(ref.s);
+    };
+    for (const std::string& key : keys) {
+        const Value* value = event.get(key);
+        if (value == nullptr) continue;
+        if (value->kind == Value::LIST) {
+            for (const Value& ref : value->list) name_seen(ref);
+        } else {
+            name_seen(*value);
+        }
+    }
 }
 
 void HeroLens::track(const Game& g, const Value& event) {

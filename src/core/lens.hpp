@@ -42,6 +42,9 @@ public:
 
     // The event as heroes may know it (nullopt: not at all), judged as `g` stands now; folds it in.
     std::optional<Value> see(const Game& g, const Value& event);
+    // The same fold as see(), the event's names given in the same order, without making the
+    // redacted copy (the batched env folds to name monsters and track them, and reads no event).
+    void fold(const Game& g, const Value& event);
     // Name the monsters heroes see that no event named yet, in square order
     // (HeroKnowledge._after_fold), if one may stand in sight (unnamed_possible).
     void name_unnamed(const Game& g);
@@ -60,6 +63,9 @@ public:
     static std::vector<int> monsters_in_sight(const Game& g);
 
 private:
+    bool shown(const Game& g, const Value& event, const std::string& kind) const;
+    void name_figures(const Game& g, const Value& event, const std::string& kind);
+    int number_of(const std::string& ref);
     bool seen_square(const Game& g, const Value& xy) const;
     bool sees(const Game& g, const Value& ref) const;
     std::string name(const std::string& ref);

@@ -218,6 +218,20 @@ void zero(float* out, size_t n, bool streamed) {
     std::fill(out, out + n, 0.0f);
 }
 
+// `n` floats from `from` (in the caches) to `out` with non-temporal stores where SSE2 has them,
+// fenced as zero()'s
+void stream(float* out, const float* from, size_t n) {
+#if defined(__SSE2__)
+    size_t i = 0;
+    for (; i < n && (reinterpret_cast<uintptr_t>(out + i) & 15); ++i) out[i] = from[i];
+    for (; i + 4 <= n; i += 4) _mm_stream_ps(out + i, _mm_loadu_ps(from + i));
+    for (; i < n; ++i) out[i] = from[i];
+    _mm_sfence();
+#else
+    std::copy(from, from + n, out);
+#endif
+}
+
 // A decision's arg as heroes see it (observation._hero_arg): -1 when not shown.
 int hero_arg(const ObsLayout& L, int rule, int v, const std::array<int, MAX_UNITS>& column) {
     if (v < 0 || rule == ARG_HIDDEN) return -1;
@@ -232,8 +246,16 @@ float arg_value(const ObsLayout& L, int v) {
 
 }  // namespace
 
-void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, int role, int me, bool to_act,
-             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* own_cache, bool streamed) {
+void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_mask, int role, int me, bool to_act,
+             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* own_cache, RowTrace* trace) {
+    // A traced row's values outside the board are made in a scratch row, which stays in the caches,
+    // then streamed into the row: its lines are written once, never read.
+    static thread_local std::vector<float> scratch;
+    float* out = row_out;
+    if (trace) {
+        scratch.resize(L.size);
+        out = scratch.data();
+    }
     const State& s = g.state;
     const bool dm = role != 0;
     const int n_sq = L.n_squares;
@@ -257,7 +279,24 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
 
     // ---- the board planes of the layout (kept between calls), everything else 0
     const int board_size = L.n_planes * n_sq;
-    zero(out, static_cast<size_t>(L.size), streamed);
+    float* const board = row_out + L.board;
+    // the row as the trace has it: its figures' board cells cleared, the rest of the board kept
+    const bool traced = trace != nullptr && trace->row == row_out;
+    if (trace) {
+        std::fill(out, out + L.board, 0.0f);
+        std::fill(out + L.board + board_size, out + L.size, 0.0f);
+        if (traced) {
+            for (int k : trace->figures) board[k] = 0.0f;
+        } else {
+            zero(board, static_cast<size_t>(board_size), true);
+        }
+    } else {
+        std::fill(out, out + L.size, 0.0f);
+    }
+    if (trace) {
+        trace->row = nullptr;  // until this row is written whole
+        trace->figures.clear();
+    }
     {
         ObsLayout::BoardCache& cache = own_cache ? *own_cache : L.board_cache[dm ? 1 : 0];
         static thread_local std::vector<uint8_t> key;
@@ -276,10 +315,27 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
             }
             cache.key = key;
             cache.made = true;
+            ++cache.version;
         }
-        float* board = out + L.board;
-        for (const auto& [k, v] : cache.cells) board[k] = v;
+        const bool held = traced && trace->cache == &cache && trace->version == cache.version;
+        if (!held) {
+            if (traced) {
+                for (int k : trace->cells) board[k] = 0.0f;
+            }
+            for (const auto& [k, v] : cache.cells) board[k] = v;
+            if (trace) {
+                trace->cache = &cache;
+                trace->version = cache.version;
+                trace->cells.clear();
+                for (const auto& cell : cache.cells) trace->cells.push_back(cell.first);
+            }
+        }
     }
+    // a figure's board cell (the planes the layout's cells leave at 0), traced
+    auto figure_cell = [&](int k) {
+        board[k] = 1.0f;
+        if (trace) trace->figures.push_back(k);
+    };
 
     // ---- the static figure rows (observation._static_rows), then the ready_k flags
     std::array<int, MAX_UNITS> held{};
@@ -387,7 +443,7 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
     for (int u = 0; u < MAX_UNITS; ++u) {
         if (!on_board[u] || (!dm && column[u] < 0)) continue;
         const int plane = s.unit_status[u] == CORPSE ? L.p_corpses : (hero[u] ? L.p_heroes : L.p_monsters);
-        out[L.board + plane * n_sq + s.unit_pos[u]] = 1.0f;
+        figure_cell(plane * n_sq + s.unit_pos[u]);
     }
     if (!dm && me >= 0 && me < n_heroes) {
         cell(me, L.f_me) = 1.0f;
@@ -437,7 +493,7 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
             out[L.decision + kind] = 1.0f;
             cell(slot, L.f_acting) = 1.0f;
             const int p = s.unit_pos[slot];
-            if (p >= 0) out[L.board + L.p_acting_unit * n_sq + p] = 1.0f;
+            if (p >= 0) figure_cell(L.p_acting_unit * n_sq + p);
             int shown_a = a, shown_b = b;
             if (!dm && !(a == -1 && b == -1)) {
                 const std::array<int, 2> rules =
@@ -508,6 +564,13 @@ void observe(Game& g, const ObsLayout& L, float* out, int8_t* mask, int n_mask, 
             std::copy(moved.begin(), moved.end(), table + n_heroes * L.nf);
         }
         for (int r = 0; r < k; ++r) cell(n_heroes + r, L.f_name) = names[r];
+    }
+
+    if (trace) {
+        stream(row_out, out, static_cast<size_t>(L.board));
+        const size_t after = static_cast<size_t>(L.board + board_size);
+        stream(row_out + after, out + after, static_cast<size_t>(L.size) - after);
+        trace->row = row_out;
     }
 
     // ---- the action mask

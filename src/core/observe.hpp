@@ -81,10 +81,24 @@ struct ObsLayout {
     // without it (the batched env's threads) passes a cache of its own to observe().
     struct BoardCache {
         bool made = false;
+        uint64_t version = 0;  // counts the times the cells were made
         std::vector<uint8_t> key;
         std::vector<std::pair<int, float>> cells;  // (index in the board piece, value) of the nonzero values
     };
     mutable std::array<BoardCache, 2> board_cache;
+};
+
+// What observe() last wrote into one row, for a caller that owns the row and lets nobody else write
+// into it between calls (the batched env: its rows are handed out read-only): the next observe()
+// of that row clears the figures' board cells it wrote and writes the layout's planes only when
+// their cells changed, instead of zeroing the row's whole board (12,768 values, a few hundred of
+// them nonzero).
+struct RowTrace {
+    const float* row = nullptr;                    // the row it describes (nullptr: none, zero it all)
+    const ObsLayout::BoardCache* cache = nullptr;  // whose cells the row's board holds, made when
+    uint64_t version = 0;
+    std::vector<int> cells;                        // their indices in the board piece
+    std::vector<int> figures;                      // the other board indices written (figures, acting unit)
 };
 
 // What heroes know of the monsters (engine/side_knowledge.py): the slots of the monsters they see
@@ -99,10 +113,11 @@ HeroSight hero_sight(const Game& g, const HeroLens& lens);
 // (-1 for the DM) and `mask` (n_mask bytes) with the legal actions if `to_act`, else zeros.
 // `sight`: for a hero, what heroes know of the monsters (ignored for the DM). `cache`: the board
 // planes' cache to use (nullptr: the layout's shared one for the role, which needs the GIL).
-// `streamed`: `out` is zeroed with non-temporal stores, past the caches, which spares reading its old
-// contents first: for a batch's rows, too many for the caches and read later (the batched env).
+// `trace`: what the caller's row held (RowTrace), updated; a row it does not describe is zeroed with
+// non-temporal stores, past the caches, which spares reading its old contents first (a batch's
+// rows are too many for the caches and read later). nullptr: `out` is zeroed.
 void observe(Game& g, const ObsLayout& layout, float* out, int8_t* mask, int n_mask, int role, int me, bool to_act,
-             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* cache = nullptr, bool streamed = false);
+             int max_turns, const HeroSight& sight, ObsLayout::BoardCache* cache = nullptr, RowTrace* trace = nullptr);
 
 // The layout fits the game's adventure (its doors, traps and events); std::invalid_argument if not.
 void check_layout(const Game& g, const ObsLayout& layout);
