@@ -52,8 +52,9 @@ the option it cannot play; ``native=False`` asks for Python. ``envs.native`` say
   ``SyncVectorEnv``), terminations and truncations ``(num_envs,)`` bool, action masks
   ``(num_envs, N_ACTIONS)`` bool. They are **preallocated and reused**: every ``step`` and ``reset``
   returns the same array objects, overwritten in place (Gymnasium's ``SyncVectorEnv(copy=False)``).
-  Keep a copy of what you store (a CleanRL-style loop writes ``obs_buffer[t] = obs``, which copies);
-  ``copy=True`` returns fresh copies instead.
+  The observations are read-only (the batch writes only what changed into them); keep a copy of
+  what you store or change (a CleanRL-style loop writes ``obs_buffer[t] = obs``, which copies);
+  ``copy=True`` returns fresh, writable copies instead.
 - Autoreset: ``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``. A game whose episode ends
   in a step is reset within that step: the returned observation and mask rows are those of its next
   episode's first decision (so every mask row has a legal action, always), its reward, termination
@@ -159,8 +160,10 @@ def game_seeds(seed: int | list | tuple | None, num_envs: int) -> list[int | Non
 
 
 class _Observations:
-    """The preallocated observation rows: one float32 buffer ``(num_envs, size)``; the dict format's
-    pieces are views into it (``(num_envs, *piece)``), so that a row is written with one copy."""
+    """The preallocated observation rows: one float32 buffer ``(num_envs, size)`` that only the batch
+    writes (``flat``), handed out read-only (``public``: the core clears a game's row where it wrote it
+    last instead of zeroing it whole, which holds only while nobody else writes into it); the dict
+    format's pieces are views into it (``(num_envs, *piece)``), so that a row is written with one copy."""
 
     def __init__(self, num_envs: int, observation_format: str) -> None:
         if observation_format not in OBSERVATION_FORMATS:
@@ -168,21 +171,23 @@ class _Observations:
                 f"observation_format must be one of {OBSERVATION_FORMATS}, got {observation_format!r}"
             )
         self.flat = np.zeros((num_envs, OBS_SPEC.size), np.float32)
+        # read-only through a read-only buffer: its WRITEABLE flag cannot be set again
+        self.public = np.asarray(memoryview(self.flat).toreadonly())
         space = make_observation_space(observation_format)
         if observation_format == "flat":
             self.space = space["observation"]
-            self.batch = self.flat
+            self.batch = self.public
         else:
             self.space = gymnasium.spaces.Dict({k: space[k] for k in DICT_PIECES})
             self.batch = {k: self._piece(k) for k in DICT_PIECES}
         self.dict = observation_format == "dict"
 
     def _piece(self, name: str) -> np.ndarray:
-        """The view of the dict piece ``name`` into the flat buffer (``as_dict``'s layout)."""
+        """The read-only view of the dict piece ``name`` into the rows (``as_dict``'s layout)."""
         if name == "context":  # the context pieces, adjacent and last, as one vector
-            return self.flat[:, OBS_SPEC.offsets[CONTEXT[0]] :]
+            return self.public[:, OBS_SPEC.offsets[CONTEXT[0]] :]
         shape = dict(OBS_SPEC.pieces)[name]
-        return self.flat[:, OBS_SPEC.slice(name)].reshape(len(self.flat), *shape)
+        return self.public[:, OBS_SPEC.slice(name)].reshape(len(self.public), *shape)
 
     def single(self, flat: np.ndarray):
         """One game's observation (a fresh flat vector) as this format gives it."""

@@ -192,3 +192,58 @@ def test_both_sides_an_illegal_action_is_penalised_as_the_aec_env_does():
     with pytest.raises(ValueError, match="native=True: shaping"):
         BatchedGames(2, native=True, shaping={"damage": 0.5}, **options)
     assert not BatchedGames(2, shaping={"damage": 0.5}, **options).native
+
+
+@pytest.mark.parametrize("native", [True, False])
+@pytest.mark.parametrize("observation_format", ["flat", "dict"])
+def test_the_observations_handed_out_are_read_only(native, observation_format):
+    """The rows are the batch's (the core clears a row where it last wrote it): a write into them is
+    refused, and so is making them writable again; ``copy=True`` hands out writable copies."""
+    options = {"adventure": "goblin_warrens", "heroes": 3, "max_turns": 4}
+    envs = BatchedRoleEnv(2, native=native, observation_format=observation_format, **options)
+    obs, _ = envs.reset(seed=0)
+    stepped, *_ = envs.step(random_legal(np.random.default_rng(0), envs.action_masks()))
+    for out in (obs, stepped):
+        arrays = out.values() if isinstance(out, dict) else [out]
+        for array in arrays:
+            with pytest.raises(ValueError, match="read-only"):
+                array[0] = 1.0
+            with pytest.raises(ValueError):
+                array.flags.writeable = True
+    copies = BatchedRoleEnv(2, native=native, observation_format=observation_format, copy=True, **options)
+    obs, _ = copies.reset(seed=0)
+    for array in obs.values() if isinstance(obs, dict) else [obs]:
+        array[0] = 1.0  # a fresh copy
+
+
+def test_rows_written_by_anyone_else_are_written_whole_again():
+    """A batch clears each row only where it wrote it last: rows it did not write (another array,
+    rows written by hand and handed back with ``forget_rows``, a game's view written into another
+    game's row) are written whole, as a twin batch stepped alike writes them."""
+    options = {"adventure": "goblin_warrens", "heroes": 4, "max_turns": 6}
+    ours, twin = (BatchedRoleEnv(4, threads=2, **options) for _ in range(2))
+    ours.reset(seed=5)
+    twin.reset(seed=5)
+    rng = np.random.default_rng(5)
+    core, flat = ours._core, ours._obs.flat
+    masks = np.zeros_like(ours.action_masks())
+    for step in range(90):
+        actions = random_legal(rng, twin.action_masks())
+        if step % 30 == 10:
+            flat[:] = 7.0  # by hand, then handed back
+            core.batch.forget_rows()
+        elif step % 30 == 20:
+            core.batch.observe(0, flat[1], masks[1], 0, False)  # game 0's view in game 1's row
+        elif step % 30 == 29:  # another array, as full of values as the rows
+            other = np.full_like(flat, 3.0)
+            status = np.zeros(4, np.int8)
+            core.batch.step(actions, status, other, masks, None, 2)
+            expected, *_ = twin.step(actions)
+            assert np.array_equal(other[status == 0], expected[status == 0])
+            ours.reset(seed=100 + step)
+            twin.reset(seed=100 + step)
+            continue
+        obs, *_ = ours.step(actions)
+        expected, *_ = twin.step(actions)
+        assert np.array_equal(obs, expected), f"step {step}"
+        assert np.array_equal(ours.action_masks(), twin.action_masks())
