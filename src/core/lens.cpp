@@ -142,13 +142,29 @@ void HeroLens::name_figures(const Game& g, const Value& event, const std::string
     const std::vector<std::string>& keys = own != rules_->figures_of.end() ? own->second : rules_->figure_fields;
     // a figure field that redact() rewrites before naming the figures (none of knowledge.py's
     // tables has one): its copy names them, as see() does
-    for (const std::string& key : keys) {
-        const bool rewritten = (moved && key == "unit") || key == "card" || (key == "seed" && kind == "setup") ||
-                               (key == "door" && (kind == "door_opened" || kind == "secret_door")) ||
-                               ((key == "event" || key == "area" || key == "area_event") && event.get("event") != nullptr);
-        if (rewritten) {
-            redact(g, event);
-            return;
+    auto rewritten = [&](const std::string& key, const std::string& type, bool monster_moved, bool placed) {
+        return (monster_moved && key == "unit") || key == "card" || (key == "seed" && type == "setup") ||
+               (key == "door" && (type == "door_opened" || type == "secret_door")) ||
+               ((key == "event" || key == "area" || key == "area_event") && placed);
+    };
+    if (plain_ < 0) {  // whether any event could have one, judged once from the rules
+        plain_ = 1;
+        for (const auto& [type, own_keys] : rules_->figures_of) {
+            for (const std::string& key : own_keys) plain_ &= !rewritten(key, type, true, true);
+        }
+        const bool own_move = rules_->figures_of.count("move") > 0;  // then a move's fields are its own
+        for (const std::string& key : rules_->figure_fields) {
+            for (const char* type : {"move", "setup", "door_opened", "secret_door"}) {
+                if (!(own_move && std::string(type) == "move")) plain_ &= !rewritten(key, type, true, true);
+            }
+        }
+    }
+    if (!plain_) {
+        for (const std::string& key : keys) {
+            if (rewritten(key, kind, moved, event.get("event") != nullptr)) {
+                redact(g, event);
+                return;
+            }
         }
     }
     if (moved) number_of(event.get("unit")->s);

@@ -75,6 +75,7 @@ private:
     bool area_revealed(int area) const { return area >= 0 && area < static_cast<int>(revealed_.size()) && revealed_[area]; }
 
     std::shared_ptr<const HeroRules> rules_;
+    int plain_ = -1;  // 1: no figure field of the rules is one redact() rewrites (-1: not yet known)
     std::vector<uint8_t> revealed_;             // by area index: a "reveal" event named it
     std::set<std::string> revealed_names_;      // the same areas by name
     std::unordered_map<std::string, int> where_;  // monster id -> its square, for those on the board

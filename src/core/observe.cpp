@@ -343,7 +343,10 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
         if (s.item_holder[i] >= 0 && s.item_holder[i] < MAX_UNITS) ++held[s.item_holder[i]];
     }
     const size_t n_static = L.static_col.size(), n_dyn = L.dyn_field.size();
-    std::vector<std::array<int, MAX_UNITS>> statics(n_static), dyn(n_dyn), dyn_base(n_dyn);
+    static thread_local std::vector<std::array<int, MAX_UNITS>> statics, dyn, dyn_base;  // scratch, per call
+    statics.resize(n_static);
+    dyn.resize(n_dyn);
+    dyn_base.resize(n_dyn);
     for (size_t i = 0; i < n_static; ++i) gather(s, L.static_field[i], statics[i]);
     for (size_t i = 0; i < n_dyn; ++i) {
         gather(s, L.dyn_field[i], dyn[i]);
