@@ -415,7 +415,7 @@ nb::object to_python(const Value& v) {
         }
         case Value::OBJECT: {
             nb::dict out;
-            for (const auto& item : v.object) out[nb::str(item.first.c_str(), item.first.size())] = to_python(item.second);
+            for (const auto& item : v.object) out[nb::str(item.first.data(), item.first.size())] = to_python(item.second);
             return out;
         }
     }
@@ -429,7 +429,9 @@ Value value_of(nb::handle obj) {
     if (nb::isinstance<nb::str>(obj)) return Value(nb::cast<std::string>(obj));
     if (nb::isinstance<nb::dict>(obj)) {
         Value out = Value::empty_obj();
-        for (auto [key, value] : nb::borrow<nb::dict>(obj)) out.object.emplace_back(nb::cast<std::string>(key), value_of(value));
+        for (auto [key, value] : nb::borrow<nb::dict>(obj)) {
+            out.object.emplace_back(intern_key(nb::cast<std::string>(key)), value_of(value));
+        }
         return out;
     }
     if (nb::isinstance<nb::list>(obj) || nb::isinstance<nb::tuple>(obj)) {

@@ -2,12 +2,24 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 namespace dungeon_core {
+
+std::string_view intern_key(std::string_view key) {
+    // A node set: a kept string never moves. The keys of events are a few hundred words at most, so
+    // the set stays small; the lock is taken for run-time keys only, never for the rules' literals.
+    static std::mutex lock;
+    static std::unordered_set<std::string> kept;
+    std::lock_guard<std::mutex> hold(lock);
+    return *kept.emplace(key).first;
+}
+
 namespace {
 
 // A growing byte buffer written through a pointer: room(n) makes n bytes writable after what was written, and
@@ -129,13 +141,45 @@ private:
     uint32_t generation_ = 1;
 };
 
+// A key's index in the chunk, found by the address of its text first: an object's key is a view of
+// a literal or of intern_key's text, which never change or move, so the same address with the same
+// length is the same key. Most keys of a chunk are the same few words, found here without hashing
+// their bytes; a miss asks the interner, which compares the text.
+class KeyCache {
+public:
+    template <typename Miss>
+    uint32_t index(std::string_view key, uint32_t generation, Miss&& miss) {
+        Slot& slot = slots_[(reinterpret_cast<uintptr_t>(key.data()) * 0x9E3779B97F4A7C15ull) >> 56];
+        if (slot.generation != generation || slot.data != key.data() || slot.size != key.size()) {
+            slot = {key.data(), key.size(), miss(key), generation};
+        }
+        return slot.index;
+    }
+
+private:
+    static constexpr size_t N = 256;  // the slots: the top 8 bits of the address hashed
+    struct Slot {
+        const char* data = nullptr;
+        size_t size = 0;
+        uint32_t index = 0;
+        uint32_t generation = 0;  // the chunk it was filled for; 0: never
+    };
+    Slot slots_[N];
+};
+
 struct Encoder {
     Bytes body;
     Interner interned;
+    KeyCache keys;
+    uint32_t chunk = 0;  // counts the chunks encoded (KeyCache's generation), from 1
 
     void reset() {
         body.clear();
         interned.reset();
+        if (++chunk == 0) {  // wrapped: start the cache afresh
+            keys = KeyCache();
+            chunk = 1;
+        }
     }
     void value(const Value& v) {
         char* out = body.room(1 + MAX_VARINT);
@@ -161,8 +205,9 @@ struct Encoder {
                 out = put_varint(out, v.object.size());
                 body.written(out);
                 for (const auto& [key, item] : v.object) {
+                    const uint32_t k = keys.index(key, chunk, [this](std::string_view s) { return interned.index(s); });
                     char* at = body.room(MAX_VARINT);
-                    body.written(put_varint(at, interned.index(key)));
+                    body.written(put_varint(at, k));
                     value(item);
                 }
                 return;
@@ -175,6 +220,7 @@ struct Decoder {
     const std::string& in;
     size_t at = 0;
     std::vector<std::string> strings;
+    std::vector<std::string_view> keys;  // [k]: strings[k] as a kept key, once used as one
 
     uint64_t varint() {
         uint64_t v = 0;
@@ -186,6 +232,12 @@ struct Decoder {
         }
     }
     const std::string& string() { return strings.at(varint()); }
+    std::string_view key() {
+        const size_t k = varint();
+        if (keys.size() < strings.size()) keys.resize(strings.size());
+        if (keys.at(k).data() == nullptr) keys[k] = intern_key(strings[k]);
+        return keys[k];
+    }
     Value value() {
         auto kind = static_cast<Value::Kind>(in.at(at++));
         switch (kind) {
@@ -210,8 +262,8 @@ struct Decoder {
                 size_t n = varint();
                 out.object.reserve(n);
                 for (size_t k = 0; k < n; ++k) {
-                    const std::string& key = string();
-                    out.object.emplace_back(key, value());
+                    const std::string_view name = key();
+                    out.object.emplace_back(name, value());
                 }
                 return out;
             }
@@ -253,7 +305,7 @@ void EventLog::freeze() {
 }
 
 std::vector<Value> EventLog::decode(const std::string& chunk) {
-    Decoder dec{chunk};
+    Decoder dec{chunk, 0, {}, {}};
     size_t n = dec.varint();
     dec.strings.reserve(n);
     for (size_t k = 0; k < n; ++k) {
@@ -272,9 +324,16 @@ namespace {
 size_t heap_bytes(const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
 
 size_t heap_bytes(const Value& v) {
-    size_t n = heap_bytes(v.s) + v.list.capacity() * sizeof(Value) + v.object.capacity() * sizeof(Value::Item);
-    for (const Value& item : v.list) n += heap_bytes(item);
-    for (const auto& [key, item] : v.object) n += heap_bytes(key) + heap_bytes(item);
+    size_t n = 0;
+    if (v.kind == Value::STR) n += heap_bytes(v.s);
+    if (v.kind == Value::LIST) {
+        n += v.list.capacity() * sizeof(Value);
+        for (const Value& item : v.list) n += heap_bytes(item);
+    }
+    if (v.kind == Value::OBJECT) {
+        n += v.object.capacity() * sizeof(Value::Item);
+        for (const auto& item : v.object) n += heap_bytes(item.second);  // a key is a view
+    }
     return n;
 }
 

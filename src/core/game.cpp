@@ -40,7 +40,7 @@ void mods_set(Mods& mods, const std::string& name, int amount) {
 
 Value mods_value(const Mods& mods) {
     Value v = Value::empty_obj();
-    for (const auto& m : mods) v.object.emplace_back(m.first, Value(m.second));
+    for (const auto& m : mods) v.object.emplace_back(intern_key(m.first), Value(m.second));
     return v;
 }
 
