@@ -235,28 +235,31 @@ class HeroKnowledge(SideKnowledge):
     def _folds_on_core(self) -> bool:
         """The log is folded by the core's lens (``_core.HeroLens``, the same rules applied in C++):
         for a game on the core; the Python lens (``knowledge.HeroLens``) folds any other."""
-        return self.game.engine == "core"
+        return self.game._engine is not None  # (game.engine == "core")
 
     def sync(self) -> None:
         game = self.game
         if game.log_token is not self._token:
             self._start()
         on_core = self._folds_on_core()
-        if on_core != isinstance(self.lens, _core.HeroLens):  # the game moved to the other engine
+        lens = self.lens
+        if on_core != isinstance(lens, _core.HeroLens):  # the game moved to the other engine
             self._carry_lens_over(on_core)
+            lens = self.lens
         if not on_core:
             super().sync()
             return
-        start = self._folded
-        if start == game.n_events and not (self._unnamed_possible or self.lens.unnamed_possible):
+        engine = game._engine
+        start, now = self._folded, engine.n_events
+        if start == now and not (self._unnamed_possible or lens.unnamed_possible):
             return  # nothing new to fold, nobody to name
         if self._unnamed_possible:
-            self.lens.unnamed_possible = True
+            lens.unnamed_possible = True
             self._unnamed_possible = False
         if self._shown is None:  # (a knowledge pickled while its events were kept as dicts)
             self._keep_shown_in_core()
-        self.lens.fold_into(game._engine, start, self._shown)
-        self._folded = game.n_events
+        lens.fold_into(engine, start, self._shown)
+        self._folded = now
         self._numbers = None
 
     def _keep_shown_in_core(self) -> None:
@@ -479,8 +482,11 @@ class DMKnowledge(SideKnowledge):
         return [event for _index, event in self.numbered_since(start)]
 
     def hold(self, reader: object, start: int) -> None:
-        self._readers[id(reader)] = start
-        self._kept = max(self._kept, min(self._readers.values()))
+        readers = self._readers
+        readers[id(reader)] = start
+        earliest = min(readers.values()) if len(readers) > 1 else start
+        if earliest > self._kept:
+            self._kept = earliest
 
     def monsters_seen(self) -> np.ndarray:
         s = self.game.state
