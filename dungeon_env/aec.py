@@ -227,7 +227,9 @@ from pathlib import Path
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from dungeon_env.content import adventure_names
 from dungeon_env.content.variants import Variant
@@ -510,15 +512,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         is never asked (the engine asks only figures on the board) and shares every reward until the
         end."""
         game = self.game
-        team = self._episode.step_reward(self._known["heroes"].events_since(before))
+        episode = self._episode
         over = game.over
+        # the step's events as heroes know them are read only by shaping (made dicts only then)
+        team = episode.step_reward(self._known["heroes"].events_since(before) if episode.shaping else ())
         sides = self.side_rewards
         sides["heroes"], sides["dm"] = team, -team
         if team:
+            rewards = self.rewards
             for agent in self.agents:
-                self.rewards[agent] = -team if agent == "dm" else team
+                rewards[agent] = -team if agent == "dm" else team
             self._rewarded = True
-        goes_on = over and self._episode.goes_on()
+        goes_on = over and episode.goes_on()
         if over and not goes_on:
             self._end_all()
         elif not over:
@@ -536,9 +541,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         without info_events; else those every agent of the side still in the game has had), so that
         the episode's memory stays that of the game's compact log."""
         now = self.game.n_events
-        heroes = min(self._seen[a] for a in self._hero_agents) if self.info_events else now
-        self._known["heroes"].hold(self, heroes)
-        self._known["dm"].hold(self, self._seen["dm"] if self.info_events else now)
+        known = self._known
+        if self.info_events:
+            known["heroes"].hold(self, min(self._seen[a] for a in self._hero_agents))
+            known["dm"].hold(self, self._seen["dm"])
+        else:
+            known["heroes"].hold(self, now)
+            known["dm"].hold(self, now)
 
     @property
     def knowledge(self) -> dict[str, SideKnowledge]:
@@ -597,7 +606,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             "unit": "",
             "outcome": "",
             "reason": "",
-            "objectives": [dict(goal) for goal in self._goals],
+            "objectives": [goal.copy() for goal in self._goals],
             "goals_met": False,
         }
         if self.info_events:
@@ -610,14 +619,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         """The events since the agent's last step that it may know, and the decision it is asked
         (:meth:`blank_info` filled in)."""
         game = self.game
-        start = self._seen[agent]
         info = self.blank_info()
         if self.info_events:
-            info["events"] = self._known["dm" if agent == "dm" else "heroes"].events_since(start)
+            info["events"] = self._known["dm" if agent == "dm" else "heroes"].events_since(self._seen[agent])
         if game.agent == agent:
             kind, unit = game.decision
             info["decision"] = DECISION_NAMES[kind]
-            info["unit"] = game.label(unit)
+            # a hero is asked about its own figure, whose label is its agent's name; the DM about a
+            # monster's, m<uid> (game.label)
+            info["unit"] = agent if agent != "dm" else f"m{int(game.state.unit_uid[unit])}"
         return info
 
     def _shaping_reward(self, events: list[dict | None]) -> float:
@@ -681,6 +691,41 @@ class _OrderEnforcing(OrderEnforcingWrapper):
         if not self._has_reset:
             raise AttributeError("last() cannot be called before reset")
         return self.env.last(observe)
+
+    def step(self, action) -> None:
+        """``OrderEnforcingWrapper.step``'s checks, then the wrapped env's step, called directly."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderEnforcingIterable(self, max_iter)
+
+
+class _OrderEnforcingIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _OrderEnforcingIterator(self.env, self.max_iter)
+
+
+class _OrderEnforcingIterator(AECOrderEnforcingIterator):
+    """``AECOrderEnforcingIterator`` with the same checks, reading the wrapped env's agents directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return raw.agent_selection
 
 
 def _forward(name: str) -> property:

@@ -959,7 +959,7 @@ def _core_fill(game, engine, role: int, me: int, to_act: bool, max_turns: int, o
     changes them there until the next move), so that both builders read the same position."""
     game._push()
     if role == HERO:
-        known = knowledge_of(game, HEROES)
+        known = game.knowledge.get(HEROES) or knowledge_of(game, HEROES)
         lens = getattr(known, "lens", None)
         if isinstance(lens, _core.HeroLens):  # the core's lens knows both: no Python between them
             layout = core_layout(game.tables)

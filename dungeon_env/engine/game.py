@@ -263,7 +263,8 @@ class Game:
         """Hand the engine what Python may have changed in the state (when ``edited``, any array
         put in place of a view too; ``moving``: the engine moves next, see ``CoreState.hand_back``)
         and the dice given to the game, if any."""
-        if self._state.hand_back(moving, edited, edited):
+        state = self._state  # (hand_back does nothing unless the engine moves, an edit, or fields to give)
+        if (moving or edited or state._dirty) and state.hand_back(moving, edited, edited):
             self._legal = None
         if self._bound_dice is not None:
             self._engine.set_dice(self._bound_dice)

@@ -216,10 +216,14 @@ class HeroKnowledge(SideKnowledge):
     side = HEROES
     # None: a knowledge pickled before it kept the kills (the view then reads them from the log)
     slain: dict[str, bool] | None = None
+    _shown = None  # _core.ShownEvents: the shown events of a game on the core (else _events, _at)
 
     def _start(self) -> None:
         super()._start()
-        self.lens = _core.HeroLens(core_rules()) if self._folds_on_core() else HeroLens(self.game)
+        on_core = self._folds_on_core()
+        self.lens = _core.HeroLens(core_rules()) if on_core else HeroLens(self.game)
+        # on the core, the shown events are kept there until read (``_events`` and ``_at`` unused)
+        self._shown = _core.ShownEvents() if on_core else None
         self._numbers: dict[int, int] | None = None  # the core lens's numbers, once read after a fold
         self._in_sight = None
         self._unnamed_possible = True  # the first fold: whatever stands in sight
@@ -231,29 +235,64 @@ class HeroKnowledge(SideKnowledge):
     def _folds_on_core(self) -> bool:
         """The log is folded by the core's lens (``_core.HeroLens``, the same rules applied in C++):
         for a game on the core; the Python lens (``knowledge.HeroLens``) folds any other."""
-        return self.game.engine == "core"
+        return self.game._engine is not None  # (game.engine == "core")
 
     def sync(self) -> None:
         game = self.game
         if game.log_token is not self._token:
             self._start()
         on_core = self._folds_on_core()
-        if on_core != isinstance(self.lens, _core.HeroLens):  # the game moved to the other engine
+        lens = self.lens
+        if on_core != isinstance(lens, _core.HeroLens):  # the game moved to the other engine
             self._carry_lens_over(on_core)
+            lens = self.lens
         if not on_core:
             super().sync()
             return
-        start = self._folded
-        if start == game.n_events and not (self._unnamed_possible or self.lens.unnamed_possible):
+        engine = game._engine
+        start, now = self._folded, engine.n_events
+        if start == now and not (self._unnamed_possible or lens.unnamed_possible):
             return  # nothing new to fold, nobody to name
         if self._unnamed_possible:
-            self.lens.unnamed_possible = True
+            lens.unnamed_possible = True
             self._unnamed_possible = False
-        for index, event in self.lens.fold(game._engine, start):
-            self._events.append(event)
-            self._at.append(index)
-        self._folded = game.n_events
+        if self._shown is None:  # (a knowledge pickled while its events were kept as dicts)
+            self._keep_shown_in_core()
+        lens.fold_into(engine, start, self._shown)
+        self._folded = now
         self._numbers = None
+
+    def _keep_shown_in_core(self) -> None:
+        """The shown events kept as dicts handed to a store in the core (the lens moved to it)."""
+        self._shown = _core.ShownEvents()
+        for index, event in zip(self._at, self._events, strict=True):
+            self._shown.append(index, event)
+        self._events, self._at = [], []
+
+    # ----- reading (the shown events kept in the core, for a game on the core) -----
+    @property
+    def events(self) -> list[dict]:
+        if self._shown is None:
+            return self._events
+        return self._shown.since(0)
+
+    def events_since(self, start: int) -> list[dict]:
+        if self._shown is None:
+            return super().events_since(start)
+        return self._shown.since(start)
+
+    def numbered_since(self, start: int) -> list[tuple[int, dict]]:
+        if self._shown is None:
+            return super().numbered_since(start)
+        return self._shown.numbered_since(start)
+
+    def hold(self, reader: object, start: int) -> None:
+        if self._shown is None:
+            super().hold(reader, start)
+            return
+        readers = self._readers
+        readers[id(reader)] = start
+        self._shown.drop_before(min(readers.values()) if len(readers) > 1 else start)
 
     def _carry_lens_over(self, to_core: bool) -> None:
         """The lens that folded so far handed to the other engine's kind, with what it tracked."""
@@ -276,6 +315,12 @@ class HeroKnowledge(SideKnowledge):
             self.lens = HeroLens(self.game)
             self.lens.revealed, self.lens.where = set(old.revealed), dict(old.where)
             self.lens.numbers, self.slain = dict(old.numbers), dict(old.slain)
+        if to_core:
+            self._keep_shown_in_core()
+        elif self._shown is not None:
+            pairs = self._shown.numbered_since(0)
+            self._at, self._events = [index for index, _ in pairs], [event for _, event in pairs]
+            self._shown = None
         self._numbers = None
         self._unnamed_possible = True
 
@@ -304,6 +349,8 @@ class HeroKnowledge(SideKnowledge):
     def copy_for(self, game: Game) -> HeroKnowledge:
         out = super().copy_for(game)
         out.lens = self.lens.copy() if isinstance(self.lens, _core.HeroLens) else self.lens.copy(game)
+        if self._shown is not None:
+            out._shown = self._shown.copy()
         if out.slain is not None:
             out.slain = dict(out.slain)
         return out
@@ -435,8 +482,11 @@ class DMKnowledge(SideKnowledge):
         return [event for _index, event in self.numbered_since(start)]
 
     def hold(self, reader: object, start: int) -> None:
-        self._readers[id(reader)] = start
-        self._kept = max(self._kept, min(self._readers.values()))
+        readers = self._readers
+        readers[id(reader)] = start
+        earliest = min(readers.values()) if len(readers) > 1 else start
+        if earliest > self._kept:
+            self._kept = earliest
 
     def monsters_seen(self) -> np.ndarray:
         s = self.game.state
