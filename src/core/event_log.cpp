@@ -286,7 +286,8 @@ struct Decoder {
 void EventLog::freeze() {
     Encoder& enc = encoder();
     enc.reset();
-    for (const Value& event : tail_) enc.value(event);
+    const auto oldest = tail_.begin() + CHUNK;
+    for (auto event = tail_.begin(); event != oldest; ++event) enc.value(*event);
     std::string head;
     put_varint(head, enc.interned.strings.size());
     size_t text = 0;  // the strings with their lengths
@@ -301,7 +302,7 @@ void EventLog::freeze() {
     }
     *chunk += body;
     frozen_.push_back(std::move(chunk));
-    tail_.clear();
+    tail_.erase(tail_.begin(), oldest);
 }
 
 std::vector<Value> EventLog::decode(const std::string& chunk) {

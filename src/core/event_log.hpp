@@ -1,8 +1,8 @@
 // The event log of a game in the core: events appended in order and read from any index on.
 //
-// The newest events are kept as values; every CHUNK events the oldest are frozen into a compact
-// byte encoding (each chunk's strings stored once, numbers as varints: some tens of bytes an event
-// instead of about a kilobyte as value trees), decoded again only when read. Frozen chunks never
+// The newest events are kept as values; once 2 * CHUNK are kept, the oldest CHUNK are frozen into a
+// compact byte encoding (each chunk's strings stored once, numbers as varints: some tens of bytes an
+// event instead of hundreds as value trees), decoded again only when read. Frozen chunks never
 // change, so copies of a game share them: copying a game (a search takes many copies) costs a few
 // pointers and the newest events, not the whole log.
 #pragma once
@@ -24,7 +24,9 @@ public:
 
     void push_back(Value event) {
         tail_.push_back(std::move(event));
-        if (tail_.size() == CHUNK) freeze();
+        // Frozen a chunk behind: the last move's events are still values when the lens and the
+        // env read them (a chunk frozen as they are pushed would be decoded whole to read a few).
+        if (tail_.size() == 2 * CHUNK) freeze();
     }
     size_t size() const { return frozen_.size() * CHUNK + tail_.size(); }
     bool empty() const { return size() == 0; }
@@ -45,7 +47,7 @@ public:
     size_t nbytes() const;  // the memory the log holds, about (frozen chunks and newest values)
 
 private:
-    void freeze();
+    void freeze();  // the oldest CHUNK values of the tail into a frozen chunk
     static std::vector<Value> decode(const std::string& chunk);
 
     std::vector<std::shared_ptr<const std::string>> frozen_;
