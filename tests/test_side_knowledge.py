@@ -144,6 +144,40 @@ def test_the_knowledge_is_kept_up_to_date_and_copied_with_the_game_never_rebuilt
     assert knowledge_of(loaded, "heroes").snapshot()["names"] == known.snapshot()["names"]
 
 
+def test_the_heroes_events_are_made_dicts_once_and_read_alike_after_holds_and_copies():
+    """On the core the heroes' shown events stay there until read; ``events`` makes each one a dict
+    once (two reads give the very same dicts) and always equals a fresh read of the store
+    (``events_since(0)``), through a reader's hold that forgets old events, a copy of the game that
+    goes on apart, and a read that follows many moves."""
+    g = Game.new(adventure="goblin_warrens", heroes=3, seed=5)
+    known = knowledge_of(g, "heroes")
+    h, d = ScriptedHeroes(game=g, seed=5), ScriptedDM(game=g, seed=5)
+    reader, copies = object(), []
+    for step in range(400):
+        if g.over:
+            break
+        g.apply((d if g.agent == "dm" else h).choose(g))
+        if step % 7 == 0:
+            first = known.events
+            assert first == known.events_since(0)
+            assert all(a is b for a, b in zip(first, known.events, strict=True))  # made once
+        if step % 50 == 25:
+            known.hold(reader, g.n_events - 20)  # the reader forgets all but the newest
+            assert known.events == known.events_since(0)
+        if step % 100 == 60:
+            copies.append(g.copy())
+    assert known.events
+    for twin in copies:
+        other = knowledge_of(twin, "heroes")
+        assert other.events == other.events_since(0)
+        for _ in range(30):
+            if twin.over:
+                break
+            twin.apply(twin.legal_actions()[0])
+        assert other.events == other.events_since(0)
+    assert known.events == known.events_since(0)
+
+
 def test_a_heroes_view_is_refused_a_dm_knowledge():
     g = Game.new(adventure="flooded_cellar", heroes=3, seed=0)
     view = knowledge_of(g, "heroes").view()
