@@ -144,8 +144,13 @@ class SideKnowledge:
         ``start`` on, no earlier: once every reader said so, the events before the earliest of them
         are dropped (an env's memory stays that of the game's compact log). Without readers the
         knowledge keeps every event."""
-        self._readers[id(reader)] = start
-        k = bisect.bisect_left(self._at, min(self._readers.values()))
+        readers = self._readers
+        readers[id(reader)] = start
+        self._forget_before(min(readers.values()) if len(readers) > 1 else start)
+
+    def _forget_before(self, first: int) -> None:
+        """Drop the kept events logged before the game's index ``first`` (every reader is past them)."""
+        k = bisect.bisect_left(self._at, first)
         if k:
             del self._events[:k], self._at[:k]
 
@@ -216,14 +221,14 @@ class HeroKnowledge(SideKnowledge):
     side = HEROES
     # None: a knowledge pickled before it kept the kills (the view then reads them from the log)
     slain: dict[str, bool] | None = None
-    _shown = None  # _core.ShownEvents: the shown events of a game on the core (else _events, _at)
-    _read_of = None  # the store whose events ``_read`` holds as dicts (with their ``_read_at``)
+    # _core.ShownEvents: the shown events of a game on the core, kept there until read; ``_events``
+    # and ``_at`` then hold the ones read so far as dicts (the oldest of the store, each made once)
+    _shown = None
 
     def _start(self) -> None:
         super()._start()
         on_core = self._folds_on_core()
         self.lens = _core.HeroLens(core_rules()) if on_core else HeroLens(self.game)
-        # on the core, the shown events are kept there until read (``_events`` and ``_at`` unused)
         self._shown = _core.ShownEvents() if on_core else None
         self._numbers: dict[int, int] | None = None  # the core lens's numbers, once read after a fold
         self._in_sight = None
@@ -264,32 +269,23 @@ class HeroKnowledge(SideKnowledge):
         self._numbers = None
 
     def _keep_shown_in_core(self) -> None:
-        """The shown events kept as dicts handed to a store in the core (the lens moved to it)."""
+        """The shown events kept as dicts handed to a store in the core (the lens moved to it); the
+        dicts stay, as those read."""
         self._shown = _core.ShownEvents()
         for index, event in zip(self._at, self._events, strict=True):
             self._shown.append(index, event)
-        self._events, self._at = [], []
 
     # ----- reading (the shown events kept in the core, for a game on the core) -----
     @property
     def events(self) -> list[dict]:
-        if self._shown is None:
-            return self._events
-        return self._read_shown()
-
-    def _read_shown(self) -> list[dict]:
-        """The kept shown events as dicts, each made once: a list kept beside the core's store and
-        extended by the events it gained since the last read (a view is built from it at every
-        heroes' decision of a search; the whole store made dicts each time cost the search half of
-        its speed)."""
-        if self._read_of is not self._shown:  # a new store (started, copied, moved): read it anew
-            self._read, self._read_at, self._read_of = [], [], self._shown
-        at = self._read_at
-        new = self._shown.numbered_since(at[-1] + 1 if at else 0)
-        for index, event in new:
-            at.append(index)
-            self._read.append(event)
-        return self._read
+        """On the core, the store's events made dicts once each: those read before, then the ones
+        logged since (a view is built from them at every heroes' decision of a search)."""
+        if self._shown is not None:
+            at = self._at
+            for index, event in self._shown.numbered_since(at[-1] + 1 if at else 0):
+                at.append(index)
+                self._events.append(event)
+        return self._events
 
     def events_since(self, start: int) -> list[dict]:
         if self._shown is None:
@@ -301,17 +297,10 @@ class HeroKnowledge(SideKnowledge):
             return super().numbered_since(start)
         return self._shown.numbered_since(start)
 
-    def hold(self, reader: object, start: int) -> None:
-        if self._shown is None:
-            super().hold(reader, start)
-            return
-        readers = self._readers
-        readers[id(reader)] = start
-        first = min(readers.values()) if len(readers) > 1 else start
-        self._shown.drop_before(first)
-        if self._read_of is self._shown and self._read_at and self._read_at[0] < first:
-            k = bisect.bisect_left(self._read_at, first)
-            del self._read[:k], self._read_at[:k]  # in place, as the base class's list
+    def _forget_before(self, first: int) -> None:
+        super()._forget_before(first)
+        if self._shown is not None:
+            self._shown.drop_before(first)
 
     def _carry_lens_over(self, to_core: bool) -> None:
         """The lens that folded so far handed to the other engine's kind, with what it tracked."""
@@ -370,8 +359,6 @@ class HeroKnowledge(SideKnowledge):
         out.lens = self.lens.copy() if isinstance(self.lens, _core.HeroLens) else self.lens.copy(game)
         if self._shown is not None:
             out._shown = self._shown.copy()
-            if self._read_of is self._shown:  # the dicts read so far, the copy's too
-                out._read, out._read_at, out._read_of = list(self._read), list(self._read_at), out._shown
         if out.slain is not None:
             out.slain = dict(out.slain)
         return out
@@ -502,12 +489,8 @@ class DMKnowledge(SideKnowledge):
     def events_since(self, start: int) -> list[dict]:
         return [event for _index, event in self.numbered_since(start)]
 
-    def hold(self, reader: object, start: int) -> None:
-        readers = self._readers
-        readers[id(reader)] = start
-        earliest = min(readers.values()) if len(readers) > 1 else start
-        if earliest > self._kept:
-            self._kept = earliest
+    def _forget_before(self, first: int) -> None:
+        self._kept = max(self._kept, first)
 
     def monsters_seen(self) -> np.ndarray:
         s = self.game.state
