@@ -46,13 +46,23 @@ and monsters), or no monster was left; a game takes about as long as with v1.
 The memory of a Movement (the trail, the victim) is keyed by the turn, the monster and the square
 it began on, and checked against where the monster stands, so a search that copies the game and
 plays on cannot mislead it.
+
+On the compiled core (a game's default engine) the choice is made in compiled code
+(``src/agents/scripted_dm_v2.cpp``, ``_core.agents.scripted_dm_v2_choose``), with its own memory of
+the Movements; the Python methods here are the reference it is checked against
+(tests/test_scripted_dm_native.py) and play the games on ``engine="python"``, the decisions the port
+leaves to Python (v1's seeded random choice, which it names by returning ``NOT_PORTED``), and the
+subclasses that override one of the methods the port replaces (``PORTED``).
 """
 
 from __future__ import annotations
 
+import functools
+
 from agents._common import adjacent_foes, around
 from agents.scripted_dm import ScriptedDM
 from agents.scripted_params import DMParams, shipped_v2
+from dungeon_env import _core
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import DEFER, END, EXTRA_MOVE, MOVE_ACTIONS, SPEND_0
 from dungeon_env.engine.pursuit import Walk
@@ -61,6 +71,28 @@ from dungeon_env.engine.tables import UNREACHABLE, path_distances
 from dungeon_env.engine.units import active_heroes
 
 FAR = 10**6  # a field's search limit: no limit
+NOT_PORTED = _core.agents.NOT_PORTED  # the compiled choice leaves this decision to the Python methods
+# the methods the compiled choice replaces: a subclass that overrides one plays the Python methods
+PORTED = (
+    "choose_reference",
+    "movement_memory",
+    "monster_move_v2",
+    "fight_sources",
+    "heroes_next_to",
+    "in_fight",
+    "spendable",
+    "between_party_and_exit",
+    "fight_now",
+    "buys_fight",
+    "victim_v2",
+    "victim_options",
+    "monsters_next_to",
+    "goal_carriers",
+    "fallback",
+    "fight_stamina",
+    "closest_legal",
+    "trap_squares",
+)
 
 
 class ScriptedDMV2(ScriptedDM):
@@ -74,8 +106,39 @@ class ScriptedDMV2(ScriptedDM):
         # (turn, monster, square it began on) -> [trail of squares, victim]; only this turn's kept
         self._movement: dict[tuple[int, int, int], list] = {}
         self._turn = -1
+        self._native_memory = _core.agents.DMMemory()  # the compiled choice's own memory
+        self._native_params: tuple | None = None  # (the DMParams read, their compiled copy)
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_native_params"] = None  # made again from ``params`` when next needed
+        return state
 
     def choose(self, game: Game) -> int:
+        """The compiled choice on a game on the core (unless a subclass overrides a method it
+        replaces), else, or where it names the decision ``NOT_PORTED``, ``choose_reference``."""
+        if getattr(game, "_engine", None) is not None and _ported_as_is(type(self)):
+            action = self.choose_native(game)
+            if action != NOT_PORTED:
+                return action
+        return self.choose_reference(game)
+
+    def choose_native(self, game: Game) -> int:
+        """The compiled choice (``src/agents/scripted_dm_v2.cpp``) for a game on the core, or
+        ``NOT_PORTED`` for a decision it leaves to ``choose_reference``."""
+        if game._state._dirty:
+            game._push()  # Python's edits to the state first
+        params = self._native_params
+        if params is None or params[0] is not self.params:
+            p = self.params
+            params = self._native_params = (
+                p,
+                _core.agents.DMParams([float(getattr(p, name)) for name in _core.agents.DM_PARAMS]),
+            )
+        return _core.agents.scripted_dm_v2_choose(game._engine, params[1], self._native_memory)
+
+    def choose_reference(self, game: Game) -> int:
+        """The Python choice: the reference of the compiled one, on any engine."""
         g = game
         kind, u = g.decision
         if kind == Decision.MONSTER_MOVE:
@@ -340,4 +403,10 @@ class ScriptedDMV2(ScriptedDM):
         return self.closest_legal(g, m, legal)
 
 
-__all__ = ["ScriptedDMV2"]
+@functools.cache
+def _ported_as_is(cls: type) -> bool:
+    """``cls`` (ScriptedDMV2 or a subclass) keeps every method the compiled choice replaces."""
+    return all(getattr(cls, name) is getattr(ScriptedDMV2, name) for name in PORTED)
+
+
+__all__ = ["NOT_PORTED", "PORTED", "ScriptedDMV2"]

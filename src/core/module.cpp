@@ -15,6 +15,9 @@ void bind_setup(nanobind::module_& m);   // setup_bind.cpp
 void bind_lens(nanobind::module_& m);    // lens_bind.cpp
 void bind_batch(nanobind::module_& m);   // batch_bind.cpp
 }
+namespace dungeon_agents {
+void bind_agents(nanobind::module_& m);  // src/agents/agents_bind.cpp (not the engine's: it reads the engine)
+}
 #endif
 #include "pursuit.hpp"
 
@@ -255,5 +258,6 @@ NB_MODULE(_core, m) {
     dungeon_core::bind_setup(m);
     dungeon_core::bind_lens(m);
     dungeon_core::bind_batch(m);
+    dungeon_agents::bind_agents(m);
 #endif
 }

@@ -1,0 +1,76 @@
+// _core.agents: the scripted agents' choices in compiled code, each taking the core's Engine (see
+// scripted_dm_v2.hpp). The Python classes call these and stay the reference they are checked against.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bridge.hpp"
+#include "scripted_dm_v2.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace dungeon_agents {
+
+namespace {
+
+// DMParams from the knobs' values in DM_PARAMS order (an integer knob given as a whole number)
+DMParams dm_params(const std::vector<double>& v) {
+    if (v.size() != N_DM_PARAMS) {
+        throw std::invalid_argument("DMParams: expected " + std::to_string(N_DM_PARAMS) + " values (DM_PARAMS), got " +
+                                    std::to_string(v.size()));
+    }
+    auto whole = [&](int i) {
+        if (v[i] != static_cast<int>(v[i])) {
+            throw std::invalid_argument(std::string("DMParams: ") + DM_PARAMS[i] + " must be a whole number");
+        }
+        return static_cast<int>(v[i]);
+    };
+    return DMParams{v[0],     v[1],     v[2],      whole(3),  v[4],  whole(5),  whole(6),
+                    v[7],     whole(8), v[9],      v[10],     v[11], v[12],     v[13],
+                    v[14],    whole(15), whole(16), whole(17), v[18]};
+}
+
+using MemoryRow = std::tuple<int, int, int, std::vector<int>, int>;  // turn, monster, start, trail, victim
+
+}  // namespace
+
+void bind_agents(nb::module_& m) {
+    nb::module_ a = m.def_submodule("agents", "The scripted agents' choices in compiled code (src/agents).");
+    a.attr("NOT_PORTED") = NOT_PORTED;
+    nb::list names;
+    for (const char* name : DM_PARAMS) names.append(nb::str(name));
+    a.attr("DM_PARAMS") = nb::tuple(names);
+    nb::class_<DMParams>(a, "DMParams", "The scripted DM's knobs (agents.scripted_params.DMParams), in DM_PARAMS order.")
+        .def("__init__", [](DMParams* p, const std::vector<double>& v) { new (p) DMParams(dm_params(v)); },
+             "values"_a);
+    nb::class_<DMMemory>(a, "DMMemory", "The scripted DM v2's memory of the Movements (trails and victims).")
+        .def(nb::init<>())
+        .def("__getstate__",
+             [](const DMMemory& mem) {
+                 std::vector<MemoryRow> rows;
+                 for (const auto& [key, mv] : mem.movements) {
+                     rows.emplace_back(std::get<0>(key), std::get<1>(key), std::get<2>(key), mv.trail, mv.victim);
+                 }
+                 return std::make_tuple(mem.turn, rows);
+             })
+        .def("__setstate__", [](DMMemory& mem, const std::tuple<int, std::vector<MemoryRow>>& state) {
+            new (&mem) DMMemory();
+            mem.turn = std::get<0>(state);
+            for (const auto& [turn, monster, start, trail, victim] : std::get<1>(state)) {
+                mem.movements[{turn, monster, start}] = Movement{trail, victim};
+            }
+        });
+    a.def(
+        "scripted_dm_v2_choose",
+        [](dungeon_core::Engine& e, const DMParams& p, DMMemory& memory) { return choose_v2(e.game, p, memory); },
+        "engine"_a, "params"_a, "memory"_a,
+        "ScriptedDMV2.choose on the engine's decision (a DM's), or NOT_PORTED for a decision the Python class "
+        "plays (a seeded random choice).");
+}
+
+}  // namespace dungeon_agents

@@ -1,0 +1,155 @@
+"""The scripted DM v2 choosing in compiled code (``src/agents/scripted_dm_v2.cpp``) against its Python
+reference (``ScriptedDMV2.choose_reference``): at every DM decision of many short games (all five
+adventures, 3-5 heroes from the whole roster, scripted v2 heroes and random ones, the shipped v2
+parameters and parameters drawn within the knobs' ranges), the compiled choice is the reference's.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+import random
+from collections import Counter
+
+import pytest
+
+from agents.base import RandomAgent
+from agents.scripted_dm_v2 import NOT_PORTED, PORTED, ScriptedDMV2, _ported_as_is
+from agents.scripted_heroes_v2 import ScriptedHeroesV2
+from agents.scripted_params import DMParams, knobs, shipped_v2
+from agents.turn_search import DirectedDM
+from dungeon_env import _core
+from dungeon_env.content import adventure_names, load_heroes
+from dungeon_env.engine import Decision, Game
+
+
+def drawn_params(rng: random.Random) -> DMParams:
+    """DM knobs drawn uniformly within their ranges (integer knobs as integers)."""
+    values = {}
+    for f in knobs(DMParams):
+        low, high = f.metadata["low"], f.metadata["high"]
+        values[f.name] = rng.randint(low, high) if isinstance(f.default, int) else rng.uniform(low, high)
+    return DMParams(**values)
+
+
+def new_game(k: int, max_turns: int) -> Game:
+    """Game ``k``: adventure k (cycling over the five), seed k, 3-5 heroes drawn from the roster."""
+    rng = random.Random(k)
+    names = adventure_names()
+    heroes = rng.sample(sorted(load_heroes()), 3 + k % 3)
+    return Game.new(adventure=names[k % len(names)], heroes=heroes, seed=k, max_turns=max_turns)
+
+
+def play_checked(k: int, scripted_heroes: bool, params: DMParams | None, max_turns: int) -> Counter:
+    """Play game ``k`` with DM v2 (``params``; None: the shipped ones) against scripted v2 heroes or
+    random ones, comparing the compiled choice with the reference at every DM decision; the
+    counts of the decisions compared (by kind) and of those left to Python."""
+    g = new_game(k, max_turns)
+    dm = ScriptedDMV2(game=g, seed=k, params=params)
+    heroes = ScriptedHeroesV2(game=g, seed=k) if scripted_heroes else RandomAgent(k)
+    counts: Counter = Counter()
+    while not g.over:
+        if g.agent != "dm":
+            g.apply(heroes.choose(g))
+            continue
+        kind, unit = g.decision
+        native = dm.choose_native(g)
+        reference = dm.choose_reference(g)
+        if native == NOT_PORTED:
+            counts["not_ported"] += 1
+        else:
+            assert native == reference, (
+                f"game {k} turn {g.state.turn}: {kind.name} of {g.label(unit)}, legal {g.legal_actions()}: "
+                f"compiled {native}, reference {reference} (params {params})"
+            )
+            counts[kind.name] += 1
+        g.apply(reference)
+    return counts
+
+
+def cases(n: int, first: int = 0):
+    """``n`` games: a quarter with scripted heroes, every third with drawn knobs."""
+    for k in range(first, first + n):
+        params = drawn_params(random.Random(10_000 + k)) if k % 3 == 1 else None
+        yield k, k % 4 == 0, params
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_the_compiled_choice_is_the_reference_at_every_dm_decision(block):
+    """200 games in four blocks of 50 (turn cap 14, scripted heroes 8: the first fights)."""
+    total: Counter = Counter()
+    for k, scripted, params in cases(50, first=50 * block):
+        total += play_checked(k, scripted, params, max_turns=8 if scripted else 14)
+    assert total["MONSTER_MOVE"] >= 1500 and total["FIGHT_STAMINA"] >= 150, total
+
+
+def monster_move(g: Game, heroes) -> None:
+    """Play ``g`` on (random heroes; the DM's first choices, where Python's v1 plays) until a
+    monster's Movement offers more than one choice."""
+    dm = ScriptedDMV2(seed=0)
+    while not g.over:
+        if g.decision[0] == Decision.MONSTER_MOVE and len(g.legal_actions()) > 1:
+            return
+        g.apply(dm.choose_reference(g) if g.agent == "dm" else heroes.choose(g))
+    raise AssertionError("no monster Movement with a choice")
+
+
+def test_choose_plays_the_compiled_choice_on_the_core_and_the_reference_on_python():
+    for engine, expect_reference in (("core", False), ("python", True)):
+        g = Game.new(adventure="goblin_warrens", heroes=3, seed=3, max_turns=20, engine=engine)
+        monster_move(g, RandomAgent(3))
+        dm, calls = ScriptedDMV2(seed=0), []
+        reference = dm.choose_reference
+        dm.choose_reference = lambda game: calls.append(1) or reference(game)
+        action = dm.choose(g)
+        assert action in g.legal_actions() and bool(calls) == expect_reference
+
+
+def test_a_subclass_overriding_a_ported_method_plays_the_python_methods():
+    assert _ported_as_is(ScriptedDMV2) and not _ported_as_is(DirectedDM)
+    assert all(callable(getattr(ScriptedDMV2, name)) for name in PORTED)
+
+
+def test_a_copied_or_pickled_dm_keeps_its_memory_of_the_movement():
+    """Copied halfway through a Movement, the copies choose as the original goes on (the trail and
+    the victim are in the compiled memory)."""
+    g = Game.new(adventure="goblin_warrens", heroes=4, seed=5, max_turns=30)
+    heroes, dm = RandomAgent(5), ScriptedDMV2(seed=5)
+    copies, compared = [], 0
+    while not g.over:
+        if g.agent != "dm":
+            g.apply(heroes.choose(g))
+            continue
+        action = dm.choose(g)
+        if not copies and g.decision[0] == Decision.MONSTER_MOVE and len(g.legal_actions()) > 1:
+            copies = [copy.deepcopy(dm), pickle.loads(pickle.dumps(dm))]
+        else:
+            for other in copies:
+                assert other.choose(g) == action
+                compared += 1
+        g.apply(action)
+    assert compared > 50
+
+
+def test_the_compiled_params_refuse_a_wrong_length_or_a_fraction_for_an_integer_knob():
+    names = _core.agents.DM_PARAMS
+    assert list(names) == [f.name for f in knobs(DMParams)]
+    values = [float(getattr(shipped_v2().dm, name)) for name in names]
+    with pytest.raises(ValueError, match="expected 19 values"):
+        _core.agents.DMParams(values[:-1])
+    values[names.index("keep_stamina")] = 1.5
+    with pytest.raises(ValueError, match="keep_stamina must be a whole number"):
+        _core.agents.DMParams(values)
+
+
+def test_changed_params_reach_the_compiled_choice():
+    """A DM whose params are replaced plays the new ones (the compiled copy is made again)."""
+    g = Game.new(adventure="goblin_warrens", heroes=3, seed=3, max_turns=20)
+    monster_move(g, RandomAgent(3))
+    dm = ScriptedDMV2(seed=0)
+    dm.choose(g)
+    first = dm._native_params[1]
+    dm.params = dataclasses.replace(dm.params, single_fight=0)
+    dm.choose(g)
+    assert dm._native_params[1] is not first and dm._native_params[0] is dm.params
