@@ -95,15 +95,15 @@ def monster_move(g: Game, heroes) -> None:
     raise AssertionError("no monster Movement with a choice")
 
 
-def test_choose_plays_the_compiled_choice_on_the_core_and_the_reference_on_python():
-    for engine, expect_reference in (("core", False), ("python", True)):
-        g = Game.new(adventure="goblin_warrens", heroes=3, seed=3, max_turns=20, engine=engine)
-        monster_move(g, RandomAgent(3))
-        dm, calls = ScriptedDMV2(seed=0), []
-        reference = dm.choose_reference
-        dm.choose_reference = lambda game: calls.append(1) or reference(game)
-        action = dm.choose(g)
-        assert action in g.legal_actions() and bool(calls) == expect_reference
+@pytest.mark.parametrize(("engine", "expect_reference"), [("core", False), ("python", True)])
+def test_choose_plays_the_compiled_choice_on_the_core_and_the_reference_on_python(engine, expect_reference):
+    g = Game.new(adventure="goblin_warrens", heroes=3, seed=3, max_turns=20, engine=engine)
+    monster_move(g, RandomAgent(3))
+    dm, calls = ScriptedDMV2(seed=0), []
+    reference = dm.choose_reference
+    dm.choose_reference = lambda game: calls.append(1) or reference(game)
+    action = dm.choose(g)
+    assert action in g.legal_actions() and bool(calls) == expect_reference
 
 
 def test_a_subclass_overriding_a_ported_method_plays_the_python_methods():
