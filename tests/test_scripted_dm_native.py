@@ -77,11 +77,11 @@ def cases(n: int, first: int = 0):
 
 @pytest.mark.parametrize("block", range(4))
 def test_the_compiled_choice_is_the_reference_at_every_dm_decision(block):
-    """200 games in four blocks of 50 (turn cap 14, scripted heroes 8: the first fights)."""
+    """200 games in four blocks of 50 (turn cap 12, scripted heroes 6: the first fights)."""
     total: Counter = Counter()
     for k, scripted, params in cases(50, first=50 * block):
-        total += play_checked(k, scripted, params, max_turns=8 if scripted else 14)
-    assert total["MONSTER_MOVE"] >= 1500 and total["FIGHT_STAMINA"] >= 150, total
+        total += play_checked(k, scripted, params, max_turns=6 if scripted else 12)
+    assert total["MONSTER_MOVE"] >= 1000 and total["FIGHT_STAMINA"] >= 150, total
 
 
 def monster_move(g: Game, heroes) -> None:
