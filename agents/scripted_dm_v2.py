@@ -117,7 +117,7 @@ class ScriptedDMV2(ScriptedDM):
     def choose(self, game: Game) -> int:
         """The compiled choice on a game on the core (unless a subclass overrides a method it
         replaces), else, or where it names the decision ``NOT_PORTED``, ``choose_reference``."""
-        if getattr(game, "_engine", None) is not None and _ported_as_is(type(self)):
+        if getattr(game, "core_engine", None) is not None and _ported_as_is(type(self)):
             action = self.choose_native(game)
             if action != NOT_PORTED:
                 return action
@@ -126,8 +126,6 @@ class ScriptedDMV2(ScriptedDM):
     def choose_native(self, game: Game) -> int:
         """The compiled choice (``src/agents/scripted_dm_v2.cpp``) for a game on the core, or
         ``NOT_PORTED`` for a decision it leaves to ``choose_reference``."""
-        if game._state._dirty:
-            game._push()  # Python's edits to the state first
         params = self._native_params
         if params is None or params[0] is not self.params:
             p = self.params
@@ -135,7 +133,7 @@ class ScriptedDMV2(ScriptedDM):
                 p,
                 _core.agents.DMParams([float(getattr(p, name)) for name in _core.agents.DM_PARAMS]),
             )
-        return _core.agents.scripted_dm_v2_choose(game._engine, params[1], self._native_memory)
+        return _core.agents.scripted_dm_v2_choose(game.core_engine, params[1], self._native_memory)
 
     def choose_reference(self, game: Game) -> int:
         """The Python choice: the reference of the compiled one, on any engine."""

@@ -221,6 +221,15 @@ class Game:
         return "python" if self._engine is None else "core"
 
     @property
+    def core_engine(self):
+        """The compiled engine this game plays on (``_core.Engine``), with what Python changed in the
+        state handed back first, for compiled code that reads the position (the scripted agents'
+        choices, ``src/agents``); None on the Python rules."""
+        if self._engine is not None and self._state._dirty:
+            self._push()
+        return self._engine
+
+    @property
     def engine_nbytes(self) -> int:
         """The memory the compiled engine holds (state, dice, log), which Python's own allocator
         does not count; 0 on the Python rules."""
