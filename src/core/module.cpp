@@ -14,6 +14,7 @@ void bind_engine(nanobind::module_& m);  // bridge.hpp
 void bind_setup(nanobind::module_& m);   // setup_bind.cpp
 void bind_lens(nanobind::module_& m);    // lens_bind.cpp
 void bind_batch(nanobind::module_& m);   // batch_bind.cpp
+void bind_aec(nanobind::module_& m);     // aec_bind.cpp
 }
 #endif
 #include "pursuit.hpp"
@@ -255,5 +256,6 @@ NB_MODULE(_core, m) {
     dungeon_core::bind_setup(m);
     dungeon_core::bind_lens(m);
     dungeon_core::bind_batch(m);
+    dungeon_core::bind_aec(m);
 #endif
 }
