@@ -552,7 +552,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         goes_on = over and episode.goes_on()
         if over and not goes_on:
             self._end_all()
-        elif moved is not None:
+        elif not over and moved is not None:
             agent = self.agent_selection = moved[2]
             self.infos[agent] = self._info(agent, moved[3], moved[4])
         elif not over:
