@@ -636,7 +636,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             "unit": "",
             "outcome": "",
             "reason": "",
-            "objectives": [goal.copy() for goal in self._goals],
+            "objectives": list(map(dict.copy, self._goals)),
             "goals_met": False,
         }
         if self.info_events:

@@ -59,20 +59,6 @@ class CoreStep:
             return None
         return cls(game, max_turns, agents)
 
-    def ready(self) -> bool:
-        """The game, its log and the heroes' knowledge are as this step left them: nothing for
-        ``Game.apply`` or ``HeroKnowledge.sync`` to hand over or fold anew first."""
-        game, heroes = self.game, self.heroes
-        return (
-            game._engine is self.engine
-            and not game._state._held
-            and game._bound_dice is None
-            and game.log_token is heroes._token
-            and heroes.lens is self.lens
-            and heroes._shown is self.shown
-            and not heroes._unnamed_possible
-        )
-
     def apply(self, action: int, reader: object, plain: bool) -> tuple | None:
         """Apply ``action`` (a Python int) as ``Game.apply`` does, the knowledge folded: ``(first new
         event's index, the log's length, agent asked, decision, figure named)``, the last three None
@@ -83,9 +69,19 @@ class CoreStep:
         and both sides' places move to the log's end here (``SideKnowledge.hold``); else the
         shown events are kept and the caller holds its places as usual. ``moved[5]``: whether the
         places were moved here."""
-        if not self.ready():
+        game, heroes, dm = self.game, self.heroes, self.dm
+        # the game, its log and the heroes' knowledge are as the last step left them: nothing for
+        # Game.apply or HeroKnowledge.sync to hand over or fold anew first
+        if (
+            game._engine is not self.engine
+            or game._state._held
+            or game._bound_dice is not None
+            or game.log_token is not heroes._token
+            or heroes.lens is not self.lens
+            or heroes._shown is not self.shown
+            or heroes._unnamed_possible
+        ):
             return None
-        heroes, dm = self.heroes, self.dm
         key = id(reader)
         hr, dr = heroes._readers, dm._readers
         plain = (
@@ -98,7 +94,6 @@ class CoreStep:
             moved = self.core.apply(action, not plain)
         except (ValueError, TypeError, OverflowError):
             return None  # refused (the engine changed nothing): Game.apply names why
-        game = self.game
         game._legal = None
         game.moves += 1
         now = moved[1]

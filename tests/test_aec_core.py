@@ -17,6 +17,7 @@ import pytest
 
 import dungeon_env
 from dungeon_env.aec_core import CoreStep
+from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.sideview import DM, HEROES
 from dungeon_env.tasks import TASK_DIR
 
@@ -171,6 +172,10 @@ def test_readers_hand_edits_and_copies_take_the_general_way_when_they_must():
         elif k == 1:  # a state list read (held until the next move)
             for env in (fast, slow):
                 env.unwrapped.game.state.stack  # noqa: B018
+        elif k == 3:  # dice given to the game (it rolls that object from now on)
+            seed = rng.randrange(1000)
+            for env in (fast, slow):
+                env.unwrapped.game.dice = Dice(seed)
         elif k == 2:  # a hand edit
             for env in (fast, slow):
                 env.unwrapped.game.state.light = max(1, env.unwrapped.game.state.light - 1)
