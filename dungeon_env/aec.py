@@ -231,6 +231,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
+from dungeon_env.aec_core import CoreStep
 from dungeon_env.content import adventure_names
 from dungeon_env.content.variants import Variant
 from dungeon_env.engine import N_ACTIONS, Action, Game, IllegalActionError
@@ -298,6 +299,9 @@ def warn_illegal(err: IllegalActionError, reward: float, agent: str, stacklevel:
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
     """The unwrapped AEC environment; see the module docstring (the env card)."""
 
+    # False: every step and observation goes the general way (Game.apply, Observer), as for a game on
+    # the Python rules; the differential tests compare the two (aec_core)
+    _core_steps = True
     metadata = {
         "name": ENV_NAME,
         "render_modes": ["human", "rgb_array", "ansi"],
@@ -386,6 +390,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
         self.state_space = state_space()
         self._observer = Observer()
+        self._core_step: CoreStep | None = None  # the game's steps in the core (aec_core), when it can
         self._seed_rng: random.Random | None = None
         self._window = None
         self.game: Game | None = None
@@ -462,6 +467,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self._goals = [dict(goal, met=False) for goal in game.objectives()]  # met: told at the end
         for a in self.agents:
             self.infos[a] = self.blank_info()
+        self._core_step = (
+            CoreStep.of(game, self.max_turns, self.possible_agents)
+            if self._core_steps and self._observer.use_core
+            else None
+        )
         agent = self.agent_selection = game.agent
         self.infos[agent] = self._info(agent)
         # the set-up's events stay until the first step: a reader of the knowledge that comes with
@@ -475,7 +485,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             and not self.truncations.get(agent, True)
             and self.illegal is None
         )
-        obs = self._observer.observe(self.game, role, me, to_act, self.max_turns)
+        fast = self._core_step
+        obs = None if fast is None else fast.observe(role, me, to_act)
+        if obs is None:
+            obs = self._observer.observe(self.game, role, me, to_act, self.max_turns)
         if self.observation_format == "dict":
             return as_dict(obs["observation"]) | {"action_mask": obs["action_mask"]}
         return obs
@@ -492,6 +505,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             self._clear_rewards()
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
+        fast = self._core_step
+        if fast is not None and type(action) is int:  # one call to the core (aec_core)
+            moved = fast.apply(action, self, not (self.info_events or self._episode.shaping))
+            if moved is not None:
+                self._seen[agent] = moved[0]
+                self.actions.append(action)
+                self._after_action(moved[0], moved)
+                return
         game = self.game
         before = game.n_events
         self._seen[agent] = before
@@ -505,17 +526,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         self.actions.append(int(action))
         self._after_action(before)
 
-    def _after_action(self, before: int) -> None:
+    def _after_action(self, before: int, moved: tuple | None = None) -> None:
         """Hand out this step's team reward (the episode's bookkeeping, ``dungeon_env.episode``) to
         every agent and select the agent the engine asks next (``game.agent``), or end every agent
         at once when the episode is over. A hero who left play (exited or dead) stays in ``agents``,
         is never asked (the engine asks only figures on the board) and shares every reward until the
-        end."""
+        end. ``moved``: the step taken in the core (``CoreStep.apply``'s result), which names the
+        agent asked, its decision and figure, and may have moved the sides' places already."""
         game = self.game
         episode = self._episode
-        over = game.over
-        # the step's events as heroes know them are read only by shaping (made dicts only then)
-        team = episode.step_reward(self._known["heroes"].events_since(before) if episode.shaping else ())
+        over = game.over if moved is None else moved[2] is None
+        # the step's events as heroes know them are read only by shaping (made dicts only then);
+        # without shaping, a step that does not end the game pays nothing (Episode.step_reward)
+        if not (over or episode.shaping):
+            team = 0.0
+        else:
+            team = episode.step_reward(self._known["heroes"].events_since(before) if episode.shaping else ())
         sides = self.side_rewards
         sides["heroes"], sides["dm"] = team, -team
         if team:
@@ -526,11 +552,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
         goes_on = over and episode.goes_on()
         if over and not goes_on:
             self._end_all()
+        elif not over and moved is not None:
+            agent = self.agent_selection = moved[2]
+            self.infos[agent] = self._info(agent, moved[3], moved[4])
         elif not over:
             agent = game.agent
             self.agent_selection = agent
             self.infos[agent] = self._info(agent)
-        self._forget()
+        if moved is None or not moved[5]:
+            self._forget()
         if self._rewarded:
             self._accumulate_rewards()
         if goes_on:
@@ -606,7 +636,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             "unit": "",
             "outcome": "",
             "reason": "",
-            "objectives": [goal.copy() for goal in self._goals],
+            "objectives": list(map(dict.copy, self._goals)),
             "goals_met": False,
         }
         if self.info_events:
@@ -615,14 +645,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming
             info["campaign"] = campaign_progress(self.campaign)
         return info
 
-    def _info(self, agent: str) -> dict:
+    def _info(self, agent: str, decision: str | None = None, unit: str | None = None) -> dict:
         """The events since the agent's last step that it may know, and the decision it is asked
-        (:meth:`blank_info` filled in)."""
+        (:meth:`blank_info` filled in); ``decision`` and ``unit``: the agent is asked that decision
+        about that figure (read from the game if not given)."""
         game = self.game
         info = self.blank_info()
         if self.info_events:
             info["events"] = self._known["dm" if agent == "dm" else "heroes"].events_since(self._seen[agent])
-        if game.agent == agent:
+        if decision is not None:
+            info["decision"], info["unit"] = decision, unit
+        elif game.agent == agent:
             kind, unit = game.decision
             info["decision"] = DECISION_NAMES[kind]
             # a hero is asked about its own figure, whose label is its agent's name; the DM about a

@@ -275,4 +275,23 @@ void HeroLens::name_unnamed(const Game& g) {
     for (int u : unnamed) numbers_.emplace(s.unit_uid[u], static_cast<int>(numbers_.size()));
 }
 
+std::deque<std::pair<size_t, Value>>::const_iterator ShownEvents::from(size_t start) const {
+    return std::lower_bound(events.begin(), events.end(), start,
+                            [](const std::pair<size_t, Value>& e, size_t i) { return e.first < i; });
+}
+
+void fold_log(HeroLens& lens, const Game& g, size_t start, ShownEvents* shown) {
+    size_t index = start;
+    g.log_events.visit_from(start, [&](const Value& event) {
+        if (shown == nullptr) {
+            lens.fold(g, event);
+        } else {
+            std::optional<Value> seen = lens.see(g, event);
+            if (seen) shown->events.emplace_back(index, std::move(*seen));
+        }
+        ++index;
+    });
+    lens.name_unnamed(g);
+}
+
 }  // namespace dungeon_core

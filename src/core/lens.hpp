@@ -5,6 +5,7 @@
 // the Python lens.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -82,5 +83,23 @@ private:
     std::unordered_map<int, int> numbers_;      // engine monster uid -> the heroes' k
     std::unordered_map<std::string, bool> slain_;  // engine monster id -> slain with a hero among the killers
 };
+
+// The events heroes were shown (HeroLens::see's results), each with its index in the game's log,
+// kept as the core's values and made Python dicts only when read (side_knowledge.HeroKnowledge of a
+// game on the core; bound as _core.ShownEvents): an env that reads none of them pays no dict for them.
+struct ShownEvents {
+    std::deque<std::pair<size_t, Value>> events;  // in the log's order
+
+    // the first kept event whose index in the log is `start` or later
+    std::deque<std::pair<size_t, Value>>::const_iterator from(size_t start) const;
+    void drop_before(size_t start) {
+        while (!events.empty() && events.front().first < start) events.pop_front();
+    }
+};
+
+// Fold the game's events from `start` on into `lens`, as the game stands now, then name the monsters
+// in sight that no event named (side_knowledge.HeroKnowledge.sync): the shown ones kept in `shown`,
+// or, with `shown` null, folded without their redacted copies (nobody reads them).
+void fold_log(HeroLens& lens, const Game& g, size_t start, ShownEvents* shown);
 
 }  // namespace dungeon_core

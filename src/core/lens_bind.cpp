@@ -22,38 +22,26 @@ using namespace nb::literals;
 namespace dungeon_core {
 namespace {
 
-// The events heroes were shown (HeroLens::see's results), each with its index in the game's log,
-// kept as the core's values and made Python dicts only when read (side_knowledge.HeroKnowledge of a
-// game on the core): an env that reads none of them pays no dict for them.
-struct ShownEvents {
-    std::deque<std::pair<size_t, Value>> events;  // in the log's order
+// _core.ShownEvents (lens.hpp) as Python reads it: the kept events made dicts when read.
+nb::list shown_since(const ShownEvents& s, size_t start) {
+    nb::list out;
+    for (auto it = s.from(start); it != s.events.end(); ++it) out.append(to_python(it->second));
+    return out;
+}
 
-    // the first kept event whose index in the log is `start` or later
-    std::deque<std::pair<size_t, Value>>::const_iterator from(size_t start) const {
-        return std::lower_bound(events.begin(), events.end(), start,
-                                [](const std::pair<size_t, Value>& e, size_t i) { return e.first < i; });
+nb::list shown_numbered_since(const ShownEvents& s, size_t start) {
+    nb::list out;
+    for (auto it = s.from(start); it != s.events.end(); ++it) out.append(nb::make_tuple(it->first, to_python(it->second)));
+    return out;
+}
+
+void shown_append(ShownEvents& s, size_t index, nb::handle event) {
+    if (!s.events.empty() && index <= s.events.back().first) {
+        throw std::invalid_argument("ShownEvents.append: index " + std::to_string(index) +
+                                    " is not after the last kept event's (" + std::to_string(s.events.back().first) + ")");
     }
-    nb::list since(size_t start) const {
-        nb::list out;
-        for (auto it = from(start); it != events.end(); ++it) out.append(to_python(it->second));
-        return out;
-    }
-    nb::list numbered_since(size_t start) const {
-        nb::list out;
-        for (auto it = from(start); it != events.end(); ++it) out.append(nb::make_tuple(it->first, to_python(it->second)));
-        return out;
-    }
-    void drop_before(size_t start) {
-        while (!events.empty() && events.front().first < start) events.pop_front();
-    }
-    void append(size_t index, nb::handle event) {
-        if (!events.empty() && index <= events.back().first) {
-            throw std::invalid_argument("ShownEvents.append: index " + std::to_string(index) +
-                                        " is not after the last kept event's (" + std::to_string(events.back().first) + ")");
-        }
-        events.emplace_back(index, value_of(event));
-    }
-};
+    s.events.emplace_back(index, value_of(event));
+}
 
 }  // namespace
 
@@ -96,15 +84,7 @@ void bind_lens(nb::module_& m) {
             "sight that no event named: [(index in the log, the event as heroes may know it)] of the shown ones.")
         .def(
             "fold_into",
-            [](HeroLens& lens, const Engine& e, size_t start, ShownEvents& shown) {
-                size_t index = start;
-                e.game.log_events.visit_from(start, [&](const Value& event) {
-                    std::optional<Value> seen = lens.see(e.game, event);
-                    if (seen) shown.events.emplace_back(index, std::move(*seen));
-                    ++index;
-                });
-                lens.name_unnamed(e.game);
-            },
+            [](HeroLens& lens, const Engine& e, size_t start, ShownEvents& shown) { fold_log(lens, e.game, start, &shown); },
             "engine"_a, "start"_a, "shown"_a,
             "fold() keeping the shown events in `shown` (a ShownEvents) as the core's values, instead of "
             "returning them as dicts.")
@@ -143,20 +123,20 @@ void bind_lens(nb::module_& m) {
                             "until read (HeroLens.fold_into appends to it).")
         .def(nb::init<>())
         .def("__len__", [](const ShownEvents& s) { return s.events.size(); })
-        .def("since", &ShownEvents::since, "start"_a,
+        .def("since", &shown_since, "start"_a,
              "The kept events whose index in the log is `start` or later, as new dicts, in order.")
-        .def("numbered_since", &ShownEvents::numbered_since, "start"_a,
+        .def("numbered_since", &shown_numbered_since, "start"_a,
              "(index in the log, event) of the kept events from the log's index `start` on.")
         .def("drop_before", &ShownEvents::drop_before, "start"_a, "Forget the events logged before index `start`.")
-        .def("append", &ShownEvents::append, "index"_a, "event"_a,
+        .def("append", &shown_append, "index"_a, "event"_a,
              "Keep `event` (a dict of JSON-like values), logged at `index` (after every kept one's).")
         .def("copy", [](const ShownEvents& s) { return ShownEvents(s); }, "An independent copy.")
-        .def("__getstate__", [](const ShownEvents& s) { return s.numbered_since(0); })
+        .def("__getstate__", [](const ShownEvents& s) { return shown_numbered_since(s, 0); })
         .def(
             "__setstate__",
             [](ShownEvents* s, nb::list pairs) {
                 new (s) ShownEvents();
-                for (nb::handle pair : pairs) s->append(nb::cast<size_t>(pair[0]), pair[1]);
+                for (nb::handle pair : pairs) shown_append(*s, nb::cast<size_t>(pair[0]), pair[1]);
             },
             "state"_a, "A store as pickled: [(index, event)].");
 }
