@@ -44,7 +44,23 @@ struct ShownEvents {
         return out;
     }
     void drop_before(size_t start) {
-        while (!events.empty() && events.front().first < start) events.pop_front();
+        bool dropped = false;
+        while (!events.empty() && events.front().first < start) {
+            events.pop_front();
+            dropped = true;
+        }
+        if (dropped) {
+            as_log_.clear();
+            in_log_ = 0;
+        }
+    }
+    // The kept events as an event log whose whole chunks are frozen, brought up to date at each call:
+    // the log of a heroes' view made in the core is a copy of it (sharing the frozen chunks), not a
+    // copy of every value.
+    const EventLog& as_log() {
+        for (; in_log_ < events.size(); ++in_log_) as_log_.push_back(events[in_log_].second);
+        as_log_.freeze_whole_chunks();
+        return as_log_;
     }
     void append(size_t index, nb::handle event) {
         if (!events.empty() && index <= events.back().first) {
@@ -53,9 +69,24 @@ struct ShownEvents {
         }
         events.emplace_back(index, value_of(event));
     }
+
+private:
+    EventLog as_log_;    // the first in_log_ events, as a log (as_log)
+    size_t in_log_ = 0;
 };
 
 }  // namespace
+
+bool append_shown_events(nb::handle obj, EventLog& log) {
+    ShownEvents* shown = nullptr;
+    if (!nb::try_cast<ShownEvents*>(obj, shown) || shown == nullptr) return false;
+    if (log.empty()) {
+        log = shown->as_log();
+    } else {
+        for (const auto& [index, event] : shown->events) log.push_back(event);
+    }
+    return true;
+}
 
 void bind_lens(nb::module_& m) {
     nb::class_<HeroRules>(m, "HeroRules", "knowledge.py's rules of what heroes see of an event, as the core applies them.")
