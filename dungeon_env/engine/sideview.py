@@ -61,11 +61,11 @@ import numpy as np
 
 from dungeon_env.content.model import DECKS, Effect, ItemCard, Spell
 from dungeon_env.engine import core, effects
-from dungeon_env.engine.core import _core
 from dungeon_env.engine.actions import (
     Decision,
     Phase,
 )
+from dungeon_env.engine.core import _core
 from dungeon_env.engine.decisions import target_candidates as target_candidates_of
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.explore import STEP_EVENTS
