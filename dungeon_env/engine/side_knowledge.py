@@ -397,11 +397,13 @@ class HeroKnowledge(SideKnowledge):
         return self._numbers
 
     def _make_view(self, playable: bool, seed: int = 0, engine: str | None = None) -> Game:
+        # a playable view made in the core takes the shown events from the store, not as dicts
+        shown = self._shown if playable and self._shown is not None else None
         return heroes_view_named(
             self.game,
             seen=self.monsters_seen(),
             numbers=self.numbers(),
-            events=self.events,
+            events=self.events if shown is None else shown,
             seed=seed,
             playable=playable,
             engine=engine,

@@ -65,6 +65,7 @@ from dungeon_env.engine.actions import (
     Decision,
     Phase,
 )
+from dungeon_env.engine.core import _core
 from dungeon_env.engine.decisions import target_candidates as target_candidates_of
 from dungeon_env.engine.dice import Dice
 from dungeon_env.engine.explore import STEP_EVENTS
@@ -270,7 +271,11 @@ def heroes_view_named(
     Python objects either way (it is read, never played on); its copies play on ``engine``.
 
     ``slain``: engine monster label -> whether a hero is among the killers of its last ``slain``
-    event, as the heroes' knowledge keeps it while it folds the log (None: read from the log)."""
+    event, as the heroes' knowledge keeps it while it folds the log (None: read from the log).
+
+    A playable view of a game on the core, playing on the core, is made by the core
+    (``_core.heroes_view``: ``_redact`` in C++, on the view's content); ``events`` may then be the
+    knowledge's ``_core.ShownEvents`` store, whose events become the view's log without a dict."""
     engine = engine or game.engine
     if engine not in ("core", "python"):
         raise ValueError(f"engine must be 'core' or 'python', got {engine!r}")
@@ -284,11 +289,28 @@ def heroes_view_named(
     view.vis_cache = ht.tables.cache
     view.carried = None
     view.seed = None
-    view.dice = fresh_dice(seed)
-    view.events = list(events) if playable else events  # read only: the knowledge's own list
     view.knowledge = {}
     view.moves = game.moves
     view.item_cards, view.item_index, view.spells, view.spell_index = _catalogue(game)
+    if playable and engine == "core" and game.engine == "core":  # made in the core
+        game._push()
+        eng = _core.heroes_view(
+            game._engine,
+            _core_maps(view, ht, len(game.item_cards), len(game.spells)),
+            seen.tolist(),
+            numbers,
+            _guards_slain(game, slain),
+            events,
+        )
+        eng.set_dice(fresh_dice(seed))
+        view.log_token = object()
+        view._attach(eng)
+        _settle(view, HEROES, legal, game)
+        return view
+    if isinstance(events, _core.ShownEvents):
+        events = events.since(0)
+    view.dice = fresh_dice(seed)
+    view.events = list(events) if playable else events  # read only: the knowledge's own list
     view.state = _redact(
         game, ht, len(game.item_cards), len(game.spells), seen.tolist(), numbers, not playable, slain
     )
@@ -846,6 +868,39 @@ def _redact(
     else:
         v.act_todo = list(v.act_todo)
     return v
+
+
+def _core_maps(view: Game, ht: _HeroTables, item_base: int, spell_base: int):
+    """The ``_core.HeroTablesMaps`` of the view's tables (kept in their cache, per variant and
+    catalogue, like the view's content)."""
+    key = ("sideview.core_maps", view.variant, item_base, spell_base)
+    cache = ht.tables.cache
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _core.HeroTablesMaps(
+            ht.doors.tolist(),
+            ht.traps.tolist(),
+            ht.guards.tolist(),
+            ht.events.tolist(),
+            ht.event_map.tolist(),
+            core.content(view),
+            item_base,
+            spell_base,
+        )
+    return found
+
+
+def _guards_slain(game: Game, slain: dict[str, bool] | None) -> dict[str, bool]:
+    """``slain`` as the core's view reads it: for a knowledge that kept none, the guards slain read
+    from the log (``_seen_slain``)."""
+    if slain is not None:
+        return slain
+    s = game.state
+    return {
+        f"m{uid}": _seen_slain(game, uid)
+        for uid, dead in zip(s.guard_uid.tolist(), s.guard_slain.tolist(), strict=True)
+        if uid >= 0 and dead
+    }
 
 
 class _Later:

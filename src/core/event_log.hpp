@@ -44,6 +44,11 @@ public:
         size_t first = frozen_.size() * CHUNK;
         for (size_t k = start > first ? start - first : 0; k < tail_.size(); ++k) visit(tail_[k]);
     }
+    // freeze every whole chunk the tail holds (a log kept to be copied: its copies then share all
+    // but the last few events, at the cost of decoding a chunk to read one of its events)
+    void freeze_whole_chunks() {
+        while (tail_.size() >= CHUNK) freeze();
+    }
     size_t nbytes() const;  // the memory the log holds, about (frozen chunks and newest values)
 
 private:

@@ -93,8 +93,28 @@ struct ShownEvents {
     // the first kept event whose index in the log is `start` or later
     std::deque<std::pair<size_t, Value>>::const_iterator from(size_t start) const;
     void drop_before(size_t start) {
-        while (!events.empty() && events.front().first < start) events.pop_front();
+        bool dropped = false;
+        while (!events.empty() && events.front().first < start) {
+            events.pop_front();
+            dropped = true;
+        }
+        if (dropped) {
+            as_log_.clear();
+            in_log_ = 0;
+        }
     }
+    // The kept events as an event log whose whole chunks are frozen, brought up to date at each call:
+    // the log of a heroes' view made in the core is a copy of it (sharing the frozen chunks), not a
+    // copy of every value. Events are only appended to `events` or dropped by drop_before.
+    const EventLog& as_log() {
+        for (; in_log_ < events.size(); ++in_log_) as_log_.push_back(events[in_log_].second);
+        as_log_.freeze_whole_chunks();
+        return as_log_;
+    }
+
+private:
+    EventLog as_log_;    // the first in_log_ events, as a log (as_log)
+    size_t in_log_ = 0;
 };
 
 // Fold the game's events from `start` on into `lens`, as the game stands now, then name the monsters

@@ -45,6 +45,17 @@ void shown_append(ShownEvents& s, size_t index, nb::handle event) {
 
 }  // namespace
 
+bool append_shown_events(nb::handle obj, EventLog& log) {
+    ShownEvents* shown = nullptr;
+    if (!nb::try_cast<ShownEvents*>(obj, shown) || shown == nullptr) return false;
+    if (log.empty()) {
+        log = shown->as_log();
+    } else {
+        for (const auto& [index, event] : shown->events) log.push_back(event);
+    }
+    return true;
+}
+
 void bind_lens(nb::module_& m) {
     nb::class_<HeroRules>(m, "HeroRules", "knowledge.py's rules of what heroes see of an event, as the core applies them.")
         .def(

@@ -15,6 +15,7 @@ void bind_setup(nanobind::module_& m);   // setup_bind.cpp
 void bind_lens(nanobind::module_& m);    // lens_bind.cpp
 void bind_batch(nanobind::module_& m);   // batch_bind.cpp
 void bind_aec(nanobind::module_& m);     // aec_bind.cpp
+void bind_heroes_view(nanobind::module_& m);  // heroes_view_bind.cpp
 }
 namespace dungeon_agents {
 void bind_agents(nanobind::module_& m);  // src/agents/agents_bind.cpp (not the engine's: it reads the engine)
@@ -260,6 +261,7 @@ NB_MODULE(_core, m) {
     dungeon_core::bind_lens(m);
     dungeon_core::bind_batch(m);
     dungeon_core::bind_aec(m);
+    dungeon_core::bind_heroes_view(m);
     dungeon_agents::bind_agents(m);
 #endif
 }
