@@ -15,6 +15,9 @@ CORE_TESTS := tests/test_rules_*.py tests/test_env_api.py tests/test_env_observa
 	tests/test_campaign_env.py tests/test_event_log.py tests/test_dice.py tests/test_layers.py \
 	tests/test_core_engine.py tests/test_core_pursuit.py tests/test_core_searches.py \
 	tests/test_batched.py
+# the two workers are handed tests two at a time as they finish them, the slowest first
+# (tests/conftest.py), rather than a quarter of the suite each up front: both finish together
+XDIST_SCHEDULE := --maxschedchunk=2
 # the page's browser tests drive Debian's Chromium through its ChromeDriver (system packages)
 BROWSER := /usr/bin/chromium /usr/bin/chromedriver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -56,7 +59,7 @@ $(BROWSER):
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium chromium-driver
 
 test: $(TRAIN_STAMP) $(BROWSER)
-	$(PY) -m pytest -q -n 2 --durations=30
+	$(PY) -m pytest -q -n 2 $(XDIST_SCHEDULE) --durations=30
 	$(MAKE) test-core
 
 $(CORE_STAMP): pyproject.toml $(CORE_SOURCES) | $(TOOLCHAIN)
@@ -67,7 +70,7 @@ $(CORE_STAMP): pyproject.toml $(CORE_SOURCES) | $(TOOLCHAIN)
 # the engine, the env and its Gymnasium tasks on the core install alone (newest Gymnasium)
 test-core: $(CORE_STAMP)
 	$(CORE_VENV)/bin/python -c "import gymnasium; print('core install: gymnasium', gymnasium.__version__)"
-	$(CORE_VENV)/bin/python -m pytest -q -n 2 $(CORE_TESTS)
+	$(CORE_VENV)/bin/python -m pytest -q -n 2 $(XDIST_SCHEDULE) $(CORE_TESTS)
 
 # three human heroes against the scripted DM in your browser (dungeon-env play --help for the seats)
 play: $(STAMP)

@@ -1,5 +1,5 @@
 """The suite's order: its slowest tests first, so that the two workers of ``make test`` (``-n 2``,
-handed tests a couple at a time: ``--maxschedchunk`` in pyproject.toml) finish together instead of
+handed tests a couple at a time: ``--maxschedchunk`` in the Makefile) finish together instead of
 one of them starting a minute-long test when the other has nothing left.
 
 The order changes no test: every test still runs, each on its own. The list holds the tests that took
