@@ -39,6 +39,7 @@ from dungeon_env.engine.state import (
     Side,
     Status,
 )
+from dungeon_env.engine.tables import xy
 from dungeon_env.render.actions import (
     action_idle,
     action_warning,
@@ -50,6 +51,7 @@ from dungeon_env.render.actions import (
 )
 
 HEROES, DM = "heroes", "dm"
+_HERO, _MONSTER = int(Side.HERO), int(Side.MONSTER)  # unit_side's values, compared as plain ints
 _DIR = ("north", "east", "south", "west")
 
 
@@ -59,53 +61,70 @@ def board_json(game) -> dict:
     the Guards not placed yet. Squares are indices ``y * 24 + x``; ``walls`` are ``[square, side]``
     with side 1 the square's east edge and 2 its south edge."""
     t, s = game.tables, game.state
-    names = t.board.area_names
-    known_area = [bool(v) for v in s.revealed]
-    walls = []
-    for sq in range(WIDTH * HEIGHT):
-        for side in (1, 2):
-            if t.wall[sq, side] and t.neighbor[sq, side] >= 0:
-                walls.append([sq, side])
+    fixed = _fixed_board(t)
+    known_area = s.revealed.tolist()
+    door_open, door_hidden = s.door_open.tolist(), s.door_hidden.tolist()
+    detected, armed = s.trap_detected.tolist(), s.trap_armed.tolist()
     doors = [
-        {
-            "a": list(game.xy(a)),
-            "b": list(game.xy(b)),
-            "open": bool(s.door_open[k]),
-            "secret": bool(s.door_hidden[k]),
-        }
-        for k, (a, b) in enumerate(t.door_squares)
+        {"a": a, "b": b, "open": bool(door_open[k]), "secret": bool(door_hidden[k])}
+        for k, (a, b) in enumerate(fixed["door_xy"])
     ]
     traps = [
-        {
-            "at": list(trap.at),
-            "name": trap.name,
-            "detected": bool(s.trap_detected[k]),
-            "armed": bool(s.trap_armed[k]),
-        }
+        {"at": list(trap.at), "name": trap.name, "detected": bool(detected[k]), "armed": bool(armed[k])}
         for k, trap in enumerate(t.adventure.traps)
     ]
-    furniture = [int(sq) for sq in range(WIDTH * HEIGHT) if t.furniture[sq]]
-    kinds = {int(x + y * WIDTH): f.kind for f in t.adventure.furniture for x, y in f.squares}
+    guard_uid, guard_slain = s.guard_uid.tolist(), s.guard_slain.tolist()
     guards = [
         {"monster": game.monsters[game.monster_index[g.monster]].name, "kind": g.monster, "at": list(g.at)}
         for k, g in enumerate(t.adventure.guards)
-        if s.guard_uid[k] < 0 and not s.guard_slain[k]
+        if guard_uid[k] < 0 and not guard_slain[k]
     ]
     return {
         "width": WIDTH,
         "height": HEIGHT,
-        "area": [names[int(a)] for a in t.area],
-        "corridor": [bool(t.is_corridor[int(a)]) for a in t.area],
-        "known": [known_area[int(a)] for a in t.area],
-        "walls": walls,
+        "area": list(fixed["area"]),
+        "corridor": list(fixed["corridor"]),
+        "known": [bool(known_area[a]) for a in fixed["area_index"]],
+        "walls": [list(wall) for wall in fixed["walls"]],
         "doors": doors,
-        "furniture": furniture,
-        "furniture_kinds": {str(sq): kinds[sq].replace("_", " ") for sq in furniture if sq in kinds},
-        "blockages": [int(sq) for sq in range(WIDTH * HEIGHT) if t.blockage[sq]],
-        "exits": [int(sq) for sq in range(WIDTH * HEIGHT) if t.exit[sq]],
+        "furniture": list(fixed["furniture"]),
+        "furniture_kinds": dict(fixed["furniture_kinds"]),
+        "blockages": list(fixed["blockages"]),
+        "exits": list(fixed["exits"]),
         "traps": traps,
         "guards": guards,  # Guards not placed yet (the DM's book; a heroes' view lists none)
     }
+
+
+def _fixed_board(t) -> dict:
+    """What of :func:`board_json` depends on the tables alone (areas, walls, doors' squares,
+    furniture, blockages, exits), made once per tables object and kept in its cache; callers copy
+    the lists they hand out."""
+    fixed = t.cache.get("play_board")
+    if fixed is not None:
+        return fixed
+    names = t.board.area_names
+    area_index = [int(a) for a in t.area.tolist()]
+    wall, neighbor = t.wall.tolist(), t.neighbor.tolist()
+    furniture = [sq for sq, v in enumerate(t.furniture.tolist()[: WIDTH * HEIGHT]) if v]
+    kinds = {int(x + y * WIDTH): f.kind for f in t.adventure.furniture for x, y in f.squares}
+    fixed = t.cache["play_board"] = {
+        "area_index": area_index,
+        "area": [names[a] for a in area_index],
+        "corridor": [bool(t.is_corridor[a]) for a in area_index],
+        "walls": [
+            (sq, side)
+            for sq in range(WIDTH * HEIGHT)
+            for side in (1, 2)
+            if wall[sq][side] and neighbor[sq][side] >= 0
+        ],
+        "door_xy": [(list(xy(a)), list(xy(b))) for a, b in t.door_squares],
+        "furniture": furniture,
+        "furniture_kinds": {str(sq): kinds[sq].replace("_", " ") for sq in furniture if sq in kinds},
+        "blockages": [sq for sq, v in enumerate(t.blockage.tolist()[: WIDTH * HEIGHT]) if v],
+        "exits": [sq for sq, v in enumerate(t.exit.tolist()[: WIDTH * HEIGHT]) if v],
+    }
+    return fixed
 
 
 def monster_names(game, side: str) -> dict[int, str] | None:
@@ -114,11 +133,9 @@ def monster_names(game, side: str) -> dict[int, str] | None:
     if side == DM:
         return None
     s = game.state
-    return {
-        u: f"{game.card(u).name} {game.label(u)}"
-        for u in range(s.n_heroes, len(s.unit_status))
-        if s.unit_side[u] == Side.MONSTER
-    }
+    sides = s.unit_side.tolist()
+    monsters = [u for u in range(s.n_heroes, len(sides)) if sides[u] == _MONSTER]
+    return {u: f"{game.card(u).name} {game.label(u)}" for u in monsters}
 
 
 def figure_key(game, u: int, names: Mapping[int, str] | None) -> str:
@@ -126,7 +143,7 @@ def figure_key(game, u: int, names: Mapping[int, str] | None) -> str:
     heroes (``names`` given) their name of it, in the order they first saw it (``m0``, ``m1``...), for
     the DM the engine's label. Never the engine's slot, which counts fog monsters and is reused once a
     monster is gone (ruling D-24)."""
-    if game.state.unit_side[u] == Side.HERO:
+    if int(game.state.unit_side[u]) == _HERO:
         return f"hero_{u}"
     if names is None or u not in names:  # the DM; or a monster the lens has not named (the view's label)
         return game.label(u)
@@ -146,11 +163,12 @@ def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
     s = game.state
     acting = int(game.decision[1]) if game.decision is not None else -1
     out = []
+    sides, statuses = s.unit_side.tolist(), s.unit_status.tolist()
     for u in _figure_order(game, names):
-        status = int(s.unit_status[u])
+        status = statuses[u]
         if status == EMPTY:
             continue
-        hero = s.unit_side[u] == Side.HERO
+        hero = sides[u] == _HERO
         if not hero and status not in (ACTIVE, CORPSE):
             continue
         card = game.card(u)
@@ -186,9 +204,9 @@ def figures_json(game, names: Mapping[int, str] | None = None) -> list[dict]:
 def _figure_order(game, names: Mapping[int, str] | None) -> list[int]:
     """The figures' slots, heroes first, then monsters in the order their seat first saw them (for
     the DM, the engine's order)."""
-    s = game.state
-    heroes = [u for u in range(len(s.unit_status)) if s.unit_side[u] == Side.HERO]
-    monsters = [u for u in range(len(s.unit_status)) if s.unit_side[u] != Side.HERO]
+    sides = game.state.unit_side.tolist()
+    heroes = [u for u, side in enumerate(sides) if side == _HERO]
+    monsters = [u for u, side in enumerate(sides) if side != _HERO]
     if names is not None:
         monsters.sort(key=lambda u: _lens_order(figure_key(game, u, names)) if u in names else 10**6)
     return heroes + monsters
