@@ -293,9 +293,8 @@ def heroes_view_named(
     view.moves = game.moves
     view.item_cards, view.item_index, view.spells, view.spell_index = _catalogue(game)
     if playable and engine == "core" and game.engine == "core":  # made in the core
-        game._push()
         eng = _core.heroes_view(
-            game._engine,
+            game.core_engine,  # (Python's edits to the state handed back first)
             _core_maps(view, ht, len(game.item_cards), len(game.spells)),
             seen.tolist(),
             numbers,
