@@ -164,7 +164,8 @@ def test_the_directed_dm_plays_its_plans_and_listing_in_the_compiled_choice(bloc
             native.listing = reference.listing = None
             compared += 1
             g.apply(action)
-    assert compared >= 1200 and listed >= 50 and points >= 10 and planned >= 250, (compared, listed, points, planned)
+    counts = (compared, listed, points, planned)
+    assert compared >= 1200 and listed >= 50 and points >= 10 and planned >= 250, counts
 
 
 def test_a_copied_or_pickled_dm_keeps_its_memory_of_the_movement():
