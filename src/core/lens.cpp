@@ -93,20 +93,37 @@ Value HeroLens::figure(const Game& g, const Value& ref) {
     return sees(g, ref) ? Value(name(ref.s)) : Value();
 }
 
-bool HeroLens::shown(const Game& g, const Value& event, const std::string& kind) const {
+const HeroLens::TypeInfo& HeroLens::type_info(const std::string& type) {
+    auto it = types_.find(type);
+    if (it != types_.end()) return it->second;
     const HeroRules& r = *rules_;
-    auto about = r.about.find(kind);
-    if (r.public_types.count(kind)) return true;
-    if (about == r.about.end()) return false;  // a type no rule names reaches nobody
-    if (kind == "roll" && !r.open_checks.count(need(event, "check").s)) return false;  // the DM's secret rolls (R-TRAP-03)
-    if (kind == "move") {
+    TypeInfo info;
+    if (type == "move") info.kind = TypeInfo::MOVE;
+    if (type == "spawn") info.kind = TypeInfo::SPAWN;
+    if (type == "reveal") info.kind = TypeInfo::REVEAL;
+    if (type == "slain") info.kind = TypeInfo::SLAIN;
+    if (type == "roll") info.kind = TypeInfo::ROLL;
+    info.is_public = r.public_types.count(type) > 0;
+    if (auto about = r.about.find(type); about != r.about.end()) info.about = &about->second;
+    auto own = r.figures_of.find(type);
+    info.keys = own != r.figures_of.end() ? &own->second : &r.figure_fields;
+    return types_.emplace(type, info).first->second;
+}
+
+bool HeroLens::shown(const Game& g, const Value& event, const TypeInfo& info) const {
+    if (info.is_public) return true;
+    if (info.about == nullptr) return false;  // a type no rule names reaches nobody
+    if (info.kind == TypeInfo::ROLL && !rules_->open_checks.count(need(event, "check").s)) {
+        return false;  // the DM's secret rolls (R-TRAP-03)
+    }
+    if (info.kind == TypeInfo::MOVE) {
         return !is_monster(need(event, "unit")) || seen_square(g, need(event, "from")) || seen_square(g, need(event, "to"));
     }
-    if (kind == "spawn") {
+    if (info.kind == TypeInfo::SPAWN) {
         const Value* side = need(event, "unit").get("side");
         return (side != nullptr && side->kind == Value::STR && side->s == "hero") || seen_square(g, need(event, "at"));
     }
-    const Value& subject = need(event, about->second.c_str());
+    const Value& subject = need(event, info.about->c_str());
     if (subject.kind == Value::LIST) {
         return std::any_of(subject.list.begin(), subject.list.end(), [&](const Value& ref) { return sees(g, ref); });
     }
@@ -114,32 +131,32 @@ bool HeroLens::shown(const Game& g, const Value& event, const std::string& kind)
 }
 
 std::optional<Value> HeroLens::see(const Game& g, const Value& event) {
-    const std::string& kind = type_of(event);
+    const TypeInfo& info = type_info(type_of(event));
     std::optional<Value> out;
-    if (shown(g, event, kind)) out = redact(g, event);
-    track(g, event);
-    if (kind == "reveal") unnamed_possible = true;
+    if (shown(g, event, info)) out = redact(g, event);
+    track(g, event, info);
+    if (info.kind == TypeInfo::REVEAL) unnamed_possible = true;
     return out;
 }
 
 void HeroLens::fold(const Game& g, const Value& event) {
     const std::string& kind = type_of(event);
-    if (shown(g, event, kind)) name_figures(g, event, kind);
-    track(g, event);
-    if (kind == "reveal") unnamed_possible = true;
+    const TypeInfo& info = type_info(kind);
+    if (shown(g, event, info)) name_figures(g, event, kind, info);
+    track(g, event, info);
+    if (info.kind == TypeInfo::REVEAL) unnamed_possible = true;
 }
 
-void HeroLens::name_figures(const Game& g, const Value& event, const std::string& kind) {
+void HeroLens::name_figures(const Game& g, const Value& event, const std::string& kind, const TypeInfo& info) {
     // the names redact() gives, in its order, read from the event itself
-    if (kind == "spawn") {
+    if (info.kind == TypeInfo::SPAWN) {
         const Value& unit = need(event, "unit");
         const Value* side = unit.get("side");
         if (side != nullptr && side->kind == Value::STR && side->s == "monster") number_of(need(unit, "id").s);
         return;
     }
-    const bool moved = kind == "move" && is_monster(need(event, "unit"));
-    auto own = rules_->figures_of.find(kind);
-    const std::vector<std::string>& keys = own != rules_->figures_of.end() ? own->second : rules_->figure_fields;
+    const bool moved = info.kind == TypeInfo::MOVE && is_monster(need(event, "unit"));
+    const std::vector<std::string>& keys = *info.keys;
     // a figure field that redact() rewrites before naming the figures (none of knowledge.py's
     // tables has one): its copy names them, as see() does
     auto rewritten = [&](const std::string& key, const std::string& type, bool monster_moved, bool placed) {
@@ -171,8 +188,33 @@ void HeroLens::name_figures(const Game& g, const Value& event, const std::string
     auto name_seen = [&](const Value& ref) {
         if (is_monster(ref) && sees(g, ref)) number_of(ref.s);
     };
-    for (const std::string& key : keys) {
-        const Value* value = event.get(key);
+    // the event's fields found by one pass over them (a key compared whole only when its length and
+    // first letter match), then named in the keys' order
+    constexpr size_t MAX_KEYS = 32;
+    const Value* found[MAX_KEYS] = {};
+    const size_t n_keys = keys.size();
+    if (n_keys > MAX_KEYS || event.kind != Value::OBJECT) {
+        for (const std::string& key : keys) {
+            const Value* value = event.get(key);
+            if (value == nullptr) continue;
+            if (value->kind == Value::LIST) {
+                for (const Value& ref : value->list) name_seen(ref);
+            } else {
+                name_seen(*value);
+            }
+        }
+        return;
+    }
+    for (const auto& [field, value] : event.object) {
+        for (size_t k = 0; k < n_keys; ++k) {
+            const std::string& key = keys[k];
+            if (found[k] == nullptr && key.size() == field.size() && !field.empty() && key[0] == field[0] && key == field) {
+                found[k] = &value;  // the first field of that name, as get() finds it
+            }
+        }
+    }
+    for (size_t k = 0; k < n_keys; ++k) {
+        const Value* value = found[k];
         if (value == nullptr) continue;
         if (value->kind == Value::LIST) {
             for (const Value& ref : value->list) name_seen(ref);
@@ -182,9 +224,9 @@ void HeroLens::name_figures(const Game& g, const Value& event, const std::string
     }
 }
 
-void HeroLens::track(const Game& g, const Value& event) {
-    const std::string& kind = type_of(event);
-    if (kind == "reveal") {
+void HeroLens::track(const Game& g, const Value& event, const TypeInfo& info) {
+    const TypeInfo::Kind kind = info.kind;
+    if (kind == TypeInfo::REVEAL) {
         const Value* area = event.get("area");
         const int a = area != nullptr && area->kind == Value::STR ? area_index(g, area->s) : -1;
         if (a >= 0) {
@@ -192,16 +234,16 @@ void HeroLens::track(const Game& g, const Value& event) {
             if (revealed_.size() <= static_cast<size_t>(a)) revealed_.resize(a + 1, 0);
             revealed_[a] = 1;
         }
-    } else if (kind == "spawn") {
+    } else if (kind == TypeInfo::SPAWN) {
         const Value& unit = need(event, "unit");
         const Value* side = unit.get("side");
         if (side != nullptr && side->kind == Value::STR && side->s == "monster") {
             where_[need(unit, "id").s] = square_of(need(event, "at"));
         }
-    } else if (kind == "move") {
+    } else if (kind == TypeInfo::MOVE) {
         const Value& unit = need(event, "unit");
         if (is_monster(unit)) where_[unit.s] = square_of(need(event, "to"));
-    } else if (kind == "slain") {
+    } else if (kind == TypeInfo::SLAIN) {
         const Value* unit = event.get("unit");
         if (unit != nullptr && unit->kind == Value::STR) {
             where_.erase(unit->s);

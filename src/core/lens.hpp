@@ -64,19 +64,32 @@ public:
     static std::vector<int> monsters_in_sight(const Game& g);
 
 private:
-    bool shown(const Game& g, const Value& event, const std::string& kind) const;
-    void name_figures(const Game& g, const Value& event, const std::string& kind);
+    // What the rules say of one event type, looked up once per event instead of by a string
+    // comparison at each question the fold asks (whether it is public, the field naming its figure,
+    // the figure fields in naming order, which of the types the fold tracks it is).
+    struct TypeInfo {
+        enum Kind : uint8_t { OTHER, MOVE, SPAWN, REVEAL, SLAIN, ROLL };
+        Kind kind = OTHER;
+        bool is_public = false;
+        const std::string* about = nullptr;          // the field naming its figure (none: not in ABOUT)
+        const std::vector<std::string>* keys = nullptr;  // its figure fields, in the order names are given
+    };
+    // the rules of event type `type`, from a per-lens table (made on first use; the rules never change)
+    const TypeInfo& type_info(const std::string& type);
+    bool shown(const Game& g, const Value& event, const TypeInfo& info) const;
+    void name_figures(const Game& g, const Value& event, const std::string& kind, const TypeInfo& info);
     int number_of(const std::string& ref);
     bool seen_square(const Game& g, const Value& xy) const;
     bool sees(const Game& g, const Value& ref) const;
     std::string name(const std::string& ref);
     Value figure(const Game& g, const Value& ref);
     Value redact(const Game& g, const Value& event);
-    void track(const Game& g, const Value& event);
+    void track(const Game& g, const Value& event, const TypeInfo& info);
     bool area_revealed(int area) const { return area >= 0 && area < static_cast<int>(revealed_.size()) && revealed_[area]; }
 
     std::shared_ptr<const HeroRules> rules_;
     int plain_ = -1;  // 1: no figure field of the rules is one redact() rewrites (-1: not yet known)
+    std::unordered_map<std::string, TypeInfo> types_;  // type_info's table
     std::vector<uint8_t> revealed_;             // by area index: a "reveal" event named it
     std::set<std::string> revealed_names_;      // the same areas by name
     std::unordered_map<std::string, int> where_;  // monster id -> its square, for those on the board

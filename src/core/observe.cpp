@@ -285,15 +285,16 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
     if (trace) {
         std::fill(out, out + L.board, 0.0f);
         std::fill(out + L.board + board_size, out + L.size, 0.0f);
-        if (traced) {
-            for (int k : trace->figures) board[k] = 0.0f;
-        } else {
-            zero(board, static_cast<size_t>(board_size), true);
-        }
+        if (!traced) zero(board, static_cast<size_t>(board_size), true);
     } else {
         std::fill(out, out + L.size, 0.0f);
     }
+    // a traced row's figure cells of the last call (none once zeroed): set again at the end where
+    // this call's differ, so that the cells of figures that did not move are not touched
+    static thread_local std::vector<int> old_figures;
+    old_figures.clear();
     if (trace) {
+        if (traced) old_figures.swap(trace->figures);
         trace->row = nullptr;  // until this row is written whole
         trace->figures.clear();
     }
@@ -331,10 +332,13 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
             }
         }
     }
-    // a figure's board cell (the planes the layout's cells leave at 0), traced
+    // a figure's board cell (the planes the layout's cells leave at 0): traced, written at the end
     auto figure_cell = [&](int k) {
-        board[k] = 1.0f;
-        if (trace) trace->figures.push_back(k);
+        if (trace) {
+            trace->figures.push_back(k);
+        } else {
+            board[k] = 1.0f;
+        }
     };
 
     // ---- the static figure rows (observation._static_rows), then the ready_k flags
@@ -352,13 +356,26 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
         gather(s, L.dyn_field[i], dyn[i]);
         if (!L.dyn_norm[i]) gather(s, L.dyn_base[i], dyn_base[i]);
     }
+    // the absent figures (bits by slot), and in them the negative values of each field, whose
+    // product by the absent figure's 0 is -0.0 (numpy's)
+    static_assert(MAX_UNITS <= 64, "the figure slots as bits of one word");
+    uint64_t absent = 0;
+    for (int u = 0; u < MAX_UNITS; ++u) absent |= static_cast<uint64_t>(present[u] == 0.0f) << u;
+    auto negative_absent = [&](const std::array<int, MAX_UNITS>& values) {
+        uint64_t bits = 0;
+        for (int u = 0; u < MAX_UNITS; ++u) bits |= static_cast<uint64_t>(values[u] < 0) << u;
+        return bits & absent;
+    };
+    for (size_t i = 0; i < n_static; ++i) {
+        for (uint64_t bits = negative_absent(statics[i]); bits; bits &= bits - 1) {
+            table[__builtin_ctzll(bits) * L.nf + L.static_col[i]] = -0.0f;
+        }
+    }
     for (int u = 0; u < MAX_UNITS; ++u) {
         float* row = table + u * L.nf;
         if (present[u] == 0.0f) {
             // numpy's product by the 0 of an absent figure: +0, or -0.0 where the value was negative
-            for (size_t i = 0; i < n_static; ++i) {
-                if (statics[i][u] < 0) row[L.static_col[i]] = -0.0f;
-            }
+            // (the static fields' above)
             if (s.unit_side[u] >= 0 && s.unit_card[u] + (monster[u] ? L.n_hero_cards : 0) + 1 < 0) row[L.f_kind] = -0.0f;
             if (monster[u] && s.unit_uid[u] + 1 < 0) row[L.f_name] = -0.0f;
             continue;
@@ -403,15 +420,15 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
     }
 
     // ---- x, y and the per-call values (scaled, 0 for absent figures, clipped at 1)
+    for (size_t i = 0; i < n_dyn; ++i) {
+        // an absent figure's x, y are 0; a value times a scale of +0 is -0.0 where it is negative
+        for (uint64_t bits = negative_absent(dyn[i]); bits; bits &= bits - 1) {
+            table[__builtin_ctzll(bits) * L.nf + L.f_dyn0 + static_cast<int>(i)] = -0.0f;
+        }
+    }
     for (int u = 0; u < MAX_UNITS; ++u) {
         float* row = table + u * L.nf;
-        if (present[u] == 0.0f) {
-            // x, y are 0; a value times a scale of +0 is -0.0 where it is negative (numpy's product)
-            for (size_t i = 0; i < n_dyn; ++i) {
-                if (dyn[i][u] < 0) row[L.f_dyn0 + i] = -0.0f;
-            }
-            continue;
-        }
+        if (present[u] == 0.0f) continue;
         const int p = wrap(s.unit_pos[u], n_sq + 1);
         row[L.f_x] = L.xy[2 * p] * present[u];
         row[L.f_y] = L.xy[2 * p + 1] * present[u];  // off the board (-1): the last row, (0, 0)
@@ -570,6 +587,14 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
     }
 
     if (trace) {
+        // the figures' board cells: the last call's that are not this call's cleared, the new ones set
+        const std::vector<int>& now = trace->figures;
+        for (int k : old_figures) {
+            if (std::find(now.begin(), now.end(), k) == now.end()) board[k] = 0.0f;
+        }
+        for (int k : now) {
+            if (std::find(old_figures.begin(), old_figures.end(), k) == old_figures.end()) board[k] = 1.0f;
+        }
         stream(row_out, out, static_cast<size_t>(L.board));
         const size_t after = static_cast<size_t>(L.board + board_size);
         stream(row_out + after, out + after, static_cast<size_t>(L.size) - after);
