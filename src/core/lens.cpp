@@ -43,6 +43,14 @@ void erase(Value& object, const std::string& key) {
                 items.end());
 }
 
+// a figure field of an event of `type` that redact() rewrites before naming the figures: the unit of a
+// monster's move, a card, the set-up's seed, a door's index, a room event's place
+bool rewritten(const std::string& key, const std::string& type, bool monster_moved, bool placed) {
+    return (monster_moved && key == "unit") || key == "card" || (key == "seed" && type == "setup") ||
+           (key == "door" && (type == "door_opened" || type == "secret_door")) ||
+           ((key == "event" || key == "area" || key == "area_event") && placed);
+}
+
 int area_index(const Game& g, const std::string& name) {
     const auto& names = g.tables().area_names;
     auto it = std::find(names.begin(), names.end(), name);
@@ -93,37 +101,62 @@ Value HeroLens::figure(const Game& g, const Value& ref) {
     return sees(g, ref) ? Value(name(ref.s)) : Value();
 }
 
-const HeroLens::TypeInfo& HeroLens::type_info(const std::string& type) {
-    auto it = types_.find(type);
-    if (it != types_.end()) return it->second;
-    const HeroRules& r = *rules_;
-    TypeInfo info;
-    if (type == "move") info.kind = TypeInfo::MOVE;
-    if (type == "spawn") info.kind = TypeInfo::SPAWN;
-    if (type == "reveal") info.kind = TypeInfo::REVEAL;
-    if (type == "slain") info.kind = TypeInfo::SLAIN;
-    if (type == "roll") info.kind = TypeInfo::ROLL;
-    info.is_public = r.public_types.count(type) > 0;
-    if (auto about = r.about.find(type); about != r.about.end()) info.about = &about->second;
-    auto own = r.figures_of.find(type);
-    info.keys = own != r.figures_of.end() ? &own->second : &r.figure_fields;
-    return types_.emplace(type, info).first->second;
+void HeroRules::index() {
+    types.clear();
+    std::set<std::string> names = public_types;
+    for (const auto& [type, field] : about) names.insert(type);
+    for (const auto& [type, keys] : figures_of) names.insert(type);
+    for (const char* tracked : {"move", "spawn", "reveal", "slain", "roll"}) names.insert(tracked);
+    for (const std::string& type : names) {
+        EventType info;
+        if (type == "move") info.kind = EventType::MOVE;
+        if (type == "spawn") info.kind = EventType::SPAWN;
+        if (type == "reveal") info.kind = EventType::REVEAL;
+        if (type == "slain") info.kind = EventType::SLAIN;
+        if (type == "roll") info.kind = EventType::ROLL;
+        info.is_public = public_types.count(type) > 0;
+        if (auto it = about.find(type); it != about.end()) {
+            info.has_about = true;
+            info.about = it->second;
+        }
+        auto own = figures_of.find(type);
+        info.keys = own != figures_of.end() ? own->second : figure_fields;
+        for (int moved = 0; moved < 2; ++moved) {
+            for (int placed = 0; placed < 2; ++placed) {
+                info.rewrites[moved][placed] = std::any_of(info.keys.begin(), info.keys.end(), [&](const std::string& key) {
+                    return rewritten(key, type, moved != 0, placed != 0);
+                });
+            }
+        }
+        types.emplace(type, std::move(info));
+    }
+    other = EventType{};
+    other.keys = figure_fields;
 }
 
-bool HeroLens::shown(const Game& g, const Value& event, const TypeInfo& info) const {
+HeroRules make_hero_rules(std::set<std::string> public_types, std::map<std::string, std::string> about,
+                          std::set<std::string> open_checks, std::vector<std::string> figure_fields,
+                          std::map<std::string, std::vector<std::string>> figures_of) {
+    HeroRules rules{std::move(public_types), std::move(about), std::move(open_checks), std::move(figure_fields),
+                    std::move(figures_of)};
+    rules.index();
+    return rules;
+}
+
+bool HeroLens::shown(const Game& g, const Value& event, const HeroRules::EventType& info) const {
     if (info.is_public) return true;
-    if (info.about == nullptr) return false;  // a type no rule names reaches nobody
-    if (info.kind == TypeInfo::ROLL && !rules_->open_checks.count(need(event, "check").s)) {
+    if (!info.has_about) return false;  // a type no rule names reaches nobody
+    if (info.kind == HeroRules::EventType::ROLL && !rules_->open_checks.count(need(event, "check").s)) {
         return false;  // the DM's secret rolls (R-TRAP-03)
     }
-    if (info.kind == TypeInfo::MOVE) {
+    if (info.kind == HeroRules::EventType::MOVE) {
         return !is_monster(need(event, "unit")) || seen_square(g, need(event, "from")) || seen_square(g, need(event, "to"));
     }
-    if (info.kind == TypeInfo::SPAWN) {
+    if (info.kind == HeroRules::EventType::SPAWN) {
         const Value* side = need(event, "unit").get("side");
         return (side != nullptr && side->kind == Value::STR && side->s == "hero") || seen_square(g, need(event, "at"));
     }
-    const Value& subject = need(event, info.about->c_str());
+    const Value& subject = need(event, info.about.c_str());
     if (subject.kind == Value::LIST) {
         return std::any_of(subject.list.begin(), subject.list.end(), [&](const Value& ref) { return sees(g, ref); });
     }
@@ -131,58 +164,37 @@ bool HeroLens::shown(const Game& g, const Value& event, const TypeInfo& info) co
 }
 
 std::optional<Value> HeroLens::see(const Game& g, const Value& event) {
-    const TypeInfo& info = type_info(type_of(event));
+    const HeroRules::EventType& info = rules_->type(type_of(event));
     std::optional<Value> out;
     if (shown(g, event, info)) out = redact(g, event);
     track(g, event, info);
-    if (info.kind == TypeInfo::REVEAL) unnamed_possible = true;
+    if (info.kind == HeroRules::EventType::REVEAL) unnamed_possible = true;
     return out;
 }
 
 void HeroLens::fold(const Game& g, const Value& event) {
-    const std::string& kind = type_of(event);
-    const TypeInfo& info = type_info(kind);
-    if (shown(g, event, info)) name_figures(g, event, kind, info);
+    const HeroRules::EventType& info = rules_->type(type_of(event));
+    if (shown(g, event, info)) name_figures(g, event, info);
     track(g, event, info);
-    if (info.kind == TypeInfo::REVEAL) unnamed_possible = true;
+    if (info.kind == HeroRules::EventType::REVEAL) unnamed_possible = true;
 }
 
-void HeroLens::name_figures(const Game& g, const Value& event, const std::string& kind, const TypeInfo& info) {
+void HeroLens::name_figures(const Game& g, const Value& event, const HeroRules::EventType& info) {
     // the names redact() gives, in its order, read from the event itself
-    if (info.kind == TypeInfo::SPAWN) {
+    if (info.kind == HeroRules::EventType::SPAWN) {
         const Value& unit = need(event, "unit");
         const Value* side = unit.get("side");
         if (side != nullptr && side->kind == Value::STR && side->s == "monster") number_of(need(unit, "id").s);
         return;
     }
-    const bool moved = info.kind == TypeInfo::MOVE && is_monster(need(event, "unit"));
-    const std::vector<std::string>& keys = *info.keys;
+    const bool moved = info.kind == HeroRules::EventType::MOVE && is_monster(need(event, "unit"));
+    const std::vector<std::string>& keys = info.keys;
     // a figure field that redact() rewrites before naming the figures (none of knowledge.py's
     // tables has one): its copy names them, as see() does
-    auto rewritten = [&](const std::string& key, const std::string& type, bool monster_moved, bool placed) {
-        return (monster_moved && key == "unit") || key == "card" || (key == "seed" && type == "setup") ||
-               (key == "door" && (type == "door_opened" || type == "secret_door")) ||
-               ((key == "event" || key == "area" || key == "area_event") && placed);
-    };
-    if (plain_ < 0) {  // whether any event could have one, judged once from the rules
-        plain_ = 1;
-        for (const auto& [type, own_keys] : rules_->figures_of) {
-            for (const std::string& key : own_keys) plain_ &= !rewritten(key, type, true, true);
-        }
-        const bool own_move = rules_->figures_of.count("move") > 0;  // then a move's fields are its own
-        for (const std::string& key : rules_->figure_fields) {
-            for (const char* type : {"move", "setup", "door_opened", "secret_door"}) {
-                if (!(own_move && std::string(type) == "move")) plain_ &= !rewritten(key, type, true, true);
-            }
-        }
-    }
-    if (!plain_) {
-        for (const std::string& key : keys) {
-            if (rewritten(key, kind, moved, event.get("event") != nullptr)) {
-                redact(g, event);
-                return;
-            }
-        }
+    const bool placed = info.rewrites[moved][0] != info.rewrites[moved][1] && event.get("event") != nullptr;
+    if (info.rewrites[moved][placed]) {
+        redact(g, event);
+        return;
     }
     if (moved) number_of(event.get("unit")->s);
     auto name_seen = [&](const Value& ref) {
@@ -224,9 +236,9 @@ void HeroLens::name_figures(const Game& g, const Value& event, const std::string
     }
 }
 
-void HeroLens::track(const Game& g, const Value& event, const TypeInfo& info) {
-    const TypeInfo::Kind kind = info.kind;
-    if (kind == TypeInfo::REVEAL) {
+void HeroLens::track(const Game& g, const Value& event, const HeroRules::EventType& info) {
+    const HeroRules::EventType::Kind kind = info.kind;
+    if (kind == HeroRules::EventType::REVEAL) {
         const Value* area = event.get("area");
         const int a = area != nullptr && area->kind == Value::STR ? area_index(g, area->s) : -1;
         if (a >= 0) {
@@ -234,16 +246,16 @@ void HeroLens::track(const Game& g, const Value& event, const TypeInfo& info) {
             if (revealed_.size() <= static_cast<size_t>(a)) revealed_.resize(a + 1, 0);
             revealed_[a] = 1;
         }
-    } else if (kind == TypeInfo::SPAWN) {
+    } else if (kind == HeroRules::EventType::SPAWN) {
         const Value& unit = need(event, "unit");
         const Value* side = unit.get("side");
         if (side != nullptr && side->kind == Value::STR && side->s == "monster") {
             where_[need(unit, "id").s] = square_of(need(event, "at"));
         }
-    } else if (kind == TypeInfo::MOVE) {
+    } else if (kind == HeroRules::EventType::MOVE) {
         const Value& unit = need(event, "unit");
         if (is_monster(unit)) where_[unit.s] = square_of(need(event, "to"));
-    } else if (kind == TypeInfo::SLAIN) {
+    } else if (kind == HeroRules::EventType::SLAIN) {
         const Value* unit = event.get("unit");
         if (unit != nullptr && unit->kind == Value::STR) {
             where_.erase(unit->s);

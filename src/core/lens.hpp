@@ -5,6 +5,9 @@
 // the Python lens.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <optional>
@@ -26,7 +29,44 @@ struct HeroRules {
     std::set<std::string> open_checks;
     std::vector<std::string> figure_fields;  // in the order names are given
     std::map<std::string, std::vector<std::string>> figures_of;  // per type, instead of figure_fields
+
+    // What the tables say of one event type, looked up once per event instead of by string
+    // comparisons at each question the fold asks: whether it is public, the field naming its figure,
+    // its figure fields in the order names are given, which of the types the fold tracks it is.
+    struct EventType {
+        enum Kind : uint8_t { OTHER, MOVE, SPAWN, REVEAL, SLAIN, ROLL };
+        Kind kind = OTHER;
+        bool is_public = false;
+        bool has_about = false;
+        std::string about;               // the field naming its figure (has_about)
+        std::vector<std::string> keys;   // its figure fields
+        // [monster moved][room event placed]: one of its figure fields is one redact() rewrites
+        bool rewrites[2][2] = {};
+    };
+    // the tables above as EventTypes, by type: made by index() once they are filled (the rules never
+    // change after), shared read-only by every lens (and thread) folding with them
+    struct TypeHash {  // a type name's length and first and last bytes (a few tens of words)
+        size_t operator()(const std::string& type) const {
+            const size_t n = type.size();
+            uint64_t a = 0, b = 0;
+            std::memcpy(&a, type.data(), std::min<size_t>(n, 8));
+            if (n > 8) std::memcpy(&b, type.data() + n - 8, 8);
+            return static_cast<size_t>(((a ^ (static_cast<uint64_t>(n) << 56)) * 0x9E3779B97F4A7C15ull ^ b) *
+                                       0xBF58476D1CE4E5B9ull >> 7);
+        }
+    };
+    std::unordered_map<std::string, EventType, TypeHash> types;
+    EventType other;  // a type none of the tables names: not public, no figure field named
+    void index();
+    const EventType& type(const std::string& name) const {
+        auto it = types.find(name);
+        return it != types.end() ? it->second : other;
+    }
 };
+// the rules from knowledge.py's tables, indexed
+HeroRules make_hero_rules(std::set<std::string> public_types, std::map<std::string, std::string> about,
+                          std::set<std::string> open_checks, std::vector<std::string> figure_fields,
+                          std::map<std::string, std::vector<std::string>> figures_of);
 
 class HeroLens {
 public:
@@ -64,32 +104,18 @@ public:
     static std::vector<int> monsters_in_sight(const Game& g);
 
 private:
-    // What the rules say of one event type, looked up once per event instead of by a string
-    // comparison at each question the fold asks (whether it is public, the field naming its figure,
-    // the figure fields in naming order, which of the types the fold tracks it is).
-    struct TypeInfo {
-        enum Kind : uint8_t { OTHER, MOVE, SPAWN, REVEAL, SLAIN, ROLL };
-        Kind kind = OTHER;
-        bool is_public = false;
-        const std::string* about = nullptr;          // the field naming its figure (none: not in ABOUT)
-        const std::vector<std::string>* keys = nullptr;  // its figure fields, in the order names are given
-    };
-    // the rules of event type `type`, from a per-lens table (made on first use; the rules never change)
-    const TypeInfo& type_info(const std::string& type);
-    bool shown(const Game& g, const Value& event, const TypeInfo& info) const;
-    void name_figures(const Game& g, const Value& event, const std::string& kind, const TypeInfo& info);
+    bool shown(const Game& g, const Value& event, const HeroRules::EventType& info) const;
+    void name_figures(const Game& g, const Value& event, const HeroRules::EventType& info);
     int number_of(const std::string& ref);
     bool seen_square(const Game& g, const Value& xy) const;
     bool sees(const Game& g, const Value& ref) const;
     std::string name(const std::string& ref);
     Value figure(const Game& g, const Value& ref);
     Value redact(const Game& g, const Value& event);
-    void track(const Game& g, const Value& event, const TypeInfo& info);
+    void track(const Game& g, const Value& event, const HeroRules::EventType& info);
     bool area_revealed(int area) const { return area >= 0 && area < static_cast<int>(revealed_.size()) && revealed_[area]; }
 
     std::shared_ptr<const HeroRules> rules_;
-    int plain_ = -1;  // 1: no figure field of the rules is one redact() rewrites (-1: not yet known)
-    std::unordered_map<std::string, TypeInfo> types_;  // type_info's table
     std::vector<uint8_t> revealed_;             // by area index: a "reveal" event named it
     std::set<std::string> revealed_names_;      // the same areas by name
     std::unordered_map<std::string, int> where_;  // monster id -> its square, for those on the board
