@@ -232,6 +232,42 @@ void stream(float* out, const float* from, size_t n) {
 #endif
 }
 
+// bit u set where values[u] < 0 (the sign bits, four at a time where SSE2 has them)
+uint64_t sign_bits(const std::array<int, MAX_UNITS>& values) {
+    static_assert(MAX_UNITS <= 64 && MAX_UNITS % 4 == 0, "the figure slots as bits of one word, by fours");
+    uint64_t bits = 0;
+#if defined(__SSE2__)
+    for (int u = 0; u < MAX_UNITS; u += 4) {
+        const __m128i four = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values.data() + u));
+        bits |= static_cast<uint64_t>(_mm_movemask_ps(_mm_castsi128_ps(four))) << u;
+    }
+#else
+    for (int u = 0; u < MAX_UNITS; ++u) bits |= static_cast<uint64_t>(values[u] < 0) << u;
+#endif
+    return bits;
+}
+
+// The nonzero values of `planes` (a -0.0 too: any bit set), as (index, value) cells, skipping runs
+// of 16 zeros at a time (the layout's planes are nearly all zeros)
+void nonzero_cells(const std::vector<float>& planes, std::vector<std::pair<int, float>>& cells) {
+    cells.clear();
+    const size_t n = planes.size();
+    size_t k = 0;
+    for (; k + 16 <= n; k += 16) {
+        uint32_t words[16];
+        std::memcpy(words, planes.data() + k, sizeof(words));
+        uint32_t any = 0;
+        for (uint32_t w : words) any |= w;
+        if (any == 0) continue;
+        for (size_t j = 0; j < 16; ++j) {
+            if (words[j] != 0) cells.emplace_back(static_cast<int>(k + j), planes[k + j]);
+        }
+    }
+    for (; k < n; ++k) {
+        if (planes[k] != 0.0f || std::signbit(planes[k])) cells.emplace_back(static_cast<int>(k), planes[k]);
+    }
+}
+
 // A decision's arg as heroes see it (observation._hero_arg): -1 when not shown.
 int hero_arg(const ObsLayout& L, int rule, int v, const std::array<int, MAX_UNITS>& column) {
     if (v < 0 || rule == ARG_HIDDEN) return -1;
@@ -310,10 +346,7 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
             static thread_local std::vector<float> planes;
             planes.resize(board_size);
             layout_block(g, L, dm, planes.data());
-            cache.cells.clear();
-            for (int k = 0; k < board_size; ++k) {
-                if (planes[k] != 0.0f || std::signbit(planes[k])) cache.cells.emplace_back(k, planes[k]);
-            }
+            nonzero_cells(planes, cache.cells);
             cache.key = key;
             cache.made = true;
             ++cache.version;
@@ -358,14 +391,9 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
     }
     // the absent figures (bits by slot), and in them the negative values of each field, whose
     // product by the absent figure's 0 is -0.0 (numpy's)
-    static_assert(MAX_UNITS <= 64, "the figure slots as bits of one word");
     uint64_t absent = 0;
     for (int u = 0; u < MAX_UNITS; ++u) absent |= static_cast<uint64_t>(present[u] == 0.0f) << u;
-    auto negative_absent = [&](const std::array<int, MAX_UNITS>& values) {
-        uint64_t bits = 0;
-        for (int u = 0; u < MAX_UNITS; ++u) bits |= static_cast<uint64_t>(values[u] < 0) << u;
-        return bits & absent;
-    };
+    auto negative_absent = [&](const std::array<int, MAX_UNITS>& values) { return sign_bits(values) & absent; };
     for (size_t i = 0; i < n_static; ++i) {
         for (uint64_t bits = negative_absent(statics[i]); bits; bits &= bits - 1) {
             table[__builtin_ctzll(bits) * L.nf + L.static_col[i]] = -0.0f;
