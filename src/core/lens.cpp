@@ -61,11 +61,11 @@ int area_index(const Game& g, const std::string& name) {
 
 std::vector<int> HeroLens::monsters_in_sight(const Game& g) {
     const State& s = g.state;
+    const auto& area = g.tables().area;
     std::vector<int> out;
     for (int u = 0; u < MAX_UNITS; ++u) {
         const int pos = s.unit_pos[u];
-        if (s.unit_side[u] == SIDE_MONSTER && s.unit_status[u] == ACTIVE && pos >= 0 &&
-            s.revealed[g.tables().area[pos]]) {
+        if (s.unit_side[u] == SIDE_MONSTER && s.unit_status[u] == ACTIVE && pos >= 0 && s.revealed[area[pos]]) {
             out.push_back(u);
         }
     }

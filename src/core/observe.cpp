@@ -218,20 +218,6 @@ void zero(float* out, size_t n, bool streamed) {
     std::fill(out, out + n, 0.0f);
 }
 
-// `n` floats from `from` (in the caches) to `out` with non-temporal stores where SSE2 has them,
-// fenced as zero()'s
-void stream(float* out, const float* from, size_t n) {
-#if defined(__SSE2__)
-    size_t i = 0;
-    for (; i < n && (reinterpret_cast<uintptr_t>(out + i) & 15); ++i) out[i] = from[i];
-    for (; i + 4 <= n; i += 4) _mm_stream_ps(out + i, _mm_loadu_ps(from + i));
-    for (; i < n; ++i) out[i] = from[i];
-    _mm_sfence();
-#else
-    std::copy(from, from + n, out);
-#endif
-}
-
 // bit u set where values[u] < 0 (the sign bits, four at a time where SSE2 has them)
 uint64_t sign_bits(const std::array<int, MAX_UNITS>& values) {
     static_assert(MAX_UNITS <= 64 && MAX_UNITS % 4 == 0, "the figure slots as bits of one word, by fours");
@@ -268,6 +254,39 @@ void nonzero_cells(const std::vector<float>& planes, std::vector<std::pair<int, 
     }
 }
 
+// row[begin, end) from scratch[begin, end) by the row's 64-byte lines: each line that holds a value
+// (any bit set: a -0.0 too) or held one after the last write (`held`, one flag per line, from
+// `line` on; a line past its end is written) is written, with non-temporal stores where whole;
+// the scratch's lines that held values are zeroed again. Unfenced: the caller fences once.
+void write_lines(float* row, float* scratch, size_t begin, size_t end, std::vector<uint8_t>& held, size_t& line) {
+    for (size_t at = begin; at < end; ++line) {
+        const size_t offset = (reinterpret_cast<uintptr_t>(row + at) & 63) / sizeof(float);
+        const size_t stop = std::min(end, at + 16 - offset);
+        uint32_t any = 0;
+        for (size_t k = at; k < stop; ++k) {
+            uint32_t word;
+            std::memcpy(&word, scratch + k, sizeof(word));
+            any |= word;
+        }
+        const bool now = any != 0;
+        if (line >= held.size()) held.push_back(1);
+        if (now || held[line]) {
+#if defined(__SSE2__)
+            if (stop - at == 16 && offset == 0) {
+                for (size_t k = at; k < stop; k += 4) _mm_stream_ps(row + k, _mm_loadu_ps(scratch + k));
+            } else {
+                std::copy(scratch + at, scratch + stop, row + at);
+            }
+#else
+            std::copy(scratch + at, scratch + stop, row + at);
+#endif
+            if (now) std::fill(scratch + at, scratch + stop, 0.0f);
+        }
+        held[line] = now ? 1 : 0;
+        at = stop;
+    }
+}
+
 // A decision's arg as heroes see it (observation._hero_arg): -1 when not shown.
 int hero_arg(const ObsLayout& L, int rule, int v, const std::array<int, MAX_UNITS>& column) {
     if (v < 0 || rule == ARG_HIDDEN) return -1;
@@ -285,11 +304,15 @@ float arg_value(const ObsLayout& L, int v) {
 void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_mask, int role, int me, bool to_act,
              int max_turns, const HeroSight& sight, ObsLayout::BoardCache* own_cache, RowTrace* trace) {
     // A traced row's values outside the board are made in a scratch row, which stays in the caches,
-    // then streamed into the row: its lines are written once, never read.
+    // then streamed into the row: its lines are written, never read, and only those that hold a
+    // value now or did after the last write (RowTrace::lines). The scratch is all zeros between
+    // calls (the lines written are zeroed again), unless a call stopped half way (`clean`).
     static thread_local std::vector<float> scratch;
+    static thread_local bool clean = false;
     float* out = row_out;
     if (trace) {
-        scratch.resize(L.size);
+        if (!clean || scratch.size() != static_cast<size_t>(L.size)) scratch.assign(L.size, 0.0f);
+        clean = false;
         out = scratch.data();
     }
     const State& s = g.state;
@@ -319,8 +342,6 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
     // the row as the trace has it: its figures' board cells cleared, the rest of the board kept
     const bool traced = trace != nullptr && trace->row == row_out;
     if (trace) {
-        std::fill(out, out + L.board, 0.0f);
-        std::fill(out + L.board + board_size, out + L.size, 0.0f);
         if (!traced) zero(board, static_cast<size_t>(board_size), true);
     } else {
         std::fill(out, out + L.size, 0.0f);
@@ -429,7 +450,7 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
             row[L.f_kind] = static_cast<float>(s.unit_card[u] + (monster[u] ? L.n_hero_cards : 0) + 1);
         }
         row[L.f_name] = monster[u] ? static_cast<float>(s.unit_uid[u]) + 1.0f : 0.0f;
-        for (int j = 0; j < L.nf; ++j) row[j] *= present[u];
+        // (numpy then multiplies the row by present, 1.0 here: the same values, bit for bit)
     }
     for (const auto& [h, k] : abilities::ready_pairs(g)) {
         if (k < L.n_ready) cell(h, L.f_ready0 + k) = 1.0f;
@@ -616,16 +637,32 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
 
     if (trace) {
         // the figures' board cells: the last call's that are not this call's cleared, the new ones set
-        const std::vector<int>& now = trace->figures;
+        // (told apart by marks per board cell: `was` on the last call's, `is` on this call's)
+        static thread_local std::vector<uint32_t> marks;
+        static thread_local uint32_t mark = 0;
+        if (marks.size() < static_cast<size_t>(board_size)) marks.assign(board_size, 0);
+        if (mark > UINT32_MAX - 4) {
+            std::fill(marks.begin(), marks.end(), 0u);
+            mark = 0;
+        }
+        mark += 2;
+        const uint32_t was = mark, is = mark + 1;
+        for (int k : old_figures) marks[k] = was;
+        for (int k : trace->figures) {
+            if (marks[k] != was && marks[k] != is) board[k] = 1.0f;
+            marks[k] = is;
+        }
         for (int k : old_figures) {
-            if (std::find(now.begin(), now.end(), k) == now.end()) board[k] = 0.0f;
+            if (marks[k] != is) board[k] = 0.0f;
         }
-        for (int k : now) {
-            if (std::find(old_figures.begin(), old_figures.end(), k) == old_figures.end()) board[k] = 1.0f;
-        }
-        stream(row_out, out, static_cast<size_t>(L.board));
-        const size_t after = static_cast<size_t>(L.board + board_size);
-        stream(row_out + after, out + after, static_cast<size_t>(L.size) - after);
+        if (!traced) trace->lines.clear();
+        size_t line = 0;
+        write_lines(row_out, out, 0, static_cast<size_t>(L.board), trace->lines, line);
+        write_lines(row_out, out, static_cast<size_t>(L.board + board_size), static_cast<size_t>(L.size), trace->lines, line);
+#if defined(__SSE2__)
+        _mm_sfence();  // the streamed lines before whatever the caller writes next
+#endif
+        clean = true;
         trace->row = row_out;
     }
 
