@@ -255,22 +255,36 @@ void nonzero_cells(const std::vector<float>& planes, std::vector<std::pair<int, 
 }
 
 // row[begin, end) from scratch[begin, end) by the row's 64-byte lines: each line that holds a value
-// (any bit set: a -0.0 too) or held one after the last write (`held`, one flag per line, from
+// (any bit set: a -0.0 too) or held one after the last write (`held`, one bit per line, from
 // `line` on; a line past its end is written) is written, with non-temporal stores where whole;
 // the scratch's lines that held values are zeroed again. Unfenced: the caller fences once.
-void write_lines(float* row, float* scratch, size_t begin, size_t end, std::vector<uint8_t>& held, size_t& line) {
+void write_lines(float* row, float* scratch, size_t begin, size_t end, std::vector<uint64_t>& held, size_t& line) {
     for (size_t at = begin; at < end; ++line) {
         const size_t offset = (reinterpret_cast<uintptr_t>(row + at) & 63) / sizeof(float);
         const size_t stop = std::min(end, at + 16 - offset);
-        uint32_t any = 0;
-        for (size_t k = at; k < stop; ++k) {
-            uint32_t word;
-            std::memcpy(&word, scratch + k, sizeof(word));
-            any |= word;
+        bool now = false;
+#if defined(__SSE2__)
+        if (stop - at == 16) {
+            const float* p = scratch + at;
+            const __m128i bits = _mm_or_si128(
+                _mm_or_si128(_mm_castps_si128(_mm_loadu_ps(p)), _mm_castps_si128(_mm_loadu_ps(p + 4))),
+                _mm_or_si128(_mm_castps_si128(_mm_loadu_ps(p + 8)), _mm_castps_si128(_mm_loadu_ps(p + 12))));
+            now = _mm_movemask_epi8(_mm_cmpeq_epi32(bits, _mm_setzero_si128())) != 0xFFFF;
+        } else
+#endif
+        {
+            uint32_t any = 0;
+            for (size_t k = at; k < stop; ++k) {
+                uint32_t word;
+                std::memcpy(&word, scratch + k, sizeof(word));
+                any |= word;
+            }
+            now = any != 0;
         }
-        const bool now = any != 0;
-        if (line >= held.size()) held.push_back(1);
-        if (now || held[line]) {
+        const size_t word = line / 64;
+        const uint64_t bit = uint64_t{1} << (line % 64);
+        if (word >= held.size()) held.resize(word + 1, ~uint64_t{0});  // not known: written
+        if (now || (held[word] & bit)) {
 #if defined(__SSE2__)
             if (stop - at == 16 && offset == 0) {
                 for (size_t k = at; k < stop; k += 4) _mm_stream_ps(row + k, _mm_loadu_ps(scratch + k));
@@ -282,7 +296,7 @@ void write_lines(float* row, float* scratch, size_t begin, size_t end, std::vect
 #endif
             if (now) std::fill(scratch + at, scratch + stop, 0.0f);
         }
-        held[line] = now ? 1 : 0;
+        held[word] = now ? held[word] | bit : held[word] & ~bit;
         at = stop;
     }
 }
