@@ -85,13 +85,36 @@ bool HeroLens::sees(const Game& g, const Value& ref) const {
 
 int HeroLens::number_of(const std::string& ref) {
     const int uid = std::stoi(ref.substr(1));
-    auto it = numbers_.find(uid);
-    return it != numbers_.end() ? it->second : numbers_.emplace(uid, static_cast<int>(numbers_.size())).first->second;
+    const int known = number(uid);
+    return known >= 0 ? known : add_number(uid);
 }
 
 std::string HeroLens::name(const std::string& ref) { return "m" + std::to_string(number_of(ref)); }
 
+int HeroLens::add_number(int uid) {
+    const int k = static_cast<int>(numbers_.size());
+    numbers_.emplace(uid, k);
+    index_numbers();
+    return k;
+}
+
+void HeroLens::index_numbers() {
+    // the numbers by uid in a table when every uid is small (engine ids count up from 0), else none
+    int top = -1;
+    for (const auto& [uid, k] : numbers_) {
+        if (uid < 0 || uid >= MAX_INDEXED_UID) {
+            by_uid_.clear();
+            return;
+        }
+        top = std::max(top, uid);
+    }
+    if (static_cast<int>(by_uid_.size()) <= top) by_uid_.resize(top + 1, -1);
+    for (const auto& [uid, k] : numbers_) by_uid_[uid] = k;
+}
+
 int HeroLens::number(int uid) const {
+    if (uid >= 0 && static_cast<size_t>(uid) < by_uid_.size()) return by_uid_[uid];
+    if (uid >= 0 && !by_uid_.empty()) return -1;  // the table holds every number given
     auto it = numbers_.find(uid);
     return it == numbers_.end() ? -1 : it->second;
 }
@@ -323,10 +346,10 @@ void HeroLens::name_unnamed(const Game& g) {
     const State& s = g.state;
     std::vector<int> unnamed;
     for (int u : monsters_in_sight(g)) {
-        if (!numbers_.count(s.unit_uid[u])) unnamed.push_back(u);
+        if (number(s.unit_uid[u]) < 0) unnamed.push_back(u);
     }
     std::stable_sort(unnamed.begin(), unnamed.end(), [&](int a, int b) { return s.unit_pos[a] < s.unit_pos[b]; });
-    for (int u : unnamed) numbers_.emplace(s.unit_uid[u], static_cast<int>(numbers_.size()));
+    for (int u : unnamed) add_number(s.unit_uid[u]);
 }
 
 std::deque<std::pair<size_t, Value>>::const_iterator ShownEvents::from(size_t start) const {

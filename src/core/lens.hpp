@@ -77,7 +77,9 @@ public:
              std::unordered_map<std::string, bool> slain, bool unnamed)
         : unnamed_possible(unnamed), rules_(std::move(rules)), revealed_(std::move(revealed)),
           revealed_names_(std::move(revealed_names)), where_(std::move(where)), numbers_(std::move(numbers)),
-          slain_(std::move(slain)) {}
+          slain_(std::move(slain)) {
+        index_numbers();
+    }
     const std::shared_ptr<const HeroRules>& rules() const { return rules_; }
     const std::vector<uint8_t>& revealed_areas() const { return revealed_; }
 
@@ -120,6 +122,12 @@ private:
     std::set<std::string> revealed_names_;      // the same areas by name
     std::unordered_map<std::string, int> where_;  // monster id -> its square, for those on the board
     std::unordered_map<int, int> numbers_;      // engine monster uid -> the heroes' k
+    // numbers_ as a table by uid (-1: none), read by number() without hashing; kept only while every
+    // uid is in [0, MAX_INDEXED_UID) (else empty, and number() reads numbers_)
+    static constexpr int MAX_INDEXED_UID = 4096;
+    std::vector<int> by_uid_;
+    int add_number(int uid);  // uid gets the next number
+    void index_numbers();
     std::unordered_map<std::string, bool> slain_;  // engine monster id -> slain with a hero among the killers
 };
 
