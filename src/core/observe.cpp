@@ -255,50 +255,65 @@ void nonzero_cells(const std::vector<float>& planes, std::vector<std::pair<int, 
 }
 
 // row[begin, end) from scratch[begin, end) by the row's 64-byte lines: each line that holds a value
-// (any bit set: a -0.0 too) or held one after the last write (`held`, one bit per line, from
-// `line` on; a line past its end is written) is written, with non-temporal stores where whole;
-// the scratch's lines that held values are zeroed again. Unfenced: the caller fences once.
-void write_lines(float* row, float* scratch, size_t begin, size_t end, std::vector<uint64_t>& held, size_t& line) {
-    for (size_t at = begin; at < end; ++line) {
-        const size_t offset = (reinterpret_cast<uintptr_t>(row + at) & 63) / sizeof(float);
-        const size_t stop = std::min(end, at + 16 - offset);
-        bool now = false;
-#if defined(__SSE2__)
-        if (stop - at == 16) {
-            const float* p = scratch + at;
-            const __m128i bits = _mm_or_si128(
-                _mm_or_si128(_mm_castps_si128(_mm_loadu_ps(p)), _mm_castps_si128(_mm_loadu_ps(p + 4))),
-                _mm_or_si128(_mm_castps_si128(_mm_loadu_ps(p + 8)), _mm_castps_si128(_mm_loadu_ps(p + 12))));
-            now = _mm_movemask_epi8(_mm_cmpeq_epi32(bits, _mm_setzero_si128())) != 0xFFFF;
-        } else
-#endif
-        {
-            uint32_t any = 0;
-            for (size_t k = at; k < stop; ++k) {
-                uint32_t word;
-                std::memcpy(&word, scratch + k, sizeof(word));
-                any |= word;
-            }
-            now = any != 0;
+// (any bit set: a -0.0 too) or held one after the last write (`held`, one bit per line from `line`
+// on, which the caller sized; a bit it set to 1 when the row is not known) is written, with
+// non-temporal stores where whole; the scratch's lines that held values are zeroed again.
+// Unfenced: the caller fences once. Returns the line after the last.
+size_t write_lines(float* const row, float* const scratch, size_t begin, size_t end, uint64_t* const held, size_t line) {
+    size_t at = begin;
+    // a first partial line, up to the row's first whole line
+    const size_t lead = std::min(end - begin, ((64 - (reinterpret_cast<uintptr_t>(row + begin) & 63)) & 63) / sizeof(float));
+    auto partial = [&](size_t stop) {
+        uint32_t any = 0;
+        for (size_t k = at; k < stop; ++k) {
+            uint32_t word;
+            std::memcpy(&word, scratch + k, sizeof(word));
+            any |= word;
         }
-        const size_t word = line / 64;
         const uint64_t bit = uint64_t{1} << (line % 64);
-        if (word >= held.size()) held.resize(word + 1, ~uint64_t{0});  // not known: written
-        if (now || (held[word] & bit)) {
-#if defined(__SSE2__)
-            if (stop - at == 16 && offset == 0) {
-                for (size_t k = at; k < stop; k += 4) _mm_stream_ps(row + k, _mm_loadu_ps(scratch + k));
-            } else {
-                std::copy(scratch + at, scratch + stop, row + at);
-            }
-#else
+        if (any != 0 || (held[line / 64] & bit)) {
             std::copy(scratch + at, scratch + stop, row + at);
-#endif
-            if (now) std::fill(scratch + at, scratch + stop, 0.0f);
+            if (any != 0) std::fill(scratch + at, scratch + stop, 0.0f);
         }
-        held[word] = now ? held[word] | bit : held[word] & ~bit;
+        held[line / 64] = any != 0 ? held[line / 64] | bit : held[line / 64] & ~bit;
+        ++line;
         at = stop;
+    };
+    if (lead > 0) partial(begin + lead);
+    for (; at + 16 <= end; at += 16, ++line) {
+        const uint64_t bit = uint64_t{1} << (line % 64);
+        uint64_t& word = held[line / 64];
+        float* const from = scratch + at;
+#if defined(__SSE2__)
+        const __m128 a = _mm_loadu_ps(from), b = _mm_loadu_ps(from + 4), c = _mm_loadu_ps(from + 8), d = _mm_loadu_ps(from + 12);
+        const __m128i bits = _mm_or_si128(_mm_or_si128(_mm_castps_si128(a), _mm_castps_si128(b)),
+                                          _mm_or_si128(_mm_castps_si128(c), _mm_castps_si128(d)));
+        const bool now = _mm_movemask_epi8(_mm_cmpeq_epi32(bits, _mm_setzero_si128())) != 0xFFFF;
+        if (now || (word & bit)) {
+            float* const to = row + at;  // 64-byte aligned
+            _mm_stream_ps(to, a);
+            _mm_stream_ps(to + 4, b);
+            _mm_stream_ps(to + 8, c);
+            _mm_stream_ps(to + 12, d);
+            if (now) std::fill(from, from + 16, 0.0f);
+        }
+#else
+        uint32_t any = 0;
+        for (size_t k = 0; k < 16; ++k) {
+            uint32_t w;
+            std::memcpy(&w, from + k, sizeof(w));
+            any |= w;
+        }
+        const bool now = any != 0;
+        if (now || (word & bit)) {
+            std::copy(from, from + 16, row + at);
+            if (now) std::fill(from, from + 16, 0.0f);
+        }
+#endif
+        word = now ? word | bit : word & ~bit;
     }
+    if (at < end) partial(end);
+    return line;
 }
 
 // A decision's arg as heroes see it (observation._hero_arg): -1 when not shown.
@@ -669,10 +684,11 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
         for (int k : old_figures) {
             if (marks[k] != is) board[k] = 0.0f;
         }
-        if (!traced) trace->lines.clear();
-        size_t line = 0;
-        write_lines(row_out, out, 0, static_cast<size_t>(L.board), trace->lines, line);
-        write_lines(row_out, out, static_cast<size_t>(L.board + board_size), static_cast<size_t>(L.size), trace->lines, line);
+        // a bit per line of the two pieces outside the board (each has at most two partial lines)
+        const size_t words = (static_cast<size_t>(L.size) / 16 + 5) / 64 + 1;
+        if (!traced || trace->lines.size() != words) trace->lines.assign(words, ~uint64_t{0});  // not known: written
+        size_t line = write_lines(row_out, out, 0, static_cast<size_t>(L.board), trace->lines.data(), 0);
+        write_lines(row_out, out, static_cast<size_t>(L.board + board_size), static_cast<size_t>(L.size), trace->lines.data(), line);
 #if defined(__SSE2__)
         _mm_sfence();  // the streamed lines before whatever the caller writes next
 #endif
