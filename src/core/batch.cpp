@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <unistd.h>
+
 namespace dungeon_core {
 
 // ------------------------------------------------------------------ numpy's PCG64 and its draw
@@ -59,7 +61,9 @@ RoleBatch::RoleBatch(int num_envs, int sides, const ObsLayout* layout, std::shar
     for (int i = 0; i < num_envs; ++i) slots_.emplace_back(rules_);
 }
 
-RoleBatch::~RoleBatch() = default;
+RoleBatch::~RoleBatch() {
+    if (workers_ && workers_->owner != static_cast<long>(getpid())) workers_.release();  // a forked child's: see step()
+}
 
 void RoleBatch::Workers::loop(int index) {
     uint64_t seen = 0;
@@ -250,7 +254,15 @@ void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t*
     if (threads == 1) {
         run();
     } else {
-        if (!workers_) workers_ = std::make_unique<Workers>();
+        if (workers_ && workers_->owner != static_cast<long>(getpid())) {
+            // a forked child: the threads were its parent's, and their lock may have been held at the
+            // fork; left untouched (never joined, never freed), and new ones made
+            workers_.release();
+        }
+        if (!workers_) {
+            workers_ = std::make_unique<Workers>();
+            workers_->owner = static_cast<long>(getpid());
+        }
         workers_->run(run, threads - 1);
     }
     for (int i = 0; i < n; ++i) {

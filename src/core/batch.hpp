@@ -110,6 +110,7 @@ private:
         int helpers = 0;                             // the threads that may take it (by index)
         int busy = 0;                                // threads inside the job
         bool stop = false;
+        long owner = 0;  // the process that made the threads (a forked child has none of them)
         std::vector<std::thread> threads;
         void loop(int index);
         void run(const std::function<void()>& job, int helpers);  // with `helpers` threads beside the caller's
