@@ -262,7 +262,8 @@ void nonzero_cells(const std::vector<float>& planes, std::vector<std::pair<int, 
 size_t write_lines(float* const row, float* const scratch, size_t begin, size_t end, uint64_t* const held, size_t line) {
     size_t at = begin;
     // a first partial line, up to the row's first whole line
-    const size_t lead = std::min(end - begin, ((64 - (reinterpret_cast<uintptr_t>(row + begin) & 63)) & 63) / sizeof(float));
+    const size_t to_line = ((64 - (reinterpret_cast<uintptr_t>(row + begin) & 63)) & 63) / sizeof(float);
+    const size_t lead = std::min(end - begin, to_line);
     auto partial = [&](size_t stop) {
         uint32_t any = 0;
         for (size_t k = at; k < stop; ++k) {
@@ -285,7 +286,8 @@ size_t write_lines(float* const row, float* const scratch, size_t begin, size_t 
         uint64_t& word = held[line / 64];
         float* const from = scratch + at;
 #if defined(__SSE2__)
-        const __m128 a = _mm_loadu_ps(from), b = _mm_loadu_ps(from + 4), c = _mm_loadu_ps(from + 8), d = _mm_loadu_ps(from + 12);
+        const __m128 a = _mm_loadu_ps(from), b = _mm_loadu_ps(from + 4);
+        const __m128 c = _mm_loadu_ps(from + 8), d = _mm_loadu_ps(from + 12);
         const __m128i bits = _mm_or_si128(_mm_or_si128(_mm_castps_si128(a), _mm_castps_si128(b)),
                                           _mm_or_si128(_mm_castps_si128(c), _mm_castps_si128(d)));
         const bool now = _mm_movemask_epi8(_mm_cmpeq_epi32(bits, _mm_setzero_si128())) != 0xFFFF;
@@ -688,7 +690,8 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
         const size_t words = (static_cast<size_t>(L.size) / 16 + 5) / 64 + 1;
         if (!traced || trace->lines.size() != words) trace->lines.assign(words, ~uint64_t{0});  // not known: written
         size_t line = write_lines(row_out, out, 0, static_cast<size_t>(L.board), trace->lines.data(), 0);
-        write_lines(row_out, out, static_cast<size_t>(L.board + board_size), static_cast<size_t>(L.size), trace->lines.data(), line);
+        write_lines(row_out, out, static_cast<size_t>(L.board + board_size), static_cast<size_t>(L.size),
+                    trace->lines.data(), line);
 #if defined(__SSE2__)
         _mm_sfence();  // the streamed lines before whatever the caller writes next
 #endif
