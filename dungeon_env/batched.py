@@ -134,6 +134,12 @@ MASK_KEY = "action_mask"
 def check_actions(actions: Any, num_envs: int, n_actions: int) -> list[int]:
     """``actions`` as a list of ints, or a ValueError saying what was expected: an integer array of
     shape ``(num_envs,)`` with values in ``0 .. n_actions - 1``."""
+    return action_array(actions, num_envs, n_actions).tolist()
+
+
+def action_array(actions: Any, num_envs: int, n_actions: int) -> np.ndarray:
+    """``actions`` as a new int64 array (what the core's step reads), checked as
+    :func:`check_actions` checks them."""
     array = np.asarray(actions)
     expected = f"an integer array of shape ({num_envs},), one action per game, values in 0..{n_actions - 1}"
     if array.shape != (num_envs,):
@@ -145,7 +151,7 @@ def check_actions(actions: Any, num_envs: int, n_actions: int) -> list[int]:
         raise ValueError(
             f"actions: expected {expected}; got {array[bad[:5]].tolist()} in games {bad[:5].tolist()}"
         )
-    return array.tolist()
+    return array.astype(np.int64)
 
 
 def game_seeds(seed: int | list | tuple | None, num_envs: int) -> list[int | None]:
@@ -288,9 +294,12 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
     def step(self, actions):
         if not self._ready:
             raise RuntimeError("BatchedRoleEnv: call reset() before step()")
-        chosen = check_actions(actions, self.num_envs, self.n_actions)
+        chosen = action_array(actions, self.num_envs, self.n_actions)
         waiting = self._waiting.copy()  # next-step autoreset: these games start again, their actions unused
-        ended = self._step_core(chosen, waiting) if self.native else self._step_python(chosen, waiting)
+        if self.native:
+            ended = self._step_core(chosen, waiting)
+        else:
+            ended = self._step_python(chosen.tolist(), waiting)
         rewards = self._rewards
         self._returns += rewards
         self._lengths += ~waiting
@@ -323,11 +332,11 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
         self._waiting[:] = False
         return ended
 
-    def _step_core(self, chosen: list[int], waiting: np.ndarray) -> list[tuple]:
+    def _step_core(self, chosen: np.ndarray, waiting: np.ndarray) -> list[tuple]:
         """The core steps every game but the waiting ones; those that ended (or refused their
         action) start again here, at once or (next-step autoreset) in the next step."""
         core, flat, masks = self._core, self._obs.flat, self._masks
-        status = core.step(np.where(waiting, -1, np.array(chosen, np.int64)), flat, masks)
+        status = core.step(np.where(waiting, -1, chosen) if waiting.any() else chosen, flat, masks)
         self._rewards[:] = 0.0
         self._terminations[:] = False
         self._truncations[:] = False
@@ -338,7 +347,7 @@ class BatchedRoleEnv(gymnasium.vector.VectorEnv):
                 core.start(i, None)
                 core.observe(i, flat[i], masks[i])
                 continue
-            reward, terminated, truncated, info = core.end(i, chosen[i])
+            reward, terminated, truncated, info = core.end(i, int(chosen[i]))
             self._rewards[i], self._terminations[i], self._truncations[i] = reward, terminated, truncated
             ended.append((i, flat[i].copy(), info))
             if self._next_step:
@@ -452,8 +461,8 @@ class BatchedGames:
     def step(self, actions):
         if not self._ready:
             raise RuntimeError("BatchedGames: call reset() before step()")
-        chosen = check_actions(actions, self.num_envs, self.n_actions)
-        ended = self._step_core(chosen) if self.native else self._step_python(chosen)
+        chosen = action_array(actions, self.num_envs, self.n_actions)
+        ended = self._step_core(chosen) if self.native else self._step_python(chosen.tolist())
         infos = self._infos()
         for i, final in ended:
             infos = self._add_info(infos, final, i)
@@ -478,16 +487,16 @@ class BatchedGames:
             self._ask(i, game)
         return ended
 
-    def _step_core(self, chosen: list[int]) -> list[tuple]:
+    def _step_core(self, chosen: np.ndarray) -> list[tuple]:
         """The core steps every game; the ones that ended (or refused their action) start again here."""
         core = self._core
-        status = core.step(np.array(chosen, np.int64), self._obs.flat, self._masks)
+        status = core.step(chosen, self._obs.flat, self._masks)
         self._rewards[:] = 0.0
         self._terminations[:] = False
         self._truncations[:] = False
         ended = []
         for i in np.flatnonzero(status).tolist():
-            rewards, terminated, truncated, final_info = core.end(i, chosen[i])
+            rewards, terminated, truncated, final_info = core.end(i, int(chosen[i]))
             self._rewards[i], self._terminations[i], self._truncations[i] = rewards, terminated, truncated
             obs, mask = np.empty(OBS_SPEC.size, np.float32), np.empty(self.n_actions, bool)
             final_obs = {}

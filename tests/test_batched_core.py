@@ -14,6 +14,7 @@ import dungeon_env
 from dungeon_env.aec import IllegalActionError, IllegalActionWarning
 from dungeon_env.batch_core import pcg_state
 from dungeon_env.batched import BatchedGames, BatchedRoleEnv
+from dungeon_env.observation import OBS_SPEC
 from dungeon_env.wrappers import RoleEnv
 
 
@@ -247,3 +248,36 @@ def test_rows_written_by_anyone_else_are_written_whole_again():
         expected, *_ = twin.step(actions)
         assert np.array_equal(obs, expected), f"step {step}"
         assert np.array_equal(ours.action_masks(), twin.action_masks())
+
+
+@pytest.mark.parametrize("both_sides", [False, True])
+def test_each_row_is_the_observation_written_whole(both_sides):
+    """A batch writes into its rows only what changed since it last wrote them (the figures' board
+    cells that moved, the layout's planes when doors, reveals or traps changed them, the rest whole):
+    at every step each row equals, bit for bit, the game's observation written into a fresh buffer,
+    through figures moving, boards changing, a row going from one seat's view to another's and
+    episodes starting again."""
+    options = {"adventure": "goblin_warrens", "heroes": 4, "max_turns": 2 if both_sides else 8}
+    n = 6
+    envs = BatchedGames(n, threads=2, **options) if both_sides else BatchedRoleEnv(n, threads=2, **options)
+    core = envs._core
+    obs, _ = envs.reset(seed=3)
+    rng = np.random.default_rng(3)
+    board = OBS_SPEC.slice("board")
+    fresh, mask = np.zeros(OBS_SPEC.size, np.float32), np.zeros(envs.n_actions, bool)
+    before = obs.copy()
+    moved = changed_board = ends = 0
+    for _ in range(150):
+        obs, _r, terminations, truncations, _infos = envs.step(random_legal(rng, envs.action_masks()))
+        ends += int((terminations | truncations).sum())
+        for i in range(n):
+            seat = int(core.seats[i]) if both_sides else core.batch.seat(i)
+            fresh[:] = np.float32(7.0)  # written whole: every value
+            core.batch.observe(i, fresh, mask, seat, True)
+            assert np.array_equal(obs[i].view(np.uint32), fresh.view(np.uint32)), f"game {i}"
+            assert np.array_equal(mask, envs.action_masks()[i])
+            changed = np.flatnonzero(obs[i, board] != before[i, board])
+            moved += changed.size > 0
+            changed_board += changed.size > 8  # more than a few figures' cells: the layout's planes
+        before = obs.copy()
+    assert moved > 100 and changed_board > 10 and ends >= 3

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <unistd.h>
+
 namespace dungeon_core {
 
 // ------------------------------------------------------------------ numpy's PCG64 and its draw
@@ -57,6 +59,54 @@ RoleBatch::RoleBatch(int num_envs, int sides, const ObsLayout* layout, std::shar
     if (!layout) throw std::invalid_argument("layout: expected an observation layout");
     slots_.reserve(num_envs);
     for (int i = 0; i < num_envs; ++i) slots_.emplace_back(rules_);
+}
+
+RoleBatch::~RoleBatch() {
+    if (workers_ && workers_->owner != static_cast<long>(getpid())) workers_.release();  // a forked child's: see step()
+}
+
+void RoleBatch::Workers::loop(int index) {
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> held(lock);
+    for (;;) {
+        wake.wait(held, [&] { return stop || round != seen; });
+        if (stop) return;
+        seen = round;
+        if (job == nullptr || index >= helpers) continue;  // woken after its step ended, or not asked
+        const std::function<void()>* taken = job;
+        ++busy;
+        held.unlock();
+        (*taken)();  // takes games until none is left (it catches each game's errors)
+        held.lock();
+        if (--busy == 0) done.notify_all();
+    }
+}
+
+void RoleBatch::Workers::run(const std::function<void()>& step_job, int helpers) {
+    {
+        std::lock_guard<std::mutex> held(lock);
+        while (static_cast<int>(threads.size()) < helpers) {
+            const int index = static_cast<int>(threads.size());
+            threads.emplace_back([this, index] { loop(index); });
+        }
+        job = &step_job;
+        this->helpers = helpers;
+        ++round;
+    }
+    wake.notify_all();
+    step_job();
+    std::unique_lock<std::mutex> held(lock);
+    done.wait(held, [&] { return busy == 0; });
+    job = nullptr;  // a thread that wakes from now on takes nothing
+}
+
+RoleBatch::Workers::~Workers() {
+    {
+        std::lock_guard<std::mutex> held(lock);
+        stop = true;
+    }
+    wake.notify_all();
+    for (std::thread& t : threads) t.join();
 }
 
 RoleBatch::Slot& RoleBatch::slot(int i) {
@@ -179,7 +229,7 @@ void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t*
     }
     std::vector<std::string> errors(n);
     std::atomic<int> next{0};  // the games are handed out one at a time: a slow game or thread holds no one up
-    auto run = [&]() {
+    const std::function<void()> run = [&]() {
         for (int i = next++; i < n; i = next++) {
             try {
                 if (actions[i] < 0) {
@@ -201,10 +251,20 @@ void RoleBatch::step(const int64_t* actions, int8_t* status, float* obs, int8_t*
         }
     };
     threads = std::max(1, std::min(threads, n));
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(run);
-    run();
-    for (std::thread& t : pool) t.join();
+    if (threads == 1) {
+        run();
+    } else {
+        if (workers_ && workers_->owner != static_cast<long>(getpid())) {
+            // a forked child: the threads were its parent's, and their lock may have been held at the
+            // fork; left untouched (never joined, never freed), and new ones made
+            workers_.release();
+        }
+        if (!workers_) {
+            workers_ = std::make_unique<Workers>();
+            workers_->owner = static_cast<long>(getpid());
+        }
+        workers_->run(run, threads - 1);
+    }
     for (int i = 0; i < n; ++i) {
         if (!errors[i].empty()) throw std::runtime_error("game " + std::to_string(i) + " of the batch: " + errors[i]);
     }

@@ -8,8 +8,12 @@
 #pragma once
 
 #include <array>
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -47,6 +51,9 @@ public:
     // `sides`: BatchSides; when the heroes are played, their lens folds over every move (what their
     // observation shows of the monsters); `layout`: the adventure's observation layout.
     RoleBatch(int num_envs, int sides, const ObsLayout* layout, std::shared_ptr<const HeroRules> rules);
+    ~RoleBatch();
+    RoleBatch(const RoleBatch&) = delete;
+    RoleBatch& operator=(const RoleBatch&) = delete;
 
     int size() const { return static_cast<int>(slots_.size()); }
     // game i now plays `engine` (a new episode from its set-up), the opponent drawing from `opponent`
@@ -90,6 +97,26 @@ private:
     void write(Slot& s, float* obs, int8_t* mask, int seat, bool to_act, bool traced);
     static int seat_asked(const Game& g);
     Slot& slot(int i);
+
+    // The threads that step games beside the caller's: made at the first step that asks for them
+    // and kept (a thread made per step, under load, can wait its turn on a core for longer than the
+    // step takes, and the step waited for it). A step hands them its job and waits only for those
+    // that took it: a thread that wakes once the games are all handed out takes none.
+    struct Workers {
+        std::mutex lock;
+        std::condition_variable wake, done;
+        const std::function<void()>* job = nullptr;  // the step's, while it runs
+        uint64_t round = 0;                          // counts the jobs handed out
+        int helpers = 0;                             // the threads that may take it (by index)
+        int busy = 0;                                // threads inside the job
+        bool stop = false;
+        long owner = 0;  // the process that made the threads (a forked child has none of them)
+        std::vector<std::thread> threads;
+        void loop(int index);
+        void run(const std::function<void()>& job, int helpers);  // with `helpers` threads beside the caller's
+        ~Workers();
+    };
+    std::unique_ptr<Workers> workers_;
 
     int sides_;
     const ObsLayout* layout_;

@@ -43,6 +43,14 @@ void erase(Value& object, const std::string& key) {
                 items.end());
 }
 
+// a figure field of an event of `type` that redact() rewrites before naming the figures: the unit of a
+// monster's move, a card, the set-up's seed, a door's index, a room event's place
+bool rewritten(const std::string& key, const std::string& type, bool monster_moved, bool placed) {
+    return (monster_moved && key == "unit") || key == "card" || (key == "seed" && type == "setup") ||
+           (key == "door" && (type == "door_opened" || type == "secret_door")) ||
+           ((key == "event" || key == "area" || key == "area_event") && placed);
+}
+
 int area_index(const Game& g, const std::string& name) {
     const auto& names = g.tables().area_names;
     auto it = std::find(names.begin(), names.end(), name);
@@ -53,11 +61,11 @@ int area_index(const Game& g, const std::string& name) {
 
 std::vector<int> HeroLens::monsters_in_sight(const Game& g) {
     const State& s = g.state;
+    const auto& area = g.tables().area;
     std::vector<int> out;
     for (int u = 0; u < MAX_UNITS; ++u) {
         const int pos = s.unit_pos[u];
-        if (s.unit_side[u] == SIDE_MONSTER && s.unit_status[u] == ACTIVE && pos >= 0 &&
-            s.revealed[g.tables().area[pos]]) {
+        if (s.unit_side[u] == SIDE_MONSTER && s.unit_status[u] == ACTIVE && pos >= 0 && s.revealed[area[pos]]) {
             out.push_back(u);
         }
     }
@@ -77,13 +85,36 @@ bool HeroLens::sees(const Game& g, const Value& ref) const {
 
 int HeroLens::number_of(const std::string& ref) {
     const int uid = std::stoi(ref.substr(1));
-    auto it = numbers_.find(uid);
-    return it != numbers_.end() ? it->second : numbers_.emplace(uid, static_cast<int>(numbers_.size())).first->second;
+    const int known = number(uid);
+    return known >= 0 ? known : add_number(uid);
 }
 
 std::string HeroLens::name(const std::string& ref) { return "m" + std::to_string(number_of(ref)); }
 
+int HeroLens::add_number(int uid) {
+    const int k = static_cast<int>(numbers_.size());
+    numbers_.emplace(uid, k);
+    index_numbers();
+    return k;
+}
+
+void HeroLens::index_numbers() {
+    // the numbers by uid in a table when every uid is small (engine ids count up from 0), else none
+    int top = -1;
+    for (const auto& [uid, k] : numbers_) {
+        if (uid < 0 || uid >= MAX_INDEXED_UID) {
+            by_uid_.clear();
+            return;
+        }
+        top = std::max(top, uid);
+    }
+    if (static_cast<int>(by_uid_.size()) <= top) by_uid_.resize(top + 1, -1);
+    for (const auto& [uid, k] : numbers_) by_uid_[uid] = k;
+}
+
 int HeroLens::number(int uid) const {
+    if (uid >= 0 && static_cast<size_t>(uid) < by_uid_.size()) return by_uid_[uid];
+    if (uid >= 0 && !by_uid_.empty()) return -1;  // the table holds every number given
     auto it = numbers_.find(uid);
     return it == numbers_.end() ? -1 : it->second;
 }
@@ -93,20 +124,62 @@ Value HeroLens::figure(const Game& g, const Value& ref) {
     return sees(g, ref) ? Value(name(ref.s)) : Value();
 }
 
-bool HeroLens::shown(const Game& g, const Value& event, const std::string& kind) const {
-    const HeroRules& r = *rules_;
-    auto about = r.about.find(kind);
-    if (r.public_types.count(kind)) return true;
-    if (about == r.about.end()) return false;  // a type no rule names reaches nobody
-    if (kind == "roll" && !r.open_checks.count(need(event, "check").s)) return false;  // the DM's secret rolls (R-TRAP-03)
-    if (kind == "move") {
+void HeroRules::index() {
+    types.clear();
+    std::set<std::string> names = public_types;
+    for (const auto& [type, field] : about) names.insert(type);
+    for (const auto& [type, keys] : figures_of) names.insert(type);
+    for (const char* tracked : {"move", "spawn", "reveal", "slain", "roll"}) names.insert(tracked);
+    for (const std::string& type : names) {
+        EventType info;
+        if (type == "move") info.kind = EventType::MOVE;
+        if (type == "spawn") info.kind = EventType::SPAWN;
+        if (type == "reveal") info.kind = EventType::REVEAL;
+        if (type == "slain") info.kind = EventType::SLAIN;
+        if (type == "roll") info.kind = EventType::ROLL;
+        info.is_public = public_types.count(type) > 0;
+        if (auto it = about.find(type); it != about.end()) {
+            info.has_about = true;
+            info.about = it->second;
+        }
+        auto own = figures_of.find(type);
+        info.keys = own != figures_of.end() ? own->second : figure_fields;
+        for (int moved = 0; moved < 2; ++moved) {
+            for (int placed = 0; placed < 2; ++placed) {
+                info.rewrites[moved][placed] = std::any_of(info.keys.begin(), info.keys.end(), [&](const std::string& key) {
+                    return rewritten(key, type, moved != 0, placed != 0);
+                });
+            }
+        }
+        types.emplace(type, std::move(info));
+    }
+    other = EventType{};
+    other.keys = figure_fields;
+}
+
+HeroRules make_hero_rules(std::set<std::string> public_types, std::map<std::string, std::string> about,
+                          std::set<std::string> open_checks, std::vector<std::string> figure_fields,
+                          std::map<std::string, std::vector<std::string>> figures_of) {
+    HeroRules rules{std::move(public_types), std::move(about), std::move(open_checks), std::move(figure_fields),
+                    std::move(figures_of)};
+    rules.index();
+    return rules;
+}
+
+bool HeroLens::shown(const Game& g, const Value& event, const HeroRules::EventType& info) const {
+    if (info.is_public) return true;
+    if (!info.has_about) return false;  // a type no rule names reaches nobody
+    if (info.kind == HeroRules::EventType::ROLL && !rules_->open_checks.count(need(event, "check").s)) {
+        return false;  // the DM's secret rolls (R-TRAP-03)
+    }
+    if (info.kind == HeroRules::EventType::MOVE) {
         return !is_monster(need(event, "unit")) || seen_square(g, need(event, "from")) || seen_square(g, need(event, "to"));
     }
-    if (kind == "spawn") {
+    if (info.kind == HeroRules::EventType::SPAWN) {
         const Value* side = need(event, "unit").get("side");
         return (side != nullptr && side->kind == Value::STR && side->s == "hero") || seen_square(g, need(event, "at"));
     }
-    const Value& subject = need(event, about->second.c_str());
+    const Value& subject = need(event, info.about.c_str());
     if (subject.kind == Value::LIST) {
         return std::any_of(subject.list.begin(), subject.list.end(), [&](const Value& ref) { return sees(g, ref); });
     }
@@ -114,65 +187,69 @@ bool HeroLens::shown(const Game& g, const Value& event, const std::string& kind)
 }
 
 std::optional<Value> HeroLens::see(const Game& g, const Value& event) {
-    const std::string& kind = type_of(event);
+    const HeroRules::EventType& info = rules_->type(type_of(event));
     std::optional<Value> out;
-    if (shown(g, event, kind)) out = redact(g, event);
-    track(g, event);
-    if (kind == "reveal") unnamed_possible = true;
+    if (shown(g, event, info)) out = redact(g, event);
+    track(g, event, info);
+    if (info.kind == HeroRules::EventType::REVEAL) unnamed_possible = true;
     return out;
 }
 
 void HeroLens::fold(const Game& g, const Value& event) {
-    const std::string& kind = type_of(event);
-    if (shown(g, event, kind)) name_figures(g, event, kind);
-    track(g, event);
-    if (kind == "reveal") unnamed_possible = true;
+    const HeroRules::EventType& info = rules_->type(type_of(event));
+    if (shown(g, event, info)) name_figures(g, event, info);
+    track(g, event, info);
+    if (info.kind == HeroRules::EventType::REVEAL) unnamed_possible = true;
 }
 
-void HeroLens::name_figures(const Game& g, const Value& event, const std::string& kind) {
+void HeroLens::name_figures(const Game& g, const Value& event, const HeroRules::EventType& info) {
     // the names redact() gives, in its order, read from the event itself
-    if (kind == "spawn") {
+    if (info.kind == HeroRules::EventType::SPAWN) {
         const Value& unit = need(event, "unit");
         const Value* side = unit.get("side");
         if (side != nullptr && side->kind == Value::STR && side->s == "monster") number_of(need(unit, "id").s);
         return;
     }
-    const bool moved = kind == "move" && is_monster(need(event, "unit"));
-    auto own = rules_->figures_of.find(kind);
-    const std::vector<std::string>& keys = own != rules_->figures_of.end() ? own->second : rules_->figure_fields;
+    const bool moved = info.kind == HeroRules::EventType::MOVE && is_monster(need(event, "unit"));
+    const std::vector<std::string>& keys = info.keys;
     // a figure field that redact() rewrites before naming the figures (none of knowledge.py's
     // tables has one): its copy names them, as see() does
-    auto rewritten = [&](const std::string& key, const std::string& type, bool monster_moved, bool placed) {
-        return (monster_moved && key == "unit") || key == "card" || (key == "seed" && type == "setup") ||
-               (key == "door" && (type == "door_opened" || type == "secret_door")) ||
-               ((key == "event" || key == "area" || key == "area_event") && placed);
-    };
-    if (plain_ < 0) {  // whether any event could have one, judged once from the rules
-        plain_ = 1;
-        for (const auto& [type, own_keys] : rules_->figures_of) {
-            for (const std::string& key : own_keys) plain_ &= !rewritten(key, type, true, true);
-        }
-        const bool own_move = rules_->figures_of.count("move") > 0;  // then a move's fields are its own
-        for (const std::string& key : rules_->figure_fields) {
-            for (const char* type : {"move", "setup", "door_opened", "secret_door"}) {
-                if (!(own_move && std::string(type) == "move")) plain_ &= !rewritten(key, type, true, true);
-            }
-        }
-    }
-    if (!plain_) {
-        for (const std::string& key : keys) {
-            if (rewritten(key, kind, moved, event.get("event") != nullptr)) {
-                redact(g, event);
-                return;
-            }
-        }
+    const bool placed = info.rewrites[moved][0] != info.rewrites[moved][1] && event.get("event") != nullptr;
+    if (info.rewrites[moved][placed]) {
+        redact(g, event);
+        return;
     }
     if (moved) number_of(event.get("unit")->s);
     auto name_seen = [&](const Value& ref) {
         if (is_monster(ref) && sees(g, ref)) number_of(ref.s);
     };
-    for (const std::string& key : keys) {
-        const Value* value = event.get(key);
+    // the event's fields found by one pass over them (a key compared whole only when its length and
+    // first letter match), then named in the keys' order
+    constexpr size_t MAX_KEYS = 32;
+    const Value* found[MAX_KEYS] = {};
+    const size_t n_keys = keys.size();
+    if (n_keys > MAX_KEYS || event.kind != Value::OBJECT) {
+        for (const std::string& key : keys) {
+            const Value* value = event.get(key);
+            if (value == nullptr) continue;
+            if (value->kind == Value::LIST) {
+                for (const Value& ref : value->list) name_seen(ref);
+            } else {
+                name_seen(*value);
+            }
+        }
+        return;
+    }
+    for (const auto& [field, value] : event.object) {
+        for (size_t k = 0; k < n_keys; ++k) {
+            const std::string& key = keys[k];
+            if (found[k] == nullptr && key.size() == field.size() && !field.empty() && key[0] == field[0] && key == field) {
+                found[k] = &value;  // the first field of that name, as get() finds it
+            }
+        }
+    }
+    for (size_t k = 0; k < n_keys; ++k) {
+        const Value* value = found[k];
         if (value == nullptr) continue;
         if (value->kind == Value::LIST) {
             for (const Value& ref : value->list) name_seen(ref);
@@ -182,9 +259,9 @@ void HeroLens::name_figures(const Game& g, const Value& event, const std::string
     }
 }
 
-void HeroLens::track(const Game& g, const Value& event) {
-    const std::string& kind = type_of(event);
-    if (kind == "reveal") {
+void HeroLens::track(const Game& g, const Value& event, const HeroRules::EventType& info) {
+    const HeroRules::EventType::Kind kind = info.kind;
+    if (kind == HeroRules::EventType::REVEAL) {
         const Value* area = event.get("area");
         const int a = area != nullptr && area->kind == Value::STR ? area_index(g, area->s) : -1;
         if (a >= 0) {
@@ -192,16 +269,16 @@ void HeroLens::track(const Game& g, const Value& event) {
             if (revealed_.size() <= static_cast<size_t>(a)) revealed_.resize(a + 1, 0);
             revealed_[a] = 1;
         }
-    } else if (kind == "spawn") {
+    } else if (kind == HeroRules::EventType::SPAWN) {
         const Value& unit = need(event, "unit");
         const Value* side = unit.get("side");
         if (side != nullptr && side->kind == Value::STR && side->s == "monster") {
             where_[need(unit, "id").s] = square_of(need(event, "at"));
         }
-    } else if (kind == "move") {
+    } else if (kind == HeroRules::EventType::MOVE) {
         const Value& unit = need(event, "unit");
         if (is_monster(unit)) where_[unit.s] = square_of(need(event, "to"));
-    } else if (kind == "slain") {
+    } else if (kind == HeroRules::EventType::SLAIN) {
         const Value* unit = event.get("unit");
         if (unit != nullptr && unit->kind == Value::STR) {
             where_.erase(unit->s);
@@ -269,10 +346,10 @@ void HeroLens::name_unnamed(const Game& g) {
     const State& s = g.state;
     std::vector<int> unnamed;
     for (int u : monsters_in_sight(g)) {
-        if (!numbers_.count(s.unit_uid[u])) unnamed.push_back(u);
+        if (number(s.unit_uid[u]) < 0) unnamed.push_back(u);
     }
     std::stable_sort(unnamed.begin(), unnamed.end(), [&](int a, int b) { return s.unit_pos[a] < s.unit_pos[b]; });
-    for (int u : unnamed) numbers_.emplace(s.unit_uid[u], static_cast<int>(numbers_.size()));
+    for (int u : unnamed) add_number(s.unit_uid[u]);
 }
 
 std::deque<std::pair<size_t, Value>>::const_iterator ShownEvents::from(size_t start) const {

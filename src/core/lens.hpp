@@ -5,6 +5,9 @@
 // the Python lens.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <optional>
@@ -26,7 +29,44 @@ struct HeroRules {
     std::set<std::string> open_checks;
     std::vector<std::string> figure_fields;  // in the order names are given
     std::map<std::string, std::vector<std::string>> figures_of;  // per type, instead of figure_fields
+
+    // What the tables say of one event type, looked up once per event instead of by string
+    // comparisons at each question the fold asks: whether it is public, the field naming its figure,
+    // its figure fields in the order names are given, which of the types the fold tracks it is.
+    struct EventType {
+        enum Kind : uint8_t { OTHER, MOVE, SPAWN, REVEAL, SLAIN, ROLL };
+        Kind kind = OTHER;
+        bool is_public = false;
+        bool has_about = false;
+        std::string about;               // the field naming its figure (has_about)
+        std::vector<std::string> keys;   // its figure fields
+        // [monster moved][room event placed]: one of its figure fields is one redact() rewrites
+        bool rewrites[2][2] = {};
+    };
+    // the tables above as EventTypes, by type: made by index() once they are filled (the rules never
+    // change after), shared read-only by every lens (and thread) folding with them
+    struct TypeHash {  // a type name's length and first and last bytes (a few tens of words)
+        size_t operator()(const std::string& type) const {
+            const size_t n = type.size();
+            uint64_t a = 0, b = 0;
+            std::memcpy(&a, type.data(), std::min<size_t>(n, 8));
+            if (n > 8) std::memcpy(&b, type.data() + n - 8, 8);
+            return static_cast<size_t>(((a ^ (static_cast<uint64_t>(n) << 56)) * 0x9E3779B97F4A7C15ull ^ b) *
+                                       0xBF58476D1CE4E5B9ull >> 7);
+        }
+    };
+    std::unordered_map<std::string, EventType, TypeHash> types;
+    EventType other;  // a type none of the tables names: not public, no figure field named
+    void index();
+    const EventType& type(const std::string& name) const {
+        auto it = types.find(name);
+        return it != types.end() ? it->second : other;
+    }
 };
+// the rules from knowledge.py's tables, indexed
+HeroRules make_hero_rules(std::set<std::string> public_types, std::map<std::string, std::string> about,
+                          std::set<std::string> open_checks, std::vector<std::string> figure_fields,
+                          std::map<std::string, std::vector<std::string>> figures_of);
 
 class HeroLens {
 public:
@@ -37,7 +77,9 @@ public:
              std::unordered_map<std::string, bool> slain, bool unnamed)
         : unnamed_possible(unnamed), rules_(std::move(rules)), revealed_(std::move(revealed)),
           revealed_names_(std::move(revealed_names)), where_(std::move(where)), numbers_(std::move(numbers)),
-          slain_(std::move(slain)) {}
+          slain_(std::move(slain)) {
+        index_numbers();
+    }
     const std::shared_ptr<const HeroRules>& rules() const { return rules_; }
     const std::vector<uint8_t>& revealed_areas() const { return revealed_; }
 
@@ -64,23 +106,28 @@ public:
     static std::vector<int> monsters_in_sight(const Game& g);
 
 private:
-    bool shown(const Game& g, const Value& event, const std::string& kind) const;
-    void name_figures(const Game& g, const Value& event, const std::string& kind);
+    bool shown(const Game& g, const Value& event, const HeroRules::EventType& info) const;
+    void name_figures(const Game& g, const Value& event, const HeroRules::EventType& info);
     int number_of(const std::string& ref);
     bool seen_square(const Game& g, const Value& xy) const;
     bool sees(const Game& g, const Value& ref) const;
     std::string name(const std::string& ref);
     Value figure(const Game& g, const Value& ref);
     Value redact(const Game& g, const Value& event);
-    void track(const Game& g, const Value& event);
+    void track(const Game& g, const Value& event, const HeroRules::EventType& info);
     bool area_revealed(int area) const { return area >= 0 && area < static_cast<int>(revealed_.size()) && revealed_[area]; }
 
     std::shared_ptr<const HeroRules> rules_;
-    int plain_ = -1;  // 1: no figure field of the rules is one redact() rewrites (-1: not yet known)
     std::vector<uint8_t> revealed_;             // by area index: a "reveal" event named it
     std::set<std::string> revealed_names_;      // the same areas by name
     std::unordered_map<std::string, int> where_;  // monster id -> its square, for those on the board
     std::unordered_map<int, int> numbers_;      // engine monster uid -> the heroes' k
+    // numbers_ as a table by uid (-1: none), read by number() without hashing; kept only while every
+    // uid is in [0, MAX_INDEXED_UID) (else empty, and number() reads numbers_)
+    static constexpr int MAX_INDEXED_UID = 4096;
+    std::vector<int> by_uid_;
+    int add_number(int uid);  // uid gets the next number
+    void index_numbers();
     std::unordered_map<std::string, bool> slain_;  // engine monster id -> slain with a hero among the killers
 };
 

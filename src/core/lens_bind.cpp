@@ -63,8 +63,8 @@ void bind_lens(nb::module_& m) {
             [](HeroRules* r, std::set<std::string> public_types, std::map<std::string, std::string> about,
                std::set<std::string> open_checks, std::vector<std::string> figure_fields,
                std::map<std::string, std::vector<std::string>> figures_of) {
-                new (r) HeroRules{std::move(public_types), std::move(about), std::move(open_checks),
-                                  std::move(figure_fields), std::move(figures_of)};
+                new (r) HeroRules(make_hero_rules(std::move(public_types), std::move(about), std::move(open_checks),
+                                                  std::move(figure_fields), std::move(figures_of)));
             },
             "public"_a, "about"_a, "open_checks"_a, "figure_fields"_a, "figures_of"_a)
         .def("__getstate__", [](const HeroRules& r) {
@@ -73,7 +73,8 @@ void bind_lens(nb::module_& m) {
         .def("__setstate__", [](HeroRules* r, const std::tuple<std::set<std::string>, std::map<std::string, std::string>,
                                                                 std::set<std::string>, std::vector<std::string>,
                                                                 std::map<std::string, std::vector<std::string>>>& t) {
-            new (r) HeroRules{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t)};
+            new (r) HeroRules(
+                make_hero_rules(std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t)));
         });
     nb::class_<HeroLens>(m, "HeroLens", "The heroes' lens of one game's log, folded in the core (knowledge.HeroLens).")
         .def(nb::init<std::shared_ptr<const HeroRules>>(), "rules"_a)

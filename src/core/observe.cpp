@@ -218,18 +218,104 @@ void zero(float* out, size_t n, bool streamed) {
     std::fill(out, out + n, 0.0f);
 }
 
-// `n` floats from `from` (in the caches) to `out` with non-temporal stores where SSE2 has them,
-// fenced as zero()'s
-void stream(float* out, const float* from, size_t n) {
+// bit u set where values[u] < 0 (the sign bits, four at a time where SSE2 has them)
+uint64_t sign_bits(const std::array<int, MAX_UNITS>& values) {
+    static_assert(MAX_UNITS <= 64 && MAX_UNITS % 4 == 0, "the figure slots as bits of one word, by fours");
+    uint64_t bits = 0;
 #if defined(__SSE2__)
-    size_t i = 0;
-    for (; i < n && (reinterpret_cast<uintptr_t>(out + i) & 15); ++i) out[i] = from[i];
-    for (; i + 4 <= n; i += 4) _mm_stream_ps(out + i, _mm_loadu_ps(from + i));
-    for (; i < n; ++i) out[i] = from[i];
-    _mm_sfence();
+    for (int u = 0; u < MAX_UNITS; u += 4) {
+        const __m128i four = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values.data() + u));
+        bits |= static_cast<uint64_t>(_mm_movemask_ps(_mm_castsi128_ps(four))) << u;
+    }
 #else
-    std::copy(from, from + n, out);
+    for (int u = 0; u < MAX_UNITS; ++u) bits |= static_cast<uint64_t>(values[u] < 0) << u;
 #endif
+    return bits;
+}
+
+// The nonzero values of `planes` (a -0.0 too: any bit set), as (index, value) cells, skipping runs
+// of 16 zeros at a time (the layout's planes are nearly all zeros)
+void nonzero_cells(const std::vector<float>& planes, std::vector<std::pair<int, float>>& cells) {
+    cells.clear();
+    const size_t n = planes.size();
+    size_t k = 0;
+    for (; k + 16 <= n; k += 16) {
+        uint32_t words[16];
+        std::memcpy(words, planes.data() + k, sizeof(words));
+        uint32_t any = 0;
+        for (uint32_t w : words) any |= w;
+        if (any == 0) continue;
+        for (size_t j = 0; j < 16; ++j) {
+            if (words[j] != 0) cells.emplace_back(static_cast<int>(k + j), planes[k + j]);
+        }
+    }
+    for (; k < n; ++k) {
+        if (planes[k] != 0.0f || std::signbit(planes[k])) cells.emplace_back(static_cast<int>(k), planes[k]);
+    }
+}
+
+// row[begin, end) from scratch[begin, end) by the row's 64-byte lines: each line that holds a value
+// (any bit set: a -0.0 too) or held one after the last write (`held`, one bit per line from `line`
+// on, which the caller sized; a bit it set to 1 when the row is not known) is written, with
+// non-temporal stores where whole; the scratch's lines that held values are zeroed again.
+// Unfenced: the caller fences once. Returns the line after the last.
+size_t write_lines(float* const row, float* const scratch, size_t begin, size_t end, uint64_t* const held, size_t line) {
+    size_t at = begin;
+    // a first partial line, up to the row's first whole line
+    const size_t to_line = ((64 - (reinterpret_cast<uintptr_t>(row + begin) & 63)) & 63) / sizeof(float);
+    const size_t lead = std::min(end - begin, to_line);
+    auto partial = [&](size_t stop) {
+        uint32_t any = 0;
+        for (size_t k = at; k < stop; ++k) {
+            uint32_t word;
+            std::memcpy(&word, scratch + k, sizeof(word));
+            any |= word;
+        }
+        const uint64_t bit = uint64_t{1} << (line % 64);
+        if (any != 0 || (held[line / 64] & bit)) {
+            std::copy(scratch + at, scratch + stop, row + at);
+            if (any != 0) std::fill(scratch + at, scratch + stop, 0.0f);
+        }
+        held[line / 64] = any != 0 ? held[line / 64] | bit : held[line / 64] & ~bit;
+        ++line;
+        at = stop;
+    };
+    if (lead > 0) partial(begin + lead);
+    for (; at + 16 <= end; at += 16, ++line) {
+        const uint64_t bit = uint64_t{1} << (line % 64);
+        uint64_t& word = held[line / 64];
+        float* const from = scratch + at;
+#if defined(__SSE2__)
+        const __m128 a = _mm_loadu_ps(from), b = _mm_loadu_ps(from + 4);
+        const __m128 c = _mm_loadu_ps(from + 8), d = _mm_loadu_ps(from + 12);
+        const __m128i bits = _mm_or_si128(_mm_or_si128(_mm_castps_si128(a), _mm_castps_si128(b)),
+                                          _mm_or_si128(_mm_castps_si128(c), _mm_castps_si128(d)));
+        const bool now = _mm_movemask_epi8(_mm_cmpeq_epi32(bits, _mm_setzero_si128())) != 0xFFFF;
+        if (now || (word & bit)) {
+            float* const to = row + at;  // 64-byte aligned
+            _mm_stream_ps(to, a);
+            _mm_stream_ps(to + 4, b);
+            _mm_stream_ps(to + 8, c);
+            _mm_stream_ps(to + 12, d);
+            if (now) std::fill(from, from + 16, 0.0f);
+        }
+#else
+        uint32_t any = 0;
+        for (size_t k = 0; k < 16; ++k) {
+            uint32_t w;
+            std::memcpy(&w, from + k, sizeof(w));
+            any |= w;
+        }
+        const bool now = any != 0;
+        if (now || (word & bit)) {
+            std::copy(from, from + 16, row + at);
+            if (now) std::fill(from, from + 16, 0.0f);
+        }
+#endif
+        word = now ? word | bit : word & ~bit;
+    }
+    if (at < end) partial(end);
+    return line;
 }
 
 // A decision's arg as heroes see it (observation._hero_arg): -1 when not shown.
@@ -249,11 +335,15 @@ float arg_value(const ObsLayout& L, int v) {
 void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_mask, int role, int me, bool to_act,
              int max_turns, const HeroSight& sight, ObsLayout::BoardCache* own_cache, RowTrace* trace) {
     // A traced row's values outside the board are made in a scratch row, which stays in the caches,
-    // then streamed into the row: its lines are written once, never read.
+    // then streamed into the row: its lines are written, never read, and only those that hold a
+    // value now or did after the last write (RowTrace::lines). The scratch is all zeros between
+    // calls (the lines written are zeroed again), unless a call stopped half way (`clean`).
     static thread_local std::vector<float> scratch;
+    static thread_local bool clean = false;
     float* out = row_out;
     if (trace) {
-        scratch.resize(L.size);
+        if (!clean || scratch.size() != static_cast<size_t>(L.size)) scratch.assign(L.size, 0.0f);
+        clean = false;
         out = scratch.data();
     }
     const State& s = g.state;
@@ -283,17 +373,16 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
     // the row as the trace has it: its figures' board cells cleared, the rest of the board kept
     const bool traced = trace != nullptr && trace->row == row_out;
     if (trace) {
-        std::fill(out, out + L.board, 0.0f);
-        std::fill(out + L.board + board_size, out + L.size, 0.0f);
-        if (traced) {
-            for (int k : trace->figures) board[k] = 0.0f;
-        } else {
-            zero(board, static_cast<size_t>(board_size), true);
-        }
+        if (!traced) zero(board, static_cast<size_t>(board_size), true);
     } else {
         std::fill(out, out + L.size, 0.0f);
     }
+    // a traced row's figure cells of the last call (none once zeroed): set again at the end where
+    // this call's differ, so that the cells of figures that did not move are not touched
+    static thread_local std::vector<int> old_figures;
+    old_figures.clear();
     if (trace) {
+        if (traced) old_figures.swap(trace->figures);
         trace->row = nullptr;  // until this row is written whole
         trace->figures.clear();
     }
@@ -309,10 +398,7 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
             static thread_local std::vector<float> planes;
             planes.resize(board_size);
             layout_block(g, L, dm, planes.data());
-            cache.cells.clear();
-            for (int k = 0; k < board_size; ++k) {
-                if (planes[k] != 0.0f || std::signbit(planes[k])) cache.cells.emplace_back(k, planes[k]);
-            }
+            nonzero_cells(planes, cache.cells);
             cache.key = key;
             cache.made = true;
             ++cache.version;
@@ -331,10 +417,13 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
             }
         }
     }
-    // a figure's board cell (the planes the layout's cells leave at 0), traced
+    // a figure's board cell (the planes the layout's cells leave at 0): traced, written at the end
     auto figure_cell = [&](int k) {
-        board[k] = 1.0f;
-        if (trace) trace->figures.push_back(k);
+        if (trace) {
+            trace->figures.push_back(k);
+        } else {
+            board[k] = 1.0f;
+        }
     };
 
     // ---- the static figure rows (observation._static_rows), then the ready_k flags
@@ -352,13 +441,21 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
         gather(s, L.dyn_field[i], dyn[i]);
         if (!L.dyn_norm[i]) gather(s, L.dyn_base[i], dyn_base[i]);
     }
+    // the absent figures (bits by slot), and in them the negative values of each field, whose
+    // product by the absent figure's 0 is -0.0 (numpy's)
+    uint64_t absent = 0;
+    for (int u = 0; u < MAX_UNITS; ++u) absent |= static_cast<uint64_t>(present[u] == 0.0f) << u;
+    auto negative_absent = [&](const std::array<int, MAX_UNITS>& values) { return sign_bits(values) & absent; };
+    for (size_t i = 0; i < n_static; ++i) {
+        for (uint64_t bits = negative_absent(statics[i]); bits; bits &= bits - 1) {
+            table[__builtin_ctzll(bits) * L.nf + L.static_col[i]] = -0.0f;
+        }
+    }
     for (int u = 0; u < MAX_UNITS; ++u) {
         float* row = table + u * L.nf;
         if (present[u] == 0.0f) {
             // numpy's product by the 0 of an absent figure: +0, or -0.0 where the value was negative
-            for (size_t i = 0; i < n_static; ++i) {
-                if (statics[i][u] < 0) row[L.static_col[i]] = -0.0f;
-            }
+            // (the static fields' above)
             if (s.unit_side[u] >= 0 && s.unit_card[u] + (monster[u] ? L.n_hero_cards : 0) + 1 < 0) row[L.f_kind] = -0.0f;
             if (monster[u] && s.unit_uid[u] + 1 < 0) row[L.f_name] = -0.0f;
             continue;
@@ -384,7 +481,7 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
             row[L.f_kind] = static_cast<float>(s.unit_card[u] + (monster[u] ? L.n_hero_cards : 0) + 1);
         }
         row[L.f_name] = monster[u] ? static_cast<float>(s.unit_uid[u]) + 1.0f : 0.0f;
-        for (int j = 0; j < L.nf; ++j) row[j] *= present[u];
+        // (numpy then multiplies the row by present, 1.0 here: the same values, bit for bit)
     }
     for (const auto& [h, k] : abilities::ready_pairs(g)) {
         if (k < L.n_ready) cell(h, L.f_ready0 + k) = 1.0f;
@@ -403,15 +500,15 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
     }
 
     // ---- x, y and the per-call values (scaled, 0 for absent figures, clipped at 1)
+    for (size_t i = 0; i < n_dyn; ++i) {
+        // an absent figure's x, y are 0; a value times a scale of +0 is -0.0 where it is negative
+        for (uint64_t bits = negative_absent(dyn[i]); bits; bits &= bits - 1) {
+            table[__builtin_ctzll(bits) * L.nf + L.f_dyn0 + static_cast<int>(i)] = -0.0f;
+        }
+    }
     for (int u = 0; u < MAX_UNITS; ++u) {
         float* row = table + u * L.nf;
-        if (present[u] == 0.0f) {
-            // x, y are 0; a value times a scale of +0 is -0.0 where it is negative (numpy's product)
-            for (size_t i = 0; i < n_dyn; ++i) {
-                if (dyn[i][u] < 0) row[L.f_dyn0 + i] = -0.0f;
-            }
-            continue;
-        }
+        if (present[u] == 0.0f) continue;
         const int p = wrap(s.unit_pos[u], n_sq + 1);
         row[L.f_x] = L.xy[2 * p] * present[u];
         row[L.f_y] = L.xy[2 * p + 1] * present[u];  // off the board (-1): the last row, (0, 0)
@@ -570,9 +667,35 @@ void observe(Game& g, const ObsLayout& L, float* row_out, int8_t* mask, int n_ma
     }
 
     if (trace) {
-        stream(row_out, out, static_cast<size_t>(L.board));
-        const size_t after = static_cast<size_t>(L.board + board_size);
-        stream(row_out + after, out + after, static_cast<size_t>(L.size) - after);
+        // the figures' board cells: the last call's that are not this call's cleared, the new ones set
+        // (told apart by marks per board cell: `was` on the last call's, `is` on this call's)
+        static thread_local std::vector<uint32_t> marks;
+        static thread_local uint32_t mark = 0;
+        if (marks.size() < static_cast<size_t>(board_size)) marks.assign(board_size, 0);
+        if (mark > UINT32_MAX - 4) {
+            std::fill(marks.begin(), marks.end(), 0u);
+            mark = 0;
+        }
+        mark += 2;
+        const uint32_t was = mark, is = mark + 1;
+        for (int k : old_figures) marks[k] = was;
+        for (int k : trace->figures) {
+            if (marks[k] != was && marks[k] != is) board[k] = 1.0f;
+            marks[k] = is;
+        }
+        for (int k : old_figures) {
+            if (marks[k] != is) board[k] = 0.0f;
+        }
+        // a bit per line of the two pieces outside the board (each has at most two partial lines)
+        const size_t words = (static_cast<size_t>(L.size) / 16 + 5) / 64 + 1;
+        if (!traced || trace->lines.size() != words) trace->lines.assign(words, ~uint64_t{0});  // not known: written
+        size_t line = write_lines(row_out, out, 0, static_cast<size_t>(L.board), trace->lines.data(), 0);
+        write_lines(row_out, out, static_cast<size_t>(L.board + board_size), static_cast<size_t>(L.size),
+                    trace->lines.data(), line);
+#if defined(__SSE2__)
+        _mm_sfence();  // the streamed lines before whatever the caller writes next
+#endif
+        clean = true;
         trace->row = row_out;
     }
 

@@ -99,6 +99,7 @@ struct RowTrace {
     uint64_t version = 0;
     std::vector<int> cells;                        // their indices in the board piece
     std::vector<int> figures;                      // the other board indices written (figures, acting unit)
+    std::vector<uint64_t> lines;                   // a bit per 64-byte line of the row outside the board: it holds a value
 };
 
 // What heroes know of the monsters (engine/side_knowledge.py): the slots of the monsters they see
