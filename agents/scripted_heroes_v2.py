@@ -37,6 +37,16 @@ What changes from v1 (everything else is v1's rule of the decision):
 
 The heroes read only the heroes' side view (as v1; ruling D-24): the Patrol rule is public, the
 Patrol set is not used.
+
+On the compiled core (a game's default engine) the choice is made in compiled code
+(``src/agents/scripted_heroes_v2.cpp``, ``_core.agents.scripted_heroes_v2_choose``), which reads the
+heroes' view made by the core (``_core.heroes_view``'s state on a content for reading only,
+``sideview.reading_maps``) with the heroes' lens of the game, and keeps the agent's memory in the same
+dicts (``intent``, ``relieved``, ``waited``). The Python methods here are the reference it is checked
+against (tests/test_scripted_heroes_native.py) and play the games on ``engine="python"``, the decisions
+the port leaves to Python (a spell's selection, a target's choice and the Explore and Trade phases'
+acts, which it names by returning ``NOT_PORTED``), and the subclasses that override one of the
+methods the port replaces (``PORTED``; e.g. the search's ``DirectedHeroes``).
 """
 
 from __future__ import annotations
@@ -46,12 +56,80 @@ from typing import NamedTuple
 from agents._common import INF, adjacent_foes, around, foes_next_to_square, hurt, usable_steps
 from agents.scripted_heroes import ScriptedHeroes
 from agents.scripted_params import HeroParams, shipped_v2
+from dungeon_env import _core
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
+from dungeon_env.engine.side_knowledge import knowledge_of
+from dungeon_env.engine.sideview import HEROES, reading_maps, view_side
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import UNREACHABLE, memoised, path_distances
 
 ROOMS_MEMO_SIZE = 64  # revealed-area configurations whose room squares are kept per adventure
+NOT_PORTED = _core.agents.NOT_PORTED  # the compiled choice leaves this decision to the Python methods
+# the methods the compiled choice replaces: a subclass that overrides one plays the Python methods
+PORTED = (
+    "choose_reference",
+    "_choose",
+    "_dispatch",
+    "once",
+    "names",
+    "area_squares",
+    "goal_targets",
+    "_goal_targets",
+    "approach_targets",
+    "unexplored_targets",
+    "costs",
+    "board_costs",
+    "distances",
+    "within_one_step",
+    "terrain_key",
+    "in_sight",
+    "wants_rest",
+    "rests_now",
+    "targets",
+    "exit_in_reach",
+    "reachable",
+    "hero_move",
+    "movement_step",
+    "step_towards",
+    "end_square",
+    "weighed",
+    "end_square_options",
+    "party",
+    "apart_cost",
+    "apart_weight",
+    "may_wait",
+    "monsters_can_come",
+    "can_reach",
+    "room_squares",
+    "squares_left",
+    "patrol_price",
+    "patrols_may_come",
+    "open_step_ahead",
+    "reachable_squares",
+    "relieve",
+    "comrade_in_the_way",
+    "waiting_comrade",
+    "jump_out",
+    "clear_corpse",
+    "drag",
+    "tried_door_squares",
+    "tried_door_ahead",
+    "step_aside",
+    "hero_evade",
+    "in_danger",
+    "potion_actions",
+    "heal_spell_actions",
+    "most_hurt",
+    "heal_now",
+    "ability_now",
+    "pick_item",
+    "fight_stamina",
+    "cast_while_fighting",
+    "item_verb",
+    "mental_bid",
+    "explore_choice",
+)
 
 
 class Party(NamedTuple):
@@ -81,6 +159,59 @@ class ScriptedHeroesV2(ScriptedHeroes):
         """Reseed, and forget the last game's turns (callers seed every agent before a game)."""
         super().seed(seed)
         self.relieved, self.waited = {}, {}
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_native"] = None  # made again from ``params`` when next needed
+        return state
+
+    # ----------------------------------------------------------------------------- the compiled choice
+    def view(self, game: Game) -> Game:
+        """The game itself where the compiled choice reads it (it makes the heroes' view in the
+        core), else the heroes' view for reading only (``ScriptedHeroes.view``)."""
+        if self._plays_native(game):
+            return game
+        return super().view(game)
+
+    def _plays_native(self, game: Game) -> bool:
+        return (
+            getattr(game, "core_engine", None) is not None
+            and view_side(game) is None
+            and game.agent not in (None, "dm")
+            and _ported_as_is(type(self))
+        )
+
+    def choose(self, game: Game) -> int:
+        """The compiled choice on a game on the core (unless a subclass overrides a method it
+        replaces), else, or where it names the decision ``NOT_PORTED``, ``choose_reference``."""
+        if self._plays_native(game):
+            action = self.choose_native(game)
+            if action != NOT_PORTED:
+                return action
+        return self.choose_reference(game)
+
+    def choose_native(self, game: Game, memory: tuple[dict, dict, dict] | None = None) -> int:
+        """The compiled choice (``src/agents/scripted_heroes_v2.cpp``) for a hero's decision of a game
+        on the core, or ``NOT_PORTED`` for a decision it leaves to ``choose_reference``. ``memory``:
+        the ``(intent, relieved, waited)`` dicts it reads and changes (default: the agent's own)."""
+        native = self.__dict__.get("_native")
+        if native is None or native[0] is not self.params:
+            p = self.params
+            native = self._native = (
+                p,
+                _core.agents.HeroParams([float(getattr(p, name)) for name in _core.agents.HERO_PARAMS]),
+                _core.agents.HeroCache(),
+            )
+        known = knowledge_of(game, HEROES)
+        known._catch_up()  # (what view() does first: a position set up by hand is folded)
+        intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
+        return _core.agents.scripted_heroes_v2_choose(
+            game.core_engine, reading_maps(game), known.lens, native[1], intent, relieved, waited, native[2]
+        )
+
+    def choose_reference(self, game: Game) -> int:
+        """The Python choice: the reference of the compiled one, on any engine."""
+        return super().choose(game)
 
     # ----------------------------------------------------------------------------- movement
     def movement_step(self, g: Game, h: int, legal: list[int]) -> int:
@@ -301,4 +432,9 @@ class ScriptedHeroesV2(ScriptedHeroes):
         return None
 
 
-__all__ = ["ScriptedHeroesV2"]
+def _ported_as_is(cls: type) -> bool:
+    """``cls`` (ScriptedHeroesV2 or a subclass) keeps every method the compiled choice replaces."""
+    return all(getattr(cls, name) is getattr(ScriptedHeroesV2, name) for name in PORTED)
+
+
+__all__ = ["NOT_PORTED", "PORTED", "ScriptedHeroesV2"]

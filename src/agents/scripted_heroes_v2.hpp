@@ -1,0 +1,73 @@
+// The scripted heroes v2 (agents/scripted_heroes_v2.py's ScriptedHeroesV2, with the parts of
+// agents/scripted_heroes.py's ScriptedHeroes and agents/_common.py it reads) choosing in compiled
+// code. The Python classes stay the reference: their docstrings say what the heroes do and why; this
+// port follows them line for line (the same tie-breaking, the same double arithmetic in the same
+// order), and tests/test_scripted_heroes_native.py checks the two choose alike at every decision.
+//
+// Hidden information: the script reads the heroes' side view made by the core (heroes_view.hpp's
+// heroes_view, the C++ twin of sideview._redact) on a content for reading only (reading_content: the
+// view's board, known doors, traps, guards and room events, without a line of sight), with what the
+// heroes' lens knows of the monsters (the slots in sight, the heroes' numbers, the kills they saw).
+// The decisions whose Python rule reads the real game (WITHOUT_VIEW: the deciding hero's own condition
+// and the legal actions) read it here too. Nothing else of the real game is read.
+//
+// Not ported (the compiled choice returns NOT_PORTED and the Python methods play exactly those):
+// SPELL_SELECT, CHOOSE_TARGET and HERO_ACT (the Explore and Trade phases' acts).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "game.hpp"
+#include "heroes_view.hpp"
+#include "lens.hpp"
+
+namespace dungeon_agents {
+
+// agents/scripted_params.py's HeroParams, in the order of HERO_PARAMS below.
+struct HeroParams {
+    int trap_cost;
+    double hurt;
+    int light_ability;
+    double spend_cost, dying_stake, kill_stake, patrol_weight, apart_weight;
+    int apart_radius;
+    double room_fight_weight;
+    int wait_turns;
+    double relieve_hurt, light_margin;
+};
+constexpr int N_HERO_PARAMS = 13;
+constexpr const char* HERO_PARAMS[N_HERO_PARAMS] = {
+    "trap_cost",    "hurt",          "light_ability",     "spend_cost", "dying_stake",  "kill_stake",  "patrol_weight",
+    "apart_weight", "apart_radius",  "room_fight_weight", "wait_turns", "relieve_hurt", "light_margin"};
+
+// The agent's memory (ScriptedHeroes.intent, ScriptedHeroesV2.relieved and waited), by hero.
+struct HeroMemory {
+    std::map<int, std::tuple<int, int, int>> intent;  // (verb, item, turn)
+    std::map<int, std::pair<int, int>> relieved;      // (turn, square)
+    std::map<int, std::pair<int, int>> waited;        // (last turn it waited, turns in a row)
+    bool operator==(const HeroMemory& o) const {
+        return intent == o.intent && relieved == o.relieved && waited == o.waited;
+    }
+};
+
+// The path costs the script computed (ScriptedHeroes.distances' memo), per view content: they depend
+// only on the targets and the terrain. Kept by the agent between decisions.
+struct HeroCache {
+    struct PerContent {
+        std::shared_ptr<const dungeon_core::Content> content;  // kept alive: the key is its address
+        std::unordered_map<std::string, std::shared_ptr<const std::vector<int64_t>>> fields;
+    };
+    std::unordered_map<const dungeon_core::Content*, PerContent> contents;
+};
+
+// ScriptedHeroesV2.choose on the real game's decision (a hero's), reading the heroes' view made from
+// `maps` and `lens`; NOT_PORTED for a decision the Python methods play.
+int choose_heroes_v2(dungeon_core::Game& real, const dungeon_core::HeroTablesMaps& maps,
+                     const dungeon_core::HeroLens& lens, const HeroParams& p, HeroMemory& memory, HeroCache& cache);
+
+}  // namespace dungeon_agents
