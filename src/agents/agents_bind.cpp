@@ -53,6 +53,10 @@ HeroParams hero_params(const std::vector<double>& v) {
                       v[7],     whole(8), v[9],                         whole(10), v[11], v[12]};
 }
 
+using MemoryRow = std::tuple<int, int, int, std::vector<int>, int>;  // turn, monster, start, trail, victim
+
+}  // namespace
+
 // The agent's memory dicts (ScriptedHeroes.intent, ScriptedHeroesV2.relieved, waited) read into a
 // HeroMemory, and written back when the choice changed them.
 HeroMemory memory_of(nb::dict intent, nb::dict relieved, nb::dict waited) {
@@ -69,9 +73,14 @@ void write_back(nb::dict d, const Map& m) {
     for (const auto& [k, v] : m) d[nb::int_(k)] = nb::cast(v);
 }
 
-using MemoryRow = std::tuple<int, int, int, std::vector<int>, int>;  // turn, monster, start, trail, victim
+// The HeroMemory written back into the agent's memory dicts.
+void write_memory(const HeroMemory& memory, nb::dict intent, nb::dict relieved, nb::dict waited) {
+    write_back(intent, memory.intent);
+    write_back(relieved, memory.relieved);
+    write_back(waited, memory.waited);
+}
 
-}  // namespace
+void bind_scripted_play(nb::module_& a);  // scripted_play_bind.cpp
 
 void bind_agents(nb::module_& m) {
     nb::module_ a = m.def_submodule("agents", "The scripted agents' choices in compiled code (src/agents).");
@@ -134,6 +143,7 @@ void bind_agents(nb::module_& m) {
         "engine"_a, "params"_a, "memory"_a,
         "ScriptedDMV2.choose on the engine's decision (a DM's), or NOT_PORTED for a decision the Python class "
         "plays (a seeded random choice).");
+    bind_scripted_play(a);
 }
 
 }  // namespace dungeon_agents
