@@ -194,6 +194,25 @@ class ScriptedHeroesV2(ScriptedHeroes):
         """The compiled choice (``src/agents/scripted_heroes_v2.cpp``) for a hero's decision of a game
         on the core, or ``NOT_PORTED`` for a decision it leaves to ``choose_reference``. ``memory``:
         the ``(intent, relieved, waited)`` dicts it reads and changes (default: the agent's own)."""
+        params, cache = self.native_parts()
+        known = knowledge_of(game, HEROES)
+        known._catch_up()  # (what view() does first: a position set up by hand is folded)
+        intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
+        return _core.agents.scripted_heroes_v2_choose(
+            game.core_engine, reading_maps(game), known.lens, params, intent, relieved, waited, cache
+        )
+
+    def compiled_play(self, dm, game: Game) -> dict[str, int] | None:
+        """Play ``game`` to its end against ``dm`` in compiled code where both agents choose there
+        (``agents.scripted_play``): the decisions each side took; None if they cannot (the caller
+        then plays one decision at a time). ``dungeon_env.episode.play_episode`` asks for it."""
+        from agents.scripted_play import play_on, plays_compiled  # (it imports this module)
+
+        return play_on(game, self, dm) if plays_compiled(self, dm, game) else None
+
+    def native_parts(self) -> tuple:
+        """The compiled choice's ``(_core.agents.HeroParams, _core.agents.HeroCache)``: the params'
+        compiled copy (made again when ``params`` is replaced) and the path costs it keeps."""
         native = self.__dict__.get("_native")
         if native is None or native[0] is not self.params:
             p = self.params
@@ -202,12 +221,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
                 _core.agents.HeroParams([float(getattr(p, name)) for name in _core.agents.HERO_PARAMS]),
                 _core.agents.HeroCache(),
             )
-        known = knowledge_of(game, HEROES)
-        known._catch_up()  # (what view() does first: a position set up by hand is folded)
-        intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
-        return _core.agents.scripted_heroes_v2_choose(
-            game.core_engine, reading_maps(game), known.lens, native[1], intent, relieved, waited, native[2]
-        )
+        return native[1], native[2]
 
     def choose_reference(self, game: Game) -> int:
         """The Python choice: the reference of the compiled one, on any engine."""

@@ -252,6 +252,25 @@ class Game:
         self._attach(self._engine)
         self.moves = self._engine.moves
 
+    def engine_to_move(self):
+        """The compiled engine, for compiled code that will move it itself (the scripted agents'
+        play, ``agents.scripted_play``): what Python changed in the state and the dice given to the
+        game handed to it first, as :meth:`apply` does before a move. Call :meth:`engine_moved`
+        after it moved. None on the Python rules."""
+        if self._engine is not None and (self._state._held or self._bound_dice is not None):
+            self._push(moving=True)
+        return self._engine
+
+    def engine_moved(self) -> None:
+        """After compiled code moved the engine (:meth:`engine_to_move`): the position, legal
+        actions, moves and the dice given to the game read from it, as :meth:`apply` leaves them.
+        The sides' knowledge is the caller's to bring up to date."""
+        dice = self._bound_dice
+        self._engine_moved()
+        if dice is not None:
+            self._bound_dice = dice
+            self._pull_dice()
+
     def _detach(self) -> None:
         """Back to the Python rules, with the engine's position, dice and log as plain objects."""
         eng = self._engine
