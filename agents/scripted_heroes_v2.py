@@ -44,13 +44,14 @@ heroes' view made by the core (``_core.heroes_view``'s state on a content for re
 ``sideview.reading_maps``) with the heroes' lens of the game, and keeps the agent's memory in the same
 dicts (``intent``, ``relieved``, ``waited``). The Python methods here are the reference it is checked
 against (tests/test_scripted_heroes_native.py) and play the games on ``engine="python"``, the decisions
-the port leaves to Python (a spell's selection, a target's choice and the Explore and Trade phases'
-acts, which it names by returning ``NOT_PORTED``), and the subclasses that override one of the
+the port leaves to Python (a spell's selection and a target's choice, which it names by returning
+``NOT_PORTED``), and the subclasses that override one of the
 methods the port replaces (``PORTED``; e.g. the search's ``DirectedHeroes``).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from agents._common import INF, adjacent_foes, around, foes_next_to_square, hurt, usable_steps
@@ -129,6 +130,8 @@ PORTED = (
     "item_verb",
     "mental_bid",
     "explore_choice",
+    "hero_act",
+    "trade_act",
 )
 
 
@@ -432,6 +435,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
         return None
 
 
+@functools.cache
 def _ported_as_is(cls: type) -> bool:
     """``cls`` (ScriptedHeroesV2 or a subclass) keeps every method the compiled choice replaces."""
     return all(getattr(cls, name) is getattr(ScriptedHeroesV2, name) for name in PORTED)

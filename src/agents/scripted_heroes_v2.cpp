@@ -14,6 +14,8 @@
 #include "rules/inventory.hpp"
 #include "rules/objectives.hpp"
 #include "rules/spells.hpp"
+#include "rules/trade.hpp"
+#include "rules/items.hpp"
 #include "rules/units.hpp"
 #include "scripted_dm_v2.hpp"
 
@@ -88,7 +90,7 @@ struct Heroes {
     std::optional<std::pair<std::vector<int>, bool>> goal_;
     std::optional<std::vector<int64_t>> costs_;
     std::optional<std::string> terrain_;
-    std::optional<std::vector<std::vector<int>>> steps_;
+    std::optional<std::shared_ptr<const std::vector<std::vector<int>>>> steps_;
 
     State& s() { return g.state; }
     const Tables& t() { return g.tables(); }
@@ -127,8 +129,14 @@ struct Heroes {
         return 1.0 - static_cast<double>(s().health[u]) / base;
     }
 
-    // _common.usable_steps(g, doors_closed_ok=True): passages through doors that are not hidden
+    // _common.usable_steps(g, doors_closed_ok=True): passages through doors that are not hidden (kept
+    // per content and hidden doors)
     const std::vector<std::vector<int>>& usable_steps() {
+        if (!steps_ && memo != nullptr) {
+            const std::string key(s().door_hidden.begin(), s().door_hidden.end());
+            auto found = memo->steps.find(key);
+            if (found != memo->steps.end()) steps_ = found->second;
+        }
         if (!steps_) {
             const Board& b = t().board;
             std::vector<std::vector<int>> out(b.n_squares);
@@ -138,9 +146,10 @@ struct Heroes {
                     if (door < 0 || !s().door_hidden.at(door)) out[q].push_back(b.passage_to[i]);
                 }
             }
-            steps_ = std::move(out);
+            steps_ = std::make_shared<const std::vector<std::vector<int>>>(std::move(out));
+            if (memo != nullptr) memo->steps[std::string(s().door_hidden.begin(), s().door_hidden.end())] = *steps_;
         }
-        return *steps_;
+        return **steps_;
     }
 
     // _common.dijkstra(g, targets, cost, doors_closed_ok=True), by the core's cost search
@@ -975,6 +984,52 @@ struct Heroes {
         return best;
     }
 
+    // ScriptedHeroes.hero_act
+    int hero_act(int h, const std::vector<int>& legal) {
+        if (s().phase == Phase::TRADE) return trade_act(h, legal);
+        const std::optional<int> use = heal_now(h, legal, "explore");
+        if (use) return *use;
+        const std::vector<int> held = inventory::held(g, h);
+        for (int a : legal) {
+            if (ITEM_0 <= a && a < ITEM_0 + MAX_ITEMS_HELD && a - ITEM_0 < static_cast<int>(held.size())) {
+                const std::vector<int> verbs = items::item_verbs(g, h, held[a - ITEM_0], IN_EXPLORE);
+                for (int verb : {IDENTIFY, MEMORIZE}) {
+                    if (contains(verbs, verb)) return pick_item(h, a, verb);
+                }
+            }
+        }
+        return END;
+    }
+
+    double most_hurt_of(const std::vector<int>& units) {
+        double most = hurt(units.at(0));
+        for (int k : units) most = std::max(most, hurt(k));
+        return most;
+    }
+
+    // ScriptedHeroes.trade_act
+    int trade_act(int h, const std::vector<int>& legal) {
+        State& st = s();
+        if (has(legal, LOOT) && !trade::corpse_items(g, h).empty()) return LOOT;
+        const std::vector<int> takers = trade::receivers(g, h);
+        if (!takers.empty() && most_hurt_of(takers) >= p.hurt && hurt(h) < p.hurt) {
+            const std::vector<int> potions = potion_actions(h, legal);
+            std::vector<int> all_items;
+            for (int k = 0; k < 12; ++k) all_items.push_back(ITEM_0 + k);
+            std::vector<int> needy;
+            for (int r : takers) {
+                if (potion_actions(r, all_items).empty()) needy.push_back(r);
+            }
+            if (!potions.empty() && !needy.empty() && most_hurt_of(needy) >= p.hurt) {
+                const std::vector<int> held = inventory::held(g, h);
+                for (int a : potions) {
+                    if (st.item_known[held[a - ITEM_0]]) return pick_item(h, a, GIVE);
+                }
+            }
+        }
+        return END;
+    }
+
     // ScriptedHeroes.explore_choice
     int explore_choice(int h, const std::vector<int>& legal) {
         if ((s().deaths_door[h] || s().exhausted[h]) && has(legal, STAY)) return STAY;
@@ -1002,6 +1057,8 @@ struct Heroes {
                 return has(legal, TAKE) ? TAKE : legal[0];
             case Decision::ITEM_VERB:
                 return item_verb(h, legal);
+            case Decision::HERO_ACT:
+                return hero_act(h, legal);
             case Decision::SPELL_VERB:
                 return has(legal, USE) ? USE : BACK;
             case Decision::DISARM:
@@ -1028,9 +1085,7 @@ int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& len
     const std::vector<int> legal = real.legal_actions();
     if (legal.empty()) throw std::invalid_argument("scripted heroes: no legal action");
     if (legal.size() == 1) return legal[0];
-    if (kind == Decision::SPELL_SELECT || kind == Decision::CHOOSE_TARGET || kind == Decision::HERO_ACT) {
-        return NOT_PORTED;
-    }
+    if (kind == Decision::SPELL_SELECT || kind == Decision::CHOOSE_TARGET) return NOT_PORTED;
     int action;
     if (without_view(kind)) {
         Heroes heroes{real, p, memory, nullptr};

@@ -12,7 +12,7 @@
 // and the legal actions) read it here too. Nothing else of the real game is read.
 //
 // Not ported (the compiled choice returns NOT_PORTED and the Python methods play exactly those):
-// SPELL_SELECT, CHOOSE_TARGET and HERO_ACT (the Explore and Trade phases' acts).
+// SPELL_SELECT and CHOOSE_TARGET.
 #pragma once
 
 #include <map>
@@ -61,6 +61,7 @@ struct HeroCache {
     struct PerContent {
         std::shared_ptr<const dungeon_core::Content> content;  // kept alive: the key is its address
         std::unordered_map<std::string, std::shared_ptr<const std::vector<int64_t>>> fields;
+        std::unordered_map<std::string, std::shared_ptr<const std::vector<std::vector<int>>>> steps;
     };
     std::unordered_map<const dungeon_core::Content*, PerContent> contents;
 };
