@@ -43,10 +43,11 @@ On the compiled core (a game's default engine) the choice is made in compiled co
 heroes' view made by the core (``_core.heroes_view``'s state on a content for reading only,
 ``sideview.reading_maps``) with the heroes' lens of the game, and keeps the agent's memory in the same
 dicts (``intent``, ``relieved``, ``waited``). The Python methods here are the reference it is checked
-against (tests/test_scripted_heroes_native.py) and play the games on ``engine="python"``, the decisions
-the port leaves to Python (a spell's selection and a target's choice, which it names by returning
-``NOT_PORTED``), and the subclasses that override one of the
-methods the port replaces (``PORTED``; e.g. the search's ``DirectedHeroes``).
+against (tests/test_scripted_heroes_native.py) and play the games on ``engine="python"``, the
+subclasses that override one of the methods the port replaces (``PORTED``; e.g. the search's
+``DirectedHeroes``), and a decision the compiled choice names ``NOT_PORTED``: every kind is ported,
+so that is only where the script has a gap (no legal action found), which the Python rule then
+raises as ``IllegalChoiceError``.
 """
 
 from __future__ import annotations
@@ -132,6 +133,9 @@ PORTED = (
     "explore_choice",
     "hero_act",
     "trade_act",
+    "spell_select",
+    "choose_target",
+    "ability_target",
 )
 
 

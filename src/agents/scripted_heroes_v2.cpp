@@ -11,6 +11,7 @@
 #include "rules/abilities.hpp"
 #include "rules/board.hpp"
 #include "rules/combat.hpp"
+#include "rules/decisions.hpp"
 #include "rules/inventory.hpp"
 #include "rules/objectives.hpp"
 #include "rules/spells.hpp"
@@ -1030,6 +1031,102 @@ struct Heroes {
         return END;
     }
 
+    // ScriptedHeroes.spell_select
+    int spell_select(int h, const std::vector<int>& legal) {
+        State& st = s();
+        const std::vector<int> known = spells::known(g, h);
+        const std::vector<int> held = inventory::held(g, h);
+        const bool monsters = !in_sight().empty();
+        double most_hurt = 0.0;
+        const std::vector<int> heroes = active_heroes();
+        if (!heroes.empty()) most_hurt = most_hurt_of(heroes);
+        double best = 0.0;
+        int choice = END;
+        for (int a : legal) {
+            const Spell* sp = nullptr;
+            if (SPELL_0 <= a && a < SPELL_0 + 8 && a - SPELL_0 < static_cast<int>(known.size())) {
+                sp = &g.content->spells.at(known[a - SPELL_0]);
+            } else if (ITEM_0 <= a && a < ITEM_0 + MAX_ITEMS_HELD && a - ITEM_0 < static_cast<int>(held.size())) {
+                const int item = held[a - ITEM_0];
+                if (!st.item_known[item]) continue;
+                const auto& spell = g.content->item_cards.at(st.item_card[item]).spell;
+                if (!spell) continue;
+                sp = &g.content->spells.at(g.content->spell_index.at(*spell));
+            } else {
+                continue;
+            }
+            const std::string& kind = sp->effect.kind;
+            const int amount = sp->effect.amount;
+            double value = 0.0;
+            if (sp->target == "enemy" && monsters) {
+                value = kind == "damage" ? 2.0 + amount : kind == "sleep" ? 2.5 : kind == "fight_bonus" ? 1.5 : 0.5;
+            } else if (kind == "heal" && most_hurt >= p.hurt) {
+                value = 3.0 + most_hurt;
+            } else if (sp->target == "ally" && monsters &&
+                       (kind == "fight_bonus" || kind == "armour" || kind == "damage_bonus")) {
+                value = 1.5;
+            }
+            if (value > best) {
+                best = value;
+                choice = a;
+            }
+        }
+        return choice;
+    }
+
+    // ScriptedHeroes.most_hurt: the index of the most hurt candidate (the first of them); -1 for none
+    int most_hurt_index(const std::vector<int>& candidates) {
+        int best = -1;
+        for (int k = 0; k < static_cast<int>(candidates.size()); ++k) {
+            if (best < 0 || hurt(candidates[k]) > hurt(candidates[best])) best = k;
+        }
+        return best;
+    }
+
+    // ScriptedHeroes.choose_target, with the real game's candidates (`given`, what the view holds as
+    // target_candidates): NOT_PORTED where Python would fail (no candidate to take the most hurt of)
+    int choose_target(int h, const std::vector<int>& legal, const std::vector<std::pair<int, int>>& given) {
+        State& st = s();
+        const Row& top = st.stack.back();
+        const int a = top[STACK_A], b = top[STACK_B];
+        std::vector<int> cands;
+        for (const auto& [u, item] : given) cands.push_back(u);
+        auto target = [](int k) { return k < 0 ? NOT_PORTED : TARGET_0 + k; };
+        if (a == TARGET_SPELL) {
+            if (cands.empty()) return legal[0];
+            const Spell& spell = g.content->spells.at(b);
+            int k;
+            if (spell.target == "enemy") {
+                k = 0;
+                for (int i = 1; i < static_cast<int>(cands.size()); ++i) {
+                    if (std::make_pair(int{st.health[cands[i]]}, i) < std::make_pair(int{st.health[cands[k]]}, k)) k = i;
+                }
+            } else {
+                k = most_hurt_index(cands);
+                if (spell.effect.kind != "heal" && spell.effect.kind != "stamina" && !in_sight().empty()) {
+                    for (int i = 0; i < static_cast<int>(cands.size()); ++i) {
+                        if (!adjacent_foes(cands[i]).empty()) {
+                            k = i;
+                            break;
+                        }
+                    }
+                }
+            }
+            return target(k);
+        }
+        if (a == TARGET_ITEM || a == TARGET_GIVE) return target(most_hurt_index(cands));
+        if (a == TARGET_LOOT) return !given.empty() ? TARGET_0 : legal[0];
+        if (a == TARGET_ABILITY) {
+            const std::string& kind = abilities::card_abilities(g, h).at(b).effect.kind;
+            if (kind == "heal" || kind == "stamina" || kind == "magic") return target(most_hurt_index(cands));
+            for (int i = 0; i < static_cast<int>(cands.size()); ++i) {
+                if (!adjacent_foes(cands[i]).empty()) return TARGET_0 + i;
+            }
+            return TARGET_0;
+        }
+        return legal[0];
+    }
+
     // ScriptedHeroes.explore_choice
     int explore_choice(int h, const std::vector<int>& legal) {
         if ((s().deaths_door[h] || s().exhausted[h]) && has(legal, STAY)) return STAY;
@@ -1059,6 +1156,8 @@ struct Heroes {
                 return item_verb(h, legal);
             case Decision::HERO_ACT:
                 return hero_act(h, legal);
+            case Decision::SPELL_SELECT:
+                return spell_select(h, legal);
             case Decision::SPELL_VERB:
                 return has(legal, USE) ? USE : BACK;
             case Decision::DISARM:
@@ -1085,7 +1184,6 @@ int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& len
     const std::vector<int> legal = real.legal_actions();
     if (legal.empty()) throw std::invalid_argument("scripted heroes: no legal action");
     if (legal.size() == 1) return legal[0];
-    if (kind == Decision::SPELL_SELECT || kind == Decision::CHOOSE_TARGET) return NOT_PORTED;
     int action;
     if (without_view(kind)) {
         Heroes heroes{real, p, memory, nullptr};
@@ -1099,7 +1197,12 @@ int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& len
             found = cache.contents.emplace(maps.content.get(), HeroCache::PerContent{maps.content, {}}).first;
         }
         Heroes heroes{view, p, memory, &found->second};
-        action = heroes.handle(kind, h, legal);
+        if (kind == Decision::CHOOSE_TARGET) {
+            const Row& top = s.stack.back();
+            action = heroes.choose_target(h, legal, decisions::target_candidates(real, h, top[STACK_A], top[STACK_B]));
+        } else {
+            action = heroes.handle(kind, h, legal);
+        }
     }
     if (action != NOT_PORTED && !has(legal, action)) return NOT_PORTED;  // the Python rule names the gap
     return action;

@@ -11,8 +11,9 @@
 // The decisions whose Python rule reads the real game (WITHOUT_VIEW: the deciding hero's own condition
 // and the legal actions) read it here too. Nothing else of the real game is read.
 //
-// Not ported (the compiled choice returns NOT_PORTED and the Python methods play exactly those):
-// SPELL_SELECT and CHOOSE_TARGET.
+// Every decision is ported. NOT_PORTED is returned only where the Python rule fails (its action is not
+// a legal one, or it would take the most hurt of no candidate): the Python methods then raise the
+// error that names the gap in the script.
 #pragma once
 
 #include <map>
