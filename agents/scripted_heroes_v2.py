@@ -176,31 +176,33 @@ class ScriptedHeroesV2(ScriptedHeroes):
     def view(self, game: Game) -> Game:
         """The game itself where the compiled choice reads it (it makes the heroes' view in the
         core), else the heroes' view for reading only (``ScriptedHeroes.view``)."""
-        if self._plays_native(game):
+        if self._native_kind(game) == "game":
             return game
         return super().view(game)
 
-    def _plays_native(self, game: Game) -> bool:
-        return (
-            getattr(game, "core_engine", None) is not None
-            and view_side(game) is None
-            and game.agent not in (None, "dm")
-            and _ported_as_is(type(self))
-        )
+    def _native_kind(self, game: Game) -> str | None:
+        """How the compiled choice reads ``game``: ``"game"`` (a real game on the core at a hero's
+        decision: through the heroes' view it makes), ``"world"`` (a heroes' view or world on the
+        core: as it is), or None (the Python methods play)."""
+        if getattr(game, "core_engine", None) is None or not _ported_as_is(type(self)):
+            return None
+        side = view_side(game)
+        if side is None:
+            return "game" if game.agent not in (None, "dm") else None
+        return "world" if side == HEROES else None
 
     def choose(self, game: Game) -> int:
         """The compiled choice on a game on the core (unless a subclass overrides a method it
         replaces), else, or where it names the decision ``NOT_PORTED``, ``choose_reference``."""
-        if self._plays_native(game):
-            action = self.choose_native(game)
+        kind = self._native_kind(game)
+        if kind is not None:
+            action = self.choose_native(game) if kind == "game" else self.choose_world(game)[0]
             if action != NOT_PORTED:
                 return action
         return self.choose_reference(game)
 
-    def choose_native(self, game: Game, memory: tuple[dict, dict, dict] | None = None) -> int:
-        """The compiled choice (``src/agents/scripted_heroes_v2.cpp``) for a hero's decision of a game
-        on the core, or ``NOT_PORTED`` for a decision it leaves to ``choose_reference``. ``memory``:
-        the ``(intent, relieved, waited)`` dicts it reads and changes (default: the agent's own)."""
+    def _compiled(self) -> tuple:
+        """(params, their compiled copy, the path costs' memo), made again when ``params`` change."""
         native = self.__dict__.get("_native")
         if native is None or native[0] is not self.params:
             p = self.params
@@ -209,11 +211,32 @@ class ScriptedHeroesV2(ScriptedHeroes):
                 _core.agents.HeroParams([float(getattr(p, name)) for name in _core.agents.HERO_PARAMS]),
                 _core.agents.HeroCache(),
             )
+        return native
+
+    def choose_native(self, game: Game, memory: tuple[dict, dict, dict] | None = None) -> int:
+        """The compiled choice (``src/agents/scripted_heroes_v2.cpp``) for a hero's decision of a real
+        game on the core, read through the heroes' view it makes, or ``NOT_PORTED`` for a decision it
+        leaves to ``choose_reference``. ``memory``: the ``(intent, relieved, waited)`` dicts it reads
+        and changes (default: the agent's own)."""
+        native = self._compiled()
         known = knowledge_of(game, HEROES)
         known._catch_up()  # (what view() does first: a position set up by hand is folded)
         intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
         return _core.agents.scripted_heroes_v2_choose(
             game.core_engine, reading_maps(game), known.lens, native[1], intent, relieved, waited, native[2]
+        )
+
+    def choose_world(
+        self, game: Game, fixed_end: int = -1, memory: tuple[dict, dict, dict] | None = None
+    ) -> tuple[int, bool]:
+        """The compiled choice for a hero's decision of a game on the core that is the heroes' world
+        already (a heroes' view played on, or a determinisation), read as it is: the action (or
+        ``NOT_PORTED``) and whether it asked for the end square of the Movement, which ``fixed_end``
+        (a search's plan, -1: none) then gives (``turn_search.DirectedHeroes``)."""
+        native = self._compiled()
+        intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
+        return _core.agents.scripted_heroes_v2_choose_world(
+            game.core_engine, list(game.legal_actions()), native[1], intent, relieved, waited, native[2], fixed_end
         )
 
     def choose_reference(self, game: Game) -> int:

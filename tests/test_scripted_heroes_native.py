@@ -15,13 +15,15 @@ from collections import Counter
 import pytest
 
 from agents.base import RandomAgent
+from agents.determinise import determinise, prior_of
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import NOT_PORTED, PORTED, ScriptedHeroesV2, _ported_as_is
 from agents.scripted_params import HeroParams, knobs, shipped_v2
-from agents.turn_search import DirectedHeroes
+from agents.turn_search import FREE, DirectedDM, DirectedHeroes
 from dungeon_env import _core
 from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import Decision, Game
+from dungeon_env.engine.side_knowledge import heroes_view
 
 
 def drawn_params(rng: random.Random) -> HeroParams:
@@ -163,3 +165,37 @@ def test_changed_params_reach_the_compiled_choice():
     heroes.params = dataclasses.replace(heroes.params, patrol_weight=0.5)
     heroes.choose(g)
     assert heroes._native[1] is not first and heroes._native[0] is heroes.params
+
+
+def test_the_search_walker_chooses_alike_on_the_heroes_worlds():
+    """The search's heroes walker (``DirectedHeroes``) on determinisations of the heroes' view: its
+    compiled choice with random plans for the Movements (``choose_world``) is the reference's at
+    every hero decision, and it keeps and drops the plans as the reference does."""
+    compared = Counter()
+    for k in range(12):
+        g = new_game(k, max_turns=40)
+        heroes, dm = ScriptedHeroesV2(seed=k), ScriptedDMV2(seed=k)
+        while not g.over and (g.state.turn < 2 + k % 4 or g.agent == "dm"):
+            g.apply(dm.choose(g) if g.agent == "dm" else heroes.choose(g))
+        if g.over:
+            continue
+        view = heroes_view(g)
+        world = determinise(view, random.Random(k), prior_of(view))
+        native, reference, walker_dm = DirectedHeroes(seed=k), DirectedHeroes(seed=k), DirectedDM(seed=k)
+        rng, stop = random.Random(k), int(world.state.turn) + 3
+        while not world.over and int(world.state.turn) < stop:
+            if world.agent == "dm":
+                world.apply(walker_dm.choose(world))
+                continue
+            kind, h = world.decision
+            if kind == Decision.HERO_MOVE and h not in reference.plans and rng.random() < 0.5:
+                squares = list(reference.reachable_squares(world, h))
+                square = FREE if rng.random() < 0.3 else rng.choice(squares)
+                native.plan(world, h, square)
+                reference.plan(world, h, square)
+            a, b = native.choose(world), reference.choose_reference(world)
+            assert a == b, f"game {k}: {kind.name} of hero {h}: compiled {a}, reference {b}"
+            assert native.plans == reference.plans and memory_of(native) == memory_of(reference)
+            compared[kind.name] += 1
+            world.apply(b)
+    assert compared["HERO_MOVE"] >= 200, compared

@@ -86,6 +86,8 @@ struct Heroes {
     const HeroParams& p;
     HeroMemory& memory;
     HeroCache::PerContent* memo;  // the distances' memo of the view's content
+    int fixed_end = -1;       // a search's plan: the square every end_square gives (-1: none)
+    bool end_asked = false;   // whether end_square was asked (a search's stale plan is then dropped)
     // what one decision computes once (ScriptedHeroes.once)
     std::optional<std::vector<int>> in_sight_;
     std::optional<std::pair<std::vector<int>, bool>> goal_;
@@ -597,6 +599,8 @@ struct Heroes {
 
     // ScriptedHeroesV2.end_square
     std::optional<int> end_square(int h, const std::vector<int64_t>& dist, int bought) {
+        end_asked = true;
+        if (fixed_end >= 0) return fixed_end;  // turn_search.DirectedHeroes.end_square: the plan's square
         std::vector<std::pair<int, std::pair<double, int>>> options;
         if (!end_square_options(h, dist, bought, options)) return std::nullopt;
         size_t best = 0;
@@ -1175,6 +1179,15 @@ struct Heroes {
 
 }  // namespace
 
+HeroCache::PerContent* per_content(HeroCache& cache, const std::shared_ptr<const Content>& content) {
+    auto found = cache.contents.find(content.get());
+    if (found == cache.contents.end()) {
+        if (cache.contents.size() >= 16) cache.contents.clear();  // (a world's content holds its sight)
+        found = cache.contents.emplace(content.get(), HeroCache::PerContent{content, {}, {}}).first;
+    }
+    return &found->second;
+}
+
 int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& lens, const HeroParams& p,
                      HeroMemory& memory, HeroCache& cache) {
     const State& s = real.state;
@@ -1191,12 +1204,7 @@ int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& len
     } else {
         const HeroSight sight{HeroLens::monsters_in_sight(real), lens.numbers(), lens.slain()};
         Game view = heroes_view(real, maps, sight);
-        auto found = cache.contents.find(maps.content.get());
-        if (found == cache.contents.end()) {
-            if (cache.contents.size() >= 64) cache.contents.clear();
-            found = cache.contents.emplace(maps.content.get(), HeroCache::PerContent{maps.content, {}}).first;
-        }
-        Heroes heroes{view, p, memory, &found->second};
+        Heroes heroes{view, p, memory, per_content(cache, maps.content)};
         if (kind == Decision::CHOOSE_TARGET) {
             const Row& top = s.stack.back();
             action = heroes.choose_target(h, legal, decisions::target_candidates(real, h, top[STACK_A], top[STACK_B]));
@@ -1206,6 +1214,27 @@ int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& len
     }
     if (action != NOT_PORTED && !has(legal, action)) return NOT_PORTED;  // the Python rule names the gap
     return action;
+}
+
+std::pair<int, bool> choose_heroes_v2_world(Game& world, const std::vector<int>& legal, const HeroParams& p,
+                                            HeroMemory& memory, HeroCache& cache, int fixed_end) {
+    const State& s = world.state;
+    if (world.over() || s.stack.empty()) throw std::invalid_argument("scripted heroes: no decision is asked");
+    const int kind = s.stack.back()[STACK_KIND], h = s.stack.back()[STACK_UNIT];
+    if (h >= s.n_heroes) throw std::invalid_argument("scripted heroes: the decision asked is the DM's");
+    if (legal.empty()) throw std::invalid_argument("scripted heroes: no legal action");
+    if (legal.size() == 1) return {legal[0], false};
+    Heroes heroes{world, p, memory, per_content(cache, world.content)};
+    heroes.fixed_end = fixed_end;
+    int action;
+    if (kind == Decision::CHOOSE_TARGET) {
+        const Row& top = s.stack.back();
+        action = heroes.choose_target(h, legal, decisions::target_candidates(world, h, top[STACK_A], top[STACK_B]));
+    } else {
+        action = heroes.handle(kind, h, legal);
+    }
+    if (action != NOT_PORTED && !has(legal, action)) action = NOT_PORTED;
+    return {action, heroes.end_asked};
 }
 
 }  // namespace dungeon_agents

@@ -72,4 +72,12 @@ struct HeroCache {
 int choose_heroes_v2(dungeon_core::Game& real, const dungeon_core::HeroTablesMaps& maps,
                      const dungeon_core::HeroLens& lens, const HeroParams& p, HeroMemory& memory, HeroCache& cache);
 
+// The same choice on a game that is the heroes' world already (a heroes' side view played on, or a
+// determinisation of one: turn_search's rollouts), read as it is, with its legal actions as the Python
+// game gives them (a view's are the real game's at the decision it was made for), a search's plan for the
+// deciding hero (`fixed_end`, its Movement's end square; -1: none): the action, and whether the script
+// asked for the end square (turn_search.DirectedHeroes then drops a stale plan, as its end_square does).
+std::pair<int, bool> choose_heroes_v2_world(dungeon_core::Game& world, const std::vector<int>& legal,
+                                            const HeroParams& p, HeroMemory& memory, HeroCache& cache, int fixed_end);
+
 }  // namespace dungeon_agents
