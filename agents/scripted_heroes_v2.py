@@ -236,7 +236,14 @@ class ScriptedHeroesV2(ScriptedHeroes):
         native = self._compiled()
         intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
         return _core.agents.scripted_heroes_v2_choose_world(
-            game.core_engine, list(game.legal_actions()), native[1], intent, relieved, waited, native[2], fixed_end
+            game.core_engine,
+            list(game.legal_actions()),
+            native[1],
+            intent,
+            relieved,
+            waited,
+            native[2],
+            fixed_end,
         )
 
     def choose_reference(self, game: Game) -> int:
