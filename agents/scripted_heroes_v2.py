@@ -62,7 +62,7 @@ from dungeon_env import _core
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
 from dungeon_env.engine.side_knowledge import knowledge_of
-from dungeon_env.engine.sideview import HEROES, reading_maps, view_side
+from dungeon_env.engine.sideview import HEROES, reading_maps, target_candidates, view_side
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import UNREACHABLE, memoised, path_distances
 
@@ -189,7 +189,9 @@ class ScriptedHeroesV2(ScriptedHeroes):
         side = view_side(game)
         if side is None:
             return "game" if game.agent not in (None, "dm") else None
-        return "world" if side == HEROES else None
+        if side != HEROES or target_candidates(game) is not None:
+            return None  # (a view at the decision it was made for: its targets are the real game's)
+        return "world"
 
     def choose(self, game: Game) -> int:
         """The compiled choice on a game on the core (unless a subclass overrides a method it
