@@ -126,20 +126,6 @@ class ScriptedDMV2(ScriptedDM):
     def choose_native(self, game: Game) -> int:
         """The compiled choice (``src/agents/scripted_dm_v2.cpp``) for a game on the core, or
         ``NOT_PORTED`` for a decision it leaves to ``choose_reference``."""
-        return _core.agents.scripted_dm_v2_choose(
-            game.core_engine, self._compiled_params(), self._native_memory
-        )
-
-    def choose_directed(self, game: Game, fixed_victim: int = -1) -> tuple[int, bool]:
-        """The compiled choice with a search's planned victim for the deciding monster
-        (``fixed_victim``, -1: none; ``turn_search.DirectedDM``): the action (or ``NOT_PORTED``) and
-        whether the choice asked for the victim."""
-        return _core.agents.scripted_dm_v2_choose_directed(
-            game.core_engine, self._compiled_params(), self._native_memory, fixed_victim
-        )
-
-    def _compiled_params(self):
-        """The compiled copy of ``params`` (made again when they change)."""
         params = self._native_params
         if params is None or params[0] is not self.params:
             p = self.params
@@ -147,7 +133,7 @@ class ScriptedDMV2(ScriptedDM):
                 p,
                 _core.agents.DMParams([float(getattr(p, name)) for name in _core.agents.DM_PARAMS]),
             )
-        return params[1]
+        return _core.agents.scripted_dm_v2_choose(game.core_engine, params[1], self._native_memory)
 
     def choose_reference(self, game: Game) -> int:
         """The Python choice: the reference of the compiled one, on any engine."""

@@ -198,30 +198,6 @@ class DirectedDM(ScriptedDMV2):
     def plan(self, g: Game, m: int, hero: int) -> None:
         self.plans[m] = (int(g.state.turn), int(g.state.unit_uid[m]), hero)
 
-    def choose(self, game: Game) -> int:
-        """On a game on the core while nobody listens, v2's compiled choice with the deciding
-        monster's plan (``ScriptedDMV2.choose_directed``: its ``victim_v2`` gives the planned hero,
-        and a stale plan is dropped when the victim is asked, as ``planned`` drops it); else the
-        Python methods."""
-        if (
-            self.listing is None
-            and type(self) is DirectedDM
-            and getattr(game, "core_engine", None) is not None
-        ):
-            m = int(game.decision[1])
-            plan, fixed = self.plans.get(m), -1
-            stale = False
-            if plan is not None:
-                turn, uid, hero = plan
-                stale = turn != int(game.state.turn) or uid != int(game.state.unit_uid[m])
-                fixed = -1 if stale or hero == FREE else hero
-            action, asked = self.choose_directed(game, fixed)
-            if asked and stale:
-                del self.plans[m]
-            if action != NOT_PORTED:
-                return action
-        return self.choose_reference(game)
-
     def planned(self, g: Game, m: int) -> int | None:
         plan = self.plans.get(m)
         if plan is None:

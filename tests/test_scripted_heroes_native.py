@@ -167,13 +167,12 @@ def test_changed_params_reach_the_compiled_choice():
     assert heroes._native[1] is not first and heroes._native[0] is heroes.params
 
 
-def test_the_search_walkers_choose_alike_on_the_heroes_worlds():
-    """The search's walkers (``DirectedHeroes``, ``DirectedDM``) on determinisations of the heroes'
-    view, as the search's rollouts play them: their compiled choices with random plans for the
-    Movements (``choose_world``, ``choose_directed``) are the reference's at every decision, and they
-    keep and drop the plans as the reference does."""
+def test_the_search_walker_chooses_alike_on_the_heroes_worlds():
+    """The search's heroes walker (``DirectedHeroes``) on determinisations of the heroes' view: its
+    compiled choice with random plans for the Movements (``choose_world``) is the reference's at
+    every hero decision, and it keeps and drops the plans as the reference does."""
     compared = Counter()
-    for k in range(10):
+    for k in range(12):
         g = new_game(k, max_turns=40)
         heroes, dm = ScriptedHeroesV2(seed=k), ScriptedDMV2(seed=k)
         while not g.over and (g.state.turn < 2 + k % 4 or g.agent == "dm"):
@@ -182,27 +181,21 @@ def test_the_search_walkers_choose_alike_on_the_heroes_worlds():
             continue
         view = heroes_view(g)
         world = determinise(view, random.Random(k), prior_of(view))
-        native = {"heroes": DirectedHeroes(seed=k), "dm": DirectedDM(seed=k)}
-        reference = {"heroes": DirectedHeroes(seed=k), "dm": DirectedDM(seed=k)}
+        native, reference, walker_dm = DirectedHeroes(seed=k), DirectedHeroes(seed=k), DirectedDM(seed=k)
         rng, stop = random.Random(k), int(world.state.turn) + 3
         while not world.over and int(world.state.turn) < stop:
-            side = "dm" if world.agent == "dm" else "heroes"
-            kind, u = world.decision
-            moving = kind in (Decision.HERO_MOVE, Decision.MONSTER_MOVE)
-            if moving and u not in reference[side].plans and rng.random() < 0.5:
-                if side == "heroes":
-                    target = rng.choice(list(reference[side].reachable_squares(world, u)))
-                else:
-                    target = rng.randrange(world.state.n_heroes)
-                target = FREE if rng.random() < 0.3 else target
-                native[side].plan(world, u, target)
-                reference[side].plan(world, u, target)
-            a, b = native[side].choose(world), reference[side].choose_reference(world)
-            where = f"game {k}: {kind.name} of {world.label(u)}"
-            assert a == b, f"{where}: compiled {a}, reference {b}"
-            assert native[side].plans == reference[side].plans, where
-            if side == "heroes":
-                assert memory_of(native[side]) == memory_of(reference[side]), where
+            if world.agent == "dm":
+                world.apply(walker_dm.choose(world))
+                continue
+            kind, h = world.decision
+            if kind == Decision.HERO_MOVE and h not in reference.plans and rng.random() < 0.5:
+                squares = list(reference.reachable_squares(world, h))
+                square = FREE if rng.random() < 0.3 else rng.choice(squares)
+                native.plan(world, h, square)
+                reference.plan(world, h, square)
+            a, b = native.choose(world), reference.choose_reference(world)
+            assert a == b, f"game {k}: {kind.name} of hero {h}: compiled {a}, reference {b}"
+            assert native.plans == reference.plans and memory_of(native) == memory_of(reference)
             compared[kind.name] += 1
             world.apply(b)
-    assert compared["HERO_MOVE"] >= 200 and compared["MONSTER_MOVE"] >= 100, compared
+    assert compared["HERO_MOVE"] >= 200, compared

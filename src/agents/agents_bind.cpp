@@ -145,14 +145,6 @@ void bind_agents(nb::module_& m) {
         "determinisation), read as it is, with a search's planned end square for the deciding hero (-1: none): "
         "(action or NOT_PORTED, whether the end square was asked).");
     a.def(
-        "scripted_dm_v2_choose_directed",
-        [](dungeon_core::Engine& e, const DMParams& p, DMMemory& memory, int fixed_victim) {
-            return choose_v2_directed(e.game, p, memory, fixed_victim);
-        },
-        "engine"_a, "params"_a, "memory"_a, "fixed_victim"_a,
-        "ScriptedDMV2.choose with a search's planned victim for the deciding monster (-1: none): (action or "
-        "NOT_PORTED, whether the victim was asked).");
-    a.def(
         "scripted_dm_v2_choose",
         [](dungeon_core::Engine& e, const DMParams& p, DMMemory& memory) { return choose_v2(e.game, p, memory); },
         "engine"_a, "params"_a, "memory"_a,

@@ -105,8 +105,6 @@ struct DM {
     Game& g;
     const DMParams& p;
     DMMemory& memory;
-    int fixed_victim = -1;       // a search's plan: the hero victim_v2 gives while a walk reaches it (-1: none)
-    bool victim_asked = false;   // whether victim_v2 was asked (a search's stale plan is then dropped)
 
     // ScriptedDM.closest_legal
     int closest_legal(int m, const std::vector<int>& legal) {
@@ -216,12 +214,6 @@ struct DM {
     int victim_v2(int m, const std::vector<int>& heroes, const std::vector<Field>& fields, int committed) {
         const State& s = g.state;
         const int here = s.unit_pos[m];
-        victim_asked = true;
-        if (fixed_victim >= 0) {  // turn_search.DirectedDM.victim_v2: the plan's hero, if a walk reaches it
-            for (size_t k = 0; k < heroes.size(); ++k) {
-                if (heroes[k] == fixed_victim && 0 <= fields[k][here] && fields[k][here] < FAR) return static_cast<int>(k);
-            }
-        }
         const int left = s.move_left[m];
         std::vector<int> monsters_next(heroes.size(), 0);  // ScriptedDMV2.monsters_next_to
         for (size_t k = 0; k < heroes.size(); ++k) {
@@ -414,9 +406,7 @@ struct DM {
 }  // namespace
 
 // ScriptedDMV2.choose, then ScriptedDM.choose for what v2 leaves to v1
-int choose_v2(Game& g, const DMParams& p, DMMemory& memory) { return choose_v2_directed(g, p, memory, -1).first; }
-
-std::pair<int, bool> choose_v2_directed(Game& g, const DMParams& p, DMMemory& memory, int fixed_victim) {
+int choose_v2(Game& g, const DMParams& p, DMMemory& memory) {
     const State& s = g.state;
     if (g.over() || s.stack.empty()) throw std::invalid_argument("scripted DM: no decision is asked");
     const int kind = s.stack.back()[STACK_KIND], u = s.stack.back()[STACK_UNIT];
@@ -424,19 +414,15 @@ std::pair<int, bool> choose_v2_directed(Game& g, const DMParams& p, DMMemory& me
     const std::vector<int> legal = g.legal_actions();
     if (legal.empty()) throw std::invalid_argument("scripted DM: no legal action");
     DM dm{g, p, memory};
-    dm.fixed_victim = fixed_victim;
-    if (kind == Decision::MONSTER_MOVE) {
-        const int action = legal.size() == 1 ? legal[0] : dm.monster_move(u, legal);
-        return {action, dm.victim_asked};
-    }
+    if (kind == Decision::MONSTER_MOVE) return legal.size() == 1 ? legal[0] : dm.monster_move(u, legal);
     const int top = *std::max_element(legal.begin(), legal.end());
     if (kind == Decision::FIGHT_STAMINA && p.fight_spend) {
-        return {std::max(dm.fight_stamina(u, legal), std::min(top, SPEND_0 + p.fight_spend)), false};
+        return std::max(dm.fight_stamina(u, legal), std::min(top, SPEND_0 + p.fight_spend));
     }
-    if (legal.size() == 1) return {legal[0], false};
-    if (kind == Decision::FIGHT_STAMINA) return {dm.fight_stamina(u, legal), false};
-    if (kind == Decision::MENTAL_BID) return {top, false};
-    return {NOT_PORTED, false};  // ScriptedDM's seeded random choice: the Python class draws it
+    if (legal.size() == 1) return legal[0];
+    if (kind == Decision::FIGHT_STAMINA) return dm.fight_stamina(u, legal);
+    if (kind == Decision::MENTAL_BID) return top;
+    return NOT_PORTED;  // ScriptedDM's seeded random choice: the Python class draws it
 }
 
 }  // namespace dungeon_agents

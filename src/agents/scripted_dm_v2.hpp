@@ -12,7 +12,6 @@
 
 #include <map>
 #include <tuple>
-#include <utility>
 #include <vector>
 
 #include "game.hpp"
@@ -56,9 +55,5 @@ struct DMMemory {
 
 // ScriptedDMV2.choose on the game's decision (the DM's), or NOT_PORTED.
 int choose_v2(dungeon_core::Game& g, const DMParams& p, DMMemory& memory);
-// The same with a search's plan for the deciding monster (turn_search.DirectedDM: `fixed_victim`, the
-// hero its victim_v2 gives while a walk reaches it; -1: none): the action, and whether victim_v2 was
-// asked (DirectedDM then drops a stale plan, as its planned() does).
-std::pair<int, bool> choose_v2_directed(dungeon_core::Game& g, const DMParams& p, DMMemory& memory, int fixed_victim);
 
 }  // namespace dungeon_agents
