@@ -364,6 +364,7 @@ def _tables(t: Tables, patrol: tuple[str, ...], guards: list[Guard], traps: list
             known, patrol=patrol, guards=(*known.guards, *guards), traps=(*known.traps, *traps)
         )
         cache = {name: t.cache[name] for name in SHARED_CACHE if name in t.cache}
+        cache[core.DERIVED_FROM] = t  # the same tables but the adventure: the core's content is a copy
         return dataclasses.replace(t, adventure=adv, cache=cache)
 
     return memoised(t, "determinise.tables", TABLES_MEMO_SIZE, key, build)

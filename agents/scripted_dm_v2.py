@@ -99,14 +99,16 @@ class ScriptedDMV2(ScriptedDM):
     """Plays the DM's decisions as v1 does, with the changes of the module docstring.
     ``params``: the knobs (default: the tuned set shipped, ``scripted_params.shipped_v2``)."""
 
+    PORTED = PORTED  # what the compiled choice replaces (see ``_ported_as_is``)
+
     def __init__(
         self, game: Game | None = None, env=None, seed: int | None = None, params: DMParams | None = None
     ) -> None:
+        self._native_memory = _core.agents.DMMemory()  # the compiled choice's own memory (seed reads it)
         super().__init__(game=game, env=env, seed=seed, params=shipped_v2().dm if params is None else params)
         # (turn, monster, square it began on) -> [trail of squares, victim]; only this turn's kept
         self._movement: dict[tuple[int, int, int], list] = {}
         self._turn = -1
-        self._native_memory = _core.agents.DMMemory()  # the compiled choice's own memory
         self._native_params: tuple | None = None  # (the DMParams read, their compiled copy)
 
     def __getstate__(self) -> dict:
@@ -403,8 +405,11 @@ class ScriptedDMV2(ScriptedDM):
 
 @functools.cache
 def _ported_as_is(cls: type) -> bool:
-    """``cls`` (ScriptedDMV2 or a subclass) keeps every method the compiled choice replaces."""
-    return all(getattr(cls, name) is getattr(ScriptedDMV2, name) for name in PORTED)
+    """``cls`` (ScriptedDMV2 or a subclass) keeps every method the compiled choice replaces: those of
+    the nearest class the compiled choice is the twin of (one naming its ``PORTED`` methods in its
+    own body: ScriptedDMV2, or the search's ``DirectedDM``, whose plans and listing it plays too)."""
+    twin = next(c for c in cls.__mro__ if "PORTED" in c.__dict__)
+    return all(getattr(cls, name) is getattr(twin, name) for name in twin.PORTED)
 
 
 __all__ = ["NOT_PORTED", "PORTED", "ScriptedDMV2"]

@@ -184,7 +184,11 @@ class DirectedHeroes(ScriptedHeroesV2):
 
 class DirectedDM(ScriptedDMV2):
     """DM v2 whose monsters' victims a search may fix, one Movement at a time (``plans``), and which
-    can list the heroes v2 weighs for a monster (``listing``)."""
+    can list the heroes v2 weighs for a monster (``listing``). The compiled choice plays the plans and
+    the listing too (``src/agents/scripted_dm_v2.cpp``: they are kept in its memory as well); the
+    Python methods are its reference."""
+
+    PORTED = (*ScriptedDMV2.PORTED, "plan", "planned", "victim_v2", "choose_native")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -194,9 +198,12 @@ class DirectedDM(ScriptedDMV2):
     def seed(self, seed: int | None) -> None:
         super().seed(seed)
         self.plans = {}
+        self._native_memory.clear_plans()
 
     def plan(self, g: Game, m: int, hero: int) -> None:
-        self.plans[m] = (int(g.state.turn), int(g.state.unit_uid[m]), hero)
+        turn, uid = int(g.state.turn), int(g.state.unit_uid[m])
+        self.plans[m] = (turn, uid, hero)
+        self._native_memory.plan(m, turn, uid, hero)
 
     def planned(self, g: Game, m: int) -> int | None:
         plan = self.plans.get(m)
@@ -207,6 +214,21 @@ class DirectedDM(ScriptedDMV2):
             return hero
         del self.plans[m]
         return None
+
+    def choose_native(self, game: Game) -> int:
+        """The compiled choice, recording into ``listing`` (while it is not None) what v2 weighed, as
+        ``victim_v2`` does."""
+        memory = self._native_memory
+        memory.listening = self.listing is not None
+        try:
+            action = super().choose_native(game)
+        finally:
+            memory.listening = False
+            weighed = memory.take_listing()
+        for m, options, choice in weighed:
+            scores = {h: (-int(far), -score) for h, far, score in options}
+            self.listing.setdefault(m, (scores, None if choice < 0 else choice, None))
+        return action
 
     def victim_v2(
         self, g: Game, m: int, heroes: list[int], fields: dict, committed: int | None

@@ -21,7 +21,7 @@ import dungeon_env
 from agents.determinise import HiddenPrior, determinise, prior_of
 from dungeon_env.content import adventure_names
 from dungeon_env.content.model import DECKS
-from dungeon_env.engine import Game
+from dungeon_env.engine import Game, core
 from dungeon_env.engine.side_knowledge import heroes_view, knowledge_of
 from dungeon_env.engine.sideview import HEROES, PLACEHOLDER_ITEMS, UNIT_FIELDS, dm_view
 from dungeon_env.engine.state import How
@@ -206,6 +206,27 @@ def test_random_play_on_determinisations_raises_nothing(adventure):
             if det.over:
                 break
             det.apply(rng.choice(det.legal_actions()))
+
+
+@pytest.mark.parametrize("adventure", adventure_names())
+def test_a_determinisation_plays_on_its_views_content_copied_as_on_content_made_afresh(adventure):
+    """A determinisation's content is its view's, copied with the sampled adventure and traps
+    (``core.DERIVED_FROM``); the same determinisation on content read afresh from its tables and
+    cards plays the same random game, event for event."""
+    for view in views_of(adventure, 4, 5, steps=240, every=60):
+        derived = determinise(view, random.Random(9))
+        assert derived.tables.cache[core.DERIVED_FROM] is view.tables
+        afresh = derived.copy()
+        afresh._engine.set_content(core.content(afresh, fresh=True), afresh.state.copy())
+        afresh._attach(afresh._engine)
+        rng_a, rng_b = random.Random(13), random.Random(13)
+        for _ in range(400):
+            if derived.over:
+                break
+            assert derived.legal_actions() == afresh.legal_actions()
+            derived.apply(rng_a.choice(derived.legal_actions()))
+            afresh.apply(rng_b.choice(afresh.legal_actions()))
+        assert derived.events == afresh.events and afresh.over == derived.over
 
 
 def test_R_MON_04_a_patrol_spawns_in_a_determinisation_when_its_roll_is_a_1():

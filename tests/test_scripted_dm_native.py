@@ -18,7 +18,7 @@ from agents.base import RandomAgent
 from agents.scripted_dm_v2 import NOT_PORTED, PORTED, ScriptedDMV2, _ported_as_is
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from agents.scripted_params import DMParams, knobs, shipped_v2
-from agents.turn_search import DirectedDM
+from agents.turn_search import FREE, DirectedDM, macro_point
 from dungeon_env import _core
 from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import Decision, Game
@@ -107,8 +107,65 @@ def test_choose_plays_the_compiled_choice_on_the_core_and_the_reference_on_pytho
 
 
 def test_a_subclass_overriding_a_ported_method_plays_the_python_methods():
-    assert _ported_as_is(ScriptedDMV2) and not _ported_as_is(DirectedDM)
+    class Hunter(ScriptedDMV2):
+        def victim_v2(self, g, m, heroes, fields, committed):
+            return heroes[0] if heroes else None
+
+    class DirectedHunter(DirectedDM):
+        def planned(self, g, m):
+            return None
+
+    assert _ported_as_is(ScriptedDMV2) and _ported_as_is(DirectedDM)
+    assert not _ported_as_is(Hunter) and not _ported_as_is(DirectedHunter)
     assert all(callable(getattr(ScriptedDMV2, name)) for name in PORTED)
+
+
+class ReferenceDirectedDM(DirectedDM):
+    """The search's directed DM playing its Python methods alone."""
+
+    def choose(self, game: Game) -> int:
+        return self.choose_reference(game)
+
+
+@pytest.mark.parametrize("block", range(2))
+def test_the_directed_dm_plays_its_plans_and_listing_in_the_compiled_choice(block):
+    """The search's DM (plans fixing a monster's victim for a Movement, ``FREE`` ones, plans of
+    heroes out of reach or gone, and listening at macro points) chooses and lists alike in compiled
+    code and in Python, at every DM decision of 40 short games."""
+    compared = listed = points = planned = 0
+    for k in range(40 * block, 40 * block + 40):
+        g = new_game(k, max_turns=12)
+        rng = random.Random(k)
+        native, reference = DirectedDM(seed=k), ReferenceDirectedDM(seed=k)
+        heroes = ScriptedHeroesV2(game=g, seed=k) if k % 3 == 0 else RandomAgent(k)
+        while not g.over:
+            if g.agent != "dm":
+                g.apply(heroes.choose(g))
+                continue
+            kind, m = g.decision
+            if kind == Decision.MONSTER_MOVE and native.planned(g, m) is None and rng.random() < 0.3:
+                hero = rng.choice([FREE, *range(g.state.n_heroes)])
+                native.plan(g, m, hero)
+                reference.plan(g, m, hero)
+                planned += 1
+            if kind == Decision.MONSTER_MOVE and rng.random() < 0.3:
+                point = macro_point(g, native, 3, 20.0), macro_point(g, reference, 3, 20.0)
+                assert point[0] == point[1], f"game {k} turn {g.state.turn}: {g.label(m)}"
+                points += point[0] is not None
+            listening = rng.random() < 0.5
+            native.listing = reference.listing = None
+            if listening:
+                native.listing, reference.listing = {}, {}
+            action = native.choose(g)
+            where = f"game {k} turn {g.state.turn}: {kind.name} of {g.label(m)}"
+            assert action == reference.choose(g), where
+            assert native.listing == reference.listing, where
+            listed += bool(native.listing)
+            native.listing = reference.listing = None
+            compared += 1
+            g.apply(action)
+    counts = (compared, listed, points, planned)
+    assert compared >= 1200 and listed >= 50 and points >= 10 and planned >= 250, counts
 
 
 def test_a_copied_or_pickled_dm_keeps_its_memory_of_the_movement():

@@ -89,8 +89,19 @@ def content(game, fresh: bool = False) -> _core.Content:
     cache = game.tables.cache
     found = cache.get(key)
     if found is None:
-        found = cache[key] = _core.make_content(_Source(game), board(game.tables))
+        parent = cache.get(DERIVED_FROM)
+        base = parent.cache.get(key) if parent is not None else None
+        found = cache[key] = (
+            _core.make_content(_Source(game), board(game.tables))
+            if base is None
+            else _core.derive_content(base, game.tables.adventure, board(game.tables))
+        )
     return found
+
+
+# In a tables' cache: the tables they differ from by their adventure alone (a determinisation's tables
+# hold their view's), whose content, once made, gives theirs by a copy (``_core.derive_content``)
+DERIVED_FROM = "core.derived_from"
 
 
 class _Source:

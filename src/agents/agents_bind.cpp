@@ -70,6 +70,8 @@ void write_back(nb::dict d, const Map& m) {
 }
 
 using MemoryRow = std::tuple<int, int, int, std::vector<int>, int>;  // turn, monster, start, trail, victim
+using PlanRow = std::tuple<int, int, int, int>;                       // monster, turn, uid, hero
+using Options = std::vector<std::tuple<int, bool, double>>;           // (hero, out of reach, score)
 
 }  // namespace
 
@@ -82,23 +84,47 @@ void bind_agents(nb::module_& m) {
     nb::class_<DMParams>(a, "DMParams", "The scripted DM's knobs (agents.scripted_params.DMParams), in DM_PARAMS order.")
         .def("__init__", [](DMParams* p, const std::vector<double>& v) { new (p) DMParams(dm_params(v)); },
              "values"_a);
-    nb::class_<DMMemory>(a, "DMMemory", "The scripted DM v2's memory of the Movements (trails and victims).")
+    nb::class_<DMMemory>(a, "DMMemory",
+                         "The scripted DM v2's memory of the Movements (trails and victims), and the plans and "
+                         "listing of a search directing it (agents.turn_search.DirectedDM).")
         .def(nb::init<>())
+        .def(
+            "plan",
+            [](DMMemory& mem, int monster, int turn, int uid, int hero) { mem.plans[monster] = Plan{turn, uid, hero}; },
+            "monster"_a, "turn"_a, "uid"_a, "hero"_a, "DirectedDM.plan: hunt `hero` (FREE: v2's own) this Movement.")
+        .def("clear_plans", [](DMMemory& mem) { mem.plans.clear(); })
+        .def_rw("listening", &DMMemory::listening, "Record what v2 weighs for each monster (DirectedDM.listing).")
+        .def(
+            "take_listing",
+            [](DMMemory& mem) {
+                std::vector<std::tuple<int, Options, int>> out;
+                for (auto& [m, entry] : mem.listing) out.emplace_back(m, std::move(entry.options), entry.choice);
+                mem.listing.clear();
+                return out;
+            },
+            "What v2 weighed since the last call: (monster, [(hero, out of reach, score)], v2's victim or -1), "
+            "forgotten here.")
         .def("__getstate__",
              [](const DMMemory& mem) {
                  std::vector<MemoryRow> rows;
                  for (const auto& [key, mv] : mem.movements) {
                      rows.emplace_back(std::get<0>(key), std::get<1>(key), std::get<2>(key), mv.trail, mv.victim);
                  }
-                 return std::make_tuple(mem.turn, rows);
+                 std::vector<PlanRow> plans;
+                 for (const auto& [m, plan] : mem.plans) plans.emplace_back(m, plan.turn, plan.uid, plan.hero);
+                 return std::make_tuple(mem.turn, rows, plans);
              })
-        .def("__setstate__", [](DMMemory& mem, const std::tuple<int, std::vector<MemoryRow>>& state) {
-            new (&mem) DMMemory();
-            mem.turn = std::get<0>(state);
-            for (const auto& [turn, monster, start, trail, victim] : std::get<1>(state)) {
-                mem.movements[{turn, monster, start}] = Movement{trail, victim};
-            }
-        });
+        .def("__setstate__",
+             [](DMMemory& mem, const std::tuple<int, std::vector<MemoryRow>, std::vector<PlanRow>>& state) {
+                 new (&mem) DMMemory();
+                 mem.turn = std::get<0>(state);
+                 for (const auto& [turn, monster, start, trail, victim] : std::get<1>(state)) {
+                     mem.movements[{turn, monster, start}] = Movement{trail, victim};
+                 }
+                 for (const auto& [monster, turn, uid, hero] : std::get<2>(state)) {
+                     mem.plans[monster] = Plan{turn, uid, hero};
+                 }
+             });
     nb::list hero_names;
     for (const char* name : HERO_PARAMS) hero_names.append(nb::str(name));
     a.attr("HERO_PARAMS") = nb::tuple(hero_names);

@@ -209,9 +209,10 @@ struct DM {
         return out;
     }
 
-    // ScriptedDMV2.victim_options then victim_v2: the index in `heroes` of the hero of least
-    // (out of reach this turn, score), the first of the best; -1 if no walk reaches one.
-    int victim_v2(int m, const std::vector<int>& heroes, const std::vector<Field>& fields, int committed) {
+    // ScriptedDMV2.victim_options: (index in `heroes`, out of reach this turn, score) of every hero
+    // the monster has a walk to, in the heroes' order.
+    std::vector<std::tuple<int, bool, double>> victim_options(int m, const std::vector<int>& heroes,
+                                                              const std::vector<Field>& fields, int committed) {
         const State& s = g.state;
         const int here = s.unit_pos[m];
         const int left = s.move_left[m];
@@ -224,9 +225,7 @@ struct DM {
         }
         const std::set<int> carriers = goal_carriers();
         const int budget = left + spendable(m);
-        int pick = -1;
-        bool pick_far = false;
-        double pick_score = 0;
+        std::vector<std::tuple<int, bool, double>> options;
         for (size_t k = 0; k < heroes.size(); ++k) {
             const int h = heroes[k];
             const int d = fields[k][here];
@@ -252,10 +251,47 @@ struct DM {
             score -= carriers.count(h) ? p.carrier_bonus : 0.0;
             score -= p.gang_bonus * monsters_next[k];
             score -= h == committed ? p.commit_bonus : 0.0;
-            const bool far = d > budget;
-            if (pick < 0 || far < pick_far || (far == pick_far && score < pick_score)) {
-                pick = static_cast<int>(k), pick_far = far, pick_score = score;
+            options.emplace_back(static_cast<int>(k), d > budget, score);
+        }
+        return options;
+    }
+
+    // DirectedDM.planned: the hero monster `m`'s plan holds for (FREE: v2's choice), or -2 (None:
+    // no plan, or one of another turn or monster, forgotten here)
+    int planned(int m) {
+        const auto found = memory.plans.find(m);
+        if (found == memory.plans.end()) return -2;
+        const Plan& plan = found->second;
+        if (plan.turn == g.state.turn && plan.uid == g.state.unit_uid[m]) return plan.hero;
+        memory.plans.erase(found);
+        return -2;
+    }
+
+    // ScriptedDMV2.victim_v2 as DirectedDM plays it (a plain ScriptedDMV2 has no plan and never
+    // listens): the index in `heroes` of the planned hero while a walk reaches it, else of the hero
+    // of least (out of reach this turn, score), the first of the best; -1 if no walk reaches one.
+    int victim_v2(int m, const std::vector<int>& heroes, const std::vector<Field>& fields, int committed) {
+        const int here = g.state.unit_pos[m];
+        const int hero = planned(m);
+        if (hero >= 0) {
+            const auto k = std::find(heroes.begin(), heroes.end(), hero) - heroes.begin();
+            if (k < static_cast<long>(heroes.size()) && 0 <= fields[k][here] && fields[k][here] < 1000000) {
+                return static_cast<int>(k);
             }
+        }
+        const auto options = victim_options(m, heroes, fields, committed);
+        int pick = -1;
+        bool pick_far = false;
+        double pick_score = 0;
+        for (const auto& [k, far, score] : options) {
+            if (pick < 0 || far < pick_far || (far == pick_far && score < pick_score)) {
+                pick = k, pick_far = far, pick_score = score;
+            }
+        }
+        if (memory.listening && !memory.listing.count(m) && committed < 0 && !options.empty()) {
+            Weighed& entry = memory.listing[m];
+            for (const auto& [k, far, score] : options) entry.options.emplace_back(heroes[k], far, score);
+            entry.choice = pick < 0 ? -1 : heroes[pick];
         }
         return pick;
     }

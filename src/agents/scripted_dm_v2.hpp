@@ -48,9 +48,22 @@ struct Movement {
     std::vector<int> trail;
     int victim = -1;
 };
+// What a search directing the DM (agents/turn_search.py's DirectedDM) adds: the victims it fixed,
+// one Movement at a time, and, while it listens, the heroes v2 weighed for each monster.
+struct Plan {
+    int turn, uid, hero;  // the plan holds while the turn and the slot's monster are the same
+};
+constexpr int FREE = -1;  // turn_search.FREE: a plan that leaves the Movement to v2
+struct Weighed {            // one entry of DirectedDM.listing: v2's options for a monster
+    std::vector<std::tuple<int, bool, double>> options;  // (hero, out of reach this turn, score)
+    int choice = -1;                                      // v2's victim, or -1 (None)
+};
 struct DMMemory {
     std::map<std::tuple<int, int, int>, Movement> movements;
     int turn = -1;
+    std::map<int, Plan> plans;        // monster slot -> its plan (DirectedDM.plans)
+    bool listening = false;           // DirectedDM.listing is not None
+    std::map<int, Weighed> listing;   // monster slot -> what v2 weighed (while listening)
 };
 
 // ScriptedDMV2.choose on the game's decision (the DM's), or NOT_PORTED.

@@ -720,6 +720,16 @@ std::shared_ptr<Content> make_content(nb::handle game, const Board& board) {
     return c;
 }
 
+// A content like `parent` for tables that differ from its own by their adventure alone (a
+// determinisation's: more guards and traps, another Patrol; the same board, line of sight and cards),
+// with `board` (its traps) and the new adventure read; the rest is copied, not read from Python again.
+std::shared_ptr<Content> derive_content(const Content& parent, nb::handle adventure, const Board& board) {
+    auto c = std::make_shared<Content>(parent);
+    c->adventure = adventure_of(adventure);
+    c->tables.board = board;
+    return c;
+}
+
 // ---------- the engine ----------
 
 size_t engine_nbytes(const Engine& e) {
@@ -806,6 +816,8 @@ void bind_engine(nb::module_& m) {
     nb::class_<Content>(m, "Content", "What never changes in a game (tables, adventure, cards, rules), as the core holds it.");
     m.def("make_content", &make_content, "game"_a, "board"_a,
           "The core's static content of a Python Game (its tables, rules and cards) with its core board.");
+    m.def("derive_content", &derive_content, "parent"_a, "adventure"_a, "board"_a,
+          "`parent`'s content for tables that differ from its tables by their adventure alone, and `board`.");
     nb::class_<Engine>(m, "Engine", "One game played in the core (docs/CORE.md).")
         .def(nb::init<const Engine&>(), "A memory copy of the game.")
         .def("legal_actions", [](Engine& e) { return list_of(e.game.legal_actions()); })
