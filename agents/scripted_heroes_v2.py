@@ -43,14 +43,16 @@ On the compiled core (a game's default engine) the choice is made in compiled co
 heroes' view made by the core (``_core.heroes_view``'s state on a content for reading only,
 ``sideview.reading_maps``) with the heroes' lens of the game, and keeps the agent's memory in the same
 dicts (``intent``, ``relieved``, ``waited``). The Python methods here are the reference it is checked
-against (tests/test_scripted_heroes_native.py) and play the games on ``engine="python"``, the decisions
-the port leaves to Python (a spell's selection, a target's choice and the Explore and Trade phases'
-acts, which it names by returning ``NOT_PORTED``), and the subclasses that override one of the
-methods the port replaces (``PORTED``; e.g. the search's ``DirectedHeroes``).
+against (tests/test_scripted_heroes_native.py) and play the games on ``engine="python"``, the
+subclasses that override one of the methods the port replaces (``PORTED``; e.g. the search's
+``DirectedHeroes``), and a decision the compiled choice names ``NOT_PORTED``: every kind is ported,
+so that is only where the script has a gap (no legal action found), which the Python rule then
+raises as ``IllegalChoiceError``.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from agents._common import INF, adjacent_foes, around, foes_next_to_square, hurt, usable_steps
@@ -60,7 +62,7 @@ from dungeon_env import _core
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
 from dungeon_env.engine.side_knowledge import knowledge_of
-from dungeon_env.engine.sideview import HEROES, reading_maps, view_side
+from dungeon_env.engine.sideview import HEROES, reading_maps, target_candidates, view_side
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import UNREACHABLE, memoised, path_distances
 
@@ -129,6 +131,11 @@ PORTED = (
     "item_verb",
     "mental_bid",
     "explore_choice",
+    "hero_act",
+    "trade_act",
+    "spell_select",
+    "choose_target",
+    "ability_target",
 )
 
 
@@ -169,38 +176,49 @@ class ScriptedHeroesV2(ScriptedHeroes):
     def view(self, game: Game) -> Game:
         """The game itself where the compiled choice reads it (it makes the heroes' view in the
         core), else the heroes' view for reading only (``ScriptedHeroes.view``)."""
-        if self._plays_native(game):
+        if self._native_kind(game) == "game":
             return game
         return super().view(game)
 
-    def _plays_native(self, game: Game) -> bool:
-        return (
-            getattr(game, "core_engine", None) is not None
-            and view_side(game) is None
-            and game.agent not in (None, "dm")
-            and _ported_as_is(type(self))
-        )
+    def _native_kind(self, game: Game) -> str | None:
+        """How the compiled choice reads ``game``: ``"game"`` (a real game on the core at a hero's
+        decision: through the heroes' view it makes), ``"world"`` (a heroes' view or world on the
+        core: as it is), or None (the Python methods play)."""
+        if getattr(game, "core_engine", None) is None or not _ported_as_is(type(self)):
+            return None
+        side = view_side(game)
+        if side is None:
+            return "game" if game.agent not in (None, "dm") else None
+        if side != HEROES or target_candidates(game) is not None:
+            return None  # (a view at the decision it was made for: its targets are the real game's)
+        return "world"
 
     def choose(self, game: Game) -> int:
         """The compiled choice on a game on the core (unless a subclass overrides a method it
         replaces), else, or where it names the decision ``NOT_PORTED``, ``choose_reference``."""
-        if self._plays_native(game):
-            action = self.choose_native(game)
+        kind = self._native_kind(game)
+        if kind is not None:
+            action = self.choose_native(game) if kind == "game" else self.choose_world(game)[0]
             if action != NOT_PORTED:
                 return action
         return self.choose_reference(game)
 
-    def choose_native(self, game: Game, memory: tuple[dict, dict, dict] | None = None) -> int:
-        """The compiled choice (``src/agents/scripted_heroes_v2.cpp``) for a hero's decision of a game
-        on the core, or ``NOT_PORTED`` for a decision it leaves to ``choose_reference``. ``memory``:
-        the ``(intent, relieved, waited)`` dicts it reads and changes (default: the agent's own)."""
-        params, cache = self.native_parts()
-        known = knowledge_of(game, HEROES)
-        known._catch_up()  # (what view() does first: a position set up by hand is folded)
-        intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
-        return _core.agents.scripted_heroes_v2_choose(
-            game.core_engine, reading_maps(game), known.lens, params, intent, relieved, waited, cache
-        )
+    def _compiled(self) -> tuple:
+        """(params, their compiled copy, the path costs' memo), made again when ``params`` change."""
+        native = self.__dict__.get("_native")
+        if native is None or native[0] is not self.params:
+            p = self.params
+            native = self._native = (
+                p,
+                _core.agents.HeroParams([float(getattr(p, name)) for name in _core.agents.HERO_PARAMS]),
+                _core.agents.HeroCache(),
+            )
+        return native
+
+    def native_parts(self) -> tuple:
+        """The compiled choice's ``(_core.agents.HeroParams, _core.agents.HeroCache)`` (for
+        ``agents.scripted_play``)."""
+        return self._compiled()[1:]
 
     def compiled_play(self, dm, game: Game) -> dict[str, int] | None:
         """Play ``game`` to its end against ``dm`` in compiled code where both agents choose there
@@ -210,18 +228,38 @@ class ScriptedHeroesV2(ScriptedHeroes):
 
         return play_on(game, self, dm) if plays_compiled(self, dm, game) else None
 
-    def native_parts(self) -> tuple:
-        """The compiled choice's ``(_core.agents.HeroParams, _core.agents.HeroCache)``: the params'
-        compiled copy (made again when ``params`` is replaced) and the path costs it keeps."""
-        native = self.__dict__.get("_native")
-        if native is None or native[0] is not self.params:
-            p = self.params
-            native = self._native = (
-                p,
-                _core.agents.HeroParams([float(getattr(p, name)) for name in _core.agents.HERO_PARAMS]),
-                _core.agents.HeroCache(),
-            )
-        return native[1], native[2]
+    def choose_native(self, game: Game, memory: tuple[dict, dict, dict] | None = None) -> int:
+        """The compiled choice (``src/agents/scripted_heroes_v2.cpp``) for a hero's decision of a real
+        game on the core, read through the heroes' view it makes, or ``NOT_PORTED`` for a decision it
+        leaves to ``choose_reference``. ``memory``: the ``(intent, relieved, waited)`` dicts it reads
+        and changes (default: the agent's own)."""
+        native = self._compiled()
+        known = knowledge_of(game, HEROES)
+        known._catch_up()  # (what view() does first: a position set up by hand is folded)
+        intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
+        return _core.agents.scripted_heroes_v2_choose(
+            game.core_engine, reading_maps(game), known.lens, native[1], intent, relieved, waited, native[2]
+        )
+
+    def choose_world(
+        self, game: Game, fixed_end: int = -1, memory: tuple[dict, dict, dict] | None = None
+    ) -> tuple[int, bool]:
+        """The compiled choice for a hero's decision of a game on the core that is the heroes' world
+        already (a heroes' view played on, or a determinisation), read as it is: the action (or
+        ``NOT_PORTED``) and whether it asked for the end square of the Movement, which ``fixed_end``
+        (a search's plan, -1: none) then gives (``turn_search.DirectedHeroes``)."""
+        native = self._compiled()
+        intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
+        return _core.agents.scripted_heroes_v2_choose_world(
+            game.core_engine,
+            list(game.legal_actions()),
+            native[1],
+            intent,
+            relieved,
+            waited,
+            native[2],
+            fixed_end,
+        )
 
     def choose_reference(self, game: Game) -> int:
         """The Python choice: the reference of the compiled one, on any engine."""
@@ -446,6 +484,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
         return None
 
 
+@functools.cache
 def _ported_as_is(cls: type) -> bool:
     """``cls`` (ScriptedHeroesV2 or a subclass) keeps every method the compiled choice replaces."""
     return all(getattr(cls, name) is getattr(ScriptedHeroesV2, name) for name in PORTED)

@@ -903,7 +903,8 @@ def reading_maps(game: Game):
     found = cache.get(key)
     if found is None:
         vt = ht.tables
-        doors, traps, guards, events = ht.doors.tolist(), ht.traps.tolist(), ht.guards.tolist(), ht.events.tolist()
+        doors, traps = ht.doors.tolist(), ht.traps.tolist()
+        guards, events = ht.guards.tolist(), ht.events.tolist()
         content = _core.reading_content(
             _reading_base(game, item_base, spell_base),
             doors,

@@ -164,6 +164,22 @@ void bind_agents(nb::module_& m) {
         "(sideview.reading_maps) and `lens` (their knowledge's lens), with the agent's memory dicts (changed in "
         "place); NOT_PORTED for a decision the Python class plays.");
     a.def(
+        "scripted_heroes_v2_choose_world",
+        [](dungeon_core::Engine& e, const std::vector<int>& legal, const HeroParams& p, nb::dict intent,
+           nb::dict relieved, nb::dict waited, HeroCache& cache, int fixed_end) {
+            HeroMemory memory = memory_of(intent, relieved, waited);
+            const HeroMemory before = memory;
+            const auto out = choose_heroes_v2_world(e.game, legal, p, memory, cache, fixed_end);
+            if (memory.intent != before.intent) write_back(intent, memory.intent);
+            if (memory.relieved != before.relieved) write_back(relieved, memory.relieved);
+            if (memory.waited != before.waited) write_back(waited, memory.waited);
+            return out;
+        },
+        "engine"_a, "legal"_a, "params"_a, "intent"_a, "relieved"_a, "waited"_a, "cache"_a, "fixed_end"_a,
+        "ScriptedHeroesV2.choose on a game that is the heroes' world (a heroes' view played on, or a "
+        "determinisation), read as it is, with a search's planned end square for the deciding hero (-1: none): "
+        "(action or NOT_PORTED, whether the end square was asked).");
+    a.def(
         "scripted_dm_v2_choose",
         [](dungeon_core::Engine& e, const DMParams& p, DMMemory& memory) { return choose_v2(e.game, p, memory); },
         "engine"_a, "params"_a, "memory"_a,

@@ -11,9 +11,12 @@
 #include "rules/abilities.hpp"
 #include "rules/board.hpp"
 #include "rules/combat.hpp"
+#include "rules/decisions.hpp"
 #include "rules/inventory.hpp"
 #include "rules/objectives.hpp"
 #include "rules/spells.hpp"
+#include "rules/trade.hpp"
+#include "rules/items.hpp"
 #include "rules/units.hpp"
 #include "scripted_dm_v2.hpp"
 
@@ -83,12 +86,14 @@ struct Heroes {
     const HeroParams& p;
     HeroMemory& memory;
     HeroCache::PerContent* memo;  // the distances' memo of the view's content
+    int fixed_end = -1;       // a search's plan: the square every end_square gives (-1: none)
+    bool end_asked = false;   // whether end_square was asked (a search's stale plan is then dropped)
     // what one decision computes once (ScriptedHeroes.once)
     std::optional<std::vector<int>> in_sight_;
     std::optional<std::pair<std::vector<int>, bool>> goal_;
     std::optional<std::vector<int64_t>> costs_;
     std::optional<std::string> terrain_;
-    std::optional<std::vector<std::vector<int>>> steps_;
+    std::optional<std::shared_ptr<const std::vector<std::vector<int>>>> steps_;
 
     State& s() { return g.state; }
     const Tables& t() { return g.tables(); }
@@ -127,8 +132,14 @@ struct Heroes {
         return 1.0 - static_cast<double>(s().health[u]) / base;
     }
 
-    // _common.usable_steps(g, doors_closed_ok=True): passages through doors that are not hidden
+    // _common.usable_steps(g, doors_closed_ok=True): passages through doors that are not hidden (kept
+    // per content and hidden doors)
     const std::vector<std::vector<int>>& usable_steps() {
+        if (!steps_ && memo != nullptr) {
+            const std::string key(s().door_hidden.begin(), s().door_hidden.end());
+            auto found = memo->steps.find(key);
+            if (found != memo->steps.end()) steps_ = found->second;
+        }
         if (!steps_) {
             const Board& b = t().board;
             std::vector<std::vector<int>> out(b.n_squares);
@@ -138,9 +149,10 @@ struct Heroes {
                     if (door < 0 || !s().door_hidden.at(door)) out[q].push_back(b.passage_to[i]);
                 }
             }
-            steps_ = std::move(out);
+            steps_ = std::make_shared<const std::vector<std::vector<int>>>(std::move(out));
+            if (memo != nullptr) memo->steps[std::string(s().door_hidden.begin(), s().door_hidden.end())] = *steps_;
         }
-        return *steps_;
+        return **steps_;
     }
 
     // _common.dijkstra(g, targets, cost, doors_closed_ok=True), by the core's cost search
@@ -587,6 +599,8 @@ struct Heroes {
 
     // ScriptedHeroesV2.end_square
     std::optional<int> end_square(int h, const std::vector<int64_t>& dist, int bought) {
+        end_asked = true;
+        if (fixed_end >= 0) return fixed_end;  // turn_search.DirectedHeroes.end_square: the plan's square
         std::vector<std::pair<int, std::pair<double, int>>> options;
         if (!end_square_options(h, dist, bought, options)) return std::nullopt;
         size_t best = 0;
@@ -975,6 +989,148 @@ struct Heroes {
         return best;
     }
 
+    // ScriptedHeroes.hero_act
+    int hero_act(int h, const std::vector<int>& legal) {
+        if (s().phase == Phase::TRADE) return trade_act(h, legal);
+        const std::optional<int> use = heal_now(h, legal, "explore");
+        if (use) return *use;
+        const std::vector<int> held = inventory::held(g, h);
+        for (int a : legal) {
+            if (ITEM_0 <= a && a < ITEM_0 + MAX_ITEMS_HELD && a - ITEM_0 < static_cast<int>(held.size())) {
+                const std::vector<int> verbs = items::item_verbs(g, h, held[a - ITEM_0], IN_EXPLORE);
+                for (int verb : {IDENTIFY, MEMORIZE}) {
+                    if (contains(verbs, verb)) return pick_item(h, a, verb);
+                }
+            }
+        }
+        return END;
+    }
+
+    double most_hurt_of(const std::vector<int>& units) {
+        double most = hurt(units.at(0));
+        for (int k : units) most = std::max(most, hurt(k));
+        return most;
+    }
+
+    // ScriptedHeroes.trade_act
+    int trade_act(int h, const std::vector<int>& legal) {
+        State& st = s();
+        if (has(legal, LOOT) && !trade::corpse_items(g, h).empty()) return LOOT;
+        const std::vector<int> takers = trade::receivers(g, h);
+        if (!takers.empty() && most_hurt_of(takers) >= p.hurt && hurt(h) < p.hurt) {
+            const std::vector<int> potions = potion_actions(h, legal);
+            std::vector<int> all_items;
+            for (int k = 0; k < 12; ++k) all_items.push_back(ITEM_0 + k);
+            std::vector<int> needy;
+            for (int r : takers) {
+                if (potion_actions(r, all_items).empty()) needy.push_back(r);
+            }
+            if (!potions.empty() && !needy.empty() && most_hurt_of(needy) >= p.hurt) {
+                const std::vector<int> held = inventory::held(g, h);
+                for (int a : potions) {
+                    if (st.item_known[held[a - ITEM_0]]) return pick_item(h, a, GIVE);
+                }
+            }
+        }
+        return END;
+    }
+
+    // ScriptedHeroes.spell_select
+    int spell_select(int h, const std::vector<int>& legal) {
+        State& st = s();
+        const std::vector<int> known = spells::known(g, h);
+        const std::vector<int> held = inventory::held(g, h);
+        const bool monsters = !in_sight().empty();
+        double most_hurt = 0.0;
+        const std::vector<int> heroes = active_heroes();
+        if (!heroes.empty()) most_hurt = most_hurt_of(heroes);
+        double best = 0.0;
+        int choice = END;
+        for (int a : legal) {
+            const Spell* sp = nullptr;
+            if (SPELL_0 <= a && a < SPELL_0 + 8 && a - SPELL_0 < static_cast<int>(known.size())) {
+                sp = &g.content->spells.at(known[a - SPELL_0]);
+            } else if (ITEM_0 <= a && a < ITEM_0 + MAX_ITEMS_HELD && a - ITEM_0 < static_cast<int>(held.size())) {
+                const int item = held[a - ITEM_0];
+                if (!st.item_known[item]) continue;
+                const auto& spell = g.content->item_cards.at(st.item_card[item]).spell;
+                if (!spell) continue;
+                sp = &g.content->spells.at(g.content->spell_index.at(*spell));
+            } else {
+                continue;
+            }
+            const std::string& kind = sp->effect.kind;
+            const int amount = sp->effect.amount;
+            double value = 0.0;
+            if (sp->target == "enemy" && monsters) {
+                value = kind == "damage" ? 2.0 + amount : kind == "sleep" ? 2.5 : kind == "fight_bonus" ? 1.5 : 0.5;
+            } else if (kind == "heal" && most_hurt >= p.hurt) {
+                value = 3.0 + most_hurt;
+            } else if (sp->target == "ally" && monsters &&
+                       (kind == "fight_bonus" || kind == "armour" || kind == "damage_bonus")) {
+                value = 1.5;
+            }
+            if (value > best) {
+                best = value;
+                choice = a;
+            }
+        }
+        return choice;
+    }
+
+    // ScriptedHeroes.most_hurt: the index of the most hurt candidate (the first of them); -1 for none
+    int most_hurt_index(const std::vector<int>& candidates) {
+        int best = -1;
+        for (int k = 0; k < static_cast<int>(candidates.size()); ++k) {
+            if (best < 0 || hurt(candidates[k]) > hurt(candidates[best])) best = k;
+        }
+        return best;
+    }
+
+    // ScriptedHeroes.choose_target, with the real game's candidates (`given`, what the view holds as
+    // target_candidates): NOT_PORTED where Python would fail (no candidate to take the most hurt of)
+    int choose_target(int h, const std::vector<int>& legal, const std::vector<std::pair<int, int>>& given) {
+        State& st = s();
+        const Row& top = st.stack.back();
+        const int a = top[STACK_A], b = top[STACK_B];
+        std::vector<int> cands;
+        for (const auto& [u, item] : given) cands.push_back(u);
+        auto target = [](int k) { return k < 0 ? NOT_PORTED : TARGET_0 + k; };
+        if (a == TARGET_SPELL) {
+            if (cands.empty()) return legal[0];
+            const Spell& spell = g.content->spells.at(b);
+            int k;
+            if (spell.target == "enemy") {
+                k = 0;
+                for (int i = 1; i < static_cast<int>(cands.size()); ++i) {
+                    if (std::make_pair(int{st.health[cands[i]]}, i) < std::make_pair(int{st.health[cands[k]]}, k)) k = i;
+                }
+            } else {
+                k = most_hurt_index(cands);
+                if (spell.effect.kind != "heal" && spell.effect.kind != "stamina" && !in_sight().empty()) {
+                    for (int i = 0; i < static_cast<int>(cands.size()); ++i) {
+                        if (!adjacent_foes(cands[i]).empty()) {
+                            k = i;
+                            break;
+                        }
+                    }
+                }
+            }
+            return target(k);
+        }
+        if (a == TARGET_ITEM || a == TARGET_GIVE) return target(most_hurt_index(cands));
+        if (a == TARGET_LOOT) return !given.empty() ? TARGET_0 : legal[0];
+        if (a == TARGET_ABILITY) {
+            const std::string& kind = abilities::card_abilities(g, h).at(b).effect.kind;
+            if (kind == "heal" || kind == "stamina" || kind == "magic") return target(most_hurt_index(cands));
+            for (int i = 0; i < static_cast<int>(cands.size()); ++i) {
+                if (!adjacent_foes(cands[i]).empty()) return TARGET_0 + i;
+            }
+            return TARGET_0;
+        }
+        return legal[0];
+    }
+
     // ScriptedHeroes.explore_choice
     int explore_choice(int h, const std::vector<int>& legal) {
         if ((s().deaths_door[h] || s().exhausted[h]) && has(legal, STAY)) return STAY;
@@ -1002,6 +1158,10 @@ struct Heroes {
                 return has(legal, TAKE) ? TAKE : legal[0];
             case Decision::ITEM_VERB:
                 return item_verb(h, legal);
+            case Decision::HERO_ACT:
+                return hero_act(h, legal);
+            case Decision::SPELL_SELECT:
+                return spell_select(h, legal);
             case Decision::SPELL_VERB:
                 return has(legal, USE) ? USE : BACK;
             case Decision::DISARM:
@@ -1019,6 +1179,15 @@ struct Heroes {
 
 }  // namespace
 
+HeroCache::PerContent* per_content(HeroCache& cache, const std::shared_ptr<const Content>& content) {
+    auto found = cache.contents.find(content.get());
+    if (found == cache.contents.end()) {
+        if (cache.contents.size() >= 16) cache.contents.clear();  // (a world's content holds its sight)
+        found = cache.contents.emplace(content.get(), HeroCache::PerContent{content, {}, {}}).first;
+    }
+    return &found->second;
+}
+
 int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& lens, const HeroParams& p,
                      HeroMemory& memory, HeroCache& cache) {
     const State& s = real.state;
@@ -1028,9 +1197,6 @@ int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& len
     const std::vector<int> legal = real.legal_actions();
     if (legal.empty()) throw std::invalid_argument("scripted heroes: no legal action");
     if (legal.size() == 1) return legal[0];
-    if (kind == Decision::SPELL_SELECT || kind == Decision::CHOOSE_TARGET || kind == Decision::HERO_ACT) {
-        return NOT_PORTED;
-    }
     int action;
     if (without_view(kind)) {
         Heroes heroes{real, p, memory, nullptr};
@@ -1038,16 +1204,37 @@ int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& len
     } else {
         const HeroSight sight{HeroLens::monsters_in_sight(real), lens.numbers(), lens.slain()};
         Game view = heroes_view(real, maps, sight);
-        auto found = cache.contents.find(maps.content.get());
-        if (found == cache.contents.end()) {
-            if (cache.contents.size() >= 64) cache.contents.clear();
-            found = cache.contents.emplace(maps.content.get(), HeroCache::PerContent{maps.content, {}}).first;
+        Heroes heroes{view, p, memory, per_content(cache, maps.content)};
+        if (kind == Decision::CHOOSE_TARGET) {
+            const Row& top = s.stack.back();
+            action = heroes.choose_target(h, legal, decisions::target_candidates(real, h, top[STACK_A], top[STACK_B]));
+        } else {
+            action = heroes.handle(kind, h, legal);
         }
-        Heroes heroes{view, p, memory, &found->second};
-        action = heroes.handle(kind, h, legal);
     }
     if (action != NOT_PORTED && !has(legal, action)) return NOT_PORTED;  // the Python rule names the gap
     return action;
+}
+
+std::pair<int, bool> choose_heroes_v2_world(Game& world, const std::vector<int>& legal, const HeroParams& p,
+                                            HeroMemory& memory, HeroCache& cache, int fixed_end) {
+    const State& s = world.state;
+    if (world.over() || s.stack.empty()) throw std::invalid_argument("scripted heroes: no decision is asked");
+    const int kind = s.stack.back()[STACK_KIND], h = s.stack.back()[STACK_UNIT];
+    if (h >= s.n_heroes) throw std::invalid_argument("scripted heroes: the decision asked is the DM's");
+    if (legal.empty()) throw std::invalid_argument("scripted heroes: no legal action");
+    if (legal.size() == 1) return {legal[0], false};
+    Heroes heroes{world, p, memory, per_content(cache, world.content)};
+    heroes.fixed_end = fixed_end;
+    int action;
+    if (kind == Decision::CHOOSE_TARGET) {
+        const Row& top = s.stack.back();
+        action = heroes.choose_target(h, legal, decisions::target_candidates(world, h, top[STACK_A], top[STACK_B]));
+    } else {
+        action = heroes.handle(kind, h, legal);
+    }
+    if (action != NOT_PORTED && !has(legal, action)) action = NOT_PORTED;
+    return {action, heroes.end_asked};
 }
 
 }  // namespace dungeon_agents

@@ -11,8 +11,9 @@
 // The decisions whose Python rule reads the real game (WITHOUT_VIEW: the deciding hero's own condition
 // and the legal actions) read it here too. Nothing else of the real game is read.
 //
-// Not ported (the compiled choice returns NOT_PORTED and the Python methods play exactly those):
-// SPELL_SELECT, CHOOSE_TARGET and HERO_ACT (the Explore and Trade phases' acts).
+// Every decision is ported. NOT_PORTED is returned only where the Python rule fails (its action is not
+// a legal one, or it would take the most hurt of no candidate): the Python methods then raise the
+// error that names the gap in the script.
 #pragma once
 
 #include <map>
@@ -61,6 +62,7 @@ struct HeroCache {
     struct PerContent {
         std::shared_ptr<const dungeon_core::Content> content;  // kept alive: the key is its address
         std::unordered_map<std::string, std::shared_ptr<const std::vector<int64_t>>> fields;
+        std::unordered_map<std::string, std::shared_ptr<const std::vector<std::vector<int>>>> steps;
     };
     std::unordered_map<const dungeon_core::Content*, PerContent> contents;
 };
@@ -69,5 +71,13 @@ struct HeroCache {
 // `maps` and `lens`; NOT_PORTED for a decision the Python methods play.
 int choose_heroes_v2(dungeon_core::Game& real, const dungeon_core::HeroTablesMaps& maps,
                      const dungeon_core::HeroLens& lens, const HeroParams& p, HeroMemory& memory, HeroCache& cache);
+
+// The same choice on a game that is the heroes' world already (a heroes' side view played on, or a
+// determinisation of one: turn_search's rollouts), read as it is, with its legal actions as the Python
+// game gives them (a view's are the real game's at the decision it was made for), a search's plan for the
+// deciding hero (`fixed_end`, its Movement's end square; -1: none): the action, and whether the script
+// asked for the end square (turn_search.DirectedHeroes then drops a stale plan, as its end_square does).
+std::pair<int, bool> choose_heroes_v2_world(dungeon_core::Game& world, const std::vector<int>& legal,
+                                            const HeroParams& p, HeroMemory& memory, HeroCache& cache, int fixed_end);
 
 }  // namespace dungeon_agents
