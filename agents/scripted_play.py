@@ -29,7 +29,7 @@ from dungeon_env.engine.side_knowledge import knowledge_of
 from dungeon_env.engine.sideview import DM, HEROES, reading_maps, view_side
 
 OVER, TURN, MOVES, NEED_MAPS, HEROES_LEFT, DM_LEFT = range(6)  # scripted_play.hpp's Stop
-MAPS_KEPT = 256  # public configurations whose heroes' view maps are kept per adventure's tables
+MAPS_KEPT = 512  # state fields whose heroes' view maps are kept per adventure (sideview's memo)
 
 
 def plays_compiled(heroes, dm, game: Game) -> bool:

@@ -671,6 +671,15 @@ class Game:
         first = start // LOG_CHUNK
         return _thaw(self._log_chunks[first:])[start - first * LOG_CHUNK :] + self._log
 
+    def events_of_types(self, types) -> list[dict]:
+        """The events of the log whose ``type`` is one of ``types``, in order, as a new list (on the
+        core only those are made dicts: a reader of a few types, such as a game's record, skips the
+        conversion of the rest)."""
+        if self._engine is not None:
+            return self._engine.events_of_types(list(types))
+        wanted = set(types)
+        return [e for e in self.events_since(0) if e.get("type") in wanted]
+
     def check(self, check: str, actor: str, stream: str, modifiers: dict, classify) -> int:
         """Roll one d6 check, log it as a ``roll`` event and return the modified total."""
         face = self.dice.d6(stream)

@@ -102,8 +102,11 @@ from dungeon_env.engine.tables import (
 )
 
 HEROES, DM = "heroes", "dm"
-VIEW_MEMO_SIZE = 32  # public configurations whose hero tables are kept per adventure
-VIEW_FIELDS_MEMO_SIZE = 64  # ... and the state fields they were found by
+# public configurations whose hero tables are kept per adventure (about 70 KB each), and the state
+# fields they were found by: a designer's run of scripted games meets a few new ones a game, and
+# building one costs about 3.5 ms (256/512 against 32/64: 2.7 -> 0.8 builds a game, SPEED.md)
+VIEW_MEMO_SIZE = 256
+VIEW_FIELDS_MEMO_SIZE = 512
 NO_EFFECT = Effect(kind="treasure", amount=0)  # "no use in play": what an unknown card does
 PLACEHOLDER_SPELL = Spell(
     id="unknown_spell",
