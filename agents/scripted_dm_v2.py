@@ -128,6 +128,11 @@ class ScriptedDMV2(ScriptedDM):
     def choose_native(self, game: Game) -> int:
         """The compiled choice (``src/agents/scripted_dm_v2.cpp``) for a game on the core, or
         ``NOT_PORTED`` for a decision it leaves to ``choose_reference``."""
+        return _core.agents.scripted_dm_v2_choose(game.core_engine, self.native_parts(), self._native_memory)
+
+    def native_parts(self):
+        """The compiled copy of ``params`` (``_core.agents.DMParams``; made again when they are
+        replaced)."""
         params = self._native_params
         if params is None or params[0] is not self.params:
             p = self.params
@@ -135,7 +140,7 @@ class ScriptedDMV2(ScriptedDM):
                 p,
                 _core.agents.DMParams([float(getattr(p, name)) for name in _core.agents.DM_PARAMS]),
             )
-        return _core.agents.scripted_dm_v2_choose(game.core_engine, params[1], self._native_memory)
+        return params[1]
 
     def choose_reference(self, game: Game) -> int:
         """The Python choice: the reference of the compiled one, on any engine."""

@@ -37,21 +37,106 @@ What changes from v1 (everything else is v1's rule of the decision):
 
 The heroes read only the heroes' side view (as v1; ruling D-24): the Patrol rule is public, the
 Patrol set is not used.
+
+On the compiled core (a game's default engine) the choice is made in compiled code
+(``src/agents/scripted_heroes_v2.cpp``, ``_core.agents.scripted_heroes_v2_choose``), which reads the
+heroes' view made by the core (``_core.heroes_view``'s state on a content for reading only,
+``sideview.reading_maps``) with the heroes' lens of the game, and keeps the agent's memory in the same
+dicts (``intent``, ``relieved``, ``waited``). The Python methods here are the reference it is checked
+against (tests/test_scripted_heroes_native.py) and play the games on ``engine="python"``, the
+subclasses that override one of the methods the port replaces (``PORTED``; e.g. the search's
+``DirectedHeroes``), and a decision the compiled choice names ``NOT_PORTED``: every kind is ported,
+so that is only where the script has a gap (no legal action found), which the Python rule then
+raises as ``IllegalChoiceError``.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from agents._common import INF, adjacent_foes, around, foes_next_to_square, hurt, usable_steps
 from agents.scripted_heroes import ScriptedHeroes
 from agents.scripted_params import HeroParams, shipped_v2
+from dungeon_env import _core
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.actions import END, MOVE_ACTIONS
+from dungeon_env.engine.side_knowledge import knowledge_of
+from dungeon_env.engine.sideview import HEROES, reading_maps, target_candidates, view_side
 from dungeon_env.engine.state import ACTIVE
 from dungeon_env.engine.tables import UNREACHABLE, memoised, path_distances
 
 ROOMS_MEMO_SIZE = 64  # revealed-area configurations whose room squares are kept per adventure
+NOT_PORTED = _core.agents.NOT_PORTED  # the compiled choice leaves this decision to the Python methods
+# the methods the compiled choice replaces: a subclass that overrides one plays the Python methods
+PORTED = (
+    "choose_reference",
+    "_choose",
+    "_dispatch",
+    "once",
+    "names",
+    "area_squares",
+    "goal_targets",
+    "_goal_targets",
+    "approach_targets",
+    "unexplored_targets",
+    "costs",
+    "board_costs",
+    "distances",
+    "within_one_step",
+    "terrain_key",
+    "in_sight",
+    "wants_rest",
+    "rests_now",
+    "targets",
+    "exit_in_reach",
+    "reachable",
+    "hero_move",
+    "movement_step",
+    "step_towards",
+    "end_square",
+    "weighed",
+    "end_square_options",
+    "party",
+    "apart_cost",
+    "apart_weight",
+    "may_wait",
+    "monsters_can_come",
+    "can_reach",
+    "room_squares",
+    "squares_left",
+    "patrol_price",
+    "patrols_may_come",
+    "open_step_ahead",
+    "reachable_squares",
+    "relieve",
+    "comrade_in_the_way",
+    "waiting_comrade",
+    "jump_out",
+    "clear_corpse",
+    "drag",
+    "tried_door_squares",
+    "tried_door_ahead",
+    "step_aside",
+    "hero_evade",
+    "in_danger",
+    "potion_actions",
+    "heal_spell_actions",
+    "most_hurt",
+    "heal_now",
+    "ability_now",
+    "pick_item",
+    "fight_stamina",
+    "cast_while_fighting",
+    "item_verb",
+    "mental_bid",
+    "explore_choice",
+    "hero_act",
+    "trade_act",
+    "spell_select",
+    "choose_target",
+    "ability_target",
+)
 
 
 class Party(NamedTuple):
@@ -81,6 +166,104 @@ class ScriptedHeroesV2(ScriptedHeroes):
         """Reseed, and forget the last game's turns (callers seed every agent before a game)."""
         super().seed(seed)
         self.relieved, self.waited = {}, {}
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_native"] = None  # made again from ``params`` when next needed
+        return state
+
+    # ----------------------------------------------------------------------------- the compiled choice
+    def view(self, game: Game) -> Game:
+        """The game itself where the compiled choice reads it (it makes the heroes' view in the
+        core), else the heroes' view for reading only (``ScriptedHeroes.view``)."""
+        if self._native_kind(game) == "game":
+            return game
+        return super().view(game)
+
+    def _native_kind(self, game: Game) -> str | None:
+        """How the compiled choice reads ``game``: ``"game"`` (a real game on the core at a hero's
+        decision: through the heroes' view it makes), ``"world"`` (a heroes' view or world on the
+        core: as it is), or None (the Python methods play)."""
+        if getattr(game, "core_engine", None) is None or not _ported_as_is(type(self)):
+            return None
+        side = view_side(game)
+        if side is None:
+            return "game" if game.agent not in (None, "dm") else None
+        if side != HEROES or target_candidates(game) is not None:
+            return None  # (a view at the decision it was made for: its targets are the real game's)
+        return "world"
+
+    def choose(self, game: Game) -> int:
+        """The compiled choice on a game on the core (unless a subclass overrides a method it
+        replaces), else, or where it names the decision ``NOT_PORTED``, ``choose_reference``."""
+        kind = self._native_kind(game)
+        if kind is not None:
+            action = self.choose_native(game) if kind == "game" else self.choose_world(game)[0]
+            if action != NOT_PORTED:
+                return action
+        return self.choose_reference(game)
+
+    def _compiled(self) -> tuple:
+        """(params, their compiled copy, the path costs' memo), made again when ``params`` change."""
+        native = self.__dict__.get("_native")
+        if native is None or native[0] is not self.params:
+            p = self.params
+            native = self._native = (
+                p,
+                _core.agents.HeroParams([float(getattr(p, name)) for name in _core.agents.HERO_PARAMS]),
+                _core.agents.HeroCache(),
+            )
+        return native
+
+    def native_parts(self) -> tuple:
+        """The compiled choice's ``(_core.agents.HeroParams, _core.agents.HeroCache)`` (for
+        ``agents.scripted_play``)."""
+        return self._compiled()[1:]
+
+    def compiled_play(self, dm, game: Game) -> dict[str, int] | None:
+        """Play ``game`` to its end against ``dm`` in compiled code where both agents choose there
+        (``agents.scripted_play``): the decisions each side took; None if they cannot (the caller
+        then plays one decision at a time). ``dungeon_env.episode.play_episode`` asks for it."""
+        from agents.scripted_play import play_on, plays_compiled  # (it imports this module)
+
+        return play_on(game, self, dm) if plays_compiled(self, dm, game) else None
+
+    def choose_native(self, game: Game, memory: tuple[dict, dict, dict] | None = None) -> int:
+        """The compiled choice (``src/agents/scripted_heroes_v2.cpp``) for a hero's decision of a real
+        game on the core, read through the heroes' view it makes, or ``NOT_PORTED`` for a decision it
+        leaves to ``choose_reference``. ``memory``: the ``(intent, relieved, waited)`` dicts it reads
+        and changes (default: the agent's own)."""
+        native = self._compiled()
+        known = knowledge_of(game, HEROES)
+        known._catch_up()  # (what view() does first: a position set up by hand is folded)
+        intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
+        return _core.agents.scripted_heroes_v2_choose(
+            game.core_engine, reading_maps(game), known.lens, native[1], intent, relieved, waited, native[2]
+        )
+
+    def choose_world(
+        self, game: Game, fixed_end: int = -1, memory: tuple[dict, dict, dict] | None = None
+    ) -> tuple[int, bool]:
+        """The compiled choice for a hero's decision of a game on the core that is the heroes' world
+        already (a heroes' view played on, or a determinisation), read as it is: the action (or
+        ``NOT_PORTED``) and whether it asked for the end square of the Movement, which ``fixed_end``
+        (a search's plan, -1: none) then gives (``turn_search.DirectedHeroes``)."""
+        native = self._compiled()
+        intent, relieved, waited = (self.intent, self.relieved, self.waited) if memory is None else memory
+        return _core.agents.scripted_heroes_v2_choose_world(
+            game.core_engine,
+            list(game.legal_actions()),
+            native[1],
+            intent,
+            relieved,
+            waited,
+            native[2],
+            fixed_end,
+        )
+
+    def choose_reference(self, game: Game) -> int:
+        """The Python choice: the reference of the compiled one, on any engine."""
+        return super().choose(game)
 
     # ----------------------------------------------------------------------------- movement
     def movement_step(self, g: Game, h: int, legal: list[int]) -> int:
@@ -301,4 +484,10 @@ class ScriptedHeroesV2(ScriptedHeroes):
         return None
 
 
-__all__ = ["ScriptedHeroesV2"]
+@functools.cache
+def _ported_as_is(cls: type) -> bool:
+    """``cls`` (ScriptedHeroesV2 or a subclass) keeps every method the compiled choice replaces."""
+    return all(getattr(cls, name) is getattr(ScriptedHeroesV2, name) for name in PORTED)
+
+
+__all__ = ["NOT_PORTED", "PORTED", "ScriptedHeroesV2"]

@@ -63,7 +63,7 @@ from agents.base import GameAgent
 from agents.determinise import determinise, prior_of
 from agents.evaluation import Evaluation
 from agents.scripted_dm_v2 import ScriptedDMV2
-from agents.scripted_heroes_v2 import ScriptedHeroesV2
+from agents.scripted_heroes_v2 import NOT_PORTED, ScriptedHeroesV2
 from agents.search import Node, search_worlds  # a node of an ISMCTS tree; what its iterations copy
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.side_knowledge import heroes_view
@@ -119,6 +119,31 @@ class DirectedHeroes(ScriptedHeroesV2):
             return square
         del self.plans[h]
         return None
+
+    def choose(self, game: Game) -> int:
+        """On a heroes' world on the core (the search's determinisations) while nobody listens, v2's
+        compiled choice with the deciding hero's plan (``ScriptedHeroesV2.choose_world``: its
+        ``end_square`` gives the planned square, and a stale plan is dropped when the end square is
+        asked, as ``planned`` drops it); else the Python methods."""
+        if (
+            self.listing is None
+            and type(self) is DirectedHeroes
+            and getattr(game, "core_engine", None) is not None
+            and view_side(game) == HEROES
+        ):
+            h = int(game.decision[1])
+            plan, fixed = self.plans.get(h), -1
+            stale = False
+            if plan is not None:
+                turn, square, mark = plan
+                stale = turn != int(game.state.turn) or mark != knowledge_mark(game)
+                fixed = -1 if stale or square == FREE else square
+            action, asked = self.choose_world(game, fixed)
+            if asked and stale:
+                del self.plans[h]
+            if action != NOT_PORTED:
+                return action
+        return self.choose_reference(game)
 
     def end_square(self, g: Game, h: int, dist: list[int], bought: int = 0) -> int | None:
         square = self.planned(g, h)

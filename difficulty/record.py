@@ -99,6 +99,24 @@ def _duel(event: dict) -> str | None:
     return "won" if _is_hero(winner) else "lost"
 
 
+# the event types ``summarize`` reads (a log filtered to them gives the same record)
+SUMMARY_TYPES = (
+    "setup",
+    "end",
+    "roll",
+    "fight",
+    "mental",
+    "damage",
+    "deaths_door",
+    "death",
+    "exit",
+    "spawn",
+    "slain",
+    "draw",
+    "item_found",
+)
+
+
 def summarize(
     events: list[dict],
     hero_cards: list[str] | None = None,
@@ -195,7 +213,7 @@ def record_of(game, index: int) -> dict[str, Any]:
         return game.item_cards[card].id if card >= 0 else None
 
     record = summarize(
-        game.events,
+        game.events_of_types(SUMMARY_TYPES),
         hero_cards=list(game.hero_ids),
         monster_id={m.name: m.id for m in game.monsters},
         item_card=item_card,

@@ -195,15 +195,26 @@ def play_episode(
     for every hero, ``dm`` for every monster (each ``choose(game) -> action``; bound to each new
     game with ``bind(game=...)`` when they have it). Rewards, shaping, the campaign's next
     adventure and the ending are :class:`Episode`'s, as the env pays them; ``on_step(game)`` is
-    called after every action."""
+    called after every action.
+
+    Heroes that can play a whole game against ``dm`` in compiled code (``heroes.compiled_play(dm,
+    game)``, e.g. the scripted agents v2 on the core: ``agents.scripted_play``) do so when nothing
+    reads the game between two moves (no shaping, no ``on_step``): the same moves, log and result."""
     episode = Episode(start, rewards, shaping)
     steps = {"heroes": 0, "dm": 0}
     team, games, game = 0.0, [], episode.game
+    compiled = getattr(heroes, "compiled_play", None) if not episode.shaping and on_step is None else None
     while True:
         for agent in (heroes, dm):
             if hasattr(agent, "bind"):
                 agent.bind(game=game)
         known = episode.known
+        played = compiled(dm, game) if compiled is not None and not game.over else None
+        if played is not None:  # (the game is over: only its outcome is paid, as the last step pays it)
+            for side, n in played.items():
+                steps[side] += n
+            team += episode.step_reward(())
+            known.hold(episode, game.n_events)
         while not game.over:
             side = "dm" if game.agent == "dm" else "heroes"
             steps[side] += 1

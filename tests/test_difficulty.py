@@ -476,3 +476,26 @@ def test_engine_env_and_agents_never_import_difficulty():
                     names = [node.module]
                 offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] == "difficulty"]
     assert offenders == []
+
+
+@pytest.mark.parametrize("engine", ["core", "python"])
+def test_a_games_record_from_the_summary_types_alone_is_its_whole_logs(engine):
+    """``record_of`` reads only ``SUMMARY_TYPES`` of the log (``Game.events_of_types``): the same
+    record as the whole log gives, on random games of every adventure."""
+    import random
+
+    from difficulty.record import SUMMARY_TYPES, record_of
+    from dungeon_env.content import adventure_names
+    from dungeon_env.engine import Game
+
+    for k, name in enumerate(adventure_names()):
+        g = Game.new(adventure=name, heroes=3 + k % 3, seed=k, max_turns=25, engine=engine)
+        rng = random.Random(k)
+        while not g.over:
+            g.apply(rng.choice(g.legal_actions()))
+        whole = g.events
+        picked = g.events_of_types(SUMMARY_TYPES)
+        assert picked == [e for e in whole if e["type"] in SUMMARY_TYPES] and len(picked) < len(whole)
+        record = record_of(g, k)
+        g.events_of_types = lambda _types, g=g: g.events  # the whole log
+        assert record_of(g, k) == record

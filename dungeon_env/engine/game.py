@@ -252,6 +252,25 @@ class Game:
         self._attach(self._engine)
         self.moves = self._engine.moves
 
+    def engine_to_move(self):
+        """The compiled engine, for compiled code that will move it itself (the scripted agents'
+        play, ``agents.scripted_play``): what Python changed in the state and the dice given to the
+        game handed to it first, as :meth:`apply` does before a move. Call :meth:`engine_moved`
+        after it moved. None on the Python rules."""
+        if self._engine is not None and (self._state._held or self._bound_dice is not None):
+            self._push(moving=True)
+        return self._engine
+
+    def engine_moved(self) -> None:
+        """After compiled code moved the engine (:meth:`engine_to_move`): the position, legal
+        actions, moves and the dice given to the game read from it, as :meth:`apply` leaves them.
+        The sides' knowledge is the caller's to bring up to date."""
+        dice = self._bound_dice
+        self._engine_moved()
+        if dice is not None:
+            self._bound_dice = dice
+            self._pull_dice()
+
     def _detach(self) -> None:
         """Back to the Python rules, with the engine's position, dice and log as plain objects."""
         eng = self._engine
@@ -651,6 +670,15 @@ class Game:
             return self._log[start - frozen :]
         first = start // LOG_CHUNK
         return _thaw(self._log_chunks[first:])[start - first * LOG_CHUNK :] + self._log
+
+    def events_of_types(self, types) -> list[dict]:
+        """The events of the log whose ``type`` is one of ``types``, in order, as a new list (on the
+        core only those are made dicts: a reader of a few types, such as a game's record, skips the
+        conversion of the rest)."""
+        if self._engine is not None:
+            return self._engine.events_of_types(list(types))
+        wanted = set(types)
+        return [e for e in self.events_since(0) if e.get("type") in wanted]
 
     def check(self, check: str, actor: str, stream: str, modifiers: dict, classify) -> int:
         """Roll one d6 check, log it as a ``roll`` event and return the modified total."""

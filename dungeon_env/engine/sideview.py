@@ -102,8 +102,11 @@ from dungeon_env.engine.tables import (
 )
 
 HEROES, DM = "heroes", "dm"
-VIEW_MEMO_SIZE = 32  # public configurations whose hero tables are kept per adventure
-VIEW_FIELDS_MEMO_SIZE = 64  # ... and the state fields they were found by
+# public configurations whose hero tables are kept per adventure (about 70 KB each), and the state
+# fields they were found by: a designer's run of scripted games meets a few new ones a game, and
+# building one costs about 3.5 ms (256/512 against 32/64: 2.7 -> 0.8 builds a game, SPEED.md)
+VIEW_MEMO_SIZE = 256
+VIEW_FIELDS_MEMO_SIZE = 512
 NO_EFFECT = Effect(kind="treasure", amount=0)  # "no use in play": what an unknown card does
 PLACEHOLDER_SPELL = Spell(
     id="unknown_spell",
@@ -887,6 +890,75 @@ def _core_maps(view: Game, ht: _HeroTables, item_base: int, spell_base: int):
             spell_base,
         )
     return found
+
+
+def reading_maps(game: Game):
+    """The ``_core.HeroTablesMaps`` of the heroes' view of ``game`` for a compiled reader that never
+    plays on it (the scripted heroes' compiled choice: ``_core.heroes_view``'s state with them): the
+    view's content is ``_core.reading_content``, the view tables' board and known doors, traps,
+    guards and room events without a line of sight, made in a fraction of a playable view's content
+    (which computes the whole line of sight). Kept in the view tables' cache, per variant and
+    catalogue."""
+    ht = _hero_tables(game)
+    item_base, spell_base = len(game.item_cards), len(game.spells)
+    key = ("sideview.reading_maps", game.variant, item_base, spell_base)
+    cache = ht.tables.cache
+    found = cache.get(key)
+    if found is None:
+        vt = ht.tables
+        doors, traps = ht.doors.tolist(), ht.traps.tolist()
+        guards, events = ht.guards.tolist(), ht.events.tolist()
+        content = _core.reading_content(
+            _reading_base(game, item_base, spell_base),
+            doors,
+            traps,
+            guards,
+            events,
+            core.board(vt),
+            np.ascontiguousarray(vt.wall, dtype=bool),
+            np.ascontiguousarray(vt.edge_door, dtype=np.int16),
+            np.ascontiguousarray(vt.furniture, dtype=bool),
+            np.ascontiguousarray(vt.blockage, dtype=bool),
+        )
+        found = cache[key] = _core.HeroTablesMaps(
+            doors, traps, guards, events, ht.event_map.tolist(), content, item_base, spell_base
+        )
+    return found
+
+
+def _reading_base(game: Game, item_base: int, spell_base: int):
+    """``reading_maps``' base: the core's content of the adventure with the view's catalogue and the
+    public objectives (once per adventure's tables, variant and catalogue)."""
+    t = game.tables
+    key = ("sideview.reading_base", game.variant, item_base, spell_base)
+    found = t.cache.get(key)
+    if found is None:
+        found = t.cache[key] = _core.make_content(_ReadingSource(game), core.board(t))
+    return found
+
+
+class _ReadingSource:
+    """What ``_core.make_content`` reads for ``_reading_base``: the game's rules and roster, the
+    view's catalogue, the real tables with the public objectives."""
+
+    def __init__(self, game: Game) -> None:
+        self.rules, self.heroes, self.monsters = game.rules, game.heroes, game.monsters
+        self.item_cards, _, self.spells, _ = _catalogue(game)
+        self.tables = _PublicObjectives(game.tables)
+
+
+class _PublicObjectives:
+    """Tables whose adventure holds the public objectives (``_static``); every other field is the
+    tables' own."""
+
+    __slots__ = ("_tables", "adventure")
+
+    def __init__(self, tables: Tables) -> None:
+        self._tables = tables
+        self.adventure = dataclasses.replace(tables.adventure, objectives=_static(tables)["objectives"])
+
+    def __getattr__(self, name: str):
+        return getattr(self._tables, name)
 
 
 def _guards_slain(game: Game, slain: dict[str, bool] | None) -> dict[str, bool]:

@@ -1,7 +1,9 @@
 // _core.agents: the scripted agents' choices in compiled code, each taking the core's Engine (see
 // scripted_dm_v2.hpp). The Python classes call these and stay the reference they are checked against.
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "bridge.hpp"
 #include "scripted_dm_v2.hpp"
+#include "scripted_heroes_v2.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -35,11 +38,51 @@ DMParams dm_params(const std::vector<double>& v) {
                     v[14],    whole(15), whole(16), whole(17), v[18]};
 }
 
+HeroParams hero_params(const std::vector<double>& v) {
+    if (v.size() != N_HERO_PARAMS) {
+        throw std::invalid_argument("HeroParams: expected " + std::to_string(N_HERO_PARAMS) +
+                                    " values (HERO_PARAMS), got " + std::to_string(v.size()));
+    }
+    auto whole = [&](int i) {
+        if (v[i] != static_cast<int>(v[i])) {
+            throw std::invalid_argument(std::string("HeroParams: ") + HERO_PARAMS[i] + " must be a whole number");
+        }
+        return static_cast<int>(v[i]);
+    };
+    return HeroParams{whole(0), v[1],     whole(2), v[3],     v[4], v[5],  v[6],
+                      v[7],     whole(8), v[9],                         whole(10), v[11], v[12]};
+}
+
 using MemoryRow = std::tuple<int, int, int, std::vector<int>, int>;  // turn, monster, start, trail, victim
 using PlanRow = std::tuple<int, int, int, int>;                       // monster, turn, uid, hero
 using Options = std::vector<std::tuple<int, bool, double>>;           // (hero, out of reach, score)
 
 }  // namespace
+
+// The agent's memory dicts (ScriptedHeroes.intent, ScriptedHeroesV2.relieved, waited) read into a
+// HeroMemory, and written back when the choice changed them.
+HeroMemory memory_of(nb::dict intent, nb::dict relieved, nb::dict waited) {
+    HeroMemory m;
+    for (auto [k, v] : intent) m.intent[nb::cast<int>(k)] = nb::cast<std::tuple<int, int, int>>(v);
+    for (auto [k, v] : relieved) m.relieved[nb::cast<int>(k)] = nb::cast<std::pair<int, int>>(v);
+    for (auto [k, v] : waited) m.waited[nb::cast<int>(k)] = nb::cast<std::pair<int, int>>(v);
+    return m;
+}
+
+template <typename Map>
+void write_back(nb::dict d, const Map& m) {
+    d.clear();
+    for (const auto& [k, v] : m) d[nb::int_(k)] = nb::cast(v);
+}
+
+// The HeroMemory written back into the agent's memory dicts.
+void write_memory(const HeroMemory& memory, nb::dict intent, nb::dict relieved, nb::dict waited) {
+    write_back(intent, memory.intent);
+    write_back(relieved, memory.relieved);
+    write_back(waited, memory.waited);
+}
+
+void bind_scripted_play(nb::module_& a);  // scripted_play_bind.cpp
 
 void bind_agents(nb::module_& m) {
     nb::module_ a = m.def_submodule("agents", "The scripted agents' choices in compiled code (src/agents).");
@@ -91,12 +134,58 @@ void bind_agents(nb::module_& m) {
                      mem.plans[monster] = Plan{turn, uid, hero};
                  }
              });
+    nb::list hero_names;
+    for (const char* name : HERO_PARAMS) hero_names.append(nb::str(name));
+    a.attr("HERO_PARAMS") = nb::tuple(hero_names);
+    nb::class_<HeroParams>(a, "HeroParams",
+                           "The scripted heroes' knobs (agents.scripted_params.HeroParams), in HERO_PARAMS order.")
+        .def("__init__", [](HeroParams* p, const std::vector<double>& v) { new (p) HeroParams(hero_params(v)); },
+             "values"_a);
+    nb::class_<HeroCache>(a, "HeroCache",
+                          "The scripted heroes' path costs kept between decisions, per view content (a memo: "
+                          "it never changes a choice).")
+        .def(nb::init<>())
+        .def("__getstate__", [](const HeroCache&) { return std::make_tuple(); })
+        .def("__setstate__", [](HeroCache& c, const std::tuple<>&) { new (&c) HeroCache(); });
+    a.def(
+        "scripted_heroes_v2_choose",
+        [](dungeon_core::Engine& e, const dungeon_core::HeroTablesMaps& maps, const dungeon_core::HeroLens& lens,
+           const HeroParams& p, nb::dict intent, nb::dict relieved, nb::dict waited, HeroCache& cache) {
+            HeroMemory memory = memory_of(intent, relieved, waited);
+            const HeroMemory before = memory;
+            const int action = choose_heroes_v2(e.game, maps, lens, p, memory, cache);
+            if (memory.intent != before.intent) write_back(intent, memory.intent);
+            if (memory.relieved != before.relieved) write_back(relieved, memory.relieved);
+            if (memory.waited != before.waited) write_back(waited, memory.waited);
+            return action;
+        },
+        "engine"_a, "maps"_a, "lens"_a, "params"_a, "intent"_a, "relieved"_a, "waited"_a, "cache"_a,
+        "ScriptedHeroesV2.choose on the engine's decision (a hero's), reading the heroes' view made from `maps` "
+        "(sideview.reading_maps) and `lens` (their knowledge's lens), with the agent's memory dicts (changed in "
+        "place); NOT_PORTED for a decision the Python class plays.");
+    a.def(
+        "scripted_heroes_v2_choose_world",
+        [](dungeon_core::Engine& e, const std::vector<int>& legal, const HeroParams& p, nb::dict intent,
+           nb::dict relieved, nb::dict waited, HeroCache& cache, int fixed_end) {
+            HeroMemory memory = memory_of(intent, relieved, waited);
+            const HeroMemory before = memory;
+            const auto out = choose_heroes_v2_world(e.game, legal, p, memory, cache, fixed_end);
+            if (memory.intent != before.intent) write_back(intent, memory.intent);
+            if (memory.relieved != before.relieved) write_back(relieved, memory.relieved);
+            if (memory.waited != before.waited) write_back(waited, memory.waited);
+            return out;
+        },
+        "engine"_a, "legal"_a, "params"_a, "intent"_a, "relieved"_a, "waited"_a, "cache"_a, "fixed_end"_a,
+        "ScriptedHeroesV2.choose on a game that is the heroes' world (a heroes' view played on, or a "
+        "determinisation), read as it is, with a search's planned end square for the deciding hero (-1: none): "
+        "(action or NOT_PORTED, whether the end square was asked).");
     a.def(
         "scripted_dm_v2_choose",
         [](dungeon_core::Engine& e, const DMParams& p, DMMemory& memory) { return choose_v2(e.game, p, memory); },
         "engine"_a, "params"_a, "memory"_a,
         "ScriptedDMV2.choose on the engine's decision (a DM's), or NOT_PORTED for a decision the Python class "
         "plays (a seeded random choice).");
+    bind_scripted_play(a);
 }
 
 }  // namespace dungeon_agents

@@ -6,6 +6,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -759,6 +760,20 @@ nb::list engine_events(const Engine& e, size_t start) {
     return out;
 }
 
+// The events of the given types (their "type" field), from `start` on, as dicts: only those are
+// made Python objects (a game's record reads a quarter of its log).
+nb::list engine_events_of_types(const Engine& e, const std::vector<std::string>& types, size_t start) {
+    nb::list out;
+    e.game.log_events.visit_from(start, [&out, &types](const Value& event) {
+        const Value* type = event.get("type");
+        if (type != nullptr && type->kind == Value::STR &&
+            std::find(types.begin(), types.end(), type->s) != types.end()) {
+            out.append(to_python(event));
+        }
+    });
+    return out;
+}
+
 // The state's fields sized by the adventure fit the content's (else the rules would read past them):
 // an invalid_argument naming the first field that does not.
 void check_fits(const Content& c, const State& s) {
@@ -839,6 +854,8 @@ void bind_engine(nb::module_& m) {
             },
             "name"_a, "One array field of the state as a view of the engine's memory (None: no such array field).")
         .def("events", &engine_events, "start"_a = 0, "The events from `start` on, as dicts.")
+        .def("events_of_types", &engine_events_of_types, "types"_a, "start"_a = 0,
+             "The events of the given types from `start` on, as dicts (the others are not made).")
         .def_prop_ro("n_events", [](const Engine& e) { return e.game.log_events.size(); })
         .def_prop_ro("over", [](const Engine& e) { return e.game.over(); })
         .def_prop_ro("outcome", [](const Engine& e) { return e.game.state.outcome; })

@@ -218,4 +218,85 @@ Game heroes_view(const Game& g, const HeroTablesMaps& maps, const HeroSight& sig
     return out;
 }
 
+std::shared_ptr<const Content> reading_content(const Content& base, const std::vector<int>& doors,
+                                               const std::vector<int>& traps, const std::vector<int>& guards,
+                                               const std::vector<int>& events, const Board& board,
+                                               std::vector<uint8_t> wall, std::vector<int16_t> edge_door,
+                                               std::vector<uint8_t> furniture, std::vector<uint8_t> blockage) {
+    const size_t n = base.tables.area.size();
+    if (wall.size() != n * 4 || edge_door.size() != n * 4 || furniture.size() != n || blockage.size() != n ||
+        board.n_squares != static_cast<int>(n)) {
+        throw std::invalid_argument("reading_content: the view's board arrays do not fit the adventure's squares");
+    }
+    auto out = std::make_shared<Content>();
+    const Tables& t = base.tables;
+    Tables& v = out->tables;
+    v.area = t.area;
+    v.neighbor = t.neighbor;
+    v.wall = std::move(wall);
+    v.edge_door = std::move(edge_door);
+    v.furniture = std::move(furniture);
+    v.blockage = std::move(blockage);
+    v.exit = t.exit;
+    v.area_squares = t.area_squares;
+    v.is_corridor = t.is_corridor;
+    v.door_squares = picked(t.door_squares, doors);
+    v.area_names = t.area_names;
+    v.n_rooms = t.n_rooms;
+    v.board = board;
+    const Adventure& adv = base.adventure;
+    Adventure& a = out->adventure;
+    a.id = adv.id;
+    a.name = adv.name;
+    a.difficulty = adv.difficulty;
+    a.goal = adv.goal;
+    a.start = adv.start;
+    a.exits = adv.exits;
+    a.doors = picked(adv.doors, doors);
+    for (const Square& q : adv.blockages) {
+        if (v.blockage[Game::square(q)]) a.blockages.push_back(q);
+    }
+    for (size_t k = 0; k < adv.furniture.size(); ++k) {  // a piece with a square in a revealed area
+        const auto& piece = adv.furniture[k];
+        if (std::any_of(piece.begin(), piece.end(), [&v](const Square& q) { return v.furniture[Game::square(q)] != 0; })) {
+            a.furniture.push_back(piece);
+            if (k < adv.furniture_kind.size()) a.furniture_kind.push_back(adv.furniture_kind[k]);
+        }
+    }
+    a.guards = picked(adv.guards, guards);
+    a.objectives = adv.objectives;
+    a.traps = picked(adv.traps, traps);
+    std::vector<int> door_map(adv.doors.size(), -1);
+    for (size_t j = 0; j < doors.size(); ++j) door_map.at(doors[j]) = static_cast<int>(j);
+    for (int e : events) {
+        RoomEvent ev = adv.events.at(e);
+        if (ev.door) {
+            const int door = door_map.at(*ev.door);
+            ev.door = door >= 0 ? std::optional<int>(door) : std::nullopt;
+        }
+        a.events.push_back(std::move(ev));
+    }
+    a.final = adv.final;
+    // tables._patrol_rooms of the view's adventure: the rooms with a known door that is not secret
+    std::vector<uint8_t> with_door(t.area_squares.size(), 0);
+    for (size_t j = 0; j < a.doors.size(); ++j) {
+        if (a.doors[j].secret) continue;
+        for (int q : v.door_squares[j]) with_door[t.area[q]] = 1;
+    }
+    for (int r = 0; r < t.n_rooms; ++r) {
+        if (with_door[r]) v.patrol_rooms.push_back(static_cast<int16_t>(r));
+    }
+    out->rules = base.rules;
+    out->heroes = base.heroes;
+    out->monsters = base.monsters;
+    out->spells = base.spells;
+    out->item_cards = base.item_cards;
+    out->monster_index = base.monster_index;
+    out->spell_index = base.spell_index;
+    out->item_index = base.item_index;
+    out->traits = base.traits;
+    out->decks = base.decks;
+    return out;
+}
+
 }  // namespace dungeon_core

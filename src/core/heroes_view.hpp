@@ -39,4 +39,17 @@ struct HeroSight {
 // log and the dice are left empty for the caller).
 Game heroes_view(const Game& g, const HeroTablesMaps& maps, const HeroSight& sight);
 
+// The view's content for reading only (the scripted heroes' compiled choice reads a view and never
+// plays on it), made in a fraction of a playable view's: `base` is the adventure's content with the
+// view's catalogue (the placeholders appended) and the public objectives, built once per adventure;
+// the known doors, traps, guards and room events are picked from it by their real indices (with
+// `event_doors`, each kept room event's door as a view index or -1), the board is the view's (`board`,
+// `wall`, `edge_door`, `furniture`, `blockage`: the view tables' own arrays). It holds no line of
+// sight (nor the areas past the walls): the rules that read sight must never run on it.
+std::shared_ptr<const Content> reading_content(const Content& base, const std::vector<int>& doors,
+                                               const std::vector<int>& traps, const std::vector<int>& guards,
+                                               const std::vector<int>& events, const Board& board,
+                                               std::vector<uint8_t> wall, std::vector<int16_t> edge_door,
+                                               std::vector<uint8_t> furniture, std::vector<uint8_t> blockage);
+
 }  // namespace dungeon_core

@@ -1,6 +1,7 @@
 // _core.heroes_view and _core.HeroTablesMaps: the heroes' side view made in the core
 // (heroes_view.hpp), called by sideview.heroes_view_named for a playable view of a game on the core.
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unordered_map.h>
@@ -15,6 +16,18 @@ namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace dungeon_core {
+
+namespace {
+
+template <typename T>
+using In = nb::ndarray<const T, nb::c_contig, nb::device::cpu>;
+
+template <typename T, typename Out = T>
+std::vector<Out> flat(const In<T>& arr) {
+    return std::vector<Out>(arr.data(), arr.data() + arr.size());
+}
+
+}  // namespace
 
 // lens_bind.cpp: the events of a _core.ShownEvents appended to `log` (false: `obj` is none)
 bool append_shown_events(nb::handle obj, EventLog& log);
@@ -33,6 +46,20 @@ void bind_heroes_view(nb::module_& m) {
                                          std::move(event_map), std::move(content), item_base, spell_base};
             },
             "doors"_a, "traps"_a, "guards"_a, "events"_a, "event_map"_a, "content"_a, "item_base"_a, "spell_base"_a);
+    m.def(
+        "reading_content",
+        [](const Content& base, const std::vector<int>& doors, const std::vector<int>& traps,
+           const std::vector<int>& guards, const std::vector<int>& events, const Board& board, In<bool> wall,
+           In<int16_t> edge_door, In<bool> furniture, In<bool> blockage) {
+            return std::const_pointer_cast<Content>(reading_content(
+                base, doors, traps, guards, events, board, flat<bool, uint8_t>(wall), flat<int16_t>(edge_door),
+                flat<bool, uint8_t>(furniture), flat<bool, uint8_t>(blockage)));
+        },
+        "base"_a, "doors"_a, "traps"_a, "guards"_a, "events"_a, "board"_a, "wall"_a, "edge_door"_a, "furniture"_a,
+        "blockage"_a,
+        "A heroes' view's content for reading only (heroes_view.hpp's reading_content): `base` the adventure's "
+        "content with the view's catalogue, the known doors, traps, guards and room events by their real index, "
+        "and the view tables' board and arrays. It holds no line of sight: never play on it.");
     m.def(
         "heroes_view",
         [](const Engine& e, const HeroTablesMaps& maps, std::vector<int> visible, std::unordered_map<int, int> numbers,

@@ -1,0 +1,64 @@
+// Both scripted agents v2 playing on in compiled code (see scripted_play.hpp).
+#include "scripted_play.hpp"
+
+#include <stdexcept>
+
+namespace dungeon_agents {
+
+using namespace dungeon_core;
+
+namespace {
+
+template <typename Vec>
+void append_bytes(std::string& out, const Vec& v) {
+    out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v[0]));
+    out.push_back('|');  // (fields of different lengths never run into each other)
+}
+
+}  // namespace
+
+std::string public_key(const State& s) {
+    std::string key;
+    append_bytes(key, s.revealed);
+    append_bytes(key, s.door_hidden);
+    append_bytes(key, s.trap_detected);
+    append_bytes(key, s.guard_uid);
+    append_bytes(key, s.event_done);
+    return key;
+}
+
+Played play_scripted(Game& g, HeroLens& lens, ShownEvents& shown, const Sides& sides,
+                     const std::function<const HeroTablesMaps*(const std::string&)>& maps_for, int stop_turn,
+                     int max_moves) {
+    Played played{Stop::OVER};
+    while (true) {
+        if (g.over()) return played.stop = Stop::OVER, played;
+        if (stop_turn >= 0 && g.state.turn >= stop_turn) return played.stop = Stop::TURN, played;
+        if (max_moves >= 0 && played.heroes_moves + played.dm_moves >= max_moves) {
+            return played.stop = Stop::MOVES, played;
+        }
+        const State& s = g.state;
+        if (s.stack.empty()) throw std::logic_error("the game goes on without a decision to ask");
+        const bool dm = s.stack.back()[STACK_UNIT] >= s.n_heroes;
+        int action;
+        if (dm) {
+            action = choose_v2(g, sides.dm, sides.dm_memory);
+            if (action == NOT_PORTED) return played.stop = Stop::DM_LEFT, played;
+        } else {
+            std::string key = public_key(s);
+            const HeroTablesMaps* maps = maps_for(key);
+            if (maps == nullptr) {
+                played.key = std::move(key);
+                return played.stop = Stop::NEED_MAPS, played;
+            }
+            action = choose_heroes_v2(g, *maps, lens, sides.heroes, sides.hero_memory, sides.hero_cache);
+            if (action == NOT_PORTED) return played.stop = Stop::HEROES_LEFT, played;
+        }
+        const size_t before = g.log_events.size();
+        g.apply(action);
+        fold_log(lens, g, before, &shown);
+        ++(dm ? played.dm_moves : played.heroes_moves);
+    }
+}
+
+}  // namespace dungeon_agents

@@ -1,0 +1,60 @@
+// The scripted agents v2 on both sides playing a game on in compiled code: the DM's choice
+// (scripted_dm_v2.hpp), the heroes' (scripted_heroes_v2.hpp) on the heroes' view made from their lens,
+// each move applied and the heroes' lens folded over its events as the AEC step folds it
+// (aec_bind.cpp), with no Python between two decisions. agents/scripted_play.py drives it and keeps
+// what Python holds of the game and its knowledge up to date; the decisions either port leaves to
+// Python, and the heroes' view tables of a public configuration met for the first time, stop it and
+// are handed back (`Stop`), so that the game, its log and both agents' memories are those the same
+// choices made one at a time through Python would leave (tests/test_scripted_play.py).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "game.hpp"
+#include "heroes_view.hpp"
+#include "lens.hpp"
+#include "scripted_dm_v2.hpp"
+#include "scripted_heroes_v2.hpp"
+
+namespace dungeon_agents {
+
+// Why a call stopped.
+enum class Stop : int {
+    OVER = 0,        // the game is over
+    TURN = 1,        // the turn `stop_turn` has begun
+    MOVES = 2,       // `max_moves` moves were played
+    NEED_MAPS = 3,   // a hero decides at a public configuration `maps_for` does not know (`key`)
+    HEROES_LEFT = 4, // the heroes' compiled choice names this decision NOT_PORTED
+    DM_LEFT = 5,     // the DM's compiled choice names this decision NOT_PORTED
+};
+
+struct Played {
+    Stop stop;
+    int heroes_moves = 0, dm_moves = 0;
+    std::string key;  // NEED_MAPS: the public configuration's key (public_key)
+};
+
+// The state fields the heroes' view tables of a position are found by (sideview._hero_tables: the
+// areas revealed, the secret doors, the traps detected, the guards placed, the room events read; the
+// same fields give the same tables), as one string.
+std::string public_key(const dungeon_core::State& s);
+
+struct Sides {
+    const HeroParams& heroes;
+    HeroMemory& hero_memory;
+    HeroCache& hero_cache;
+    const DMParams& dm;
+    DMMemory& dm_memory;
+};
+
+// Play `g` on with both scripted agents until it is over, turn `stop_turn` begins (-1: none),
+// `max_moves` moves are played (-1: no limit), or a decision must be handed back (`Stop`). Each
+// move's events are folded into `lens`, the heroes' shown ones kept in `shown`. `maps_for(key)`: the
+// heroes' view tables' maps of a public configuration, or nullptr if not known yet.
+Played play_scripted(dungeon_core::Game& g, dungeon_core::HeroLens& lens, dungeon_core::ShownEvents& shown,
+                     const Sides& sides,
+                     const std::function<const dungeon_core::HeroTablesMaps*(const std::string&)>& maps_for,
+                     int stop_turn, int max_moves);
+
+}  // namespace dungeon_agents

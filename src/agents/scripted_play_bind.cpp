@@ -1,0 +1,55 @@
+// _core.agents.play_scripted: both scripted agents v2 playing on in compiled code (scripted_play.hpp).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/tuple.h>
+
+#include <string>
+
+#include "bridge.hpp"
+#include "scripted_play.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace dungeon_agents {
+
+HeroMemory memory_of(nb::dict intent, nb::dict relieved, nb::dict waited);  // agents_bind.cpp
+void write_memory(const HeroMemory& memory, nb::dict intent, nb::dict relieved, nb::dict waited);
+
+namespace {
+
+nb::tuple play(dungeon_core::Engine& e, dungeon_core::HeroLens& lens, dungeon_core::ShownEvents& shown,
+               const HeroParams& hero_params, nb::dict intent, nb::dict relieved, nb::dict waited, HeroCache& cache,
+               const DMParams& dm_params, DMMemory& dm_memory, nb::dict maps, int stop_turn, int max_moves) {
+    HeroMemory memory = memory_of(intent, relieved, waited);
+    const HeroMemory before = memory;
+    const auto maps_for = [&maps](const std::string& key) -> const dungeon_core::HeroTablesMaps* {
+        PyObject* found = PyDict_GetItem(maps.ptr(), nb::bytes(key.data(), key.size()).ptr());  // borrowed
+        return found == nullptr ? nullptr : nb::cast<const dungeon_core::HeroTablesMaps*>(nb::handle(found));
+    };
+    const size_t first = e.game.log_events.size();
+    const Played played = play_scripted(e.game, lens, shown, Sides{hero_params, memory, cache, dm_params, dm_memory},
+                                        maps_for, stop_turn, max_moves);
+    if (!(memory == before)) write_memory(memory, intent, relieved, waited);
+    nb::object key = played.stop == Stop::NEED_MAPS ? nb::object(nb::bytes(played.key.data(), played.key.size()))
+                                                     : nb::object(nb::none());
+    return nb::make_tuple(static_cast<int>(played.stop), played.heroes_moves, played.dm_moves, first,
+                          e.game.log_events.size(), key);
+}
+
+}  // namespace
+
+void bind_scripted_play(nb::module_& a) {
+    a.def("public_key", [](const dungeon_core::Engine& e) {
+        const std::string key = public_key(e.game.state);
+        return nb::bytes(key.data(), key.size());
+    }, "engine"_a, "The key `play_scripted` finds a position's heroes' view maps by (sideview._hero_tables' fields).");
+    a.def("play_scripted", &play, "engine"_a, "lens"_a, "shown"_a, "hero_params"_a, "intent"_a, "relieved"_a,
+          "waited"_a, "hero_cache"_a, "dm_params"_a, "dm_memory"_a, "maps"_a, "stop_turn"_a, "max_moves"_a,
+          "Both scripted agents v2 play the engine's game on in compiled code (src/agents/scripted_play.hpp): "
+          "(stop, heroes' moves, DM's moves, first new event, the log's length, the public key for NEED_MAPS); "
+          "`maps`: public key -> the heroes' view maps (sideview.reading_maps), the heroes' memory dicts changed "
+          "in place.");
+}
+
+}  // namespace dungeon_agents
