@@ -151,7 +151,10 @@ class _Scheduler:
 
     def collect(self) -> None:
         for handle, records in self.backend.wait():
-            k, _first = self.in_flight.pop(handle)
+            entry = self.in_flight.pop(handle, None)
+            if entry is None:  # a chunk dropped below as unneeded while it finished beside another
+                continue
+            k, _first = entry
             self.played += len(records)
             r = self.runs[k]
             r.records.update((record["i"], record) for record in records)

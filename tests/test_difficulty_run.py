@@ -14,6 +14,7 @@ import pytest
 
 import difficulty
 from difficulty import report
+from difficulty.backends import SerialBackend
 from difficulty.runner import run
 from difficulty.spec import Experiment
 
@@ -108,6 +109,25 @@ def test_until_stops_each_cell_by_the_interval_rule():
     assert figures["cells"][1]["games"] == 50
     local = report.figures(run(Experiment(backend="local", workers=2, **kw)))
     assert _json(local) == _json(figures)
+
+
+class _TogetherBackend(SerialBackend):
+    """Every chunk in flight finishes at once (as several workers' chunks can, the first of them
+    stopping the cell that a later one belongs to)."""
+
+    capacity = 6
+
+    def wait(self):
+        done = [(handle, self._play(task)) for handle, task in sorted(self._pending.items())]
+        self._pending.clear()
+        return done
+
+
+def test_until_drops_a_chunk_that_finished_beside_the_one_that_stopped_its_cell():
+    kw = {"until": 0.2, "max_games": 60, "seed": 5, "max_turns": 6, "pairings": ("random:scripted",)}
+    serial = report.figures(run(Experiment(backend="serial", **kw)))
+    together = report.figures(run(Experiment(backend="serial", **kw), backend=_TogetherBackend()))
+    assert serial["cells"][0]["games"] < 60 and _json(together) == _json(serial)
 
 
 @pytest.mark.skipif(
