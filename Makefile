@@ -5,16 +5,19 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 TRAIN_STAMP := $(VENV)/.installed-training
 # the core install alone (numpy, scipy, gymnasium, pettingzoo), with the newest Gymnasium pip finds:
-# the extras pin the Gymnasium Ray's RLlib takes, so both are tested
+# the extras pin the Gymnasium Ray's RLlib takes, so both are tested. What differs from the main
+# venv is Gymnasium and the missing extras (the same numpy and scipy resolve in both, and the
+# compiled core is built from the same sources), so test-core runs the tests of what those can
+# change, not the whole engine a second time (the rules, the twin games, the searches and the agents
+# run in the main suite): the env's PettingZoo and Gymnasium API, spaces and tasks (gymnasium.make,
+# make_vec, the batch), the campaign env, the package's data, import layers and the errors naming a
+# missing extra, the compiled core built in this venv, and the demo. If the extras ever pin numpy or
+# scipy apart from the newest, run the rules tests here again.
 CORE_VENV ?= .venv-core
 CORE_STAMP := $(CORE_VENV)/.installed-core
-CORE_TESTS := tests/test_rules_*.py tests/test_env_api.py tests/test_env_observation.py \
-	tests/test_role_env.py tests/test_tasks.py tests/test_agents.py tests/test_content.py \
-	tests/test_content_cards.py tests/test_variants.py tests/test_state_io.py \
-	tests/test_save_validation.py tests/test_hidden_information.py tests/test_side_view.py \
-	tests/test_campaign_env.py tests/test_event_log.py tests/test_dice.py tests/test_layers.py \
-	tests/test_core_engine.py tests/test_core_pursuit.py tests/test_core_searches.py \
-	tests/test_batched.py
+CORE_TESTS := tests/test_env_api.py tests/test_env_observation.py tests/test_role_env.py \
+	tests/test_tasks.py tests/test_campaign_env.py tests/test_batched.py tests/test_layers.py \
+	tests/test_content.py tests/test_content_cards.py tests/test_core_engine.py tests/test_demo.py
 # the two workers are handed tests two at a time as they finish them, the slowest first
 # (tests/conftest.py), rather than a quarter of the suite each up front: both finish together
 XDIST_SCHEDULE := --maxschedchunk=2

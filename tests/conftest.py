@@ -3,8 +3,9 @@ handed tests a couple at a time: ``--maxschedchunk`` in the Makefile) finish tog
 one of them starting a minute-long test when the other has nothing left.
 
 The order changes no test: every test still runs, each on its own. The list holds the tests that took
-15 s or more in a full run, slowest first (re-measure with ``pytest -q -n 2 --durations=40`` and keep
-it roughly in order: a test missing here only runs later)."""
+15 s or more in a full run, slowest first (a parametrised test's name stands for all its cases;
+re-measure with ``pytest -q -n 2 --durations=40`` and keep it roughly in order: a test missing here
+only runs later)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ SLOWEST_FIRST = [
     "test_search.py::test_the_heroes_search_beats_random_heroes",
     "test_benchmark.py::test_a_tiny_benchmark_run_writes_its_curve_and_summary",
     "test_docs.py::test_rl_library_snippets_run_or_compile",
+    "test_hidden_information.py::test_heroes_cannot_tell_twin_games_apart",
+    "test_agents.py::test_the_scripted_dm_is_harder_than_a_random_one",
     "test_rllib.py::test_the_cli_trains_checkpoints_and_prints_the_evaluation_tables",
     "test_random_play.py::test_random_play_keeps_every_invariant",
     "test_dataset_workers.py::test_ray_tasks_on_a_local_instance_write_the_same_dataset",
@@ -30,6 +33,12 @@ SLOWEST_FIRST = [
     "test_play_server.py::",
     "test_play_browser.py::",
     "test_side_view.py::test_twin_games_give_equal_heroes_views_and_equal_scripted_choices",
+    "test_side_view.py::test_agents_play_whole_games_on_their_sides_views",
+    "test_hidden_information.py::test_the_scripted_heroes_cannot_tell_twin_games_apart",
+    "test_agents.py::test_scripted_agents_pick_legal_actions_in_the_aec_env",
+    "test_role_env.py::test_maskable_ppo_smoke_run",
+    "test_rules_monsters.py::test_R_MON_03_random_play_every_monster_movement_obeys_the_duty_to_attack",
+    "test_side_view.py::test_a_read_only_heroes_view_is_the_playable_view_sharing_the_games_state_without_changing_it",
     "test_render_text.py::",
     "test_difficulty_run.py::",
 ]

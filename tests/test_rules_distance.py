@@ -22,7 +22,16 @@ from dungeon_env.content.model import HEIGHT, WIDTH
 from dungeon_env.engine import Game, Phase
 from dungeon_env.engine.actions import MOVE_ACTIONS, Decision
 from dungeon_env.engine.game import IllegalActionError
-from dungeon_env.engine.tables import UNREACHABLE, path_distances, tables_for
+from dungeon_env.engine.tables import (
+    OPEN,
+    UNREACHABLE,
+    WALL,
+    _edge_grids,
+    _trace_sight_lines,
+    path_distances,
+    sight_lines,
+    tables_for,
+)
 from dungeon_env.engine.units import kill_hero
 from dungeon_env.engine.visibility import sees
 from tests.builders import (
@@ -256,6 +265,29 @@ def test_R_DIST_02_sight_matches_an_exact_line_walk(adventure):
             continue
         checked += 1
         assert (bool(t.los_static[a, b]), int(t.los_doors[a, b])) == got, (a % WIDTH, a // WIDTH, b)
+
+
+def test_sight_lines_are_kept_per_edge_grid_and_traced_again_for_another():
+    """``sight_lines`` keeps its answer per process by its whole input: equal grids (another copy)
+    give the same read-only arrays, equal to a fresh trace; one more wall gives new ones, a fresh
+    trace's, in which the two squares that wall parts no longer see each other."""
+    t = tables_for(ARENA)
+    grids = _edge_grids(t.wall, t.edge_door, t.blockage)
+    first = sight_lines(*grids)
+    again = sight_lines(*(g.copy() for g in grids))
+    assert again[0] is first[0] and again[1] is first[1]
+    assert not first[0].flags.writeable and not first[1].flags.writeable
+    fresh = _trace_sight_lines(*grids)
+    assert np.array_equal(first[0], fresh[0]) and np.array_equal(first[1], fresh[1])
+    v, h, vbit, hbit = (g.copy() for g in grids)
+    y, k = np.argwhere(v[:, 1:WIDTH] == OPEN)[0]
+    v[y, k + 1] = WALL  # between (k, y) and (k + 1, y)
+    walled = sight_lines(v, h, vbit, hbit)
+    fresh = _trace_sight_lines(v, h, vbit, hbit)
+    assert walled[0] is not first[0]
+    assert np.array_equal(walled[0], fresh[0]) and np.array_equal(walled[1], fresh[1])
+    a, b = y * WIDTH + k, y * WIDTH + k + 1
+    assert not first[0][a, b] and walled[0][a, b] and walled[0][b, a]
 
 
 @pytest.mark.parametrize("adventure", [ARENA, *adventure_names()])

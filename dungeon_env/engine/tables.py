@@ -9,6 +9,7 @@ of the doors the sight line crosses): ``a`` sees ``b`` iff ``not los_static[a, b
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -221,10 +222,36 @@ def _line_of_sight(wall: np.ndarray, edge_door: np.ndarray, blockage: np.ndarray
     return sight_lines(*_edge_grids(wall, edge_door, blockage))
 
 
+# sight_lines' answers by their edge grids (all of the input, so an answer is never stale): an
+# adventure written again with only its traps, events or monsters changed, as tests and the
+# difficulty tools do, and a side view's tables reuse the sight lines of the same walls and doors
+_SIGHT_CACHE: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+_SIGHT_CACHE_SIZE = 16  # about 4 MB each
+
+
 def sight_lines(v, h, vbit, hbit) -> tuple[np.ndarray, np.ndarray]:
     """``(static, bits)`` for every pair of squares ``[a, b]``, given the edge grids: blocked by a
     wall edge, and the bits of the door edges the line crosses. A line is the same both ways (the
-    crossings order each pair's ends), so only the pairs ``a < b`` are traced and then mirrored."""
+    crossings order each pair's ends), so only the pairs ``a < b`` are traced and then mirrored.
+
+    The answer is kept per process for the last few grids (equal grids, equal answer) and shared:
+    read-only arrays, as every table here."""
+    grids = [np.ascontiguousarray(g) for g in (v, h, vbit, hbit)]
+    key = tuple((g.shape, g.dtype.str, g.tobytes()) for g in grids)
+    cached = _SIGHT_CACHE.get(key)
+    if cached is None:
+        cached = _trace_sight_lines(*grids)
+        for table in cached:
+            table.flags.writeable = False
+        _SIGHT_CACHE[key] = cached
+        while len(_SIGHT_CACHE) > _SIGHT_CACHE_SIZE:
+            _SIGHT_CACHE.popitem(last=False)
+    else:
+        _SIGHT_CACHE.move_to_end(key)
+    return cached
+
+
+def _trace_sight_lines(v, h, vbit, hbit) -> tuple[np.ndarray, np.ndarray]:
     n = WIDTH * HEIGHT
     a, b = (ends.astype(np.int32) for ends in np.triu_indices(n, 1))
     ax, ay, bx, by = a % WIDTH, a // WIDTH, b % WIDTH, b // WIDTH
