@@ -13,9 +13,10 @@ measured in the same process:
 - the batched env (``dungeon_env.batched.BatchedRoleEnv``): agent steps per second with random legal
   actions (aim 100,000), "NOT BUILT" while the module does not import;
 - the designer's ±2-point answer on goblin_warrens with the scripted agents on all cores (aim 30 s):
-  by default estimated from the games per second of a short run and the number of games the tool's
-  ``until`` rule would stop at, at the rates those games gave; ``--balance-until`` runs the tool
-  until the interval is reached and reports the wall time it took (``scripts/bench_balance.py``);
+  the tool run until the interval is reached, and the wall time it took (``scripts/bench_balance.py``;
+  about half a minute since the scripted games play in compiled code); ``--balance-estimate``
+  estimates it instead from the games per second of a short run (worker start-up included, so it
+  overstates a run of fast games) and the games the tool's ``until`` rule would stop at;
 - the search v2's iterations per second at its default budget (aim 10x): its iterations per second
   over connect_four_v3's steps per second, alternated in this run, against the same ratio on commit
   d9d7c3b (``REFERENCE_FILE``); the searches are the first ones of one game a side, and must make
@@ -27,7 +28,7 @@ measured in the same process:
 ``REFERENCE_FILE`` (run it on the commit before the core, as it was on d9d7c3b).
 
     python scripts/bench_aims.py [--seconds 3] [--candidate dungeon_env.engine:Game] [--json OUT]
-        [--only engine,env,batched,balance,search,memory] [--balance-until] [--record-reference]
+        [--only engine,env,batched,balance,search,memory] [--balance-estimate] [--record-reference]
 """
 
 from __future__ import annotations
@@ -385,7 +386,7 @@ def measure(args: argparse.Namespace) -> tuple[list[Aim], dict]:
         )
     if "balance" in only:
         b = raw["balance"] = balance_answer(args.balance_games, args.balance_until, args.workers)
-        flag = " --balance-until" if args.balance_until else ""
+        flag = "" if args.balance_until else " --balance-estimate"
         aims.append(
             Aim(
                 "balance",
@@ -453,8 +454,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--batched-envs", type=int, default=128, help="games in the batched env")
     parser.add_argument("--balance-games", type=int, default=100, help="games of the balance estimate")
     parser.add_argument(
-        "--balance-until", action="store_true", help="run the tool until ±2 points instead of estimating"
+        "--balance-estimate",
+        dest="balance_until",
+        action="store_false",
+        help="estimate the ±2-point answer from --balance-games games instead of running the tool to it",
     )
+    parser.add_argument(
+        "--balance-until", action="store_true", help="run the tool until ±2 points (the default)"
+    )
+    parser.set_defaults(balance_until=True)
     parser.add_argument("--workers", type=int, default=0, help="balance worker processes (0: all cores)")
     parser.add_argument("--json", metavar="OUT", help="write the figures to this JSON file")
     parser.add_argument(
