@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from functools import lru_cache
 
 from dungeon_env.engine import Game, core
@@ -23,6 +24,16 @@ def p_win(diff: int) -> float:
             sums[a + b] += 1
     wins = sum(sums[x] * sums[y] for x in range(2, 13) for y in range(2, 13) if x + diff > y)
     return wins / 1296
+
+
+@functools.cache
+def ported_as_is(cls: type) -> bool:
+    """Whether ``cls``, a scripted agent whose choice is compiled (or a subclass), keeps every method
+    the compiled choice replaces: those named by ``PORTED`` in the body of the nearest class of its
+    MRO that names them (the class the compiled choice is the twin of). A subclass that overrides
+    one plays the Python methods."""
+    twin = next(c for c in cls.__mro__ if "PORTED" in c.__dict__)
+    return all(getattr(cls, name) is getattr(twin, name) for name in twin.PORTED)
 
 
 def active_monsters(g: Game, visible_only: bool = False) -> list[int]:

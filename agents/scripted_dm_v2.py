@@ -57,9 +57,7 @@ subclasses that override one of the methods the port replaces (``PORTED``).
 
 from __future__ import annotations
 
-import functools
-
-from agents._common import adjacent_foes, around
+from agents._common import adjacent_foes, around, ported_as_is
 from agents.scripted_dm import ScriptedDM
 from agents.scripted_params import DMParams, shipped_v2
 from dungeon_env import _core
@@ -99,7 +97,8 @@ class ScriptedDMV2(ScriptedDM):
     """Plays the DM's decisions as v1 does, with the changes of the module docstring.
     ``params``: the knobs (default: the tuned set shipped, ``scripted_params.shipped_v2``)."""
 
-    PORTED = PORTED  # what the compiled choice replaces (see ``_ported_as_is``)
+    PORTED = PORTED  # what the compiled choice replaces (see ``_common.ported_as_is``)
+    COMPILED_SIDE = "dm"  # the side it plays in compiled code (``agents.scripted_play``)
 
     def __init__(
         self, game: Game | None = None, env=None, seed: int | None = None, params: DMParams | None = None
@@ -119,7 +118,7 @@ class ScriptedDMV2(ScriptedDM):
     def choose(self, game: Game) -> int:
         """The compiled choice on a game on the core (unless a subclass overrides a method it
         replaces), else, or where it names the decision ``NOT_PORTED``, ``choose_reference``."""
-        if getattr(game, "core_engine", None) is not None and _ported_as_is(type(self)):
+        if getattr(game, "core_engine", None) is not None and ported_as_is(type(self)):
             action = self.choose_native(game)
             if action != NOT_PORTED:
                 return action
@@ -406,15 +405,6 @@ class ScriptedDMV2(ScriptedDM):
         if fresh:
             return min(fresh)[1]
         return self.closest_legal(g, m, legal)
-
-
-@functools.cache
-def _ported_as_is(cls: type) -> bool:
-    """``cls`` (ScriptedDMV2 or a subclass) keeps every method the compiled choice replaces: those of
-    the nearest class the compiled choice is the twin of (one naming its ``PORTED`` methods in its
-    own body: ScriptedDMV2, or the search's ``DirectedDM``, whose plans and listing it plays too)."""
-    twin = next(c for c in cls.__mro__ if "PORTED" in c.__dict__)
-    return all(getattr(cls, name) is getattr(twin, name) for name in twin.PORTED)
 
 
 __all__ = ["NOT_PORTED", "PORTED", "ScriptedDMV2"]

@@ -52,10 +52,9 @@ raises as ``IllegalChoiceError``.
 
 from __future__ import annotations
 
-import functools
 from typing import NamedTuple
 
-from agents._common import INF, adjacent_foes, around, foes_next_to_square, hurt, usable_steps
+from agents._common import INF, adjacent_foes, around, foes_next_to_square, hurt, ported_as_is, usable_steps
 from agents.scripted_heroes import ScriptedHeroes
 from agents.scripted_params import HeroParams, shipped_v2
 from dungeon_env import _core
@@ -154,6 +153,9 @@ class ScriptedHeroesV2(ScriptedHeroes):
     """Plays every hero's decisions as v1 does, but as a party (see the module docstring).
     ``params``: the knobs (default: the tuned set shipped, ``scripted_params.shipped_v2``)."""
 
+    PORTED = PORTED  # what the compiled choice replaces (see ``_common.ported_as_is``)
+    COMPILED_SIDE = HEROES  # the side it plays in compiled code (``agents.scripted_play``)
+
     def __init__(
         self, game: Game | None = None, env=None, seed: int | None = None, params: HeroParams | None = None
     ) -> None:
@@ -184,7 +186,7 @@ class ScriptedHeroesV2(ScriptedHeroes):
         """How the compiled choice reads ``game``: ``"game"`` (a real game on the core at a hero's
         decision: through the heroes' view it makes), ``"world"`` (a heroes' view or world on the
         core: as it is), or None (the Python methods play)."""
-        if getattr(game, "core_engine", None) is None or not _ported_as_is(type(self)):
+        if getattr(game, "core_engine", None) is None or not ported_as_is(type(self)):
             return None
         side = view_side(game)
         if side is None:
@@ -482,12 +484,6 @@ class ScriptedHeroesV2(ScriptedHeroes):
             ):
                 return a
         return None
-
-
-@functools.cache
-def _ported_as_is(cls: type) -> bool:
-    """``cls`` (ScriptedHeroesV2 or a subclass) keeps every method the compiled choice replaces."""
-    return all(getattr(cls, name) is getattr(ScriptedHeroesV2, name) for name in PORTED)
 
 
 __all__ = ["NOT_PORTED", "PORTED", "ScriptedHeroesV2"]

@@ -19,10 +19,7 @@ ways side by side). ``dungeon_env.episode.play_episode`` takes this way when bot
 
 from __future__ import annotations
 
-from agents.scripted_dm_v2 import ScriptedDMV2
-from agents.scripted_dm_v2 import _ported_as_is as dm_ported_as_is
-from agents.scripted_heroes_v2 import ScriptedHeroesV2
-from agents.scripted_heroes_v2 import _ported_as_is as heroes_ported_as_is
+from agents._common import ported_as_is
 from dungeon_env import _core
 from dungeon_env.engine import Game
 from dungeon_env.engine.side_knowledge import knowledge_of
@@ -33,23 +30,22 @@ MAPS_KEPT = 512  # state fields whose heroes' view maps are kept per adventure (
 
 
 def plays_compiled(heroes, dm, game: Game) -> bool:
-    """Whether ``play_on`` can play ``game`` with these agents: the scripted heroes and DM v2 (or
-    subclasses that override none of the methods the compiled choices replace) on a real game on
+    """Whether ``play_on`` can play ``game`` with these agents: the scripted heroes and DM v2 (their
+    ``COMPILED_SIDE``; this module is below them: the heroes' ``compiled_play`` calls it), or
+    subclasses that override none of the methods the compiled choices replace, on a real game on
     the core whose heroes' knowledge folds on the core's lens."""
     return (
-        isinstance(heroes, ScriptedHeroesV2)
-        and heroes_ported_as_is(type(heroes))
-        and isinstance(dm, ScriptedDMV2)
-        and dm_ported_as_is(type(dm))
+        getattr(heroes, "COMPILED_SIDE", None) == HEROES
+        and ported_as_is(type(heroes))
+        and getattr(dm, "COMPILED_SIDE", None) == DM
+        and ported_as_is(type(dm))
         and game._engine is not None
         and view_side(game) is None
         and isinstance(knowledge_of(game, HEROES).lens, _core.HeroLens)
     )
 
 
-def play_on(
-    game: Game, heroes: ScriptedHeroesV2, dm: ScriptedDMV2, stop_turn: int | None = None
-) -> dict[str, int]:
+def play_on(game: Game, heroes, dm, stop_turn: int | None = None) -> dict[str, int]:
     """Play ``game`` on with ``heroes`` and ``dm`` (``plays_compiled``) until it is over or the turn
     ``stop_turn`` begins; the decisions each side took (``{"heroes": n, "dm": n}``)."""
     steps = {"heroes": 0, "dm": 0}

@@ -14,8 +14,9 @@ from collections import Counter
 
 import pytest
 
+from agents._common import ported_as_is
 from agents.base import RandomAgent
-from agents.scripted_dm_v2 import NOT_PORTED, PORTED, ScriptedDMV2, _ported_as_is
+from agents.scripted_dm_v2 import NOT_PORTED, PORTED, ScriptedDMV2
 from agents.scripted_heroes_v2 import ScriptedHeroesV2
 from agents.scripted_params import DMParams, knobs, shipped_v2
 from agents.turn_search import FREE, DirectedDM, macro_point
@@ -115,8 +116,8 @@ def test_a_subclass_overriding_a_ported_method_plays_the_python_methods():
         def planned(self, g, m):
             return None
 
-    assert _ported_as_is(ScriptedDMV2) and _ported_as_is(DirectedDM)
-    assert not _ported_as_is(Hunter) and not _ported_as_is(DirectedHunter)
+    assert ported_as_is(ScriptedDMV2) and ported_as_is(DirectedDM)
+    assert not ported_as_is(Hunter) and not ported_as_is(DirectedHunter)
     assert all(callable(getattr(ScriptedDMV2, name)) for name in PORTED)
 
 

@@ -14,10 +14,11 @@ from collections import Counter
 
 import pytest
 
+from agents._common import ported_as_is
 from agents.base import RandomAgent
 from agents.determinise import determinise, prior_of
 from agents.scripted_dm_v2 import ScriptedDMV2
-from agents.scripted_heroes_v2 import NOT_PORTED, PORTED, ScriptedHeroesV2, _ported_as_is
+from agents.scripted_heroes_v2 import NOT_PORTED, PORTED, ScriptedHeroesV2
 from agents.scripted_params import HeroParams, knobs, shipped_v2
 from agents.turn_search import FREE, DirectedDM, DirectedHeroes
 from dungeon_env import _core
@@ -116,7 +117,7 @@ def test_choose_plays_the_compiled_choice_on_the_core_and_the_reference_on_pytho
 
 
 def test_a_subclass_overriding_a_ported_method_plays_the_python_methods():
-    assert _ported_as_is(ScriptedHeroesV2) and not _ported_as_is(DirectedHeroes)
+    assert ported_as_is(ScriptedHeroesV2) and not ported_as_is(DirectedHeroes)
     assert all(callable(getattr(ScriptedHeroesV2, name)) for name in PORTED)
     g = Game.new(adventure="goblin_warrens", heroes=3, seed=3, max_turns=20)
     hero_move(g, RandomAgent(3))

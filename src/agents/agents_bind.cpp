@@ -75,12 +75,27 @@ void write_back(nb::dict d, const Map& m) {
     for (const auto& [k, v] : m) d[nb::int_(k)] = nb::cast(v);
 }
 
-// The HeroMemory written back into the agent's memory dicts.
-void write_memory(const HeroMemory& memory, nb::dict intent, nb::dict relieved, nb::dict waited) {
-    write_back(intent, memory.intent);
-    write_back(relieved, memory.relieved);
-    write_back(waited, memory.waited);
+// The HeroMemory written back into the agent's memory dicts, those it changed since `before`.
+void write_memory(const HeroMemory& memory, const HeroMemory& before, nb::dict intent, nb::dict relieved,
+                  nb::dict waited) {
+    if (memory.intent != before.intent) write_back(intent, memory.intent);
+    if (memory.relieved != before.relieved) write_back(relieved, memory.relieved);
+    if (memory.waited != before.waited) write_back(waited, memory.waited);
 }
+
+namespace {
+
+// `choose(memory)` on the agent's memory read from its dicts, the dicts then changed as it changed it.
+template <typename Choose>
+auto with_memory(nb::dict intent, nb::dict relieved, nb::dict waited, Choose&& choose) {
+    HeroMemory memory = memory_of(intent, relieved, waited);
+    const HeroMemory before = memory;
+    auto out = choose(memory);
+    write_memory(memory, before, intent, relieved, waited);
+    return out;
+}
+
+}  // namespace
 
 void bind_scripted_play(nb::module_& a);  // scripted_play_bind.cpp
 
@@ -151,13 +166,9 @@ void bind_agents(nb::module_& m) {
         "scripted_heroes_v2_choose",
         [](dungeon_core::Engine& e, const dungeon_core::HeroTablesMaps& maps, const dungeon_core::HeroLens& lens,
            const HeroParams& p, nb::dict intent, nb::dict relieved, nb::dict waited, HeroCache& cache) {
-            HeroMemory memory = memory_of(intent, relieved, waited);
-            const HeroMemory before = memory;
-            const int action = choose_heroes_v2(e.game, maps, lens, p, memory, cache);
-            if (memory.intent != before.intent) write_back(intent, memory.intent);
-            if (memory.relieved != before.relieved) write_back(relieved, memory.relieved);
-            if (memory.waited != before.waited) write_back(waited, memory.waited);
-            return action;
+            return with_memory(intent, relieved, waited, [&](HeroMemory& memory) {
+                return choose_heroes_v2(e.game, maps, lens, p, memory, cache);
+            });
         },
         "engine"_a, "maps"_a, "lens"_a, "params"_a, "intent"_a, "relieved"_a, "waited"_a, "cache"_a,
         "ScriptedHeroesV2.choose on the engine's decision (a hero's), reading the heroes' view made from `maps` "
@@ -167,13 +178,9 @@ void bind_agents(nb::module_& m) {
         "scripted_heroes_v2_choose_world",
         [](dungeon_core::Engine& e, const std::vector<int>& legal, const HeroParams& p, nb::dict intent,
            nb::dict relieved, nb::dict waited, HeroCache& cache, int fixed_end) {
-            HeroMemory memory = memory_of(intent, relieved, waited);
-            const HeroMemory before = memory;
-            const auto out = choose_heroes_v2_world(e.game, legal, p, memory, cache, fixed_end);
-            if (memory.intent != before.intent) write_back(intent, memory.intent);
-            if (memory.relieved != before.relieved) write_back(relieved, memory.relieved);
-            if (memory.waited != before.waited) write_back(waited, memory.waited);
-            return out;
+            return with_memory(intent, relieved, waited, [&](HeroMemory& memory) {
+                return choose_heroes_v2_world(e.game, legal, p, memory, cache, fixed_end);
+            });
         },
         "engine"_a, "legal"_a, "params"_a, "intent"_a, "relieved"_a, "waited"_a, "cache"_a, "fixed_end"_a,
         "ScriptedHeroesV2.choose on a game that is the heroes' world (a heroes' view played on, or a "

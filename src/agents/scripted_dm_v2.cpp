@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common.hpp"
 #include "pursuit.hpp"
 #include "rules/board.hpp"
 #include "rules/combat.hpp"
@@ -399,21 +400,6 @@ struct DM {
             return DEFER;  // no way to any hero now: let the others move first
         }
         return fallback(m, legal, steps, trail, fields);
-    }
-
-    // _common.p_win: P(2d6 + diff > 2d6)
-    static double p_win(int diff) {
-        int sums[13] = {0};
-        for (int a = 1; a <= 6; ++a) {
-            for (int b = 1; b <= 6; ++b) ++sums[a + b];
-        }
-        int wins = 0;
-        for (int x = 2; x <= 12; ++x) {
-            for (int y = 2; y <= 12; ++y) {
-                if (x + diff > y) wins += sums[x] * sums[y];
-            }
-        }
-        return wins / 1296.0;
     }
 
     // ScriptedDM.fight_stamina

@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "common.hpp"
 #include "pursuit.hpp"
 #include "rules/abilities.hpp"
 #include "rules/board.hpp"
@@ -41,21 +42,6 @@ bool contains(const std::vector<T>& v, T x) {
 
 // A list read at a square as Python reads it (a -1 reads the last entry).
 size_t at(size_t n, int q) { return q < 0 ? n + q : static_cast<size_t>(q); }
-
-// _common.p_win: P(2d6 + diff > 2d6)
-double p_win(int diff) {
-    int sums[13] = {0};
-    for (int a = 1; a <= 6; ++a) {
-        for (int b = 1; b <= 6; ++b) ++sums[a + b];
-    }
-    int wins = 0;
-    for (int x = 2; x <= 12; ++x) {
-        for (int y = 2; y <= 12; ++y) {
-            if (x + diff > y) wins += sums[x] * sums[y];
-        }
-    }
-    return static_cast<double>(wins) / 1296;
-}
 
 // The decisions whose rule reads only the legal actions and the deciding hero's own condition
 // (scripted_heroes.WITHOUT_VIEW): answered from the real game.

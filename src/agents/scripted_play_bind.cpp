@@ -14,7 +14,8 @@ using namespace nb::literals;
 namespace dungeon_agents {
 
 HeroMemory memory_of(nb::dict intent, nb::dict relieved, nb::dict waited);  // agents_bind.cpp
-void write_memory(const HeroMemory& memory, nb::dict intent, nb::dict relieved, nb::dict waited);
+void write_memory(const HeroMemory& memory, const HeroMemory& before, nb::dict intent, nb::dict relieved,
+                  nb::dict waited);
 
 namespace {
 
@@ -30,7 +31,7 @@ nb::tuple play(dungeon_core::Engine& e, dungeon_core::HeroLens& lens, dungeon_co
     const size_t first = e.game.log_events.size();
     const Played played = play_scripted(e.game, lens, shown, Sides{hero_params, memory, cache, dm_params, dm_memory},
                                         maps_for, stop_turn, max_moves);
-    if (!(memory == before)) write_memory(memory, intent, relieved, waited);
+    write_memory(memory, before, intent, relieved, waited);
     nb::object key = played.stop == Stop::NEED_MAPS ? nb::object(nb::bytes(played.key.data(), played.key.size()))
                                                      : nb::object(nb::none());
     return nb::make_tuple(static_cast<int>(played.stop), played.heroes_moves, played.dm_moves, first,
