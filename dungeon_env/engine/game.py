@@ -866,10 +866,10 @@ class Game:
         return game
 
     def _fresh_state(self) -> State:
-        """The state a new game of this configuration starts with (after its set-up)."""
-        fresh = Game(self.adventure_ref, self.hero_ids, self.seed, self.max_turns, self.variant)
-        fresh._setup()
-        return fresh.state
+        """The state a new game of this configuration starts with (after its set-up, made in the
+        core as ``new`` makes it: the Python set-up, ``_setup``, is the parity tests' reference)."""
+        fresh = Game(self.adventure_ref, self.hero_ids, self.seed, self.max_turns, self.variant, state=False)
+        return State(**core.set_up(fresh).state())
 
     def _check_fits(self, state: State, fresh: State) -> None:
         """A loaded state must fit this game: every array with the shape and dtype of a new game's,
