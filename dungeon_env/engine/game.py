@@ -71,7 +71,8 @@ class Game:
 
     read_only = False  # a view sharing another game's state (``heroes_view(..., playable=False)``)
     # the compiled core's engine this game plays on (docs/CORE.md); None: it plays on the Python
-    # rules (the reference the core is checked against, and the side views)
+    # rules (the reference the core is checked against, in the tests only), or it is a side view
+    # for reading only (never played on: its copies play on the core)
     _engine = None
     # what ``new`` and ``from_json`` play on when not told (tests may switch it for a block)
     default_engine = "core"
@@ -144,7 +145,9 @@ class Game:
         ``(item card id, identified)`` pairs (campaigns, R-CAMP-01). ``variant``: the rules and cards
         to play with (``dungeon_env.content.variants``; None: the rules as written). ``engine``:
         ``"core"``, the compiled core (docs/CORE.md), or ``"python"``, the Python rules it is
-        checked against; both play every game alike (None: ``Game.default_engine``, the core)."""
+        checked against; both play every game alike (None: ``Game.default_engine``, the core).
+        ``"python"`` is the parity tests' reference only: no product path plays on it
+        (tests/test_python_rules_retired.py; docs/CORE.md, "The Python rules retire")."""
         engine = engine or cls.default_engine
         if engine != "core":
             game = cls._new_placed(adventure, heroes, seed, max_turns, forced_dice, carried, variant)
@@ -205,7 +208,8 @@ class Game:
         return cls(adventure, list(heroes), seed, max_turns, variant, state=state)
 
     def use_engine(self, engine: str) -> None:
-        """Play on from here on ``engine``: ``"core"`` (the compiled core) or ``"python"``."""
+        """Play on from here on ``engine``: ``"core"`` (the compiled core) or ``"python"`` (the
+        Python rules: the parity tests' reference only, never a product path's)."""
         if engine == "core":
             if self._engine is None:
                 self._attach(core.engine(self))
@@ -866,10 +870,10 @@ class Game:
         return game
 
     def _fresh_state(self) -> State:
-        """The state a new game of this configuration starts with (after its set-up)."""
-        fresh = Game(self.adventure_ref, self.hero_ids, self.seed, self.max_turns, self.variant)
-        fresh._setup()
-        return fresh.state
+        """The state a new game of this configuration starts with (after its set-up, made in the
+        core as ``new`` makes it: the Python set-up, ``_setup``, is the parity tests' reference)."""
+        fresh = Game(self.adventure_ref, self.hero_ids, self.seed, self.max_turns, self.variant, state=False)
+        return State(**core.set_up(fresh).state())
 
     def _check_fits(self, state: State, fresh: State) -> None:
         """A loaded state must fit this game: every array with the shape and dtype of a new game's,

@@ -185,8 +185,8 @@ class SideKnowledge:
     def playable_view(self, *, seed: int = 0, engine: str | None = None) -> Game:
         """A new view of the game as it stands that the caller owns and may play on (a
         determinisation: the world as the side knows it, with dice of its own seeded ``seed``),
-        holding the side's events, playing on ``engine`` (``"core"`` or ``"python"``; None: the
-        game's own)."""
+        holding the side's events, playing on ``engine`` (``"core"``, or ``"python"`` for the parity
+        tests' reference; None: the game's own)."""
         self._catch_up()
         return self._make_view(playable=True, seed=seed, engine=engine)
 
@@ -540,7 +540,8 @@ def side_view(game: Game) -> Game:
 
 def heroes_view(game: Game, *, playable: bool = True, seed: int = 0, engine: str | None = None) -> Game:
     """The heroes' view of ``game`` from their knowledge: a new playable view (``playable=True``,
-    the caller's to play on, on ``engine``: ``"core"`` or ``"python"``, None the game's own), or
+    the caller's to play on, on ``engine``: ``"core"``, ``"python"`` for the parity tests'
+    reference, None the game's own), or
     the shared one for reading (``playable=False``; its copies play on the game's engine)."""
     known = knowledge_of(game, HEROES)
     return known.playable_view(seed=seed, engine=engine) if playable else known.view()

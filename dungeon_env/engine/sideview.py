@@ -44,8 +44,8 @@ building a view costs a state copy and a few array operations.
 A playable heroes' view of a game on the compiled core plays on the core, with content built from
 the view's own tables (``core.content``, kept in their cache; their line of sight handed over whole,
 ``_LosRows.whole``); the copies of any heroes' view (:class:`HeroesView`) play on the game's engine.
-``engine="python"`` builds the reference on the Python rules (docs/CORE.md, "The side views on the
-core").
+``engine="python"`` builds the reference on the Python rules for the parity tests, never a product
+path's (docs/CORE.md, "The side views on the core", "The Python rules retire").
 
 Objectives on the view read the view: a ``slay`` goal is met when the heroes saw its guard slain
 (its ``slain`` event names a hero among the killers); ``retrieve`` and ``claim`` count only items
@@ -269,8 +269,9 @@ def heroes_view_named(
     copy.
 
     ``engine``: what the view and its copies play on, ``"core"`` (the compiled core, with content
-    of the view's own tables: ``core.content``) or ``"python"`` (the Python rules, the reference of
-    the parity tests); None: the game's own engine. A view for reading only holds its state as
+    of the view's own tables: ``core.content``) or ``"python"`` (the Python rules: only the parity
+    tests' reference asks for it); None: the game's own engine (the core, for every game the
+    product makes). A view for reading only holds its state as
     Python objects either way (it is read, never played on); its copies play on ``engine``.
 
     ``slain``: engine monster label -> whether a hero is among the killers of its last ``slain``
@@ -334,9 +335,10 @@ def playable(view: Game) -> Game:
 class HeroesView(Game):
     """A heroes' view as ``heroes_view_named`` makes it: a ``Game`` whose legal actions at the
     decision it was made for are the real game's (``_settle``), and whose copies (plain games)
-    compute their own from the view's world and play on ``copies_engine``."""
+    compute their own from the view's world and play on ``copies_engine``: the core, unless the
+    view was made with ``engine="python"`` (the parity tests' reference)."""
 
-    copies_engine = "python"
+    copies_engine = "core"
 
     def copy(self) -> Game:
         clone = Game.copy(self)
@@ -344,6 +346,17 @@ class HeroesView(Game):
         if self.copies_engine == "core" and clone.engine == "python":
             clone.use_engine("core")
         return clone
+
+    def legal_actions(self) -> list[int]:
+        """The real game's legal actions at the decision the view was made for; at a DM decision
+        about a figure the heroes see (the DM's real choices are not theirs to know), the view's
+        world's own: on a view for reading only they are computed by a copy on ``copies_engine``
+        (the Python rules play only for the reference, ``engine="python"``)."""
+        if self._engine is None and self._legal is None and self.copies_engine == "core":
+            if self._state.outcome:
+                return []
+            self._legal = self.copy().legal_actions()
+        return Game.legal_actions(self)
 
 
 def _settle(view: Game, side: str, legal: list[int] | None, game: Game) -> None:
@@ -411,6 +424,16 @@ def _candidates(game: Game) -> list | None:
     if d is None or d[0] != Decision.CHOOSE_TARGET:
         return None
     unit, (purpose, b) = d[1], game.decision_args
+    return candidates_of(game, unit, purpose, b)
+
+
+def candidates_of(game: Game, unit: int, purpose: int, b: int) -> list:
+    """The candidates of a ``choose_target`` decision about ``unit`` (``purpose``, ``b``: its
+    args) in ``TARGET_k`` order: the core's for a game on the core, else the Python rules' (a view
+    for reading only holds a Python state)."""
+    eng = game.core_engine
+    if eng is not None:
+        return _core.rules.decisions.target_candidates(eng, unit, purpose, b)
     return target_candidates_of(game, unit, purpose, b)
 
 

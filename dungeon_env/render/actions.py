@@ -62,9 +62,9 @@ from dungeon_env.engine.actions import (
 )
 from dungeon_env.engine.board import open_side
 from dungeon_env.engine.casting import is_casting
-from dungeon_env.engine.decisions import target_candidates
 from dungeon_env.engine.inventory import held
 from dungeon_env.engine.items import ITEM_MOMENTS
+from dungeon_env.engine.sideview import candidates_of
 from dungeon_env.engine.sideview import target_candidates as view_candidates
 from dungeon_env.engine.state import CAST_ITEM, Side
 from dungeon_env.render.costs import (
@@ -455,7 +455,7 @@ class _Namer:
     def target(self, k: int) -> str:
         g = self.g
         found = view_candidates(g)
-        candidates = found if found is not None else target_candidates(g, self.unit, self.a, self.b)
+        candidates = found if found is not None else candidates_of(g, self.unit, self.a, self.b)
         if k >= len(candidates):
             return f"Target {k}"
         chosen = candidates[k]
