@@ -125,12 +125,21 @@ class DirectedHeroes(ScriptedHeroesV2):
         compiled choice with the deciding hero's plan (``ScriptedHeroesV2.choose_world``: its
         ``end_square`` gives the planned square, and a stale plan is dropped when the end square is
         asked, as ``planned`` drops it); else the Python methods."""
-        if (
+        on_core = (
             self.listing is None
             and type(self) is DirectedHeroes
             and getattr(game, "core_engine", None) is not None
-            and view_side(game) == HEROES
+        )
+        if (
+            on_core
+            and view_side(game) == DM
+            and game.agent not in (None, "dm")
+            and int(game.decision[1]) not in self.plans
         ):
+            action = self.choose_native(game)  # the DM's world (a DM's search): through the heroes' view
+            if action != NOT_PORTED:
+                return action
+        elif on_core and view_side(game) == HEROES:
             h = int(game.decision[1])
             plan, fixed = self.plans.get(h), -1
             stale = False
