@@ -65,6 +65,7 @@ from agents.evaluation import Evaluation
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import NOT_PORTED, ScriptedHeroesV2
 from agents.search import Node, search_worlds  # a node of an ISMCTS tree; what its iterations copy
+from dungeon_env import _core
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.side_knowledge import heroes_view
 from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
@@ -125,11 +126,17 @@ class DirectedHeroes(ScriptedHeroesV2):
         compiled choice with the deciding hero's plan (``ScriptedHeroesV2.choose_world``: its
         ``end_square`` gives the planned square, and a stale plan is dropped when the end square is
         asked, as ``planned`` drops it); else the Python methods."""
-        on_core = (
-            self.listing is None
-            and type(self) is DirectedHeroes
-            and getattr(game, "core_engine", None) is not None
-        )
+        compiled = type(self) is DirectedHeroes and getattr(game, "core_engine", None) is not None
+        if (
+            compiled
+            and self.listing is not None
+            and view_side(game) == HEROES
+            and int(game.decision[1]) not in self.plans
+        ):
+            action = self.choose_listing(game)  # a macro point's listing, on a heroes' world
+            if action != NOT_PORTED:
+                return action
+        on_core = compiled and self.listing is None
         if (
             on_core
             and view_side(game) == DM
@@ -153,6 +160,32 @@ class DirectedHeroes(ScriptedHeroesV2):
             if action != NOT_PORTED:
                 return action
         return self.choose_reference(game)
+
+    def choose_listing(self, game: Game) -> int:
+        """The compiled choice on a heroes' world without a plan for the deciding hero while a caller
+        listens (``src/agents/scripted_heroes_v2.cpp``'s ``HeroListing``): the action (or
+        ``NOT_PORTED``), recording into ``listing`` what v2 weighed, as ``weighed`` does."""
+        native = self._compiled()
+        action, _, weighed = _core.agents.scripted_heroes_v2_list_world(
+            game.core_engine,
+            list(game.legal_actions()),
+            native[1],
+            self.intent,
+            self.relieved,
+            self.waited,
+            native[2],
+        )
+        if action != NOT_PORTED:
+            for h, options, choice in weighed:
+                self.listing.setdefault(
+                    h,
+                    (
+                        {q: (score, steps) for q, score, steps, _ in options},
+                        None if choice < 0 else choice,
+                        {q: progress for q, _, _, progress in options},
+                    ),
+                )
+        return action
 
     def end_square(self, g: Game, h: int, dist: list[int], bought: int = 0) -> int | None:
         square = self.planned(g, h)
