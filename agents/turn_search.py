@@ -64,6 +64,7 @@ from agents.determinise import determinise, prior_of
 from agents.evaluation import Evaluation
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import NOT_PORTED, ScriptedHeroesV2
+from agents.scripted_play import OVER, TURN, play_on
 from agents.search import Node, search_worlds  # a node of an ISMCTS tree; what its iterations copy
 from dungeon_env import _core
 from dungeon_env.engine import Decision, Game
@@ -428,6 +429,8 @@ class TurnSearchAgent(GameAgent):
         node = root.children.setdefault(first, Node())
         path, expanding = [root, node], True
         while not g.over and int(g.state.turn) < stop:
+            if not expanding and roll_out(g, walkers, stop):
+                continue  # (played to the end or the horizon; else a decision handed back, played below)
             acting = DM if g.agent == "dm" else HEROES
             walker = walkers[acting]
             point = (
@@ -475,6 +478,46 @@ class TurnSearchAgent(GameAgent):
             return 0.0
         heroes = self.evaluation.value(g)
         return heroes if side == HEROES else 1.0 - heroes
+
+
+def roll_out(g: Game, walkers: dict, stop: int) -> bool:
+    """The rest of an iteration's rollout (no macro point is weighed any more) played in compiled code by
+    both walkers, as ``TurnSearchAgent.iterate``'s loop plays it move by move: on a heroes' world
+    (``_core.agents.play_world``: the heroes' plans read and the stale ones dropped as
+    ``DirectedHeroes.choose`` drops them; the DM's in its compiled memory), or on the DM's world
+    (``agents.scripted_play.play_on``, the heroes through their view from their knowledge, as
+    ``DirectedHeroes.choose`` plays them there). False, having played nothing or up to a decision a
+    compiled choice leaves to Python (the caller plays it), when the walkers are not the search's own
+    or the world is on the Python rules."""
+    heroes, dm = walkers[HEROES], walkers[DM]
+    if (
+        type(heroes) is not DirectedHeroes
+        or type(dm) is not DirectedDM
+        or getattr(g, "core_engine", None) is None
+    ):
+        return False
+    side = view_side(g)
+    if side == DM and not heroes.plans:
+        play_on(g, heroes, dm, stop)
+        return True
+    if side != HEROES:
+        return False
+    hero_params, hero_cache = heroes.native_parts()
+    stop_reason, n_heroes, n_dm = _core.agents.play_world(
+        g.engine_to_move(),
+        hero_params,
+        heroes.intent,
+        heroes.relieved,
+        heroes.waited,
+        hero_cache,
+        heroes.plans,
+        dm.native_parts(),
+        dm._native_memory,
+        stop,
+    )
+    if n_heroes or n_dm:
+        g.engine_moved()
+    return stop_reason in (OVER, TURN)
 
 
 def paired_edge(values: list[float], reference: list[float]) -> tuple[float, float]:

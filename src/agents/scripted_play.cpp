@@ -61,4 +61,57 @@ Played play_scripted(Game& g, HeroLens& lens, ShownEvents& shown, const Sides& s
     }
 }
 
+std::pair<int64_t, int64_t> knowledge_mark(Game& g) {
+    const State& s = g.state;
+    const auto& area = g.tables().area;
+    int64_t revealed = 0, in_sight = 0;
+    for (auto r : s.revealed) revealed += r;
+    for (int u = s.n_heroes; u < static_cast<int>(s.unit_status.size()); ++u) {
+        if (s.unit_status[u] == ACTIVE && s.unit_side[u] == SIDE_MONSTER && s.revealed.at(area.at(s.unit_pos[u]))) {
+            ++in_sight;
+        }
+    }
+    return {revealed, in_sight};
+}
+
+Played play_world(Game& g, const WorldSides& sides, int stop_turn) {
+    Played played{Stop::OVER};
+    while (true) {
+        if (g.over()) return played.stop = Stop::OVER, played;
+        if (stop_turn >= 0 && g.state.turn >= stop_turn) return played.stop = Stop::TURN, played;
+        const State& s = g.state;
+        if (s.stack.empty()) throw std::logic_error("the game goes on without a decision to ask");
+        const int h = s.stack.back()[STACK_UNIT];
+        const bool dm = h >= s.n_heroes;
+        int action;
+        if (dm) {
+            action = choose_v2(g, sides.dm, sides.dm_memory);
+            if (action == NOT_PORTED) return played.stop = Stop::DM_LEFT, played;
+        } else {
+            // turn_search.DirectedHeroes.choose on a heroes' world
+            const HeroMemory before = sides.hero_memory;
+            const auto plan = sides.plans.find(h);
+            int fixed = -1;
+            bool stale = false;
+            if (plan != sides.plans.end()) {
+                const auto [revealed, in_sight] = knowledge_mark(g);
+                const HeroPlan& p = plan->second;
+                stale = p.turn != s.turn || p.revealed != revealed || p.in_sight != in_sight;
+                fixed = stale ? -1 : p.square;  // (FREE is -1)
+            }
+            const std::vector<int> legal = g.legal_actions();
+            const auto [chosen, asked] =
+                choose_heroes_v2_world(g, legal, sides.heroes, sides.hero_memory, sides.hero_cache, fixed);
+            if (chosen == NOT_PORTED) {
+                sides.hero_memory = before;
+                return played.stop = Stop::HEROES_LEFT, played;
+            }
+            if (asked && stale) sides.plans.erase(plan);
+            action = chosen;
+        }
+        g.apply(action);
+        ++(dm ? played.dm_moves : played.heroes_moves);
+    }
+}
+
 }  // namespace dungeon_agents

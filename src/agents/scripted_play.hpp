@@ -9,6 +9,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 
 #include "game.hpp"
@@ -56,5 +57,32 @@ Played play_scripted(dungeon_core::Game& g, dungeon_core::HeroLens& lens, dungeo
                      const Sides& sides,
                      const std::function<const dungeon_core::HeroTablesMaps*(const std::string&)>& maps_for,
                      int stop_turn, int max_moves);
+
+// A search's plan for a hero's Movement (turn_search.DirectedHeroes.plans): the turn it was made in, the
+// square the Movement ends on (FREE, -1: where v2 likes) and what it was made knowing (knowledge_mark:
+// the areas revealed, the monsters in sight).
+struct HeroPlan {
+    int turn, square;
+    int64_t revealed, in_sight;
+};
+
+// turn_search.knowledge_mark: (the areas revealed, the active monsters on revealed areas).
+std::pair<int64_t, int64_t> knowledge_mark(dungeon_core::Game& g);
+
+struct WorldSides {
+    const HeroParams& heroes;
+    HeroMemory& hero_memory;
+    HeroCache& hero_cache;
+    std::map<int, HeroPlan>& plans;
+    const DMParams& dm;
+    DMMemory& dm_memory;
+};
+
+// A search's rollout on a heroes' world (a determinisation of the heroes' view: turn_search's
+// iterations): both walkers v2 (turn_search.DirectedHeroes on the world as it is, with the search's
+// plans, a stale plan dropped when the end square is asked; DirectedDM with the plans in its memory)
+// play it on until it is over or turn `stop_turn` begins (-1: none), or a decision must be handed
+// back (HEROES_LEFT, DM_LEFT: the memories and plans as they were before that decision).
+Played play_world(dungeon_core::Game& g, const WorldSides& sides, int stop_turn);
 
 }  // namespace dungeon_agents

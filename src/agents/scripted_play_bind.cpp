@@ -3,6 +3,7 @@
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/tuple.h>
 
+#include <map>
 #include <string>
 
 #include "bridge.hpp"
@@ -38,6 +39,30 @@ nb::tuple play(dungeon_core::Engine& e, dungeon_core::HeroLens& lens, dungeon_co
                           e.game.log_events.size(), key);
 }
 
+nb::tuple play_world_bound(dungeon_core::Engine& e, const HeroParams& hero_params, nb::dict intent, nb::dict relieved,
+                           nb::dict waited, HeroCache& cache, nb::dict plans, const DMParams& dm_params,
+                           DMMemory& dm_memory, int stop_turn) {
+    HeroMemory memory = memory_of(intent, relieved, waited);
+    const HeroMemory before = memory;
+    std::map<int, HeroPlan> plan_map;
+    for (const auto& [k, v] : plans) {
+        const nb::tuple plan = nb::cast<nb::tuple>(v);
+        const nb::tuple mark = nb::cast<nb::tuple>(plan[2]);
+        plan_map[nb::cast<int>(k)] = HeroPlan{nb::cast<int>(plan[0]), nb::cast<int>(plan[1]),
+                                              nb::cast<int64_t>(mark[0]), nb::cast<int64_t>(mark[1])};
+    }
+    const Played played =
+        play_world(e.game, WorldSides{hero_params, memory, cache, plan_map, dm_params, dm_memory}, stop_turn);
+    write_memory(memory, before, intent, relieved, waited);
+    // the plans dropped (a plan is only ever dropped here, never added or changed)
+    nb::list gone;
+    for (const auto& [k, v] : plans) {
+        if (!plan_map.count(nb::cast<int>(k))) gone.append(k);
+    }
+    for (nb::handle k : gone) PyDict_DelItem(plans.ptr(), k.ptr());
+    return nb::make_tuple(static_cast<int>(played.stop), played.heroes_moves, played.dm_moves);
+}
+
 }  // namespace
 
 void bind_scripted_play(nb::module_& a) {
@@ -51,6 +76,12 @@ void bind_scripted_play(nb::module_& a) {
           "(stop, heroes' moves, DM's moves, first new event, the log's length, the public key for NEED_MAPS); "
           "`maps`: public key -> the heroes' view maps (sideview.reading_maps), the heroes' memory dicts changed "
           "in place.");
+    a.def("play_world", &play_world_bound, "engine"_a, "hero_params"_a, "intent"_a, "relieved"_a, "waited"_a,
+          "hero_cache"_a, "plans"_a, "dm_params"_a, "dm_memory"_a, "stop_turn"_a,
+          "A search's rollout on a heroes' world played on in compiled code by both walkers v2 "
+          "(src/agents/scripted_play.hpp's play_world): (stop, heroes' moves, DM's moves); `plans`: the heroes "
+          "walker's plans (hero -> (turn, square, (revealed, in sight))), the stale ones dropped as asked; the "
+          "heroes' memory dicts changed in place.");
 }
 
 }  // namespace dungeon_agents
