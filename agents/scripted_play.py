@@ -25,7 +25,7 @@ from dungeon_env.engine import Game
 from dungeon_env.engine.side_knowledge import knowledge_of
 from dungeon_env.engine.sideview import DM, HEROES, reading_maps, view_side
 
-OVER, TURN, MOVES, NEED_MAPS, HEROES_LEFT, DM_LEFT = range(6)  # scripted_play.hpp's Stop
+OVER, TURN, MOVES, NEED_MAPS, HEROES_LEFT, DM_LEFT, POINT = range(7)  # scripted_play.hpp's Stop
 MAPS_KEPT = 512  # state fields whose heroes' view maps are kept per adventure (sideview's memo)
 
 
@@ -45,9 +45,11 @@ def plays_compiled(heroes, dm, game: Game) -> bool:
     )
 
 
-def play_on(game: Game, heroes, dm, stop_turn: int | None = None) -> dict[str, int]:
+def play_on(game: Game, heroes, dm, stop_turn: int | None = None, points: int = -1) -> dict[str, int]:
     """Play ``game`` on with ``heroes`` and ``dm`` (``plays_compiled``) until it is over or the turn
-    ``stop_turn`` begins; the decisions each side took (``{"heroes": n, "dm": n}``)."""
+    ``stop_turn`` begins; the decisions each side took (``{"heroes": n, "dm": n}``). ``points``
+    (``_core.agents.DM_POINTS``; -1: none): stop too before a monster's Movement that no plan of the DM's
+    compiled memory holds for (a search's macro point, ``steps["point"]`` then 1)."""
     steps = {"heroes": 0, "dm": 0}
     known = knowledge_of(game, HEROES)
     dm_known = knowledge_of(game, DM)
@@ -70,6 +72,7 @@ def play_on(game: Game, heroes, dm, stop_turn: int | None = None) -> dict[str, i
             maps,
             -1 if stop_turn is None else stop_turn,
             -1,
+            points,
         )
         if n_heroes or n_dm:  # what Game.apply and the knowledge's fold leave after each move
             game.engine_moved()
@@ -77,6 +80,9 @@ def play_on(game: Game, heroes, dm, stop_turn: int | None = None) -> dict[str, i
             known._numbers = None
             steps["heroes"] += n_heroes
             steps["dm"] += n_dm
+        if stop == POINT:
+            steps["point"] = 1
+            break
         if stop == NEED_MAPS:
             if len(maps) >= MAPS_KEPT:
                 maps.clear()

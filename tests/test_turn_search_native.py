@@ -114,7 +114,7 @@ def search_stats(g: Game, side: str, compiled: bool, monkeypatch) -> list[dict]:
     import agents.turn_search as turn_search
 
     if not compiled:
-        monkeypatch.setattr(turn_search, "roll_out", lambda g, walkers, stop: False)
+        monkeypatch.setattr(turn_search, "roll_out", lambda *args: False)
     search = TurnSearchAgent(game=g, seed=5)
     other = ScriptedDMV2(game=g, seed=5) if side == HEROES else ScriptedHeroesV2(game=g, seed=5)
     out = []

@@ -29,7 +29,7 @@ std::string public_key(const State& s) {
 
 Played play_scripted(Game& g, HeroLens& lens, ShownEvents& shown, const Sides& sides,
                      const std::function<const HeroTablesMaps*(const std::string&)>& maps_for, int stop_turn,
-                     int max_moves) {
+                     int max_moves, int point_side) {
     Played played{Stop::OVER};
     while (true) {
         if (g.over()) return played.stop = Stop::OVER, played;
@@ -39,6 +39,7 @@ Played play_scripted(Game& g, HeroLens& lens, ShownEvents& shown, const Sides& s
         }
         const State& s = g.state;
         if (s.stack.empty()) throw std::logic_error("the game goes on without a decision to ask");
+        if (at_point(g, point_side, nullptr, sides.dm_memory)) return played.stop = Stop::POINT, played;
         const bool dm = s.stack.back()[STACK_UNIT] >= s.n_heroes;
         int action;
         if (dm) {
@@ -74,13 +75,33 @@ std::pair<int64_t, int64_t> knowledge_mark(Game& g) {
     return {revealed, in_sight};
 }
 
-Played play_world(Game& g, const WorldSides& sides, int stop_turn) {
+bool at_point(Game& g, int point_side, const std::map<int, HeroPlan>* hero_plans, const DMMemory& dm) {
+    if (point_side == NO_POINTS) return false;
+    const State& s = g.state;
+    const int kind = s.stack.back()[STACK_KIND], u = s.stack.back()[STACK_UNIT];
+    if (point_side == HERO_POINTS && kind == Decision::HERO_MOVE) {
+        if (hero_plans == nullptr) return true;
+        const auto plan = hero_plans->find(u);
+        if (plan == hero_plans->end()) return true;
+        const auto [revealed, in_sight] = knowledge_mark(g);
+        const HeroPlan& p = plan->second;
+        return p.turn != s.turn || p.revealed != revealed || p.in_sight != in_sight;
+    }
+    if (point_side == DM_POINTS && kind == Decision::MONSTER_MOVE) {
+        const auto plan = dm.plans.find(u);
+        return plan == dm.plans.end() || plan->second.turn != s.turn || plan->second.uid != s.unit_uid[u];
+    }
+    return false;
+}
+
+Played play_world(Game& g, const WorldSides& sides, int stop_turn, int point_side) {
     Played played{Stop::OVER};
     while (true) {
         if (g.over()) return played.stop = Stop::OVER, played;
         if (stop_turn >= 0 && g.state.turn >= stop_turn) return played.stop = Stop::TURN, played;
         const State& s = g.state;
         if (s.stack.empty()) throw std::logic_error("the game goes on without a decision to ask");
+        if (at_point(g, point_side, &sides.plans, sides.dm_memory)) return played.stop = Stop::POINT, played;
         const int h = s.stack.back()[STACK_UNIT];
         const bool dm = h >= s.n_heroes;
         int action;

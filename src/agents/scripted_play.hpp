@@ -28,7 +28,11 @@ enum class Stop : int {
     NEED_MAPS = 3,   // a hero decides at a public configuration `maps_for` does not know (`key`)
     HEROES_LEFT = 4, // the heroes' compiled choice names this decision NOT_PORTED
     DM_LEFT = 5,     // the DM's compiled choice names this decision NOT_PORTED
+    POINT = 6,       // a Movement of the side `point_side` without a plan that holds: a search may weigh it
 };
+
+// The sides a search asks to stop at (`point_side`): none, the heroes' Movements, the monsters'.
+constexpr int NO_POINTS = -1, HERO_POINTS = 0, DM_POINTS = 1;
 
 struct Played {
     Stop stop;
@@ -56,7 +60,7 @@ struct Sides {
 Played play_scripted(dungeon_core::Game& g, dungeon_core::HeroLens& lens, dungeon_core::ShownEvents& shown,
                      const Sides& sides,
                      const std::function<const dungeon_core::HeroTablesMaps*(const std::string&)>& maps_for,
-                     int stop_turn, int max_moves);
+                     int stop_turn, int max_moves, int point_side = NO_POINTS);
 
 // A search's plan for a hero's Movement (turn_search.DirectedHeroes.plans): the turn it was made in, the
 // square the Movement ends on (FREE, -1: where v2 likes) and what it was made knowing (knowledge_mark:
@@ -78,11 +82,17 @@ struct WorldSides {
     DMMemory& dm_memory;
 };
 
+// Whether `g`'s decision is a Movement of the side `point_side` that no plan holds for (turn_search.macro_point's
+// first test: a hero's Movement whose plan is missing or stale by `hero_plans` (null: none), a monster's
+// whose plan in `dm` is missing or of another turn or monster): POINT stops there, the plans left as they
+// are (the search's walker drops a stale one when it asks).
+bool at_point(dungeon_core::Game& g, int point_side, const std::map<int, HeroPlan>* hero_plans, const DMMemory& dm);
+
 // A search's rollout on a heroes' world (a determinisation of the heroes' view: turn_search's
 // iterations): both walkers v2 (turn_search.DirectedHeroes on the world as it is, with the search's
 // plans, a stale plan dropped when the end square is asked; DirectedDM with the plans in its memory)
 // play it on until it is over or turn `stop_turn` begins (-1: none), or a decision must be handed
 // back (HEROES_LEFT, DM_LEFT: the memories and plans as they were before that decision).
-Played play_world(dungeon_core::Game& g, const WorldSides& sides, int stop_turn);
+Played play_world(dungeon_core::Game& g, const WorldSides& sides, int stop_turn, int point_side = NO_POINTS);
 
 }  // namespace dungeon_agents
