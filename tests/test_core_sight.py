@@ -12,7 +12,7 @@ from dungeon_env import _core
 from dungeon_env.content import adventure_names
 from dungeon_env.content.model import HEIGHT, WIDTH
 from dungeon_env.engine import tables
-from dungeon_env.engine.sideview import _los_param
+from dungeon_env.engine.sideview import _los_param, _los_rows
 
 
 def same_lines(grids) -> None:
@@ -56,3 +56,23 @@ def test_bad_grids_are_refused():
     h = np.zeros((HEIGHT + 1, WIDTH), np.int8)
     with pytest.raises(ValueError, match="sight_lines: expected"):
         _core.sight_lines(v[:-1], h, np.zeros(v.shape, np.uint64), np.zeros(h.shape, np.uint64))
+
+
+def test_the_views_sight_tables_are_the_reference():
+    """A heroes' view's whole line of sight made in the core (``_core.view_sight``) is the numpy
+    reference's (``sideview._los_rows(..., compiled=False)``), for views with some doors and blockages
+    known, on every adventure."""
+    rng = np.random.default_rng(3)
+    for adventure in adventure_names():
+        t = tables.tables_for(adventure)
+        blocks = np.flatnonzero(t.blockage)
+        for _ in range(3):
+            doors = sorted(rng.choice(t.n_doors, size=rng.integers(0, t.n_doors + 1), replace=False).tolist())
+            blockage = np.zeros_like(t.blockage)
+            if blocks.size:
+                blockage[rng.choice(blocks, size=rng.integers(0, blocks.size + 1), replace=False)] = True
+            args = (t, doors, blockage, t.wall, t.edge_door)
+            static, view_doors = _los_rows(*args)(slice(None))
+            ref_static, ref_doors = _los_rows(*args, compiled=False)(slice(None))
+            assert np.array_equal(static, ref_static) and np.array_equal(view_doors, ref_doors), adventure
+            assert np.array_equal(_los_rows(*args)(5)[1], ref_doors[5])  # (a row is the numpy reference's)

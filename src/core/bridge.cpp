@@ -853,6 +853,26 @@ void bind_engine(nb::module_& m) {
         "v"_a, "h"_a, "vbit"_a, "hbit"_a,
         "engine/tables.py's sight_lines in compiled code (src/core/sight.hpp): (static, bits) for every pair "
         "of squares from the edge grids' codes and door bits.");
+    m.def(
+        "view_sight",
+        [](In<bool> blocked, In<uint64_t> bits, uint64_t hide, const std::vector<int>& view_bit) {
+            const size_t n = N_SQUARES;
+            if (blocked.size() != n * n || bits.size() != n * n) {
+                throw std::invalid_argument("view_sight: expected tables of " + std::to_string(n) + "x" +
+                                            std::to_string(n));
+            }
+            if (view_bit.size() > 64) throw std::invalid_argument("view_sight: at most 64 door bits");
+            for (int v : view_bit) {
+                if (v < -1 || v >= 64) throw std::invalid_argument("view_sight: a view bit out of 0..63");
+            }
+            const SightLines lines =
+                view_sight(reinterpret_cast<const uint8_t*>(blocked.data()), bits.data(), n * n, hide, view_bit);
+            return nb::make_tuple(numpy<bool>(reinterpret_cast<const bool*>(lines.blocked.data()), {n, n}),
+                                  numpy<uint64_t>(lines.doors.data(), {n, n}));
+        },
+        "blocked"_a, "bits"_a, "hide"_a, "view_bit"_a,
+        "sideview._los_rows' whole table in compiled code (src/core/sight.hpp's view_sight): (static, doors) of a "
+        "heroes' view from the adventure's table with a bit per door and blockage.");
     m.def("derive_content", &derive_content, "parent"_a, "adventure"_a, "board"_a,
           "`parent`'s content for tables that differ from its tables by their adventure alone, and `board`.");
     nb::class_<Engine>(m, "Engine", "One game played in the core (docs/CORE.md).")

@@ -78,4 +78,23 @@ SightLines sight_lines(const int8_t* v, const int8_t* h, const uint64_t* vbit, c
     return out;
 }
 
+SightLines view_sight(const uint8_t* blocked, const uint64_t* bits, size_t n, uint64_t hide,
+                      const std::vector<int>& view_bit) {
+    SightLines out{std::vector<uint8_t>(n), std::vector<uint64_t>(n)};
+    uint64_t mapped = 0;  // the real door bits that have a view bit
+    for (size_t i = 0; i < view_bit.size() && i < 64; ++i) {
+        if (view_bit[i] >= 0) mapped |= uint64_t{1} << i;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const uint64_t b = bits[i];
+        out.blocked[i] = blocked[i] || (b & hide) != 0;
+        uint64_t doors = 0;
+        for (uint64_t rest = b & mapped; rest; rest &= rest - 1) {
+            doors |= uint64_t{1} << view_bit[__builtin_ctzll(rest)];
+        }
+        out.doors[i] = doors;
+    }
+    return out;
+}
+
 }  // namespace dungeon_core

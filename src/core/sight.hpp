@@ -4,6 +4,7 @@
 // there separate the square it leaves from the square it enters.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -18,5 +19,12 @@ struct SightLines {
 // vertical and horizontal grid-line edges; `vbit`, `hbit`: their door bits. Symmetric: a line is the
 // same both ways.
 SightLines sight_lines(const int8_t* v, const int8_t* h, const uint64_t* vbit, const uint64_t* hbit);
+
+// A heroes' view's line of sight (sideview._los_rows, whole): from the adventure's table with every door
+// and blockage given a bit of its own (`blocked`, `bits`: sight_lines of those grids), a line is blocked
+// by the walls, or by an edge whose bit is in `hide` (the doors heroes do not know, the blockages they
+// do); its door bits are the known doors' view bits (`view_bit[i]`: door i's bit in the view, -1 unknown).
+SightLines view_sight(const uint8_t* blocked, const uint64_t* bits, size_t n, uint64_t hide,
+                      const std::vector<int>& view_bit);
 
 }  // namespace dungeon_core
