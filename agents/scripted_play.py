@@ -19,6 +19,8 @@ ways side by side). ``dungeon_env.episode.play_episode`` takes this way when bot
 
 from __future__ import annotations
 
+import math
+
 from agents._common import ported_as_is
 from dungeon_env import _core
 from dungeon_env.engine import Game
@@ -45,11 +47,14 @@ def plays_compiled(heroes, dm, game: Game) -> bool:
     )
 
 
-def play_on(game: Game, heroes, dm, stop_turn: int | None = None, points: int = -1) -> dict[str, int]:
+def play_on(
+    game: Game, heroes, dm, stop_turn: int | None = None, points: int = -1, spread: float = math.nan
+) -> dict[str, int]:
     """Play ``game`` on with ``heroes`` and ``dm`` (``plays_compiled``) until it is over or the turn
     ``stop_turn`` begins; the decisions each side took (``{"heroes": n, "dm": n}``). ``points``
     (``_core.agents.DM_POINTS``; -1: none): stop too before a monster's Movement that no plan of the DM's
-    compiled memory holds for (a search's macro point, ``steps["point"]`` then 1)."""
+    compiled memory holds for (a search's macro point, ``steps["point"]`` then 1); with ``spread`` (the
+    search's), only before one where the search weighs options (``_core.agents.play_scripted``)."""
     steps = {"heroes": 0, "dm": 0}
     known = knowledge_of(game, HEROES)
     dm_known = knowledge_of(game, DM)
@@ -73,6 +78,7 @@ def play_on(game: Game, heroes, dm, stop_turn: int | None = None, points: int = 
             -1 if stop_turn is None else stop_turn,
             -1,
             points,
+            spread,
         )
         if n_heroes or n_dm:  # what Game.apply and the knowledge's fold leave after each move
             game.engine_moved()

@@ -429,7 +429,7 @@ class TurnSearchAgent(GameAgent):
         node = root.children.setdefault(first, Node())
         path, expanding = [root, node], True
         while not g.over and int(g.state.turn) < stop:
-            if roll_out(g, walkers, stop, side if expanding else None):
+            if roll_out(g, walkers, stop, side if expanding else None, self.spread[side]):
                 continue  # (played to the end or the horizon; else a decision handed back, played below)
             acting = DM if g.agent == "dm" else HEROES
             walker = walkers[acting]
@@ -480,11 +480,12 @@ class TurnSearchAgent(GameAgent):
         return heroes if side == HEROES else 1.0 - heroes
 
 
-def roll_out(g: Game, walkers: dict, stop: int, points: str | None = None) -> bool:
+def roll_out(g: Game, walkers: dict, stop: int, points: str | None = None, spread: float = math.nan) -> bool:
     """An iteration's rollout played in compiled code by both walkers, as ``TurnSearchAgent.iterate``'s
     loop plays it move by move, to its end, or while the tree is still descended (``points``, the
     searching side) up to that side's next Movement that no plan holds for (a possible macro point,
-    which the caller weighs): on a heroes' world
+    which the caller weighs; with ``spread``, the search's, only up to one where ``macro_point`` finds
+    options to weigh, the others played as the loop plays them): on a heroes' world
     (``_core.agents.play_world``: the heroes' plans read and the stale ones dropped as
     ``DirectedHeroes.choose`` drops them; the DM's in its compiled memory), or on the DM's world
     (``agents.scripted_play.play_on``, the heroes through their view from their knowledge, as
@@ -501,7 +502,7 @@ def roll_out(g: Game, walkers: dict, stop: int, points: str | None = None) -> bo
     side = view_side(g)
     marks = {None: _core.agents.NO_POINTS, HEROES: _core.agents.HERO_POINTS, DM: _core.agents.DM_POINTS}
     if side == DM and not heroes.plans and points != HEROES:
-        return "point" not in play_on(g, heroes, dm, stop, marks[points])
+        return "point" not in play_on(g, heroes, dm, stop, marks[points], spread)
     if side != HEROES:
         return False
     hero_params, hero_cache = heroes.native_parts()
@@ -517,6 +518,7 @@ def roll_out(g: Game, walkers: dict, stop: int, points: str | None = None) -> bo
         dm._native_memory,
         stop,
         marks[points],
+        spread,
     )
     if n_heroes or n_dm:
         g.engine_moved()

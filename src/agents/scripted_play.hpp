@@ -8,6 +8,7 @@
 // choices made one at a time through Python would leave (tests/test_scripted_play.py).
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <string>
@@ -60,7 +61,7 @@ struct Sides {
 Played play_scripted(dungeon_core::Game& g, dungeon_core::HeroLens& lens, dungeon_core::ShownEvents& shown,
                      const Sides& sides,
                      const std::function<const dungeon_core::HeroTablesMaps*(const std::string&)>& maps_for,
-                     int stop_turn, int max_moves, int point_side = NO_POINTS);
+                     int stop_turn, int max_moves, int point_side = NO_POINTS, double spread = NAN);
 
 // A search's plan for a hero's Movement (turn_search.DirectedHeroes.plans): the turn it was made in, the
 // square the Movement ends on (FREE, -1: where v2 likes) and what it was made knowing (knowledge_mark:
@@ -93,6 +94,11 @@ bool at_point(dungeon_core::Game& g, int point_side, const std::map<int, HeroPla
 // plans, a stale plan dropped when the end square is asked; DirectedDM with the plans in its memory)
 // play it on until it is over or turn `stop_turn` begins (-1: none), or a decision must be handed
 // back (HEROES_LEFT, DM_LEFT: the memories and plans as they were before that decision).
-Played play_world(dungeon_core::Game& g, const WorldSides& sides, int stop_turn, int point_side = NO_POINTS);
+// `spread` (not NaN): a search's spread for the side `point_side` (turn_search.macro_point's): a Movement
+// without a plan is weighed here, and POINT returned only where the search would weigh options there
+// (the walkers' memories and plans as they were before it); elsewhere the walker's move is played as the
+// search's loop plays it (its choice made listening, then again).
+Played play_world(dungeon_core::Game& g, const WorldSides& sides, int stop_turn, int point_side = NO_POINTS,
+                  double spread = NAN);
 
 }  // namespace dungeon_agents
