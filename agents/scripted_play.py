@@ -19,13 +19,15 @@ ways side by side). ``dungeon_env.episode.play_episode`` takes this way when bot
 
 from __future__ import annotations
 
+import math
+
 from agents._common import ported_as_is
 from dungeon_env import _core
 from dungeon_env.engine import Game
 from dungeon_env.engine.side_knowledge import knowledge_of
 from dungeon_env.engine.sideview import DM, HEROES, reading_maps, view_side
 
-OVER, TURN, MOVES, NEED_MAPS, HEROES_LEFT, DM_LEFT = range(6)  # scripted_play.hpp's Stop
+OVER, TURN, MOVES, NEED_MAPS, HEROES_LEFT, DM_LEFT, POINT = range(7)  # scripted_play.hpp's Stop
 MAPS_KEPT = 512  # state fields whose heroes' view maps are kept per adventure (sideview's memo)
 
 
@@ -45,9 +47,14 @@ def plays_compiled(heroes, dm, game: Game) -> bool:
     )
 
 
-def play_on(game: Game, heroes, dm, stop_turn: int | None = None) -> dict[str, int]:
+def play_on(
+    game: Game, heroes, dm, stop_turn: int | None = None, points: int = -1, spread: float = math.nan
+) -> dict[str, int]:
     """Play ``game`` on with ``heroes`` and ``dm`` (``plays_compiled``) until it is over or the turn
-    ``stop_turn`` begins; the decisions each side took (``{"heroes": n, "dm": n}``)."""
+    ``stop_turn`` begins; the decisions each side took (``{"heroes": n, "dm": n}``). ``points``
+    (``_core.agents.DM_POINTS``; -1: none): stop too before a monster's Movement that no plan of the DM's
+    compiled memory holds for (a search's macro point, ``steps["point"]`` then 1); with ``spread`` (the
+    search's), only before one where the search weighs options (``_core.agents.play_scripted``)."""
     steps = {"heroes": 0, "dm": 0}
     known = knowledge_of(game, HEROES)
     dm_known = knowledge_of(game, DM)
@@ -70,6 +77,8 @@ def play_on(game: Game, heroes, dm, stop_turn: int | None = None) -> dict[str, i
             maps,
             -1 if stop_turn is None else stop_turn,
             -1,
+            points,
+            spread,
         )
         if n_heroes or n_dm:  # what Game.apply and the knowledge's fold leave after each move
             game.engine_moved()
@@ -77,6 +86,9 @@ def play_on(game: Game, heroes, dm, stop_turn: int | None = None) -> dict[str, i
             known._numbers = None
             steps["heroes"] += n_heroes
             steps["dm"] += n_dm
+        if stop == POINT:
+            steps["point"] = 1
+            break
         if stop == NEED_MAPS:
             if len(maps) >= MAPS_KEPT:
                 maps.clear()

@@ -64,7 +64,9 @@ from agents.determinise import determinise, prior_of
 from agents.evaluation import Evaluation
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import NOT_PORTED, ScriptedHeroesV2
+from agents.scripted_play import OVER, TURN, play_on
 from agents.search import Node, search_worlds  # a node of an ISMCTS tree; what its iterations copy
+from dungeon_env import _core
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.side_knowledge import heroes_view
 from dungeon_env.engine.sideview import DM, HEROES, dm_view, view_side
@@ -125,12 +127,27 @@ class DirectedHeroes(ScriptedHeroesV2):
         compiled choice with the deciding hero's plan (``ScriptedHeroesV2.choose_world``: its
         ``end_square`` gives the planned square, and a stale plan is dropped when the end square is
         asked, as ``planned`` drops it); else the Python methods."""
+        compiled = type(self) is DirectedHeroes and getattr(game, "core_engine", None) is not None
         if (
-            self.listing is None
-            and type(self) is DirectedHeroes
-            and getattr(game, "core_engine", None) is not None
+            compiled
+            and self.listing is not None
             and view_side(game) == HEROES
+            and int(game.decision[1]) not in self.plans
         ):
+            action = self.choose_listing(game)  # a macro point's listing, on a heroes' world
+            if action != NOT_PORTED:
+                return action
+        on_core = compiled and self.listing is None
+        if (
+            on_core
+            and view_side(game) == DM
+            and game.agent not in (None, "dm")
+            and int(game.decision[1]) not in self.plans
+        ):
+            action = self.choose_native(game)  # the DM's world (a DM's search): through the heroes' view
+            if action != NOT_PORTED:
+                return action
+        elif on_core and view_side(game) == HEROES:
             h = int(game.decision[1])
             plan, fixed = self.plans.get(h), -1
             stale = False
@@ -144,6 +161,32 @@ class DirectedHeroes(ScriptedHeroesV2):
             if action != NOT_PORTED:
                 return action
         return self.choose_reference(game)
+
+    def choose_listing(self, game: Game) -> int:
+        """The compiled choice on a heroes' world without a plan for the deciding hero while a caller
+        listens (``src/agents/scripted_heroes_v2.cpp``'s ``HeroListing``): the action (or
+        ``NOT_PORTED``), recording into ``listing`` what v2 weighed, as ``weighed`` does."""
+        native = self._compiled()
+        action, _, weighed = _core.agents.scripted_heroes_v2_list_world(
+            game.core_engine,
+            list(game.legal_actions()),
+            native[1],
+            self.intent,
+            self.relieved,
+            self.waited,
+            native[2],
+        )
+        if action != NOT_PORTED:
+            for h, options, choice in weighed:
+                self.listing.setdefault(
+                    h,
+                    (
+                        {q: (score, steps) for q, score, steps, _ in options},
+                        None if choice < 0 else choice,
+                        {q: progress for q, _, _, progress in options},
+                    ),
+                )
+        return action
 
     def end_square(self, g: Game, h: int, dist: list[int], bought: int = 0) -> int | None:
         square = self.planned(g, h)
@@ -386,6 +429,8 @@ class TurnSearchAgent(GameAgent):
         node = root.children.setdefault(first, Node())
         path, expanding = [root, node], True
         while not g.over and int(g.state.turn) < stop:
+            if roll_out(g, walkers, stop, side if expanding else None, self.spread[side]):
+                continue  # (played to the end or the horizon; else a decision handed back, played below)
             acting = DM if g.agent == "dm" else HEROES
             walker = walkers[acting]
             point = (
@@ -433,6 +478,51 @@ class TurnSearchAgent(GameAgent):
             return 0.0
         heroes = self.evaluation.value(g)
         return heroes if side == HEROES else 1.0 - heroes
+
+
+def roll_out(g: Game, walkers: dict, stop: int, points: str | None = None, spread: float = math.nan) -> bool:
+    """An iteration's rollout played in compiled code by both walkers, as ``TurnSearchAgent.iterate``'s
+    loop plays it move by move, to its end, or while the tree is still descended (``points``, the
+    searching side) up to that side's next Movement that no plan holds for (a possible macro point,
+    which the caller weighs; with ``spread``, the search's, only up to one where ``macro_point`` finds
+    options to weigh, the others played as the loop plays them): on a heroes' world
+    (``_core.agents.play_world``: the heroes' plans read and the stale ones dropped as
+    ``DirectedHeroes.choose`` drops them; the DM's in its compiled memory), or on the DM's world
+    (``agents.scripted_play.play_on``, the heroes through their view from their knowledge, as
+    ``DirectedHeroes.choose`` plays them there). False, having played nothing or up to a decision a
+    compiled choice leaves to Python (the caller plays it), when the walkers are not the search's own
+    or the world is on the Python rules."""
+    heroes, dm = walkers[HEROES], walkers[DM]
+    if (
+        type(heroes) is not DirectedHeroes
+        or type(dm) is not DirectedDM
+        or getattr(g, "core_engine", None) is None
+    ):
+        return False
+    side = view_side(g)
+    marks = {None: _core.agents.NO_POINTS, HEROES: _core.agents.HERO_POINTS, DM: _core.agents.DM_POINTS}
+    if side == DM and not heroes.plans and points != HEROES:
+        return "point" not in play_on(g, heroes, dm, stop, marks[points], spread)
+    if side != HEROES:
+        return False
+    hero_params, hero_cache = heroes.native_parts()
+    stop_reason, n_heroes, n_dm = _core.agents.play_world(
+        g.engine_to_move(),
+        hero_params,
+        heroes.intent,
+        heroes.relieved,
+        heroes.waited,
+        hero_cache,
+        heroes.plans,
+        dm.native_parts(),
+        dm._native_memory,
+        stop,
+        marks[points],
+        spread,
+    )
+    if n_heroes or n_dm:
+        g.engine_moved()
+    return stop_reason in (OVER, TURN)
 
 
 def paired_edge(values: list[float], reference: list[float]) -> tuple[float, float]:

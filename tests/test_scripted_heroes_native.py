@@ -20,11 +20,13 @@ from agents.determinise import determinise, prior_of
 from agents.scripted_dm_v2 import ScriptedDMV2
 from agents.scripted_heroes_v2 import NOT_PORTED, PORTED, ScriptedHeroesV2
 from agents.scripted_params import HeroParams, knobs, shipped_v2
-from agents.turn_search import FREE, DirectedDM, DirectedHeroes
+from agents.search import search_worlds
+from agents.turn_search import FREE, DirectedDM, DirectedHeroes, macro_point
 from dungeon_env import _core
 from dungeon_env.content import adventure_names, load_heroes
 from dungeon_env.engine import Decision, Game
 from dungeon_env.engine.side_knowledge import heroes_view
+from dungeon_env.engine.sideview import DM, dm_view
 
 
 def drawn_params(rng: random.Random) -> HeroParams:
@@ -200,3 +202,89 @@ def test_the_search_walker_chooses_alike_on_the_heroes_worlds():
             compared[kind.name] += 1
             world.apply(b)
     assert compared["HERO_MOVE"] >= 200, compared
+
+
+def test_the_search_walker_chooses_alike_on_the_dms_worlds():
+    """The heroes walker of a DM's search (``DirectedHeroes``, no plans) on the DM's worlds (copies of
+    the DM's view carrying the heroes' knowledge, ``search.search_worlds``): it plays the compiled
+    choice through the heroes' view (never the Python methods), and that choice is the reference's at
+    every hero decision, with the same memory."""
+    compared = Counter()
+    for k in range(10):
+        g = new_game(k, max_turns=40)
+        heroes, dm = ScriptedHeroesV2(seed=k), ScriptedDMV2(seed=k)
+        while not g.over and (g.state.turn < 1 + k % 3 or g.agent != "dm"):
+            g.apply(dm.choose(g) if g.agent == "dm" else heroes.choose(g))
+        if g.over:
+            continue
+        worlds = search_worlds(dm_view(g), DM)
+        world = determinise(worlds, random.Random(k))
+        native, reference, walker_dm = DirectedHeroes(seed=k), DirectedHeroes(seed=k), DirectedDM(seed=k)
+
+        def python_methods(game, k=k):
+            raise AssertionError(f"game {k}: the walker played the Python methods on the DM's world")
+
+        native.choose_reference = python_methods
+        stop = int(world.state.turn) + 3
+        while not world.over and int(world.state.turn) < stop:
+            if world.agent == "dm":
+                world.apply(walker_dm.choose(world))
+                continue
+            kind, h = world.decision
+            a, b = native.choose(world), reference.choose_reference(world)
+            assert a == b, f"game {k}: {kind.name} of hero {h}: compiled {a}, reference {b}"
+            assert memory_of(native) == memory_of(reference)
+            compared[kind.name] += 1
+            world.apply(b)
+    assert compared["HERO_MOVE"] >= 200 and compared["FIGHT_STAMINA"] >= 5, compared
+
+
+def test_the_search_walker_lists_alike_on_the_heroes_worlds():
+    """A heroes' search's macro points (``turn_search.macro_point``) on determinisations of the heroes'
+    view, with random plans for the other Movements: the compiled listing (``DirectedHeroes.choose_listing``:
+    every end square v2 weighed with its key and progress, v2's choice) is the Python methods' (``weighed``),
+    and so are the action, the macro point's options and the memory left."""
+    compared = Counter()
+    for k in range(12):
+        g = new_game(k, max_turns=40)
+        heroes, dm = ScriptedHeroesV2(seed=k), ScriptedDMV2(seed=k)
+        while not g.over and (g.state.turn < 2 + k % 4 or g.agent == "dm"):
+            g.apply(dm.choose(g) if g.agent == "dm" else heroes.choose(g))
+        if g.over:
+            continue
+        view = heroes_view(g)
+        world = determinise(view, random.Random(k), prior_of(view))
+        native, reference, walker_dm = DirectedHeroes(seed=k), DirectedHeroes(seed=k), DirectedDM(seed=k)
+        python_choice = native.choose_reference
+        reference.choose = reference.choose_reference  # (macro_point asks the walker's choose)
+        rng, stop = random.Random(k), int(world.state.turn) + 3
+        while not world.over and int(world.state.turn) < stop:
+            if world.agent == "dm":
+                world.apply(walker_dm.choose(world))
+                continue
+            kind, h = world.decision
+            if kind == Decision.HERO_MOVE and h not in reference.plans and rng.random() < 0.3:
+                squares = list(reference.reachable_squares(world, h))
+                square = FREE if rng.random() < 0.3 else rng.choice(squares)
+                native.plan(world, h, square)
+                reference.plan(world, h, square)
+            if kind == Decision.HERO_MOVE and h not in reference.plans:
+                native.listing, reference.listing = {}, {}
+                native.choose_reference = lambda game: pytest.fail("the listing played the Python methods")
+                a, b = native.choose(world), reference.choose_reference(world)
+                native.choose_reference = python_choice
+                assert a == b, f"game {k}: hero {h}: compiled {a}, reference {b}"
+                assert native.listing == reference.listing, f"game {k}: hero {h}: listings differ"
+                compared["listed"] += h in reference.listing
+                native.listing = reference.listing = None
+                point_a = macro_point(world, native, 3, 6.0)
+                point_b = macro_point(world, reference, 3, 6.0)
+                assert point_a == point_b
+                compared["points"] += point_b is not None
+            else:
+                a, b = native.choose(world), reference.choose_reference(world)
+                assert a == b
+            assert native.plans == reference.plans and memory_of(native) == memory_of(reference)
+            compared[kind.name] += 1
+            world.apply(b)
+    assert compared["listed"] >= 100 and compared["points"] >= 20, compared

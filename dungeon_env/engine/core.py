@@ -77,6 +77,12 @@ def costs(tables, door_passable: np.ndarray, cost: list[int], targets, inf: int)
     return _core.costs(board(tables), door_passable, cost, list(targets), inf)
 
 
+def sight_lines(v, h, vbit, hbit) -> tuple[np.ndarray, np.ndarray]:
+    """``tables.sight_lines``' answer computed in the core (``src/core/sight.cpp``; the reference is
+    ``tables._trace_sight_lines``): ``(static, bits)`` for every pair of squares."""
+    return _core.sight_lines(v, h, vbit, hbit)
+
+
 def content(game, fresh: bool = False) -> _core.Content:
     """The core's copy of what never changes in ``game``: its tables, adventure, cards and rules.
     Built once per tables object, variant and catalogue, memoised in ``game.tables.cache``: a real

@@ -43,6 +43,7 @@ from dungeon_env.engine.state import (
     STACK_KIND,
     STACK_UNIT,
     State,
+    copied_field,
 )
 from dungeon_env.engine.tables import Tables, square, tables_for, xy
 from dungeon_env.engine.units import active_heroes, has_trait, label, place_hero, unit_info
@@ -1051,11 +1052,11 @@ class CoreState(State):
     def copy(self) -> State:
         """A plain :class:`State` with this state's values (Python's edits not handed back yet
         included)."""
-        values = self._engine.state()
+        values = self._engine.state()  # (the engine's values, copied out: shared with nothing)
         for name in _STATE_FIELDS:
             if name in self.__dict__:
-                values[name] = self.__dict__[name]
-        return State(**values).copy()
+                values[name] = copied_field(name, self.__dict__[name])
+        return State(**values)
 
     def to_json(self) -> dict:
         return self.copy().to_json()

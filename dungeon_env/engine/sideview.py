@@ -689,9 +689,10 @@ def _view_los(t: Tables, doors, blockage, wall, edge_door):
     return rows.static, rows.doors
 
 
-def _los_rows(t: Tables, doors, blockage, wall, edge_door):
+def _los_rows(t: Tables, doors, blockage, wall, edge_door, compiled: bool = True):
     """``rows(a) -> (static, doors)`` of the view's line of sight from square ``a`` (or from every
-    square at once, with ``a`` a slice)."""
+    square at once, with ``a`` a slice: the whole table in the core, ``_core.view_sight``, unless
+    ``compiled`` is False: the numpy reference)."""
     param = _los_param(t)
     if param is None:  # too many doors and blockages for the bit table: compute it all (slow)
         static_all, doors_all = _line_of_sight(wall, edge_door, blockage)
@@ -720,6 +721,9 @@ def _los_rows(t: Tables, doors, blockage, wall, edge_door):
     byte = np.uint64(255)
 
     def rows(a) -> tuple[np.ndarray, np.ndarray]:
+        if compiled and isinstance(a, slice) and a == slice(None):
+            view_bits = [view_bit.get(i, -1) for i in range(t.n_doors)]
+            return _core.view_sight(static_param, bits_param, hide_bits, view_bits)
         bits = bits_param[a]
         static = static_param[a] | ((bits & hide) != 0)
         view_doors = np.zeros(bits.shape, np.uint64)

@@ -197,15 +197,9 @@ class State:
     downed_by: list = field(default_factory=lambda: [[] for _ in range(MAX_HEROES)])
 
     def copy(self) -> State:
-        values = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, np.ndarray):
-                value = value.copy()
-            elif isinstance(value, list):
-                value = [list(item) for item in value] if f.name in _NESTED else list(value)
-            values[f.name] = value
-        return State(**values)
+        return State(
+            **{f.name: copied_field(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)}
+        )
 
     def to_json(self) -> dict:
         out = {}
@@ -296,4 +290,14 @@ def _field_from_json(name: str, value, default):
         return [[int(v) for v in item] for item in value] if name in _NESTED else list(value)
     if isinstance(default, bool | int | str) and type(value) is not type(default):
         raise TypeError(f"expected {type(default).__name__}, found {value!r}")
+    return value
+
+
+def copied_field(name: str, value):
+    """A copy of the value of the state field ``name`` that shares nothing with ``value`` (an array
+    copied, a list and its rows copied; an immutable value as it is)."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, list):
+        return [list(item) for item in value] if name in _NESTED else list(value)
     return value

@@ -236,11 +236,13 @@ def sight_lines(v, h, vbit, hbit) -> tuple[np.ndarray, np.ndarray]:
 
     The answer is kept per process for the last few grids (equal grids, equal answer) and shared:
     read-only arrays, as every table here."""
-    grids = [np.ascontiguousarray(g) for g in (v, h, vbit, hbit)]
+    grids = [
+        np.ascontiguousarray(g, dtype) for g, dtype in zip((v, h, vbit, hbit), _GRID_DTYPES, strict=True)
+    ]
     key = tuple((g.shape, g.dtype.str, g.tobytes()) for g in grids)
     cached = _SIGHT_CACHE.get(key)
     if cached is None:
-        cached = _trace_sight_lines(*grids)
+        cached = core.sight_lines(*grids)  # (``_trace_sight_lines``, the reference, in compiled code)
         for table in cached:
             table.flags.writeable = False
         _SIGHT_CACHE[key] = cached
@@ -249,6 +251,9 @@ def sight_lines(v, h, vbit, hbit) -> tuple[np.ndarray, np.ndarray]:
     else:
         _SIGHT_CACHE.move_to_end(key)
     return cached
+
+
+_GRID_DTYPES = (np.int8, np.int8, np.uint64, np.uint64)  # v, h (OPEN/WALL/DOOR codes), vbit, hbit
 
 
 def _trace_sight_lines(v, h, vbit, hbit) -> tuple[np.ndarray, np.ndarray]:

@@ -187,6 +187,26 @@ void bind_agents(nb::module_& m) {
         "determinisation), read as it is, with a search's planned end square for the deciding hero (-1: none): "
         "(action or NOT_PORTED, whether the end square was asked).");
     a.def(
+        "scripted_heroes_v2_list_world",
+        [](dungeon_core::Engine& e, const std::vector<int>& legal, const HeroParams& p, nb::dict intent,
+           nb::dict relieved, nb::dict waited, HeroCache& cache) {
+            HeroListing listing;
+            const auto [action, asked] = with_memory(intent, relieved, waited, [&](HeroMemory& memory) {
+                return choose_heroes_v2_world(e.game, legal, p, memory, cache, -1, &listing);
+            });
+            nb::list weighed;
+            for (const auto& [h, entry] : listing.heroes) {
+                nb::list options;
+                for (const auto& o : entry.options) options.append(nb::make_tuple(o.square, o.score, o.neg_steps, o.progress));
+                weighed.append(nb::make_tuple(h, options, entry.choice));
+            }
+            return nb::make_tuple(action, asked, weighed);
+        },
+        "engine"_a, "legal"_a, "params"_a, "intent"_a, "relieved"_a, "waited"_a, "cache"_a,
+        "scripted_heroes_v2_choose_world without a plan, while a search listens: (action or NOT_PORTED, whether "
+        "the end square was asked, [(hero, [(square, score, -steps, progress)] in walking order, v2's choice or "
+        "-1)]) (turn_search.DirectedHeroes.weighed's listing).");
+    a.def(
         "scripted_dm_v2_choose",
         [](dungeon_core::Engine& e, const DMParams& p, DMMemory& memory) { return choose_v2(e.game, p, memory); },
         "engine"_a, "params"_a, "memory"_a,

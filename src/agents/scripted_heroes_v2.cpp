@@ -74,6 +74,7 @@ struct Heroes {
     HeroCache::PerContent* memo;  // the distances' memo of the view's content
     int fixed_end = -1;       // a search's plan: the square every end_square gives (-1: none)
     bool end_asked = false;   // whether end_square was asked (a search's stale plan is then dropped)
+    HeroListing* listing = nullptr;  // while a search listens: what v2 weighed (DirectedHeroes.weighed)
     // what one decision computes once (ScriptedHeroes.once)
     std::optional<std::vector<int>> in_sight_;
     std::optional<std::pair<std::vector<int>, bool>> goal_;
@@ -595,6 +596,12 @@ struct Heroes {
         }
         std::optional<int> choice = options[best].first;
         if (dist[*choice] >= dist[pos(h)] && !in_sight().empty() && !may_wait(h)) choice.reset();
+        if (listing != nullptr && bought == 0 && !listing->heroes.count(h)) {  // DirectedHeroes.weighed
+            HeroListing::Entry& entry = listing->heroes[h];
+            const int64_t here = dist[pos(h)];
+            for (const auto& [q, key] : options) entry.options.push_back({q, key.first, key.second, here - dist[q]});
+            entry.choice = choice ? *choice : -1;
+        }
         return choice;
     }
 
@@ -1203,7 +1210,8 @@ int choose_heroes_v2(Game& real, const HeroTablesMaps& maps, const HeroLens& len
 }
 
 std::pair<int, bool> choose_heroes_v2_world(Game& world, const std::vector<int>& legal, const HeroParams& p,
-                                            HeroMemory& memory, HeroCache& cache, int fixed_end) {
+                                            HeroMemory& memory, HeroCache& cache, int fixed_end,
+                                            HeroListing* listing) {
     const State& s = world.state;
     if (world.over() || s.stack.empty()) throw std::invalid_argument("scripted heroes: no decision is asked");
     const int kind = s.stack.back()[STACK_KIND], h = s.stack.back()[STACK_UNIT];
@@ -1212,6 +1220,7 @@ std::pair<int, bool> choose_heroes_v2_world(Game& world, const std::vector<int>&
     if (legal.size() == 1) return {legal[0], false};
     Heroes heroes{world, p, memory, per_content(cache, world.content)};
     heroes.fixed_end = fixed_end;
+    heroes.listing = listing;
     int action;
     if (kind == Decision::CHOOSE_TARGET) {
         const Row& top = s.stack.back();

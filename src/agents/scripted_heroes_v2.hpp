@@ -67,6 +67,24 @@ struct HeroCache {
     std::unordered_map<const dungeon_core::Content*, PerContent> contents;
 };
 
+// What v2 weighed at a hero's Movement while a search listens (turn_search.DirectedHeroes.weighed): per
+// hero, the first end_square of its decision asked with nothing bought: each square it could end on, in
+// walking order, with its key (score, -steps) and the squares it brings the hero nearer its target
+// (here - dist[q]), and v2's choice (-1: it walks as v1).
+struct HeroListing {
+    struct Option {
+        int square;
+        double score;
+        int neg_steps;
+        int64_t progress;
+    };
+    struct Entry {
+        std::vector<Option> options;
+        int choice;
+    };
+    std::map<int, Entry> heroes;
+};
+
 // ScriptedHeroesV2.choose on the real game's decision (a hero's), reading the heroes' view made from
 // `maps` and `lens`; NOT_PORTED for a decision the Python methods play.
 int choose_heroes_v2(dungeon_core::Game& real, const dungeon_core::HeroTablesMaps& maps,
@@ -77,7 +95,9 @@ int choose_heroes_v2(dungeon_core::Game& real, const dungeon_core::HeroTablesMap
 // game gives them (a view's are the real game's at the decision it was made for), a search's plan for the
 // deciding hero (`fixed_end`, its Movement's end square; -1: none): the action, and whether the script
 // asked for the end square (turn_search.DirectedHeroes then drops a stale plan, as its end_square does).
+// `listing` (may be null): filled with what v2 weighed (HeroListing) while a search listens.
 std::pair<int, bool> choose_heroes_v2_world(dungeon_core::Game& world, const std::vector<int>& legal,
-                                            const HeroParams& p, HeroMemory& memory, HeroCache& cache, int fixed_end);
+                                            const HeroParams& p, HeroMemory& memory, HeroCache& cache, int fixed_end,
+                                            HeroListing* listing = nullptr);
 
 }  // namespace dungeon_agents

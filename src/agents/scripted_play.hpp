@@ -8,7 +8,9 @@
 // choices made one at a time through Python would leave (tests/test_scripted_play.py).
 #pragma once
 
+#include <cmath>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "game.hpp"
@@ -27,7 +29,11 @@ enum class Stop : int {
     NEED_MAPS = 3,   // a hero decides at a public configuration `maps_for` does not know (`key`)
     HEROES_LEFT = 4, // the heroes' compiled choice names this decision NOT_PORTED
     DM_LEFT = 5,     // the DM's compiled choice names this decision NOT_PORTED
+    POINT = 6,       // a Movement of the side `point_side` without a plan that holds: a search may weigh it
 };
+
+// The sides a search asks to stop at (`point_side`): none, the heroes' Movements, the monsters'.
+constexpr int NO_POINTS = -1, HERO_POINTS = 0, DM_POINTS = 1;
 
 struct Played {
     Stop stop;
@@ -55,6 +61,44 @@ struct Sides {
 Played play_scripted(dungeon_core::Game& g, dungeon_core::HeroLens& lens, dungeon_core::ShownEvents& shown,
                      const Sides& sides,
                      const std::function<const dungeon_core::HeroTablesMaps*(const std::string&)>& maps_for,
-                     int stop_turn, int max_moves);
+                     int stop_turn, int max_moves, int point_side = NO_POINTS, double spread = NAN);
+
+// A search's plan for a hero's Movement (turn_search.DirectedHeroes.plans): the turn it was made in, the
+// square the Movement ends on (FREE, -1: where v2 likes) and what it was made knowing (knowledge_mark:
+// the areas revealed, the monsters in sight).
+struct HeroPlan {
+    int turn, square;
+    int64_t revealed, in_sight;
+};
+
+// turn_search.knowledge_mark: (the areas revealed, the active monsters on revealed areas).
+std::pair<int64_t, int64_t> knowledge_mark(dungeon_core::Game& g);
+
+struct WorldSides {
+    const HeroParams& heroes;
+    HeroMemory& hero_memory;
+    HeroCache& hero_cache;
+    std::map<int, HeroPlan>& plans;
+    const DMParams& dm;
+    DMMemory& dm_memory;
+};
+
+// Whether `g`'s decision is a Movement of the side `point_side` that no plan holds for (turn_search.macro_point's
+// first test: a hero's Movement whose plan is missing or stale by `hero_plans` (null: none), a monster's
+// whose plan in `dm` is missing or of another turn or monster): POINT stops there, the plans left as they
+// are (the search's walker drops a stale one when it asks).
+bool at_point(dungeon_core::Game& g, int point_side, const std::map<int, HeroPlan>* hero_plans, const DMMemory& dm);
+
+// A search's rollout on a heroes' world (a determinisation of the heroes' view: turn_search's
+// iterations): both walkers v2 (turn_search.DirectedHeroes on the world as it is, with the search's
+// plans, a stale plan dropped when the end square is asked; DirectedDM with the plans in its memory)
+// play it on until it is over or turn `stop_turn` begins (-1: none), or a decision must be handed
+// back (HEROES_LEFT, DM_LEFT: the memories and plans as they were before that decision).
+// `spread` (not NaN): a search's spread for the side `point_side` (turn_search.macro_point's): a Movement
+// without a plan is weighed here, and POINT returned only where the search would weigh options there
+// (the walkers' memories and plans as they were before it); elsewhere the walker's move is played as the
+// search's loop plays it (its choice made listening, then again).
+Played play_world(dungeon_core::Game& g, const WorldSides& sides, int stop_turn, int point_side = NO_POINTS,
+                  double spread = NAN);
 
 }  // namespace dungeon_agents

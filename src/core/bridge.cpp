@@ -1,4 +1,5 @@
 #include "bridge.hpp"
+#include "sight.hpp"
 
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/shared_ptr.h>
@@ -602,10 +603,14 @@ Tables tables_of(nb::handle t, const Board& board) {
     for (auto [field, target] : {std::pair<const char*, std::vector<uint8_t>*>{"furniture", &out.furniture},
                                  {"blockage", &out.blockage},
                                  {"exit", &out.exit},
-                                 {"los_static", &out.los_static},
                                  {"is_corridor", &out.is_corridor}}) {
         In<bool> arr = nb::cast<In<bool>>(t.attr(field));
         target->assign(arr.data(), arr.data() + arr.size());
+    }
+    {
+        In<bool> arr = nb::cast<In<bool>>(t.attr("los_static"));
+        const uint8_t* first = reinterpret_cast<const uint8_t*>(arr.data());
+        out.los_static.assign(first, first + arr.size());
     }
     out.los_doors = vec<uint64_t>(t.attr("los_doors"));
     for (nb::handle sq : t.attr("area_squares")) out.area_squares.push_back(vec<int16_t>(sq));
@@ -831,6 +836,43 @@ void bind_engine(nb::module_& m) {
     nb::class_<Content>(m, "Content", "What never changes in a game (tables, adventure, cards, rules), as the core holds it.");
     m.def("make_content", &make_content, "game"_a, "board"_a,
           "The core's static content of a Python Game (its tables, rules and cards) with its core board.");
+    m.def(
+        "sight_lines",
+        [](In<int8_t> v, In<int8_t> h, In<uint64_t> vbit, In<uint64_t> hbit) {
+            const size_t nv = HEIGHT * (WIDTH + 1), nh = (HEIGHT + 1) * WIDTH;
+            if (v.size() != nv || vbit.size() != nv || h.size() != nh || hbit.size() != nh) {
+                throw std::invalid_argument("sight_lines: expected v, vbit of " + std::to_string(HEIGHT) + "x" +
+                                            std::to_string(WIDTH + 1) + " and h, hbit of " +
+                                            std::to_string(HEIGHT + 1) + "x" + std::to_string(WIDTH));
+            }
+            const SightLines lines = sight_lines(v.data(), h.data(), vbit.data(), hbit.data());
+            const size_t n = N_SQUARES;
+            return nb::make_tuple(numpy<bool>(reinterpret_cast<const bool*>(lines.blocked.data()), {n, n}),
+                                  numpy<uint64_t>(lines.doors.data(), {n, n}));
+        },
+        "v"_a, "h"_a, "vbit"_a, "hbit"_a,
+        "engine/tables.py's sight_lines in compiled code (src/core/sight.hpp): (static, bits) for every pair "
+        "of squares from the edge grids' codes and door bits.");
+    m.def(
+        "view_sight",
+        [](In<bool> blocked, In<uint64_t> bits, uint64_t hide, const std::vector<int>& view_bit) {
+            const size_t n = N_SQUARES;
+            if (blocked.size() != n * n || bits.size() != n * n) {
+                throw std::invalid_argument("view_sight: expected tables of " + std::to_string(n) + "x" +
+                                            std::to_string(n));
+            }
+            if (view_bit.size() > 64) throw std::invalid_argument("view_sight: at most 64 door bits");
+            for (int v : view_bit) {
+                if (v < -1 || v >= 64) throw std::invalid_argument("view_sight: a view bit out of 0..63");
+            }
+            const SightLines lines =
+                view_sight(reinterpret_cast<const uint8_t*>(blocked.data()), bits.data(), n * n, hide, view_bit);
+            return nb::make_tuple(numpy<bool>(reinterpret_cast<const bool*>(lines.blocked.data()), {n, n}),
+                                  numpy<uint64_t>(lines.doors.data(), {n, n}));
+        },
+        "blocked"_a, "bits"_a, "hide"_a, "view_bit"_a,
+        "sideview._los_rows' whole table in compiled code (src/core/sight.hpp's view_sight): (static, doors) of a "
+        "heroes' view from the adventure's table with a bit per door and blockage.");
     m.def("derive_content", &derive_content, "parent"_a, "adventure"_a, "board"_a,
           "`parent`'s content for tables that differ from its tables by their adventure alone, and `board`.");
     nb::class_<Engine>(m, "Engine", "One game played in the core (docs/CORE.md).")

@@ -139,6 +139,21 @@ struct Rules {
     int mental_bid_max = 3, lash_range = 6, lash_damage = 2, max_items = 12, max_spells = 8;
 };
 
+// A read-only array shared by the contents copied from one another (a determinisation's content is its
+// view's but the adventure: core.derive_content), so that a copy does not copy it.
+template <typename T>
+struct SharedArray {
+    std::shared_ptr<const std::vector<T>> items = std::make_shared<const std::vector<T>>();
+    const T& operator[](size_t i) const { return (*items)[i]; }
+    size_t size() const { return items->size(); }
+    const T* data() const { return items->data(); }
+    void assign(const T* first, const T* last) { items = std::make_shared<const std::vector<T>>(first, last); }
+    SharedArray& operator=(std::vector<T> v) {
+        items = std::make_shared<const std::vector<T>>(std::move(v));
+        return *this;
+    }
+};
+
 // engine/tables.py's Tables: squares are y * WIDTH + x.
 struct Tables {
     std::vector<int16_t> area;        // [sq]
@@ -146,8 +161,8 @@ struct Tables {
     std::vector<uint8_t> wall;        // [sq * 4 + d]
     std::vector<int16_t> edge_door;   // [sq * 4 + d], -1 none
     std::vector<uint8_t> furniture, blockage, exit;  // [sq]
-    std::vector<uint8_t> los_static;  // [a * N + b]
-    std::vector<uint64_t> los_doors;  // [a * N + b]
+    SharedArray<uint8_t> los_static;  // [a * N + b]
+    SharedArray<uint64_t> los_doors;  // [a * N + b]
     std::vector<std::vector<int16_t>> area_squares;
     std::vector<uint8_t> is_corridor;  // [area]
     std::vector<int16_t> patrol_rooms;
