@@ -268,14 +268,6 @@ def decisions_until(g: Game, phase: Phase, choose=end_or_first, limit: int = 200
     raise RuntimeError(f"phase {phase!r} not reached")
 
 
-def assert_rate(hits: int, n: int, p) -> None:
-    """A statistical check: the observed rate is within 4 standard errors of the exact ``p``."""
-    import math
-
-    p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
-    assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
-
-
 def my_move(g: Game, h: int) -> None:
     """Restart this turn's Movement phase and idle on to hero ``h``'s move."""
     from dungeon_env.engine import Decision
