@@ -22,6 +22,9 @@ The Dungeon Master may know everything, so its choices may depend on the hidden 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import hashlib
+import json
 import random
 import re
 from collections.abc import Callable
@@ -33,10 +36,13 @@ import numpy as np
 import dungeon_env
 from dungeon_env.content.model import WIDTH
 from dungeon_env.engine import Game
+from dungeon_env.engine import sideview as sv
 from dungeon_env.engine.actions import DEFER
-from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER, How
+from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER, How, State
 from dungeon_env.engine.units import place_monster
 from dungeon_env.observation import unflatten
+
+STATE_FIELDS = tuple(f.name for f in dataclasses.fields(State))
 
 ADVENTURES = Path(dungeon_env.__file__).parent / "content" / "adventures"
 
@@ -270,6 +276,71 @@ def play_twins(
         b.step(action)
     verdict.stop = "step limit"
     return verdict
+
+
+# ------------------------------------------------------------------------------ what a view holds
+
+
+def view_digest(v: Game) -> bytes:
+    """A digest of everything of a view an agent could read: every field of the state (an array's
+    dtype, shape and bytes), the tables, the line of sight from the heroes' squares, the adventure,
+    the cards and spells, the dice, the seed, the log, the legal actions and the target candidates.
+    Equal digests are equal views (SHA-256 of all that but the arrays, as JSON, then of the arrays'
+    bytes, whose lengths the JSON's dtypes and shapes fix)."""
+    s, t = v.state, v.tables
+    if type(s) is not State:
+        s = s.copy()  # a state on the core: a plain copy, as its to_json reads it
+    described, arrays = [], []
+    for name in STATE_FIELDS:
+        value = getattr(s, name)
+        if isinstance(value, np.ndarray):
+            described.append([name, value.dtype.str, value.shape])
+            arrays.append(value)
+        else:
+            described.append([name, value])
+    for name in ("wall", "edge_door", "furniture", "blockage", "patrol_rooms"):
+        table = np.asarray(getattr(t, name))
+        described.append([name, table.dtype.str, table.shape])
+        arrays.append(table)
+    for q in (int(q) for q in s.unit_pos[: s.n_heroes] if q >= 0):
+        for los in (t.los_static[q], t.los_doors[q]):
+            described.append(["los", q, los.dtype.str, los.shape])
+            arrays.append(los)
+    described += [
+        repr(dataclasses.replace(t.adventure, source="")),  # not its file name
+        t.door_squares,
+        [c.id for c in v.item_cards],
+        [sp.id for sp in v.spells],
+        v.dice.to_json(),
+        v.seed,
+        v.events,
+        v.legal_actions(),
+        sv.target_candidates(v),
+    ]
+    h = hashlib.sha256(json.dumps(described, default=str).encode())
+    for array in arrays:
+        h.update(np.ascontiguousarray(array).tobytes())
+    return h.digest()
+
+
+def recording_heroes(base: type, limit: int) -> type:
+    """``base`` (a scripted heroes' class) keeping the ``view_digest`` of the first ``limit`` views
+    it is handed (``seen``), each checked to be the heroes' view; ``choices`` counts them all."""
+
+    class Recording(base):
+        def __init__(self, *args, **kw) -> None:
+            super().__init__(*args, **kw)
+            self.seen: list[bytes] = []
+            self.choices = 0
+
+        def choose(self, game: Game) -> int:
+            assert sv.view_side(game) == "heroes"  # GameAgent.act hands over the heroes' view
+            self.choices += 1
+            if len(self.seen) < limit:
+                self.seen.append(view_digest(game))
+            return super().choose(game)
+
+    return Recording
 
 
 # ------------------------------------------------------------------------------------ making twins
