@@ -530,6 +530,8 @@ def _monster_knowable(u: int, placed: tuple, extra: bool = False) -> Callable[[G
     """When heroes may know of the twins' fog monster (slot ``u``; ``placed``: the index of its
     hand-made spawn event in each game's log, None where there is none)."""
 
+    spawns = (_Spawns(placed[0]), _Spawns(placed[1]))
+
     def knowable(ga: Game, gb: Game) -> str:
         for g in (ga, gb) if not extra else (gb,):
             if g.state.unit_status[u] != ACTIVE or g.state.unit_side[u] != SIDE_MONSTER:
@@ -538,16 +540,30 @@ def _monster_knowable(u: int, placed: tuple, extra: bool = False) -> Callable[[G
                 return "the fog monster came into sight"
         if (_monsters_on_board(ga) > 0) != (_monsters_on_board(gb) > 0):
             return "the Combat Turn Sequence is on in one game only (the rules make it public)"
-        if _spawns(ga, placed[0]) != _spawns(gb, placed[1]):
+        if spawns[0](ga) != spawns[1](gb):
             return "a monster was placed differently (A-07: the Patrol's square depends on free squares)"
         return ""
 
     return knowable
 
 
-def _spawns(game: Game, skip: int | None) -> list:
-    """Where the monsters were placed, but for the twin's hand-placed one (event index ``skip``)."""
-    return [e["at"] for k, e in enumerate(game.events) if e["type"] == "spawn" and k != skip]
+class _Spawns:
+    """Where the monsters were placed in a game, but for the twin's hand-placed one (event index
+    ``skip``): the log's spawn events, read on from where the last call stopped (all of it again
+    for another game or another log, or a log that got shorter)."""
+
+    def __init__(self, skip: int | None) -> None:
+        self.skip, self.log, self.read, self.at = skip, None, 0, []
+
+    def __call__(self, game: Game) -> list:
+        log = game.events
+        if log is not self.log or len(log) < self.read:
+            self.log, self.read, self.at = log, 0, []
+        for k in range(self.read, len(log)):
+            if log[k]["type"] == "spawn" and k != self.skip:
+                self.at.append(log[k]["at"])
+        self.read = len(log)
+        return self.at
 
 
 def _monsters_on_board(game: Game) -> int:
