@@ -31,6 +31,7 @@ from tests.builders import (
     place,
     rolls,
     set_unit,
+    squares_next_to_heroes,
 )
 from tests.sampling import assert_rate, trials_for
 
@@ -397,7 +398,7 @@ def test_R_MON_03_random_play_every_monster_movement_obeys_the_duty_to_attack():
                     start, here = int(s.move_from[m]), int(s.unit_pos[m])
                     heroes = [int(s.unit_pos[h]) for h in range(s.n_heroes) if s.unit_status[h] == ACTIVE]
                     blocked = monster_blocked(g, m)
-                    fight = [q for q in range(g.tables.n_squares) if next_to_hero(g, q) and q not in blocked]
+                    fight = [q for q in squares_next_to_heroes(g) if q not in blocked]
                     to_fight = monster_walk_field(g, m, fight)
                     if next_to_hero(g, start) or to_fight[start] <= s.base_move[m]:
                         assert next_to_hero(g, here), (adventure, seed, g.label(m))
@@ -407,11 +408,11 @@ def test_R_MON_03_random_play_every_monster_movement_obeys_the_duty_to_attack():
                         if any(f[start] < 10**6 for f in fields):
                             assert any(f[here] < f[start] for f in fields), (adventure, seed, g.label(m))
                             ends["approach"] += 1
-                before = len(events(g, "trap_sprung"))
+                before = g.n_events
                 g.apply(action)
                 if g.decision is None or g.decision[0] != Decision.MONSTER_MOVE:
                     sprung = 0
-                elif len(events(g, "trap_sprung")) > before:
+                elif any(e["type"] == "trap_sprung" for e in g.events_since(before)):
                     sprung = 1
     assert all(n > 10 for n in ends.values()), ends
 

@@ -530,7 +530,7 @@ def _monster_knowable(u: int, placed: tuple, extra: bool = False) -> Callable[[G
     """When heroes may know of the twins' fog monster (slot ``u``; ``placed``: the index of its
     hand-made spawn event in each game's log, None where there is none)."""
 
-    spawns = (_Spawns(placed[0]), _Spawns(placed[1]))
+    spawns = (_Logged("spawn", placed[0]), _Logged("spawn", placed[1]))
 
     def knowable(ga: Game, gb: Game) -> str:
         for g in (ga, gb) if not extra else (gb,):
@@ -540,30 +540,30 @@ def _monster_knowable(u: int, placed: tuple, extra: bool = False) -> Callable[[G
                 return "the fog monster came into sight"
         if (_monsters_on_board(ga) > 0) != (_monsters_on_board(gb) > 0):
             return "the Combat Turn Sequence is on in one game only (the rules make it public)"
-        if spawns[0](ga) != spawns[1](gb):
+        if [e["at"] for e in spawns[0](ga)] != [e["at"] for e in spawns[1](gb)]:
             return "a monster was placed differently (A-07: the Patrol's square depends on free squares)"
         return ""
 
     return knowable
 
 
-class _Spawns:
-    """Where the monsters were placed in a game, but for the twin's hand-placed one (event index
-    ``skip``): the log's spawn events, read on from where the last call stopped (all of it again
-    for another game or another log, or a log that got shorter)."""
+class _Logged:
+    """The events of one ``type`` in a game's log, but for event index ``skip``: read on from where
+    the last call stopped (all of it again for another game or another log, or a log that got
+    shorter), so that a check at every step does not read the whole log each time."""
 
-    def __init__(self, skip: int | None) -> None:
-        self.skip, self.log, self.read, self.at = skip, None, 0, []
+    def __init__(self, type_: str, skip: int | None = None) -> None:
+        self.type, self.skip, self.log, self.read, self.found = type_, skip, None, 0, []
 
-    def __call__(self, game: Game) -> list:
+    def __call__(self, game: Game) -> list[dict]:
         log = game.events
         if log is not self.log or len(log) < self.read:
-            self.log, self.read, self.at = log, 0, []
+            self.log, self.read, self.found = log, 0, []
         for k in range(self.read, len(log)):
-            if log[k]["type"] == "spawn" and k != self.skip:
-                self.at.append(log[k]["at"])
+            if log[k]["type"] == self.type and k != self.skip:
+                self.found.append(log[k])
         self.read = len(log)
-        return self.at
+        return self.found
 
 
 def _monsters_on_board(game: Game) -> int:
@@ -602,10 +602,12 @@ def secret_door_removed(
     path = _write(folder, f"{adventure}_twin_nosecret_{seed}", edited)
     a, b = make_env(common, heroes, seed), make_env(path, heroes, seed)
 
+    found, texts_read = _Logged("secret_door"), _room_texts_read()
+
     def knowable(ga: Game, gb: Game) -> str:
-        if any(e["type"] == "secret_door" for e in ga.events):
+        if found(ga):
             return "the secret door was found"
-        return _room_text_read(ga, gb)
+        return texts_read(ga, gb)
 
     return Twins("secret_door_removed", a, b, knowable, f"{adventure} seed {seed}")
 
@@ -671,12 +673,17 @@ def _event_area(game: Game, event: dict) -> str:
     return event.get("area") or game.tables.adventure.events[event["event"]].area
 
 
-def _room_text_read(ga: Game, gb: Game) -> str:
-    ka = [e for e in ga.events if e["type"] == "room_event"]
-    kb = [e for e in gb.events if e["type"] == "room_event"]
-    if [(e["area"], e["text"]) for e in ka] != [(e["area"], e["text"]) for e in kb]:
-        return "the room texts read differ (a hero explored a room whose text changed)"
-    return ""
+def _room_texts_read() -> Callable[[Game, Game], str]:
+    """A check that the twins' room texts read so far are the same (their room events)."""
+    read = (_Logged("room_event"), _Logged("room_event"))
+
+    def differ(ga: Game, gb: Game) -> str:
+        ka, kb = read[0](ga), read[1](gb)
+        if [(e["area"], e["text"]) for e in ka] != [(e["area"], e["text"]) for e in kb]:
+            return "the room texts read differ (a hero explored a room whose text changed)"
+        return ""
+
+    return differ
 
 
 def secret_dice(adventure: str, seed: int, heroes: int = 3) -> Twins | None:
