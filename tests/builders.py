@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from dungeon_env.engine import Game, Phase, inventory
 from dungeon_env.engine.state import ACTIVE, NO_UNIT, How
 from dungeon_env.engine.units import place_monster, put, take_off
@@ -268,14 +270,6 @@ def decisions_until(g: Game, phase: Phase, choose=end_or_first, limit: int = 200
     raise RuntimeError(f"phase {phase!r} not reached")
 
 
-def assert_rate(hits: int, n: int, p) -> None:
-    """A statistical check: the observed rate is within 4 standard errors of the exact ``p``."""
-    import math
-
-    p_hat, tol = hits / n, 4 * math.sqrt(float(p) * (1 - float(p)) / n)
-    assert abs(p_hat - float(p)) <= tol, f"p_hat={p_hat:.4f}, expected {float(p):.4f} +- {tol:.4f}"
-
-
 def my_move(g: Game, h: int) -> None:
     """Restart this turn's Movement phase and idle on to hero ``h``'s move."""
     from dungeon_env.engine import Decision
@@ -336,8 +330,11 @@ def add_statue(g: Game, monster_id: str, x: int, y: int, awake: bool = True, how
 def monster_blocked(g: Game, m: int) -> set[int]:
     """Squares monster ``m`` cannot walk through: figures, obstacles, hazards and armed traps."""
     s, t = g.state, g.tables
-    blocked = {int(q) for q in range(t.n_squares) if s.occupant[q] >= 0 and s.occupant[q] != m}
-    blocked |= {q for q in range(t.n_squares) if t.furniture[q] or t.blockage[q]}
+    occupant = np.asarray(s.occupant)
+    taken = (occupant >= 0) & (occupant != m)
+    blocked = {
+        int(q) for q in np.flatnonzero(taken | np.asarray(t.furniture, bool) | np.asarray(t.blockage, bool))
+    }
     for i, trap in enumerate(t.adventure.traps):
         if s.trap_armed[i] or s.trap_detected[i]:
             blocked.add(g.square(*trap.at))
@@ -368,6 +365,18 @@ def monster_walk_field(g: Game, m: int, sources: list[int], blocked: set[int] | 
                     nxt.append(r)
         frontier = nxt
     return dist
+
+
+def squares_next_to_heroes(g: Game) -> list[int]:
+    """Every square ``next_to_hero`` holds for, in order: it is asked only of the squares that have
+    a living hero's square among their neighbours, the only ones it can hold for."""
+    s, t = g.state, g.tables
+    occupant = np.asarray(s.occupant)
+    status = np.asarray(s.unit_status)
+    heroes = (occupant >= 0) & (occupant < s.n_heroes)
+    heroes[heroes] = status[occupant[heroes]] == ACTIVE
+    near = np.isin(np.asarray(t.neighbor), np.flatnonzero(heroes)).any(axis=1)
+    return [int(q) for q in np.flatnonzero(near) if next_to_hero(g, int(q))]
 
 
 def next_to_hero(g: Game, sq: int) -> bool:

@@ -32,7 +32,6 @@ SLOWEST_FIRST = [
     "test_bench_learning.py::",
     "test_play_server.py::",
     "test_play_browser.py::",
-    "test_side_view.py::test_twin_games_give_equal_heroes_views_and_equal_scripted_choices",
     "test_side_view.py::test_agents_play_whole_games_on_their_sides_views",
     "test_hidden_information.py::test_the_scripted_heroes_cannot_tell_twin_games_apart",
     "test_agents.py::test_scripted_agents_pick_legal_actions_in_the_aec_env",

@@ -4,7 +4,10 @@ Positions are hand-built on the test arena (tests/data/arena.toml): rooms A (x 1
 y 1-5), C (x 12-16, y 1-5); corridor a/b/c along y = 0; corridor t along x = 6, y 1-5; room A's east
 door (5,3)-(6,3). Fight dice are forced: each Fight rolls the hero's 2 dice, then the monster's 2.
 The statistical tests (Table B1) call ``combat.resolve_fight`` (the function the Fighting phase runs
-for every Fight) N = 20,000 times on a built game and check |p_hat - p| <= 4 sqrt(p (1 - p) / N).
+for every Fight) n times on a built game and check |p_hat - p| <= 4 sqrt(p (1 - p) / n), n from a
+power calculation (``tests/sampling.py``): n finds any rate off by 1/36 or more with probability
+>= 0.9999. A score difference off by one (the next row of Table B1) moves the win rate by 52/648 or
+more, and a tie given to the wrong side moves a rate by the tie rate (>= 13/162).
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ from dungeon_env.engine.state import GONE
 from tests.builders import (
     add_monster,
     arena_game,
-    assert_rate,
     decisions_until,
     enter_phase,
     events,
@@ -38,9 +40,10 @@ from tests.builders import (
     set_unit,
     tired,
 )
+from tests.sampling import assert_rate, trials_for, trials_for_all
 
 MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
-N_TRIALS = 20_000
+DELTA = Fraction(1, 36)  # the deviation of a rate the statistical tests find (module docstring)
 COMBAT_PHASES = [
     "turn_start",
     "hero_movement",
@@ -500,7 +503,7 @@ B1_STRONG_WIN = {
 }
 
 
-def fight_outcomes(hero: str, d: int, seed: int, n: int = N_TRIALS) -> dict[int, int]:
+def fight_outcomes(hero: str, d: int, seed: int, n: int) -> dict[int, int]:
     """Resolve n Fights hero vs Goblin with score difference d through ``resolve_fight``."""
     g = fight_game((hero, "hob", "ilsabet"), seed=seed)
     m = add_monster(g, "goblin", 9, 2)
@@ -520,17 +523,19 @@ def fight_outcomes(hero: str, d: int, seed: int, n: int = N_TRIALS) -> dict[int,
 
 @pytest.mark.parametrize("d", range(-3, 4))
 def test_R_FIGHT_06_statistical_table_B1(d):
-    counts = fight_outcomes("corvin", d, seed=600 + d)
-    assert_rate(counts[HERO_WON], N_TRIALS, B1_WIN[d])
-    assert_rate(counts[TIE], N_TRIALS, B1_TIE[d])
-    assert_rate(counts[MONSTER_WON], N_TRIALS, 1 - B1_WIN[d] - B1_TIE[d])
+    rates = {HERO_WON: B1_WIN[d], TIE: B1_TIE[d], MONSTER_WON: 1 - B1_WIN[d] - B1_TIE[d]}
+    n = trials_for_all(rates.values(), DELTA)
+    counts = fight_outcomes("corvin", d, seed=600 + d, n=n)
+    for outcome, p in rates.items():
+        assert_rate(counts[outcome], n, p)
 
 
 @pytest.mark.parametrize("d", range(-3, 4))
 def test_R_FIGHT_08_statistical_table_B1_strong(d):
-    counts = fight_outcomes("tovar", d, seed=800 + d)
+    n = trials_for(B1_STRONG_WIN[d], DELTA)
+    counts = fight_outcomes("tovar", d, seed=800 + d, n=n)
     assert counts[TIE] == 0
-    assert_rate(counts[HERO_WON], N_TRIALS, B1_STRONG_WIN[d])
+    assert_rate(counts[HERO_WON], n, B1_STRONG_WIN[d])
 
 
 def test_R_FIGHT_06_each_fight_rolls_fresh_dice():

@@ -4,7 +4,8 @@ Positions are hand-built in room B of the test arena (x 7-11, y 1-5), the heroes
 corridor b/c (y = 0). Fight dice are forced: each Fight rolls the hero's 2 dice, then the monster's 2;
 Death's Door rolls come where the rules put them (at once when a hero already at 0 takes damage, and
 at Turn End). The statistical tests run the real Turn End (``enter_phase(TURN_END)``) on copies of a
-built game sharing one long dice stream, N = 20,000, and check |p_hat - p| <= 4 sqrt(p (1 - p) / N).
+built game sharing one long dice stream, n times, and check |p_hat - p| <= 4 sqrt(p (1 - p) / n), n
+from a power calculation (``tests/sampling.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from dungeon_env.engine.units import heal, hurt_hero
 from tests.builders import (
     add_monster,
     arena_game,
-    assert_rate,
     enter_phase,
     events,
     finish_turn,
@@ -30,9 +30,14 @@ from tests.builders import (
     rolls,
     set_unit,
 )
+from tests.sampling import assert_rate, trials_for, trials_for_all
 
 MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
-N_TRIALS = 20_000
+# A Death's Door roll is one d6: a rule that gets any face wrong moves the one-turn survival rate (1/2,
+# or 2/3 Iron-Willed) by 1/6 or more, and the two-turn rate (1/2 x 1/2) by 1/6 x 1/2 = 1/12 or more.
+# Each count finds that deviation with probability >= 0.9999 (tests/sampling.py).
+N_ONE_TURN = trials_for_all([Fraction(1, 2), Fraction(2, 3)], Fraction(1, 6))
+N_TWO_TURNS = trials_for(Fraction(1, 4), Fraction(1, 12))
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -235,7 +240,7 @@ def test_R_DMG_06_turn_end_roll_1_3_dies_4_6_survives(die, survives):
     assert index_of(g, "roll", check="deaths_door")[0] < light  # R-TURN-14: the roll, then Light -1
 
 
-def deaths_door_survival(hero: str, turns: int, n: int = N_TRIALS) -> int:
+def deaths_door_survival(hero: str, turns: int, n: int) -> int:
     """Survivors of ``turns`` real Turn Ends out of n copies of the Death's Door position."""
     base = deaths_door_position(hero)
     alive = 0
@@ -253,11 +258,11 @@ def deaths_door_survival(hero: str, turns: int, n: int = N_TRIALS) -> int:
 
 
 def test_R_DMG_06_statistical_survive_one_half():
-    assert_rate(deaths_door_survival("corvin", 1), N_TRIALS, Fraction(1, 2))
+    assert_rate(deaths_door_survival("corvin", 1, N_ONE_TURN), N_ONE_TURN, Fraction(1, 2))
 
 
 def test_R_DMG_06_statistical_survive_two_turns_one_quarter():
-    assert_rate(deaths_door_survival("corvin", 2), N_TRIALS, Fraction(1, 4))
+    assert_rate(deaths_door_survival("corvin", 2, N_TWO_TURNS), N_TWO_TURNS, Fraction(1, 4))
 
 
 def test_R_DMG_07_iron_willed_die_3_survives():
@@ -270,7 +275,7 @@ def test_R_DMG_07_iron_willed_die_3_survives():
 
 
 def test_R_DMG_07_statistical_iron_willed_survive_two_thirds():
-    assert_rate(deaths_door_survival("bram", 1), N_TRIALS, Fraction(2, 3))
+    assert_rate(deaths_door_survival("bram", 1, N_ONE_TURN), N_ONE_TURN, Fraction(2, 3))
 
 
 def test_R_DMG_08_rest_does_not_heal_and_healing_above_0_clears_deaths_door():
@@ -404,8 +409,9 @@ def test_R_DMG_06_a_hero_healed_off_deaths_door_and_downed_again_names_only_the_
 
 def test_R_DMG_10_statistical_two_lost_fights_from_2_health_live_one_half():
     """A-14 revised: a hero at 2 Health who loses two Fights to Damage-2 monsters lives through the
-    turn with probability 1/2 (the Turn End roll alone), not 1/4."""
-    lived, n = 0, 2000
+    turn with probability 1/2 (the Turn End roll alone), not 1/4. n finds a rate off by 1/6 (a face
+    of the one d6 wrong, and so also the 1/4 of a second roll) with probability >= 0.9999."""
+    lived, n = 0, trials_for(Fraction(1, 2), Fraction(1, 6))
     for seed in range(n):
         g = fight_game(seed=seed)
         add_monster(g, "orc", 9, 2)

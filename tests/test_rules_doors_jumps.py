@@ -11,12 +11,11 @@ The arena's door 0 joins corridor a and room A; the table is in room F::
     y9    room F: x 7..11, y 7..12, table T on (9,9)
 
 Statistical tests run the real action on copies of one prepared game that share one long dice
-stream: N = 20,000 trials, pass iff |p_hat - p| <= 4 sqrt(p(1-p)/N).
+stream, N trials, and pass iff |p_hat - p| <= 4 sqrt(p(1-p)/N) (``tests/sampling.py``).
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from fractions import Fraction
 from functools import cache
@@ -40,8 +39,12 @@ from tests.builders import (
     refresh,
     rolls,
 )
+from tests.sampling import band, trials_for_all
 
-N = 20_000
+# Both checks roll one d6 (dice [k] in the roll event), so a rule that gets any face wrong moves some
+# result's rate by 1/6 or more: N is the count at which every rate checked below (1/6 to 2/3) fails
+# its check with probability >= 0.9999 when it is off by 1/6 (tests/sampling.py).
+N = trials_for_all([Fraction(1, 6), Fraction(1, 3), Fraction(1, 2), Fraction(2, 3)], Fraction(1, 6))
 MN, ME, MS, MW = MOVE_ACTIONS
 JN, JE, JS, JW = JUMP_ACTIONS
 DOOR = 0  # (3,0)-(3,1)
@@ -55,8 +58,8 @@ def next_turn(g: Game) -> None:
 
 
 def within(p_hat: float, p: Fraction) -> bool:
-    p = float(p)
-    return abs(p_hat - p) <= 4 * math.sqrt(p * (1 - p) / N)
+    lo, hi = band(N, float(p))
+    return lo <= round(p_hat * N) <= hi
 
 
 def trials(base: Game, action: int, check: str, seed: int, verify) -> Counter:
@@ -70,7 +73,7 @@ def trials(base: Game, action: int, check: str, seed: int, verify) -> Counter:
         k = len(g.events)
         g.apply(action)
         got = [e for e in g.events[k:] if e["type"] == "roll"]
-        assert len(got) == 1 and got[0]["check"] == check
+        assert len(got) == 1 and got[0]["check"] == check and len(got[0]["dice"]) == 1
         verify(g, got[0]["result"])
         counts[got[0]["result"]] += 1
     return counts

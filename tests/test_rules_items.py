@@ -5,8 +5,8 @@ Magic from items (R-REST-01), Light (R-LIGHT-01/03), healing off Death's Door (R
 Positions on the test arena (tests/data/arena.toml): room B is x 7-11, y 1-5; the heroes not in
 use wait in corridor c at (14,0), (16,0), (18,0). Items are put into a hero's hands with
 ``give_item`` (a new copy of a card: face down for potions, scrolls and magic items unless told).
-Statistical tests call the engine's own ``items.identify`` N = 20,000 times and check
-|p_hat - p| <= 4 sqrt(p (1 - p) / N).
+Statistical tests call the engine's own ``items.identify`` n times and check
+|p_hat - p| <= 4 sqrt(p (1 - p) / n), n from a power calculation (``tests/sampling.py``).
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from dungeon_env.engine.game import IllegalActionError
 from tests.builders import (
     add_monster,
     arena_game,
-    assert_rate,
     enter_phase,
     events,
     finish_turn,
@@ -49,8 +48,14 @@ from tests.builders import (
     set_unit,
     to_hero_act,
 )
+from tests.sampling import assert_rate, trials_for, trials_for_all
 
-N = 20_000
+# An identify roll is one d6: a rule that gets any face wrong moves a result's rate (1/6, 1/3, 1/2) by
+# 1/6 or more. Retrying until a result sticks identifies with P(identified) / (P(identified) +
+# P(never)) = 3/4, which a retry roll with one face wrong moves by 1/20 or more (3/6 : 1/6 becomes
+# 4/6 : 1/6, 4/5). Each count finds its deviation with probability >= 0.9999 (tests/sampling.py).
+N = trials_for_all([Fraction(1, 6), Fraction(1, 3), Fraction(1, 2)], Fraction(1, 6))
+N_RETRIED = trials_for(Fraction(3, 4), Fraction(1, 20))
 PLAIN_LEARNED = ("orwin", "bram", "hob")  # Orwin: Learned, no identify_bonus ability (Ilsabet has +1)
 MOVE_N, MOVE_E, MOVE_S, MOVE_W = MOVE_ACTIONS
 
@@ -192,13 +197,13 @@ def test_R_IDENT_03_identify_statistics_and_eventual_success():
     assert_rate(results["identified"], N, Fraction(1, 2))
     g.events.clear()
     eventually = 0
-    for _ in range(N):
+    for _ in range(N_RETRIED):
         s.item_known[ring] = s.item_locked[ring] = False
         while not (s.item_known[ring] or s.item_locked[ring]):
             s.identified[0] = False  # a new Explore phase
             items.identify(g, 0, ring)
         eventually += bool(s.item_known[ring])
-    assert_rate(eventually, N, Fraction(3, 4))
+    assert_rate(eventually, N_RETRIED, Fraction(3, 4))
 
 
 def test_A_43_an_identify_1_locks_the_item_for_everyone_until_the_adventure_ends():

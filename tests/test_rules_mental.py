@@ -3,8 +3,10 @@
 Positions on the test arena (tests/data/arena.toml), room B (x 7-11, y 1-5); unused heroes wait in
 corridor c at (14,0), (16,0), (18,0). A Mental Combat rolls the aggressor's die, then the defender's.
 Bids are MENTAL_BID decisions (SPEND_k = k Magic), the aggressor's first. Statistical tests call
-``mental.roll`` (the function every Mental Combat uses) N = 20,000 times and check
-|p_hat - p| <= 4 sqrt(p (1 - p) / N).
+``mental.roll`` (the function every Mental Combat uses) n times and check
+|p_hat - p| <= 4 sqrt(p (1 - p) / n), n from a power calculation (``tests/sampling.py``): a Mental
+Combat rolls two d6, so a rule that gets any of their 36 combinations wrong moves the rate of a win
+or a tie by 1/36 or more, and n finds that with probability >= 0.9999.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from dungeon_env.engine.actions import NORMAL_CAST, SPEND_0
 from tests.builders import (
     add_statue,
     arena_game,
-    assert_rate,
     enter_phase,
     events,
     idle,
@@ -28,8 +29,12 @@ from tests.builders import (
     set_unit,
     spell_action,
 )
+from tests.sampling import assert_rate, trials_for_all
 
-N = 20_000
+
+def trials(win: Fraction, tie: Fraction) -> int:
+    """The duels a check of these two rates takes (the module docstring says why)."""
+    return trials_for_all([win, tie], Fraction(1, 36))
 
 
 def game(heroes=("orwin", "maelis", "corvin"), seed: int = 5):
@@ -51,9 +56,9 @@ def cast_at(g, h: int, spell_id: str) -> None:
 # ----------------------------------------------------------------------------------- MENT 01, 04, B3
 
 
-def duel_rates(g, a: int, b: int, a_bid: int = 0, b_bid: int = 0) -> tuple[int, int]:
+def duel_rates(g, a: int, b: int, n: int, a_bid: int = 0, b_bid: int = 0) -> tuple[int, int]:
     wins = ties = 0
-    for _ in range(N):
+    for _ in range(n):
         result = mental.roll(g, a, b, a_bid, b_bid)
         wins += result == mental.AGGRESSOR_WINS
         ties += result == mental.TIE
@@ -65,18 +70,20 @@ def test_R_MENT_01_equal_bonuses_win_15_36_tie_6_36():
     """Corvin (no Iron Will) against a Goblin, no Magic: d6 against d6."""
     g = game()
     m = add_statue(g, "goblin", 9, 2)
-    wins, ties = duel_rates(g, 2, m)
-    assert_rate(wins, N, Fraction(15, 36))
-    assert_rate(ties, N, Fraction(6, 36))
+    n = trials(Fraction(15, 36), Fraction(6, 36))
+    wins, ties = duel_rates(g, 2, m, n)
+    assert_rate(wins, n, Fraction(15, 36))
+    assert_rate(ties, n, Fraction(6, 36))
 
 
 def test_R_MENT_04_iron_willed_wins_21_36():
     """Orwin (Iron-Willed) against a Goblin: +1 is the only difference."""
     g = game()
     m = add_statue(g, "goblin", 9, 2)
-    wins, ties = duel_rates(g, 0, m)
-    assert_rate(wins, N, Fraction(21, 36))
-    assert_rate(ties, N, Fraction(5, 36))
+    n = trials(Fraction(21, 36), Fraction(5, 36))
+    wins, ties = duel_rates(g, 0, m, n)
+    assert_rate(wins, n, Fraction(21, 36))
+    assert_rate(ties, n, Fraction(5, 36))
 
 
 def test_R_MENT_04_iron_willed_modifier_in_the_event():
@@ -118,14 +125,15 @@ def test_B3_mental_combat_table(k):
     g = game()
     goblin = add_statue(g, "goblin", 9, 2)
     warlock = add_statue(g, "dread_warlock", 9, 4)
+    n = trials(*B3[k])
     if k == -1:
-        wins, ties = duel_rates(g, warlock, 1)
+        wins, ties = duel_rates(g, warlock, 1, n)
     elif k == 0:
-        wins, ties = duel_rates(g, 2, goblin)
+        wins, ties = duel_rates(g, 2, goblin, n)
     else:
-        wins, ties = duel_rates(g, 0, goblin, a_bid=k - 1)
-    assert_rate(wins, N, B3[k][0])
-    assert_rate(ties, N, B3[k][1])
+        wins, ties = duel_rates(g, 0, goblin, n, a_bid=k - 1)
+    assert_rate(wins, n, B3[k][0])
+    assert_rate(ties, n, B3[k][1])
 
 
 # ----------------------------------------------------------------------------------- MENT 02, 03

@@ -8,13 +8,12 @@ from the square (1, 13), a blocking pit in corridor h, and a trap in room F::
     room F (x 7..11, y 7..12): trap 7 at (10, 10), the table at (9, 9)
 
 Statistical tests run the real rule functions (``traps.detect_traps``, ``traps.room_detect``, the
-DISARM decision) N = 20,000 times on one game sharing one dice stream, and pass iff
-|p_hat - p| <= 4 sqrt(p (1 - p) / N).
+DISARM decision) n times on one game sharing one dice stream, and pass iff
+|p_hat - p| <= 4 sqrt(p (1 - p) / n), n from a power calculation (``tests/sampling.py``).
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from fractions import Fraction
 
@@ -35,8 +34,16 @@ from tests.builders import (
     quiet,
     rolls,
 )
+from tests.sampling import band, trials_for, trials_for_all
 
-N = 20_000
+# Each detection, room-text detect and disarm is one d6 roll (plus modifiers), and every rate below is
+# some k/6: a rule that gets any face wrong moves a rate by 1/6 or more, which N finds with
+# probability >= 0.9999 (tests/sampling.py).
+N = trials_for_all([Fraction(k, 6) for k in range(1, 6)], Fraction(1, 6))
+# Retrying a disarm until it is done: P(disarmed at last) = P(disarmed) / (P(disarmed) + P(sprung))
+# = 3/4. A retry whose roll gets one face wrong (a modifier added on retries) moves it by 1/20 or
+# more (3/6 : 1/6 becomes 4/6 : 1/6, 4/5), so the disarm trials are as many as find 1/20 at 3/4.
+N_DISARM = trials_for(Fraction(3, 4), Fraction(1, 20))
 MN, ME, MS, MW = MOVE_ACTIONS
 JN, JE, JS, JW = JUMP_ACTIONS
 DN, DE, DS, DW = DISARM_ACTIONS
@@ -77,8 +84,8 @@ def movement(g: Game, h: int = 0) -> None:
 
 
 def within(hits: int, p: Fraction, n: int = N) -> bool:
-    p = float(p)
-    return abs(hits / n - p) <= 4 * math.sqrt(p * (1 - p) / n)
+    lo, hi = band(n, float(p))
+    return lo <= hits <= hi
 
 
 def detect_events(g: Game, hero: str) -> list[dict]:
@@ -374,7 +381,7 @@ def test_R_TRAP_07_statistics_of_disarming(trap_arena):
     dice = Dice(5)
     counts: Counter = Counter()
     eventually: Counter = Counter()
-    for _ in range(N):
+    for _ in range(N_DISARM):
         g = base.copy()
         g.dice = dice
         result = "failed"
@@ -390,9 +397,10 @@ def test_R_TRAP_07_statistics_of_disarming(trap_arena):
                 counts[result] += 1
                 first = False
         eventually[result] += 1
-    assert within(counts["sprung"], Fraction(1, 6)) and within(counts["failed"], Fraction(1, 3))
-    assert within(counts["disarmed"], Fraction(1, 2))
-    assert within(eventually["disarmed"], Fraction(3, 4))
+    n = N_DISARM
+    assert within(counts["sprung"], Fraction(1, 6), n) and within(counts["failed"], Fraction(1, 3), n)
+    assert within(counts["disarmed"], Fraction(1, 2), n)
+    assert within(eventually["disarmed"], Fraction(3, 4), n)
 
 
 # -------------------------------------------------------------------------------------------- TRAP-08

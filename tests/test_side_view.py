@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 import random
 
 import numpy as np
 import pytest
 
-import agents.scripted_heroes
 from agents import RandomAgent, ScriptedDM, ScriptedHeroes, SearchAgent
 from agents.base import GameAgent
 from dungeon_env.content import adventure_names
@@ -240,7 +238,7 @@ def test_a_read_only_heroes_view_is_the_playable_view_sharing_the_games_state_wi
     for adventure, g, n in scripted_hero_decisions(seed=2, decisions=200):
         before = g.state.copy()
         shared, playable = heroes_view(g, playable=False), heroes_view(g)
-        assert digest(shared) == digest(playable), (adventure, g.state.turn, g.decision)
+        assert twins.view_digest(shared) == twins.view_digest(playable), (adventure, g.state.turn, g.decision)
         assert g.state.equals(before)
         with pytest.raises(ValueError, match="for reading only"):
             shared.apply(shared.legal_actions()[0])
@@ -253,82 +251,8 @@ def test_a_read_only_heroes_view_is_the_playable_view_sharing_the_games_state_wi
 
 # ------------------------------------------------------------------------------ twin games
 
-
-def digest(v: Game) -> str:
-    """Everything of a view an agent could read (the line of sight from the heroes' squares)."""
-    s, t = v.state, v.tables
-    heroes = [int(q) for q in s.unit_pos[: s.n_heroes] if q >= 0]
-    tables = {
-        name: np.asarray(getattr(t, name)).tobytes().hex()
-        for name in ("wall", "edge_door", "furniture", "blockage", "patrol_rooms")
-    }
-    tables["los"] = [(t.los_static[q].tobytes().hex(), t.los_doors[q].tobytes().hex()) for q in heroes]
-    return json.dumps(
-        {
-            "state": s.to_json(),
-            "adventure": repr(dataclasses.replace(t.adventure, source="")),  # not its file name
-            "tables": tables,
-            "doors": t.door_squares,
-            "cards": [c.id for c in v.item_cards],
-            "spells": [sp.id for sp in v.spells],
-            "dice": v.dice.to_json(),
-            "seed": v.seed,
-            "events": v.events,
-            "legal": v.legal_actions(),
-            "candidates": sv.target_candidates(v),
-        },
-        default=str,
-    )
-
-
-class Recording(ScriptedHeroes):
-    """Scripted heroes that keep a digest of every view they are handed."""
-
-    def __init__(self, *args, **kw) -> None:
-        super().__init__(*args, **kw)
-        self.seen: list[str] = []
-
-    def choose(self, game: Game) -> int:
-        assert view_side(game) == "heroes"  # GameAgent.act hands over the heroes' view
-        self.seen.append(digest(game))
-        return super().choose(game)
-
-
-TWINS = {
-    "trap_moved": lambda folder, adv, seed: twins.trap_moved(folder, adv, seed),
-    "deck_order": lambda folder, adv, seed: twins.deck_order(adv, seed),
-    "fog_monster": lambda folder, adv, seed: twins.fog_monster(adv, seed),
-    "secret_door_removed": lambda folder, adv, seed: twins.secret_door_removed(folder, adv, seed),
-    "room_event_removed": lambda folder, adv, seed: twins.room_event_removed(folder, adv, seed),
-}
-
-
-@pytest.mark.parametrize("kind", sorted(TWINS))
-def test_twin_games_give_equal_heroes_views_and_equal_scripted_choices(tmp_path, monkeypatch, kind):
-    """Twin games (``tests/twins.py``: equal in all heroes may know, one hidden thing apart) played by
-    the scripted heroes through the env: until the hidden thing is knowable, both games hand the
-    heroes equal views (every field of the state, the tables, the cards, the dice) and the scripted
-    heroes choose the same (``play_twins`` asserts it at every hero decision)."""
-    made: list[Recording] = []
-
-    def recording(*args, **kw):
-        made.append(Recording(*args, **kw))
-        return made[-1]
-
-    monkeypatch.setattr(agents.scripted_heroes, "ScriptedHeroes", recording)
-    compared = 0
-    for adventure in adventure_names():
-        pair = TWINS[kind](tmp_path / adventure, adventure, 0)
-        if pair is None:
-            continue
-        made.clear()
-        verdict = twins.play_twins(pair, heroes="scripted", seed=0, max_steps=300)
-        a, b = made
-        assert len(a.seen) == len(b.seen) == len(verdict.hero_choices)
-        for k, (x, y) in enumerate(zip(a.seen, b.seen, strict=True)):
-            assert x == y, f"{kind} {verdict.note}: the heroes' views differ at hero decision {k}"
-        compared += len(a.seen)
-    assert compared >= 300, f"only {compared} hero decisions compared"
+# Twin games give equal heroes' views: tests/test_hidden_information.py's scripted twin games compare
+# the digest of the view the scripted heroes are handed at every decision (``twins.view_digest``).
 
 
 # ------------------------------------------------------------------------------ the agents

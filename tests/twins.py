@@ -22,6 +22,9 @@ The Dungeon Master may know everything, so its choices may depend on the hidden 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import hashlib
+import json
 import random
 import re
 from collections.abc import Callable
@@ -33,10 +36,13 @@ import numpy as np
 import dungeon_env
 from dungeon_env.content.model import WIDTH
 from dungeon_env.engine import Game
+from dungeon_env.engine import sideview as sv
 from dungeon_env.engine.actions import DEFER
-from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER, How
+from dungeon_env.engine.state import ACTIVE, SIDE_MONSTER, How, State
 from dungeon_env.engine.units import place_monster
 from dungeon_env.observation import unflatten
+
+STATE_FIELDS = tuple(f.name for f in dataclasses.fields(State))
 
 ADVENTURES = Path(dungeon_env.__file__).parent / "content" / "adventures"
 
@@ -272,6 +278,71 @@ def play_twins(
     return verdict
 
 
+# ------------------------------------------------------------------------------ what a view holds
+
+
+def view_digest(v: Game) -> bytes:
+    """A digest of everything of a view an agent could read: every field of the state (an array's
+    dtype, shape and bytes), the tables, the line of sight from the heroes' squares, the adventure,
+    the cards and spells, the dice, the seed, the log, the legal actions and the target candidates.
+    Equal digests are equal views (SHA-256 of all that but the arrays, as JSON, then of the arrays'
+    bytes, whose lengths the JSON's dtypes and shapes fix)."""
+    s, t = v.state, v.tables
+    if type(s) is not State:
+        s = s.copy()  # a state on the core: a plain copy, as its to_json reads it
+    described, arrays = [], []
+    for name in STATE_FIELDS:
+        value = getattr(s, name)
+        if isinstance(value, np.ndarray):
+            described.append([name, value.dtype.str, value.shape])
+            arrays.append(value)
+        else:
+            described.append([name, value])
+    for name in ("wall", "edge_door", "furniture", "blockage", "patrol_rooms"):
+        table = np.asarray(getattr(t, name))
+        described.append([name, table.dtype.str, table.shape])
+        arrays.append(table)
+    for q in (int(q) for q in s.unit_pos[: s.n_heroes] if q >= 0):
+        for los in (t.los_static[q], t.los_doors[q]):
+            described.append(["los", q, los.dtype.str, los.shape])
+            arrays.append(los)
+    described += [
+        repr(dataclasses.replace(t.adventure, source="")),  # not its file name
+        t.door_squares,
+        [c.id for c in v.item_cards],
+        [sp.id for sp in v.spells],
+        v.dice.to_json(),
+        v.seed,
+        v.events,
+        v.legal_actions(),
+        sv.target_candidates(v),
+    ]
+    h = hashlib.sha256(json.dumps(described, default=str).encode())
+    for array in arrays:
+        h.update(np.ascontiguousarray(array).tobytes())
+    return h.digest()
+
+
+def recording_heroes(base: type, limit: int) -> type:
+    """``base`` (a scripted heroes' class) keeping the ``view_digest`` of the first ``limit`` views
+    it is handed (``seen``), each checked to be the heroes' view; ``choices`` counts them all."""
+
+    class Recording(base):
+        def __init__(self, *args, **kw) -> None:
+            super().__init__(*args, **kw)
+            self.seen: list[bytes] = []
+            self.choices = 0
+
+        def choose(self, game: Game) -> int:
+            assert sv.view_side(game) == "heroes"  # GameAgent.act hands over the heroes' view
+            self.choices += 1
+            if len(self.seen) < limit:
+                self.seen.append(view_digest(game))
+            return super().choose(game)
+
+    return Recording
+
+
 # ------------------------------------------------------------------------------------ making twins
 
 
@@ -459,6 +530,8 @@ def _monster_knowable(u: int, placed: tuple, extra: bool = False) -> Callable[[G
     """When heroes may know of the twins' fog monster (slot ``u``; ``placed``: the index of its
     hand-made spawn event in each game's log, None where there is none)."""
 
+    spawns = (_Logged("spawn", placed[0]), _Logged("spawn", placed[1]))
+
     def knowable(ga: Game, gb: Game) -> str:
         for g in (ga, gb) if not extra else (gb,):
             if g.state.unit_status[u] != ACTIVE or g.state.unit_side[u] != SIDE_MONSTER:
@@ -467,16 +540,30 @@ def _monster_knowable(u: int, placed: tuple, extra: bool = False) -> Callable[[G
                 return "the fog monster came into sight"
         if (_monsters_on_board(ga) > 0) != (_monsters_on_board(gb) > 0):
             return "the Combat Turn Sequence is on in one game only (the rules make it public)"
-        if _spawns(ga, placed[0]) != _spawns(gb, placed[1]):
+        if [e["at"] for e in spawns[0](ga)] != [e["at"] for e in spawns[1](gb)]:
             return "a monster was placed differently (A-07: the Patrol's square depends on free squares)"
         return ""
 
     return knowable
 
 
-def _spawns(game: Game, skip: int | None) -> list:
-    """Where the monsters were placed, but for the twin's hand-placed one (event index ``skip``)."""
-    return [e["at"] for k, e in enumerate(game.events) if e["type"] == "spawn" and k != skip]
+class _Logged:
+    """The events of one ``type`` in a game's log, but for event index ``skip``: read on from where
+    the last call stopped (all of it again for another game or another log, or a log that got
+    shorter), so that a check at every step does not read the whole log each time."""
+
+    def __init__(self, type_: str, skip: int | None = None) -> None:
+        self.type, self.skip, self.log, self.read, self.found = type_, skip, None, 0, []
+
+    def __call__(self, game: Game) -> list[dict]:
+        log = game.events
+        if log is not self.log or len(log) < self.read:
+            self.log, self.read, self.found = log, 0, []
+        for k in range(self.read, len(log)):
+            if log[k]["type"] == self.type and k != self.skip:
+                self.found.append(log[k])
+        self.read = len(log)
+        return self.found
 
 
 def _monsters_on_board(game: Game) -> int:
@@ -515,10 +602,12 @@ def secret_door_removed(
     path = _write(folder, f"{adventure}_twin_nosecret_{seed}", edited)
     a, b = make_env(common, heroes, seed), make_env(path, heroes, seed)
 
+    found, texts_read = _Logged("secret_door"), _room_texts_read()
+
     def knowable(ga: Game, gb: Game) -> str:
-        if any(e["type"] == "secret_door" for e in ga.events):
+        if found(ga):
             return "the secret door was found"
-        return _room_text_read(ga, gb)
+        return texts_read(ga, gb)
 
     return Twins("secret_door_removed", a, b, knowable, f"{adventure} seed {seed}")
 
@@ -584,12 +673,17 @@ def _event_area(game: Game, event: dict) -> str:
     return event.get("area") or game.tables.adventure.events[event["event"]].area
 
 
-def _room_text_read(ga: Game, gb: Game) -> str:
-    ka = [e for e in ga.events if e["type"] == "room_event"]
-    kb = [e for e in gb.events if e["type"] == "room_event"]
-    if [(e["area"], e["text"]) for e in ka] != [(e["area"], e["text"]) for e in kb]:
-        return "the room texts read differ (a hero explored a room whose text changed)"
-    return ""
+def _room_texts_read() -> Callable[[Game, Game], str]:
+    """A check that the twins' room texts read so far are the same (their room events)."""
+    read = (_Logged("room_event"), _Logged("room_event"))
+
+    def differ(ga: Game, gb: Game) -> str:
+        ka, kb = read[0](ga), read[1](gb)
+        if [(e["area"], e["text"]) for e in ka] != [(e["area"], e["text"]) for e in kb]:
+            return "the room texts read differ (a hero explored a room whose text changed)"
+        return ""
+
+    return differ
 
 
 def secret_dice(adventure: str, seed: int, heroes: int = 3) -> Twins | None:
