@@ -170,20 +170,25 @@ def test_changed_params_reach_the_compiled_choice():
     assert heroes._native[1] is not first and heroes._native[0] is heroes.params
 
 
+def _heroes_worlds(n: int):
+    """(k, a determinisation of the heroes' view) for k < n: game k played by the scripted agents v2
+    to a hero decision of turn 2 + k % 4 (games over before it are skipped)."""
+    for k in range(n):
+        g = new_game(k, max_turns=40)
+        heroes, dm = ScriptedHeroesV2(seed=k), ScriptedDMV2(seed=k)
+        while not g.over and (g.state.turn < 2 + k % 4 or g.agent == "dm"):
+            g.apply(dm.choose(g) if g.agent == "dm" else heroes.choose(g))
+        if not g.over:
+            view = heroes_view(g)
+            yield k, determinise(view, random.Random(k), prior_of(view))
+
+
 def test_the_search_walker_chooses_alike_on_the_heroes_worlds():
     """The search's heroes walker (``DirectedHeroes``) on determinisations of the heroes' view: its
     compiled choice with random plans for the Movements (``choose_world``) is the reference's at
     every hero decision, and it keeps and drops the plans as the reference does."""
     compared = Counter()
-    for k in range(12):
-        g = new_game(k, max_turns=40)
-        heroes, dm = ScriptedHeroesV2(seed=k), ScriptedDMV2(seed=k)
-        while not g.over and (g.state.turn < 2 + k % 4 or g.agent == "dm"):
-            g.apply(dm.choose(g) if g.agent == "dm" else heroes.choose(g))
-        if g.over:
-            continue
-        view = heroes_view(g)
-        world = determinise(view, random.Random(k), prior_of(view))
+    for k, world in _heroes_worlds(12):
         native, reference, walker_dm = DirectedHeroes(seed=k), DirectedHeroes(seed=k), DirectedDM(seed=k)
         rng, stop = random.Random(k), int(world.state.turn) + 3
         while not world.over and int(world.state.turn) < stop:
@@ -245,15 +250,7 @@ def test_the_search_walker_lists_alike_on_the_heroes_worlds():
     every end square v2 weighed with its key and progress, v2's choice) is the Python methods' (``weighed``),
     and so are the action, the macro point's options and the memory left."""
     compared = Counter()
-    for k in range(12):
-        g = new_game(k, max_turns=40)
-        heroes, dm = ScriptedHeroesV2(seed=k), ScriptedDMV2(seed=k)
-        while not g.over and (g.state.turn < 2 + k % 4 or g.agent == "dm"):
-            g.apply(dm.choose(g) if g.agent == "dm" else heroes.choose(g))
-        if g.over:
-            continue
-        view = heroes_view(g)
-        world = determinise(view, random.Random(k), prior_of(view))
+    for k, world in _heroes_worlds(12):
         native, reference, walker_dm = DirectedHeroes(seed=k), DirectedHeroes(seed=k), DirectedDM(seed=k)
         python_choice = native.choose_reference
         reference.choose = reference.choose_reference  # (macro_point asks the walker's choose)
