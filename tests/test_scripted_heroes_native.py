@@ -183,6 +183,16 @@ def _heroes_worlds(n: int):
             yield k, determinise(view, random.Random(k), prior_of(view))
 
 
+def _plan_at_random(world, h: int, rng: random.Random, chance: float, reference, other) -> None:
+    """With probability ``chance``, unless ``reference`` holds a plan for hero ``h``: the same random
+    plan (a reachable square, or FREE) for both walkers."""
+    if h not in reference.plans and rng.random() < chance:
+        squares = list(reference.reachable_squares(world, h))
+        square = FREE if rng.random() < 0.3 else rng.choice(squares)
+        other.plan(world, h, square)
+        reference.plan(world, h, square)
+
+
 def test_the_search_walker_chooses_alike_on_the_heroes_worlds():
     """The search's heroes walker (``DirectedHeroes``) on determinisations of the heroes' view: its
     compiled choice with random plans for the Movements (``choose_world``) is the reference's at
@@ -196,11 +206,8 @@ def test_the_search_walker_chooses_alike_on_the_heroes_worlds():
                 world.apply(walker_dm.choose(world))
                 continue
             kind, h = world.decision
-            if kind == Decision.HERO_MOVE and h not in reference.plans and rng.random() < 0.5:
-                squares = list(reference.reachable_squares(world, h))
-                square = FREE if rng.random() < 0.3 else rng.choice(squares)
-                native.plan(world, h, square)
-                reference.plan(world, h, square)
+            if kind == Decision.HERO_MOVE:
+                _plan_at_random(world, h, rng, 0.5, reference, native)
             a, b = native.choose(world), reference.choose_reference(world)
             assert a == b, f"game {k}: {kind.name} of hero {h}: compiled {a}, reference {b}"
             assert native.plans == reference.plans and memory_of(native) == memory_of(reference)
@@ -260,11 +267,8 @@ def test_the_search_walker_lists_alike_on_the_heroes_worlds():
                 world.apply(walker_dm.choose(world))
                 continue
             kind, h = world.decision
-            if kind == Decision.HERO_MOVE and h not in reference.plans and rng.random() < 0.3:
-                squares = list(reference.reachable_squares(world, h))
-                square = FREE if rng.random() < 0.3 else rng.choice(squares)
-                native.plan(world, h, square)
-                reference.plan(world, h, square)
+            if kind == Decision.HERO_MOVE:
+                _plan_at_random(world, h, rng, 0.3, reference, native)
             if kind == Decision.HERO_MOVE and h not in reference.plans:
                 native.listing, reference.listing = {}, {}
                 native.choose_reference = lambda game: pytest.fail("the listing played the Python methods")
